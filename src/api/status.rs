@@ -1,0 +1,115 @@
+//! Turning arbiter errors into gRPC statuses with machine-readable details.
+//!
+//! Every status carries an `ErrorInfo` whose `reason` names the exact cause
+//! (e.g. `ILLEGAL_MOVE`, `NOT_YOUR_TURN`), so clients can branch on it
+//! without parsing messages; field problems also carry a `BadRequest`.
+
+use std::collections::HashMap;
+
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+use crate::{arbiter::ArbiterError, domain::Rejection, store::StoreError};
+
+/// The `ErrorInfo.domain` of every status this service returns.
+pub const ERROR_DOMAIN: &str = "chess.arbiter.v1";
+
+fn status(code: Code, reason: &str, message: String, mut details: ErrorDetails) -> Status {
+    details.set_error_info(reason, ERROR_DOMAIN, HashMap::<String, String>::new());
+    Status::with_error_details(code, message, details)
+}
+
+fn bad_request(reason: &str, field: &str, message: String) -> Status {
+    let details = ErrorDetails::with_bad_request_violation(field, message.clone());
+    status(Code::InvalidArgument, reason, message, details)
+}
+
+fn precondition(reason: &str, subject: &str, message: String) -> Status {
+    let details =
+        ErrorDetails::with_precondition_failure_violation(reason, subject, message.clone());
+    status(Code::FailedPrecondition, reason, message, details)
+}
+
+/// The status for a request field that failed validation.
+pub fn invalid_field(err: &crate::domain::FieldError) -> Status {
+    bad_request("INVALID_FIELD", err.field, err.to_string())
+}
+
+/// A request without credentials.
+pub fn unauthenticated(message: &str) -> Status {
+    status(
+        Code::Unauthenticated,
+        "MISSING_TOKEN",
+        message.to_owned(),
+        ErrorDetails::new(),
+    )
+}
+
+/// A request whose credentials do not grant the action.
+pub fn permission_denied(reason: &str, message: &str) -> Status {
+    status(
+        Code::PermissionDenied,
+        reason,
+        message.to_owned(),
+        ErrorDetails::new(),
+    )
+}
+
+impl From<ArbiterError> for Status {
+    fn from(err: ArbiterError) -> Self {
+        let message = err.to_string();
+        match err {
+            ArbiterError::Rejected(rejection) => match rejection {
+                Rejection::InvalidField(field) => invalid_field(&field),
+                Rejection::UnparsableMove { .. } => bad_request("UNPARSABLE_MOVE", "move", message),
+                Rejection::IllegalMove { .. } => bad_request("ILLEGAL_MOVE", "move", message),
+                Rejection::NotYourTurn { .. } => precondition("NOT_YOUR_TURN", "game", message),
+                Rejection::GameOver => precondition("GAME_OVER", "game", message),
+                Rejection::StalePly { .. } => {
+                    status(Code::Aborted, "STALE_PLY", message, ErrorDetails::new())
+                }
+            },
+            ArbiterError::NotFound(_) => {
+                status(Code::NotFound, "GAME_NOT_FOUND", message, ErrorDetails::new())
+            }
+            ArbiterError::NotASeat => permission_denied("NOT_A_SEAT", &message),
+            ArbiterError::RequestIdReused { .. } => {
+                status(Code::AlreadyExists, "REQUEST_ID_REUSED", message, ErrorDetails::new())
+            }
+            ArbiterError::TokensNotReissuable { .. } => {
+                precondition("TOKENS_NOT_REISSUABLE", "request_id", message)
+            }
+            ArbiterError::VersionAhead { .. } => status(
+                Code::OutOfRange,
+                "VERSION_AHEAD",
+                message,
+                ErrorDetails::with_bad_request_violation("after_version", "is ahead of the game"),
+            ),
+            ArbiterError::Contention => status(
+                Code::Aborted,
+                "CONTENTION",
+                message,
+                ErrorDetails::with_retry_info(Some(std::time::Duration::from_millis(50))),
+            ),
+            ArbiterError::ShuttingDown => status(
+                Code::Unavailable,
+                "SHUTTING_DOWN",
+                format!("{message}; reconnect and resume from the last version received"),
+                ErrorDetails::new(),
+            ),
+            ArbiterError::Store(StoreError::Unavailable(_)) => {
+                tracing::warn!(error = %message, "storage unavailable");
+                status(
+                    Code::Unavailable,
+                    "STORAGE_UNAVAILABLE",
+                    message,
+                    ErrorDetails::with_retry_info(Some(std::time::Duration::from_secs(1))),
+                )
+            }
+            ArbiterError::Store(StoreError::Corrupt(_)) => {
+                tracing::error!(error = %message, "corrupt stored data");
+                status(Code::Internal, "CORRUPT_DATA", message, ErrorDetails::new())
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! Why an arbiter request failed.
+
+use thiserror::Error;
+
+use crate::{
+    domain::{GameId, Rejection},
+    store::StoreError,
+};
+
+/// A failed arbiter request. Nothing was changed.
+#[derive(Debug, Error)]
+pub enum ArbiterError {
+    /// The rules refused the command.
+    #[error(transparent)]
+    Rejected(#[from] Rejection),
+    /// No game has this identifier.
+    #[error("no game with id '{0}'")]
+    NotFound(GameId),
+    /// The presented token belongs to neither seat of the game.
+    #[error("the token does not belong to a seat of this game")]
+    NotASeat,
+    /// A `request_id` was used before for a game with different contents.
+    #[error("request_id '{request_id}' was already used to create a different game")]
+    RequestIdReused {
+        /// The reused key.
+        request_id: String,
+    },
+    /// The game exists but its tokens were issued under another secret.
+    #[error(
+        "game {game_id} exists, but its seat tokens were issued under a different token secret \
+         and cannot be issued again; configure the same ARBITER_TOKEN_SECRET on every replica"
+    )]
+    TokensNotReissuable {
+        /// The game.
+        game_id: GameId,
+    },
+    /// A watcher asked to resume from a version the game has not reached.
+    #[error("after_version {requested} is ahead of the game's version {current}")]
+    VersionAhead {
+        /// The version asked for.
+        requested: u64,
+        /// The game's version.
+        current: u64,
+    },
+    /// Too many concurrent writers on one game; the request may be retried.
+    #[error("the game is changing too fast to apply the request; retry")]
+    Contention,
+    /// The server is shutting down.
+    #[error("the server is shutting down")]
+    ShuttingDown,
+    /// The store could not serve the request.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}

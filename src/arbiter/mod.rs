@@ -1,0 +1,245 @@
+//! The application service: the straight line from a command to a commit.
+//!
+//! Every command loads the game together with "now" (one read of the shared
+//! clock), lets the domain decide, and commits the decision with the
+//! store's compare-and-set. When another writer got there first it starts
+//! over from the fresh state, so concurrent requests on one game serialise
+//! without locks, whatever the number of replicas.
+
+mod codec;
+mod error;
+mod seats;
+mod watch;
+
+use std::sync::Arc;
+
+pub use self::error::ArbiterError;
+pub use self::seats::{SeatKeys, SeatTokens};
+pub use self::watch::{WatchItem, Watcher};
+use crate::{
+    domain::{
+        Decision, Game, GameEvent, GameId, MoveRecord, NewGame, Ply, Rejection, RequestId,
+        Timestamp, TokenHash, pgn,
+    },
+    store::{CommitOutcome, GameStore},
+};
+
+/// How often a command is re-decided after losing a version race before
+/// the request gives up as contended.
+const MAX_ATTEMPTS: usize = 8;
+
+/// A game together with its moves, as clients see it.
+#[derive(Clone, Debug)]
+pub struct GameView {
+    /// The game's state.
+    pub game: Game,
+    /// Its moves, in order.
+    pub moves: Vec<MoveRecord>,
+}
+
+/// A newly created (or re-found) game and its seat tokens.
+#[derive(Clone, Debug)]
+pub struct CreatedGame {
+    /// The game.
+    pub view: GameView,
+    /// The secret tokens of both seats.
+    pub tokens: SeatTokens,
+}
+
+/// The arbiter: holds the store and the seat keys.
+#[derive(Clone)]
+pub struct Arbiter {
+    store: Arc<dyn GameStore>,
+    seats: SeatKeys,
+}
+
+impl Arbiter {
+    /// An arbiter over `store`, issuing seat tokens from `seats`.
+    pub fn new(store: Arc<dyn GameStore>, seats: SeatKeys) -> Self {
+        Self { store, seats }
+    }
+
+    /// The store, for health checks.
+    pub fn store(&self) -> &Arc<dyn GameStore> {
+        &self.store
+    }
+
+    /// Creates a game. With a `request_id`, a repeat of the same request
+    /// returns the same game and tokens; a different request with the same
+    /// key is refused.
+    pub async fn create_game(
+        &self,
+        request_id: Option<RequestId>,
+        new: NewGame,
+    ) -> Result<CreatedGame, ArbiterError> {
+        let fingerprint = new.fingerprint();
+        for _ in 0..MAX_ATTEMPTS {
+            let id = match &request_id {
+                Some(key) => GameId::for_request(key),
+                None => GameId::random(),
+            };
+            let tokens = self.seats.issue(&id);
+            let now = self.store.now().await?;
+            let (game, created) = Game::create(id.clone(), new.clone(), tokens.hashes(), now);
+            let state = codec::encode_state(&game)?;
+            let event = codec::encode_event(&created)?;
+            match self.store.commit(&id, 0, state, vec![event]).await? {
+                CommitOutcome::Committed => {
+                    tracing::info!(game_id = %id, "game created");
+                    return Ok(CreatedGame {
+                        view: GameView {
+                            game,
+                            moves: Vec::new(),
+                        },
+                        tokens,
+                    });
+                }
+                CommitOutcome::Conflict { .. } => {
+                    let Some(key) = &request_id else {
+                        // A random identifier collided: draw another.
+                        continue;
+                    };
+                    let (existing, _) = self.load(&id).await?;
+                    if existing.fingerprint() != fingerprint {
+                        return Err(ArbiterError::RequestIdReused {
+                            request_id: key.as_str().to_owned(),
+                        });
+                    }
+                    if existing.seats() != tokens.hashes() {
+                        return Err(ArbiterError::TokensNotReissuable { game_id: id });
+                    }
+                    return Ok(CreatedGame {
+                        view: self.view(existing).await?,
+                        tokens,
+                    });
+                }
+            }
+        }
+        Err(ArbiterError::Contention)
+    }
+
+    /// A game and its moves.
+    pub async fn get_game(&self, id: &GameId) -> Result<GameView, ArbiterError> {
+        let (game, _) = self.load(id).await?;
+        self.view(game).await
+    }
+
+    /// Plays `text` for the seat holding `token`, chosen at `ply`.
+    pub async fn make_move(
+        &self,
+        id: &GameId,
+        token: &str,
+        ply: Ply,
+        text: &str,
+    ) -> Result<GameView, ArbiterError> {
+        let hash = TokenHash::of(token);
+        for _ in 0..MAX_ATTEMPTS {
+            let (game, now) = self.load(id).await?;
+            let seat = game.seat_of(&hash).ok_or(ArbiterError::NotASeat)?;
+            let decision = match game.play_move(seat, ply, text, now) {
+                Err(Rejection::StalePly { .. }) if ply < game.ply() => {
+                    let history = self.moves(id, game.ply()).await?;
+                    game.confirm_retry(seat, ply, text, &history)?
+                }
+                decided => decided?,
+            };
+            if let Some(next) = self.commit(game, decision).await? {
+                return self.view(next).await;
+            }
+        }
+        Err(ArbiterError::Contention)
+    }
+
+    /// Resigns for the seat holding `token`.
+    pub async fn resign(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
+        let hash = TokenHash::of(token);
+        for _ in 0..MAX_ATTEMPTS {
+            let (game, now) = self.load(id).await?;
+            let seat = game.seat_of(&hash).ok_or(ArbiterError::NotASeat)?;
+            let decision = game.resign(seat, now)?;
+            if let Some(next) = self.commit(game, decision).await? {
+                return self.view(next).await;
+            }
+        }
+        Err(ArbiterError::Contention)
+    }
+
+    /// The game in PGN.
+    pub async fn export_pgn(&self, id: &GameId) -> Result<String, ArbiterError> {
+        let view = self.get_game(id).await?;
+        Ok(pgn::export(&view.game, &view.moves))
+    }
+
+    /// Starts following a game's events for a watcher (see [`Watcher`]).
+    pub async fn watch(&self, id: &GameId, after: u64) -> Result<Watcher, ArbiterError> {
+        Watcher::start(self.clone(), id.clone(), after).await
+    }
+
+    /// Commits a decision taken on `game`. Returns the game as it now
+    /// stands, or `None` when a concurrent commit won and the command must
+    /// be decided again on the fresh state.
+    async fn commit(&self, game: Game, decision: Decision) -> Result<Option<Game>, ArbiterError> {
+        let Decision::Changed { game: next, events } = decision else {
+            return Ok(Some(game));
+        };
+        let state = codec::encode_state(&next)?;
+        let events = events
+            .iter()
+            .map(codec::encode_event)
+            .collect::<Result<Vec<_>, _>>()?;
+        match self.store.commit(game.id(), game.version(), state, events).await? {
+            CommitOutcome::Committed => Ok(Some(*next)),
+            CommitOutcome::Conflict { current } => {
+                tracing::debug!(
+                    game_id = %game.id(),
+                    expected = game.version(),
+                    current,
+                    "lost a version race; deciding again"
+                );
+                Ok(None)
+            }
+        }
+    }
+
+    /// A game's state and "now", read together.
+    async fn load(&self, id: &GameId) -> Result<(Game, Timestamp), ArbiterError> {
+        let (state, now) = self.store.load(id).await?;
+        let state = state.ok_or_else(|| ArbiterError::NotFound(id.clone()))?;
+        Ok((codec::decode_state(&state)?, now))
+    }
+
+    /// The game's events with a version above `after`.
+    async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<GameEvent>, ArbiterError> {
+        let stored = self.store.events_after(id, after).await?;
+        Ok(stored
+            .iter()
+            .map(codec::decode_event)
+            .collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// The first `ply` moves of a game, from its event log.
+    async fn moves(&self, id: &GameId, ply: Ply) -> Result<Vec<MoveRecord>, ArbiterError> {
+        let events = self.events_after(id, 0).await?;
+        // The log may already hold moves committed after the state we were
+        // given; those are not part of this view.
+        Ok(events
+            .iter()
+            .filter_map(GameEvent::move_record)
+            .filter(|record| record.ply < ply)
+            .cloned()
+            .collect())
+    }
+
+    async fn view(&self, game: Game) -> Result<GameView, ArbiterError> {
+        let moves = self.moves(game.id(), game.ply()).await?;
+        if moves.len() != game.ply().count() as usize {
+            return Err(ArbiterError::Store(crate::store::StoreError::Corrupt(format!(
+                "game {} is at ply {} but its log holds {} moves",
+                game.id(),
+                game.ply(),
+                moves.len()
+            ))));
+        }
+        Ok(GameView { game, moves })
+    }
+}

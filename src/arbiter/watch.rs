@@ -1,0 +1,133 @@
+//! Following a game for a watcher: a snapshot or the missed events first,
+//! then every new event exactly once, in version order, until the game ends.
+
+use std::{collections::VecDeque, time::Duration};
+
+use tokio_util::sync::CancellationToken;
+
+use super::{Arbiter, ArbiterError, GameView, codec};
+use crate::{
+    domain::{GameEvent, GameId, GameStatus},
+    store::{EventFollower, StoreError},
+};
+
+/// How long one blocking read of the log waits before it is renewed.
+const FOLLOW_WAIT: Duration = Duration::from_secs(5);
+
+/// One message for a watcher.
+#[derive(Clone, Debug)]
+pub enum WatchItem {
+    /// The whole game as of its version.
+    Snapshot(Box<GameView>),
+    /// One event, following the previous item without a gap.
+    Event(GameEvent),
+}
+
+/// A watcher's position in one game's event log.
+pub struct Watcher {
+    id: GameId,
+    follower: Box<dyn EventFollower>,
+    /// The version of the last item handed out.
+    cursor: u64,
+    pending: VecDeque<WatchItem>,
+    /// The game's final event has been queued: nothing follows it.
+    complete: bool,
+}
+
+impl Watcher {
+    pub(super) async fn start(
+        arbiter: Arbiter,
+        id: GameId,
+        after: u64,
+    ) -> Result<Self, ArbiterError> {
+        let (game, _) = arbiter.load(&id).await?;
+        let current = game.version();
+        if after > current {
+            return Err(ArbiterError::VersionAhead {
+                requested: after,
+                current,
+            });
+        }
+        let follower = arbiter.store.follow(&id).await?;
+        let mut watcher = Self {
+            id: id.clone(),
+            follower,
+            cursor: after,
+            pending: VecDeque::new(),
+            complete: false,
+        };
+        let missed = if after == 0 {
+            Vec::new()
+        } else {
+            arbiter.events_after(&id, after).await?
+        };
+        // A log that no longer starts right after `after` has been trimmed:
+        // the watcher needs the whole game instead of the missing events.
+        let gap = missed.first().is_some_and(|e| e.version != after + 1);
+        if after == 0 || gap {
+            let finished = game.status() == GameStatus::Finished;
+            watcher.cursor = current;
+            watcher.complete = finished;
+            watcher
+                .pending
+                .push_back(WatchItem::Snapshot(Box::new(arbiter.view(game).await?)));
+            if !finished {
+                watcher.accept(missed.into_iter().filter(|e| e.version > current))?;
+            }
+        } else {
+            watcher.complete = game.status() == GameStatus::Finished && after == current;
+            watcher.accept(missed)?;
+        }
+        Ok(watcher)
+    }
+
+    /// The next item, waiting for the game to change if need be. `Ok(None)`
+    /// means the game has ended and everything has been sent.
+    pub async fn next(
+        &mut self,
+        shutdown: &CancellationToken,
+    ) -> Result<Option<WatchItem>, ArbiterError> {
+        loop {
+            if let Some(item) = self.pending.pop_front() {
+                return Ok(Some(item));
+            }
+            if self.complete {
+                return Ok(None);
+            }
+            let batch = tokio::select! {
+                () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
+                batch = self.follower.next_batch(self.cursor, FOLLOW_WAIT) => batch?,
+            };
+            let events = batch
+                .iter()
+                .map(codec::decode_event)
+                .collect::<Result<Vec<_>, _>>()?;
+            self.accept(events)?;
+        }
+    }
+
+    /// The version of the last item handed out.
+    pub fn cursor(&self) -> u64 {
+        self.cursor
+    }
+
+    /// Queues the events that follow the cursor, checking there is no gap.
+    fn accept(&mut self, events: impl IntoIterator<Item = GameEvent>) -> Result<(), ArbiterError> {
+        for event in events {
+            if event.version <= self.cursor || self.complete {
+                continue;
+            }
+            if event.version != self.cursor + 1 {
+                return Err(StoreError::Corrupt(format!(
+                    "game {} log jumps from version {} to {}",
+                    self.id, self.cursor, event.version
+                ))
+                .into());
+            }
+            self.cursor = event.version;
+            self.complete = event.is_final();
+            self.pending.push_back(WatchItem::Event(event));
+        }
+        Ok(())
+    }
+}

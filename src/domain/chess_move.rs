@@ -1,0 +1,220 @@
+//! Reading a client's move (UCI or SAN) and recording a played move.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, Move, Position,
+    fen::Fen,
+    san::{SanError, SanPlus},
+    uci::UciMove,
+};
+
+use super::{Ply, Rejection, Timestamp, serde_chess};
+
+/// Longest move text accepted (the longest SAN, e.g. `Qa1xh8=Q#`, is shorter).
+const MAX_MOVE_LEN: usize = 16;
+
+/// Reads `text` as a move in `pos`: UCI first (`e2e4`, `e7e8q`, `e1g1`), then
+/// SAN (`Nf3`, `exd6`, `O-O`, `e8=Q+`).
+///
+/// ```
+/// use arbiter::domain::parse_move;
+/// use shakmaty::Chess;
+///
+/// let pos = Chess::default();
+/// assert_eq!(parse_move(&pos, "e2e4"), parse_move(&pos, "e4"));
+/// assert!(parse_move(&pos, "e5").is_err());
+/// ```
+pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, Rejection> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(super::FieldError::new("move", "is required").into());
+    }
+    if trimmed.len() > MAX_MOVE_LEN {
+        return Err(Rejection::UnparsableMove {
+            text: truncate(trimmed),
+        });
+    }
+    if let Ok(uci) = trimmed.parse::<UciMove>() {
+        return uci.to_move(pos).map_err(|_| Rejection::IllegalMove {
+            text: trimmed.to_owned(),
+            reason: illegal_uci_reason(pos, &uci),
+        });
+    }
+    match trimmed.parse::<SanPlus>() {
+        Ok(san) => san.san.to_move(pos).map_err(|err| Rejection::IllegalMove {
+            text: trimmed.to_owned(),
+            reason: match err {
+                SanError::AmbiguousSan => {
+                    "it is ambiguous: more than one piece can make it".to_owned()
+                }
+                SanError::IllegalSan => "no piece can make that move".to_owned(),
+            },
+        }),
+        Err(_) => Err(Rejection::UnparsableMove {
+            text: trimmed.to_owned(),
+        }),
+    }
+}
+
+/// Explains why a well-formed UCI move is not legal, in the words a player
+/// would use.
+fn illegal_uci_reason(pos: &Chess, uci: &UciMove) -> String {
+    let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = *uci
+    else {
+        return "that kind of move is not playable here".to_owned();
+    };
+    let Some(piece) = pos.board().piece_at(from) else {
+        return format!("there is no piece on {from}");
+    };
+    if piece.color != pos.turn() {
+        return format!("the piece on {from} belongs to the opponent");
+    }
+    let legal = pos.legal_moves();
+    let candidates: Vec<&Move> = legal
+        .iter()
+        .filter(|m| m.from() == Some(from) && UciMove::from_move(**m, CastlingMode::Standard).to() == Some(to))
+        .collect();
+    if candidates.is_empty() {
+        if pos.is_check() {
+            format!("{from}{to} does not get the king out of check")
+        } else {
+            format!("the piece on {from} cannot move to {to}, or doing so would leave the king in check")
+        }
+    } else if promotion.is_none() {
+        "a pawn reaching the last rank must promote: add q, r, b or n".to_owned()
+    } else {
+        "a pawn may promote only to a queen, rook, bishop or knight".to_owned()
+    }
+}
+
+fn truncate(text: &str) -> String {
+    text.chars().take(MAX_MOVE_LEN).collect::<String>() + "…"
+}
+
+/// A move the arbiter accepted, with everything a client shows about it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// Half-moves played before this move.
+    pub ply: Ply,
+    /// UCI notation.
+    pub uci: String,
+    /// SAN with `+`/`#`.
+    pub san: String,
+    /// The side that moved.
+    #[serde(with = "serde_chess::color")]
+    pub color: Color,
+    /// The position after the move, in FEN.
+    pub fen_after: String,
+    /// When the arbiter accepted the move.
+    pub played_at: Timestamp,
+}
+
+impl MoveRecord {
+    /// Records `m` played in `before` (which must be legal there), returning
+    /// the record and the position after it.
+    pub fn play(before: &Chess, m: Move, ply: Ply, now: Timestamp) -> (Self, Chess) {
+        let mut after = before.clone();
+        let san = SanPlus::from_move_and_play_unchecked(&mut after, m);
+        let record = Self {
+            ply,
+            uci: UciMove::from_move(m, CastlingMode::Standard).to_string(),
+            san: san.to_string(),
+            color: before.turn(),
+            fen_after: Fen::from_position(&after, EnPassantMode::Legal).to_string(),
+            played_at: now,
+        };
+        (record, after)
+    }
+
+    /// Whether `text` names this move as a client would have sent it
+    /// (its UCI, or its SAN with or without the check mark).
+    pub fn is_written_as(&self, text: &str) -> bool {
+        let text = text.trim();
+        let bare = |s: &str| s.trim_end_matches(['+', '#']).to_owned();
+        text == self.uci || bare(text) == bare(&self.san)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    use super::*;
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn uci_and_san_name_the_same_move() {
+        let pos = Chess::default();
+        assert_eq!(parse_move(&pos, "g1f3"), parse_move(&pos, "Nf3"));
+        assert_eq!(parse_move(&pos, " e2e4 "), parse_move(&pos, "e4"));
+    }
+
+    #[test]
+    fn promotion_needs_a_piece() {
+        let pos = position("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        assert!(parse_move(&pos, "e7e8q").is_ok());
+        assert!(parse_move(&pos, "e8=N+").is_ok());
+        let Err(Rejection::IllegalMove { reason, .. }) = parse_move(&pos, "e7e8") else {
+            panic!("promotion without a piece was accepted");
+        };
+        assert!(reason.contains("must promote"), "{reason}");
+        assert!(matches!(
+            parse_move(&pos, "e7e8k"),
+            Err(Rejection::IllegalMove { .. }) | Err(Rejection::UnparsableMove { .. })
+        ));
+    }
+
+    #[test]
+    fn garbage_is_unparsable_and_empty_is_missing() {
+        let pos = Chess::default();
+        assert!(matches!(
+            parse_move(&pos, "hello"),
+            Err(Rejection::UnparsableMove { .. })
+        ));
+        assert!(matches!(
+            parse_move(&pos, &"x".repeat(400)),
+            Err(Rejection::UnparsableMove { .. })
+        ));
+        assert!(matches!(
+            parse_move(&pos, ""),
+            Err(Rejection::InvalidField(_))
+        ));
+    }
+
+    #[test]
+    fn illegal_moves_say_why() {
+        let pos = Chess::default();
+        let reason = |text| match parse_move(&pos, text) {
+            Err(Rejection::IllegalMove { reason, .. }) => reason,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert!(reason("e3e4").contains("no piece"));
+        assert!(reason("e7e5").contains("opponent"));
+        assert!(reason("e2e5").contains("cannot move"));
+        assert!(reason("Nd2").contains("no piece can"));
+    }
+
+    #[test]
+    fn record_carries_san_with_check_marks() {
+        let pos = position("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+        let m = parse_move(&pos, "a1a8").unwrap();
+        let (record, after) = MoveRecord::play(&pos, m, Ply::START, Timestamp::from_unix_millis(1));
+        assert_eq!(record.san, "Ra8+");
+        assert_eq!(record.uci, "a1a8");
+        assert!(after.is_check());
+        assert!(record.is_written_as("Ra8"));
+        assert!(record.is_written_as("Ra8+"));
+        assert!(record.is_written_as("a1a8"));
+        assert!(!record.is_written_as("Rb1"));
+    }
+}

@@ -1,0 +1,66 @@
+//! Why the arbiter refuses a request: each variant names one exact cause.
+
+use thiserror::Error;
+
+use super::{Color, Ply};
+
+/// A request field that failed validation, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{field} {reason}")]
+pub struct FieldError {
+    /// The request field, as named in the API.
+    pub field: &'static str,
+    /// Why the value was refused.
+    pub reason: String,
+}
+
+impl FieldError {
+    /// A refusal of `field` for `reason`.
+    pub fn new(field: &'static str, reason: impl Into<String>) -> Self {
+        Self {
+            field,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A command the rules refuse. The game is left exactly as it was.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Rejection {
+    /// A field of the request is malformed or missing.
+    #[error("invalid {0}")]
+    InvalidField(#[from] FieldError),
+    /// The move text is neither UCI nor SAN.
+    #[error("move '{text}' is neither UCI (e2e4, e7e8q) nor SAN (Nf3, exd6, O-O, e8=Q)")]
+    UnparsableMove {
+        /// The text as received.
+        text: String,
+    },
+    /// The move is well-formed but not legal in the position.
+    #[error("move '{text}' is illegal in this position: {reason}")]
+    IllegalMove {
+        /// The text as received.
+        text: String,
+        /// What makes it illegal.
+        reason: String,
+    },
+    /// The seat that acted is not the side to move.
+    #[error("it is {to_move}'s turn, not {seat}'s")]
+    NotYourTurn {
+        /// The seat that sent the move.
+        seat: Color,
+        /// The side to move.
+        to_move: Color,
+    },
+    /// The game has already ended.
+    #[error("the game is already over")]
+    GameOver,
+    /// The move was chosen at a different ply than the game's current one.
+    #[error("move was sent for ply {requested} but the game is at ply {current}")]
+    StalePly {
+        /// The ply the client sent.
+        requested: Ply,
+        /// The game's current ply.
+        current: Ply,
+    },
+}

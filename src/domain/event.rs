@@ -1,0 +1,67 @@
+//! What happens in a game: the events the arbiter commits and streams.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+use super::{GameResult, MoveRecord, Pairing, Player, Ply, Timestamp, serde_chess};
+
+/// One committed event. Versions of a game's events are 1, 2, 3, … with no
+/// gap; the game's version is that of its latest event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameEvent {
+    /// The game version this event produced.
+    pub version: u64,
+    /// The server time of the request that produced it.
+    pub at: Timestamp,
+    /// What happened.
+    pub kind: EventKind,
+}
+
+/// The kinds of event a game produces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    /// The game was created (always version 1).
+    GameCreated {
+        /// The white player.
+        white: Player,
+        /// The black player.
+        black: Player,
+        /// The starting position in FEN.
+        initial_fen: String,
+        /// Where the game stands in its event.
+        pairing: Pairing,
+    },
+    /// A move was played.
+    MoveMade {
+        /// The move.
+        record: MoveRecord,
+        /// The side to move after it.
+        #[serde(with = "serde_chess::color")]
+        side_to_move: Color,
+        /// Half-moves played after it.
+        ply: Ply,
+        /// Whether the side to move is in check after it.
+        in_check: bool,
+    },
+    /// The game ended; always the last event of a game.
+    GameEnded {
+        /// The result.
+        result: GameResult,
+    },
+}
+
+impl GameEvent {
+    /// The move this event records, if it is a move.
+    pub fn move_record(&self) -> Option<&MoveRecord> {
+        match &self.kind {
+            EventKind::MoveMade { record, .. } => Some(record),
+            _ => None,
+        }
+    }
+
+    /// Whether this event ends the game.
+    pub fn is_final(&self) -> bool {
+        matches!(self.kind, EventKind::GameEnded { .. })
+    }
+}

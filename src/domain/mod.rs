@@ -1,0 +1,28 @@
+//! The arbiter's rules: pure functions of a game, a command and "now".
+//!
+//! Nothing here performs I/O or reads a clock. A command applied to a
+//! [`Game`] yields either a [`Rejection`] naming the exact cause, or the new
+//! game together with the [`GameEvent`]s it produced.
+
+mod chess_move;
+mod error;
+mod event;
+mod game;
+mod ids;
+mod outcome;
+mod player;
+pub mod pgn;
+mod ply;
+mod serde_chess;
+mod time;
+
+pub use chess_move::{MoveRecord, parse_move};
+pub use error::{FieldError, Rejection};
+pub use event::{EventKind, GameEvent};
+pub use game::{Decision, Game, GameStatus, NewGame, Pairing, SeatHashes, TokenHash};
+pub use ids::{GameId, RequestId};
+pub use outcome::{GameResult, Outcome, Termination};
+pub use player::Player;
+pub use ply::Ply;
+pub use shakmaty::Color;
+pub use time::Timestamp;

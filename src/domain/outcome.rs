@@ -1,0 +1,67 @@
+//! Results of finished games.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+/// Who won a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// 1-0.
+    WhiteWins,
+    /// 0-1.
+    BlackWins,
+    /// ½-½.
+    Draw,
+}
+
+impl Outcome {
+    /// A win for `winner`.
+    pub fn win_for(winner: Color) -> Self {
+        winner.fold_wb(Outcome::WhiteWins, Outcome::BlackWins)
+    }
+
+    /// The PGN result token.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+}
+
+/// What ended a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    /// The side to move is checkmated (FIDE 5.1.1).
+    Checkmate,
+    /// A player resigned (FIDE 5.1.2).
+    Resignation,
+    /// The side to move has no legal move and is not in check (FIDE 5.2.1).
+    Stalemate,
+    /// Neither side has the material to checkmate (FIDE 5.2.2).
+    InsufficientMaterial,
+}
+
+impl Termination {
+    /// A short human description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Resignation => "resignation",
+            Termination::Stalemate => "stalemate",
+            Termination::InsufficientMaterial => "insufficient material",
+        }
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// Who won.
+    pub outcome: Outcome,
+    /// What ended the game.
+    pub termination: Termination,
+}

@@ -1,0 +1,170 @@
+//! Export of a game in PGN (Portable Game Notation).
+
+use std::fmt::Write as _;
+
+use shakmaty::{Chess, Color, Position};
+
+use super::{Game, MoveRecord, Termination, Timestamp};
+
+/// Longest movetext line, as the PGN standard recommends.
+const LINE_WIDTH: usize = 79;
+
+/// The game as PGN: the Seven Tag Roster, then `Termination`, the set-up
+/// tags for a non-standard start, the platform's identifiers, and the
+/// movetext ending in the result.
+pub fn export(game: &Game, moves: &[MoveRecord]) -> String {
+    let result = game.result().map_or("*", |r| r.outcome.pgn());
+    let pairing = game.pairing();
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", non_empty(&pairing.event_id)),
+        ("Site", "?".to_owned()),
+        ("Date", pgn_date(game.created_at())),
+        ("Round", if pairing.round == 0 { "?".to_owned() } else { pairing.round.to_string() }),
+        ("White", game.white().display_name().to_owned()),
+        ("Black", game.black().display_name().to_owned()),
+        ("Result", result.to_owned()),
+    ];
+    if pairing.board != 0 {
+        tags.push(("Board", pairing.board.to_string()));
+    }
+    tags.push(("GameId", game.id().to_string()));
+    tags.push(("WhitePlayerId", game.white().id.clone()));
+    tags.push(("BlackPlayerId", game.black().id.clone()));
+    tags.push((
+        "Termination",
+        game.result()
+            .map_or("unterminated", |r| termination_tag(r.termination))
+            .to_owned(),
+    ));
+    let standard_start = game.initial_fen() == super::game::STANDARD_FEN;
+    if !standard_start {
+        tags.push(("SetUp", "1".to_owned()));
+        tags.push(("FEN", game.initial_fen().to_owned()));
+    }
+
+    let mut out = String::new();
+    for (name, value) in tags {
+        let _ = writeln!(out, "[{name} \"{}\"]", escape(&value));
+    }
+    out.push('\n');
+    out.push_str(&movetext(game, moves, result));
+    out.push('\n');
+    out
+}
+
+fn termination_tag(termination: Termination) -> &'static str {
+    match termination {
+        Termination::Checkmate
+        | Termination::Resignation
+        | Termination::Stalemate
+        | Termination::InsufficientMaterial => "normal",
+    }
+}
+
+fn movetext(game: &Game, moves: &[MoveRecord], result: &str) -> String {
+    let start: Option<Chess> = game
+        .initial_fen()
+        .parse::<shakmaty::fen::Fen>()
+        .ok()
+        .and_then(|fen| fen.into_position(shakmaty::CastlingMode::Standard).ok());
+    let (mut number, mut turn) = start.map_or((1, Color::White), |pos| {
+        (pos.fullmoves().get(), pos.turn())
+    });
+    let mut tokens = Vec::with_capacity(moves.len() * 3 / 2 + 1);
+    for (index, record) in moves.iter().enumerate() {
+        if turn == Color::White {
+            tokens.push(format!("{number}."));
+        } else if index == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(record.san.clone());
+        if turn == Color::Black {
+            number += 1;
+        }
+        turn = !turn;
+    }
+    tokens.push(result.to_owned());
+    wrap(&tokens)
+}
+
+fn wrap(tokens: &[String]) -> String {
+    let mut out = String::new();
+    let mut line_len = 0;
+    for token in tokens {
+        if line_len > 0 && line_len + 1 + token.len() > LINE_WIDTH {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(token);
+        line_len += token.len();
+    }
+    out
+}
+
+fn non_empty(value: &str) -> String {
+    if value.is_empty() {
+        "?".to_owned()
+    } else {
+        value.to_owned()
+    }
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// `YYYY.MM.DD` (UTC) of a timestamp.
+fn pgn_date(at: Timestamp) -> String {
+    let days = i64::try_from(at.unix_millis() / 86_400_000).unwrap_or(0);
+    let (year, month, day) = civil_from_days(days);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01
+/// (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month as u32, day as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil_utc_dates() {
+        assert_eq!(pgn_date(Timestamp::from_unix_millis(0)), "1970.01.01");
+        // 2024-02-29T12:00:00Z
+        assert_eq!(
+            pgn_date(Timestamp::from_unix_millis(1_709_208_000_000)),
+            "2024.02.29"
+        );
+        // 2026-12-31T23:59:59Z
+        assert_eq!(
+            pgn_date(Timestamp::from_unix_millis(1_798_761_599_000)),
+            "2026.12.31"
+        );
+    }
+
+    #[test]
+    fn long_movetext_wraps_below_eighty_columns() {
+        let tokens: Vec<String> = (0..100).map(|i| format!("{i}.")).collect();
+        assert!(wrap(&tokens).lines().all(|line| line.len() <= LINE_WIDTH));
+    }
+
+    #[test]
+    fn tag_values_are_escaped() {
+        assert_eq!(escape(r#"a "b" \c"#), r#"a \"b\" \\c"#);
+    }
+}

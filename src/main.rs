@@ -1,0 +1,90 @@
+//! The chess arbiter server.
+
+use std::process::ExitCode;
+
+use arbiter::server::{self, Config, LogFormat};
+use clap::Parser;
+use tokio_util::sync::CancellationToken;
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let config = Config::parse();
+    init_tracing(config.log_format);
+    let settings = match config.settings() {
+        Ok(settings) => settings,
+        Err(message) => {
+            tracing::error!("{message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(config.listen).await {
+        Ok(listener) => listener,
+        Err(err) => {
+            tracing::error!(address = %config.listen, error = %err, "cannot listen");
+            return ExitCode::FAILURE;
+        }
+    };
+
+    let shutdown = CancellationToken::new();
+    tokio::spawn(cancel_on_signal(shutdown.clone()));
+    let mut serving = tokio::spawn(server::serve(settings, listener, shutdown.clone()));
+
+    let outcome = tokio::select! {
+        outcome = &mut serving => outcome,
+        () = shutdown.cancelled() => {
+            // Bound the time open requests get to finish.
+            match tokio::time::timeout(config.shutdown_grace(), &mut serving).await {
+                Ok(outcome) => outcome,
+                Err(_) => {
+                    tracing::warn!("shutdown grace period over; exiting with requests still open");
+                    return ExitCode::SUCCESS;
+                }
+            }
+        }
+    };
+    match outcome {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(err)) => {
+            tracing::error!(error = %err, "server failed");
+            ExitCode::FAILURE
+        }
+        Err(err) => {
+            tracing::error!(error = %err, "server task failed");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_tracing(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}
+
+/// Fires `shutdown` on SIGINT or SIGTERM.
+async fn cancel_on_signal(shutdown: CancellationToken) {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(err) => {
+                tracing::warn!(error = %err, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = interrupt => tracing::info!("SIGINT received: shutting down"),
+        () = terminate => tracing::info!("SIGTERM received: shutting down"),
+    }
+    shutdown.cancel();
+}

@@ -1,0 +1,115 @@
+//! Command-line and environment configuration.
+
+use std::{net::SocketAddr, time::Duration};
+
+use clap::{Parser, ValueEnum};
+
+use crate::store::RedisConfig;
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+/// The server's configuration: every flag can also be set through the
+/// `ARBITER_*` environment variable named in `--help`.
+#[derive(Clone, Debug, Parser)]
+#[command(name = "chess-arbiter", version, about)]
+pub struct Config {
+    /// Address to serve gRPC on.
+    #[arg(long, env = "ARBITER_LISTEN", default_value = "127.0.0.1:50051")]
+    pub listen: SocketAddr,
+
+    /// Redis URL (`redis://host:6379/0`). Without it (and without
+    /// `REDIS_URL`) games are kept in memory and lost on exit.
+    #[arg(long, env = "ARBITER_REDIS_URL")]
+    pub redis_url: Option<String>,
+
+    /// Prefix of every Redis key, to share one Redis between deployments.
+    #[arg(long, env = "ARBITER_REDIS_KEY_PREFIX", default_value = "arbiter")]
+    pub redis_key_prefix: String,
+
+    /// The platform's admin token, required by CreateGame. Without it the
+    /// server runs in open mode: anyone may create games.
+    #[arg(long, env = "ARBITER_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+
+    /// Secret from which seat tokens are derived (at least 32 characters).
+    /// Every replica needs the same one; without it a random secret is used
+    /// and a repeated CreateGame cannot re-issue tokens after a restart.
+    #[arg(long, env = "ARBITER_TOKEN_SECRET", hide_env_values = true)]
+    pub token_secret: Option<String>,
+
+    /// Log line format.
+    #[arg(long, env = "ARBITER_LOG_FORMAT", value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+
+    /// Seconds to let open requests finish after SIGTERM/SIGINT before exiting.
+    #[arg(long, env = "ARBITER_SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
+    pub shutdown_grace_seconds: u64,
+}
+
+/// Where games are kept.
+#[derive(Clone, Debug)]
+pub enum StoreChoice {
+    /// In this process's memory.
+    Memory,
+    /// In Redis.
+    Redis(RedisConfig),
+}
+
+/// The resolved settings the server runs with.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Where games are kept.
+    pub store: StoreChoice,
+    /// The admin token, if admin calls are protected.
+    pub admin_token: Option<String>,
+    /// The seat-token secret, if configured.
+    pub token_secret: Option<String>,
+}
+
+/// Shortest accepted seat-token secret.
+pub const MIN_SECRET_LEN: usize = 32;
+
+impl Config {
+    /// Resolves the settings; `REDIS_URL` is honoured when
+    /// `ARBITER_REDIS_URL` is not set.
+    pub fn settings(&self) -> Result<Settings, String> {
+        let redis_url = self
+            .redis_url
+            .clone()
+            .or_else(|| std::env::var("REDIS_URL").ok())
+            .filter(|url| !url.trim().is_empty());
+        if let Some(secret) = &self.token_secret
+            && secret.len() < MIN_SECRET_LEN
+        {
+            return Err(format!(
+                "ARBITER_TOKEN_SECRET must be at least {MIN_SECRET_LEN} characters"
+            ));
+        }
+        if self.admin_token.as_deref().is_some_and(str::is_empty) {
+            return Err("ARBITER_ADMIN_TOKEN is set but empty".to_owned());
+        }
+        Ok(Settings {
+            store: match redis_url {
+                Some(url) => StoreChoice::Redis(RedisConfig {
+                    url,
+                    key_prefix: self.redis_key_prefix.clone(),
+                }),
+                None => StoreChoice::Memory,
+            },
+            admin_token: self.admin_token.clone(),
+            token_secret: self.token_secret.clone(),
+        })
+    }
+
+    /// How long shutdown may take.
+    pub fn shutdown_grace(&self) -> Duration {
+        Duration::from_secs(self.shutdown_grace_seconds)
+    }
+}

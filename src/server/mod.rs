@@ -1,0 +1,84 @@
+//! Wiring: the store, the arbiter, the gRPC services, health, reflection
+//! and graceful shutdown.
+
+mod config;
+pub mod health;
+
+use std::{sync::Arc, time::Duration};
+
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tokio_util::sync::CancellationToken;
+
+pub use self::config::{Config, LogFormat, MIN_SECRET_LEN, Settings, StoreChoice};
+use crate::{
+    api::{AdminToken, ArbiterApi},
+    arbiter::{Arbiter, SeatKeys},
+    proto::{self, arbiter_service_server::ArbiterServiceServer},
+    store::{GameStore, MemoryStore, RedisStore},
+};
+
+/// Any start-up or serving failure.
+pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Serves the API on `listener` until `shutdown` fires, then lets open
+/// requests finish and ends every watch stream.
+pub async fn serve(
+    settings: Settings,
+    listener: TcpListener,
+    shutdown: CancellationToken,
+) -> Result<(), ServeError> {
+    let store: Arc<dyn GameStore> = match &settings.store {
+        StoreChoice::Memory => {
+            tracing::warn!(
+                "no Redis configured: games are kept in memory and lost when the server stops \
+                 (set ARBITER_REDIS_URL or REDIS_URL)"
+            );
+            Arc::new(MemoryStore::new())
+        }
+        StoreChoice::Redis(redis) => {
+            tracing::info!(key_prefix = %redis.key_prefix, "games are kept in Redis");
+            Arc::new(RedisStore::new(redis)?)
+        }
+    };
+    let seats = match &settings.token_secret {
+        Some(secret) => SeatKeys::from_secret(secret.as_bytes()),
+        None => {
+            tracing::warn!(
+                "ARBITER_TOKEN_SECRET is not set: seat tokens use a random secret, so a repeated \
+                 CreateGame cannot re-issue them after a restart or on another replica"
+            );
+            SeatKeys::random()
+        }
+    };
+    let admin = AdminToken::new(settings.admin_token.as_deref());
+    if admin.is_open() {
+        tracing::warn!(
+            "OPEN MODE: ARBITER_ADMIN_TOKEN is not set, so anyone who can reach this server may \
+             create games"
+        );
+    }
+
+    let arbiter = Arbiter::new(store.clone(), seats);
+    let api = ArbiterApi::new(arbiter, admin, shutdown.clone());
+
+    let (reporter, health_service) = tonic_health::server::health_reporter();
+    let health_task = tokio::spawn(health::report(reporter, store, shutdown.clone()));
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+
+    let address = listener.local_addr()?;
+    tracing::info!(%address, "serving chess.arbiter.v1.ArbiterService");
+    tonic::transport::Server::builder()
+        .http2_keepalive_interval(Some(Duration::from_secs(30)))
+        .add_service(health_service)
+        .add_service(reflection)
+        .add_service(ArbiterServiceServer::new(api))
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown.cancelled_owned())
+        .await?;
+    let _ = health_task.await;
+    tracing::info!("server stopped");
+    Ok(())
+}

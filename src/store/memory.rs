@@ -1,0 +1,160 @@
+//! The embedded in-memory store: the default when no Redis is configured.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, MutexGuard},
+    time::{Duration, SystemTime, UNIX_EPOCH},
+};
+
+use async_trait::async_trait;
+use tokio::sync::watch;
+
+use super::{CommitOutcome, EventFollower, GameStore, StoreError, StoredEvent, StoredState};
+use crate::domain::{GameId, Timestamp};
+
+struct Entry {
+    state: StoredState,
+    events: Vec<StoredEvent>,
+    /// Announces the latest committed version to followers.
+    latest: watch::Sender<u64>,
+}
+
+/// Keeps games in this process's memory; they vanish when it exits.
+#[derive(Clone, Default)]
+pub struct MemoryStore {
+    games: Arc<Mutex<HashMap<GameId, Entry>>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<GameId, Entry>> {
+        // A panic while holding the lock cannot leave an entry half-written
+        // (every mutation below is a single assignment), so a poisoned lock
+        // is safe to keep using.
+        self.games.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn events_after_sync(&self, id: &GameId, after: u64) -> Vec<StoredEvent> {
+        self.lock()
+            .get(id)
+            .map(|entry| {
+                entry
+                    .events
+                    .iter()
+                    .filter(|event| event.version > after)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn subscribe(&self, id: &GameId) -> Option<watch::Receiver<u64>> {
+        self.lock().get(id).map(|entry| entry.latest.subscribe())
+    }
+}
+
+fn system_now() -> Timestamp {
+    let millis = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0);
+    Timestamp::from_unix_millis(u64::try_from(millis).unwrap_or(u64::MAX))
+}
+
+#[async_trait]
+impl GameStore for MemoryStore {
+    async fn now(&self) -> Result<Timestamp, StoreError> {
+        Ok(system_now())
+    }
+
+    async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError> {
+        let state = self.lock().get(id).map(|entry| entry.state.clone());
+        Ok((state, system_now()))
+    }
+
+    async fn commit(
+        &self,
+        id: &GameId,
+        expected: u64,
+        state: StoredState,
+        events: Vec<StoredEvent>,
+    ) -> Result<CommitOutcome, StoreError> {
+        let mut games = self.lock();
+        let current = games.get(id).map_or(0, |entry| entry.state.version);
+        if current != expected {
+            return Ok(CommitOutcome::Conflict { current });
+        }
+        let version = state.version;
+        match games.get_mut(id) {
+            Some(entry) => {
+                entry.state = state;
+                entry.events.extend(events);
+                entry.latest.send_replace(version);
+            }
+            None => {
+                let (latest, _) = watch::channel(version);
+                games.insert(
+                    id.clone(),
+                    Entry {
+                        state,
+                        events,
+                        latest,
+                    },
+                );
+            }
+        }
+        Ok(CommitOutcome::Committed)
+    }
+
+    async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
+        Ok(self.events_after_sync(id, after))
+    }
+
+    async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
+        Ok(Box::new(MemoryFollower {
+            store: self.clone(),
+            id: id.clone(),
+            latest: self.subscribe(id),
+        }))
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+}
+
+struct MemoryFollower {
+    store: MemoryStore,
+    id: GameId,
+    latest: Option<watch::Receiver<u64>>,
+}
+
+#[async_trait]
+impl EventFollower for MemoryFollower {
+    async fn next_batch(
+        &mut self,
+        after: u64,
+        wait: Duration,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        if self.latest.is_none() {
+            self.latest = self.store.subscribe(&self.id);
+        }
+        let Some(latest) = self.latest.as_mut() else {
+            tokio::time::sleep(wait).await;
+            return Ok(Vec::new());
+        };
+        // Mark the current value seen before reading, so a commit that lands
+        // after the read wakes the wait below.
+        latest.borrow_and_update();
+        let events = self.store.events_after_sync(&self.id, after);
+        if !events.is_empty() {
+            return Ok(events);
+        }
+        let _ = tokio::time::timeout(wait, latest.changed()).await;
+        Ok(self.store.events_after_sync(&self.id, after))
+    }
+}

@@ -1,0 +1,107 @@
+//! Persistence of games: a state per game and its append-only event log.
+//!
+//! The store knows nothing about chess. A game is an opaque state blob with a
+//! version, plus a log of opaque events numbered by version. The one write,
+//! [`GameStore::commit`], is an atomic compare-and-set of the version that
+//! writes the state and appends the events together, so the state and the
+//! log never disagree and a version is committed at most once.
+
+mod memory;
+mod redis;
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use thiserror::Error;
+
+pub use self::memory::MemoryStore;
+pub use self::redis::{RedisConfig, RedisStore};
+use crate::domain::{GameId, Timestamp};
+
+/// A game's state as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredState {
+    /// The version of the game's latest event.
+    pub version: u64,
+    /// The encoded state.
+    pub bytes: Vec<u8>,
+}
+
+/// One entry of a game's event log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredEvent {
+    /// The version the event produced (1, 2, 3, … with no gap).
+    pub version: u64,
+    /// The encoded event.
+    pub bytes: Vec<u8>,
+}
+
+/// What a commit did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommitOutcome {
+    /// The state was written and the events appended.
+    Committed,
+    /// Another writer got there first: the game is at `current` (0 when it
+    /// does not exist), and nothing was written.
+    Conflict {
+        /// The stored version.
+        current: u64,
+    },
+}
+
+/// Why the store could not serve a request.
+#[derive(Clone, Debug, Error)]
+pub enum StoreError {
+    /// The backing service cannot be reached or did not answer in time.
+    #[error("storage unavailable: {0}")]
+    Unavailable(String),
+    /// Stored data is not in the expected shape.
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+/// The persistence of games. Both implementations pass the same behavioural
+/// test suite.
+#[async_trait]
+pub trait GameStore: Send + Sync + 'static {
+    /// The current time, from the one clock every replica shares.
+    async fn now(&self) -> Result<Timestamp, StoreError>;
+
+    /// A game's state (if it exists) and the current time, read together.
+    async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError>;
+
+    /// Atomically: if the game's stored version is `expected` (0: the game
+    /// must not exist), writes `state` and appends `events`, else writes
+    /// nothing and reports the conflict.
+    async fn commit(
+        &self,
+        id: &GameId,
+        expected: u64,
+        state: StoredState,
+        events: Vec<StoredEvent>,
+    ) -> Result<CommitOutcome, StoreError>;
+
+    /// Every retained event with a version greater than `after`, in order.
+    async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError>;
+
+    /// A follower of one game's log, for a watcher.
+    async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError>;
+
+    /// Checks that the store can be reached.
+    async fn ping(&self) -> Result<(), StoreError>;
+}
+
+/// Follows one game's event log.
+#[async_trait]
+pub trait EventFollower: Send {
+    /// Events with a version greater than `after`, waiting up to `wait` for
+    /// at least one; an empty batch means none arrived in time.
+    async fn next_batch(
+        &mut self,
+        after: u64,
+        wait: Duration,
+    ) -> Result<Vec<StoredEvent>, StoreError>;
+}
+
+#[cfg(test)]
+pub(crate) mod contract_tests;
