@@ -60,11 +60,12 @@ impl ArbiterService for ArbiterApi {
     ) -> Result<Response<proto::CreateGameResponse>, Status> {
         self.admin.check(&request)?;
         let req = request.into_inner();
-        let request_id = RequestId::parse(&req.request_id).map_err(|e| status::invalid_field(&e))?;
+        let request_id =
+            RequestId::parse(&req.request_id).map_err(|e| status::invalid_field(&e))?;
         let white = player("white", req.white.as_ref())?;
         let black = player("black", req.black.as_ref())?;
-        let pairing =
-            Pairing::parse(&req.event_id, req.round, req.board).map_err(|e| status::invalid_field(&e))?;
+        let pairing = Pairing::parse(&req.event_id, req.round, req.board)
+            .map_err(|e| status::invalid_field(&e))?;
         let new = NewGame::new(white, black, &req.initial_fen, pairing)
             .map_err(|e| status::invalid_field(&e))?;
         let created = self.arbiter.create_game(request_id, new).await?;

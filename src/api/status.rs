@@ -69,13 +69,19 @@ impl From<ArbiterError> for Status {
                     status(Code::Aborted, "STALE_PLY", message, ErrorDetails::new())
                 }
             },
-            ArbiterError::NotFound(_) => {
-                status(Code::NotFound, "GAME_NOT_FOUND", message, ErrorDetails::new())
-            }
+            ArbiterError::NotFound(_) => status(
+                Code::NotFound,
+                "GAME_NOT_FOUND",
+                message,
+                ErrorDetails::new(),
+            ),
             ArbiterError::NotASeat => permission_denied("NOT_A_SEAT", &message),
-            ArbiterError::RequestIdReused { .. } => {
-                status(Code::AlreadyExists, "REQUEST_ID_REUSED", message, ErrorDetails::new())
-            }
+            ArbiterError::RequestIdReused { .. } => status(
+                Code::AlreadyExists,
+                "REQUEST_ID_REUSED",
+                message,
+                ErrorDetails::new(),
+            ),
             ArbiterError::TokensNotReissuable { .. } => {
                 precondition("TOKENS_NOT_REISSUABLE", "request_id", message)
             }

@@ -187,7 +187,11 @@ impl Arbiter {
             .iter()
             .map(codec::encode_event)
             .collect::<Result<Vec<_>, _>>()?;
-        match self.store.commit(game.id(), game.version(), state, events).await? {
+        match self
+            .store
+            .commit(game.id(), game.version(), state, events)
+            .await?
+        {
             CommitOutcome::Committed => Ok(Some(*next)),
             CommitOutcome::Conflict { current } => {
                 tracing::debug!(
@@ -233,12 +237,14 @@ impl Arbiter {
     async fn view(&self, game: Game) -> Result<GameView, ArbiterError> {
         let moves = self.moves(game.id(), game.ply()).await?;
         if moves.len() != game.ply().count() as usize {
-            return Err(ArbiterError::Store(crate::store::StoreError::Corrupt(format!(
-                "game {} is at ply {} but its log holds {} moves",
-                game.id(),
-                game.ply(),
-                moves.len()
-            ))));
+            return Err(ArbiterError::Store(crate::store::StoreError::Corrupt(
+                format!(
+                    "game {} is at ply {} but its log holds {} moves",
+                    game.id(),
+                    game.ply(),
+                    moves.len()
+                ),
+            )));
         }
         Ok(GameView { game, moves })
     }

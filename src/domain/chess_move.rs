@@ -76,13 +76,18 @@ fn illegal_uci_reason(pos: &Chess, uci: &UciMove) -> String {
     let legal = pos.legal_moves();
     let candidates: Vec<&Move> = legal
         .iter()
-        .filter(|m| m.from() == Some(from) && UciMove::from_move(**m, CastlingMode::Standard).to() == Some(to))
+        .filter(|m| {
+            m.from() == Some(from)
+                && UciMove::from_move(**m, CastlingMode::Standard).to() == Some(to)
+        })
         .collect();
     if candidates.is_empty() {
         if pos.is_check() {
             format!("{from}{to} does not get the king out of check")
         } else {
-            format!("the piece on {from} cannot move to {to}, or doing so would leave the king in check")
+            format!(
+                "the piece on {from} cannot move to {to}, or doing so would leave the king in check"
+            )
         }
     } else if promotion.is_none() {
         "a pawn reaching the last rank must promote: add q, r, b or n".to_owned()

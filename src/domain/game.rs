@@ -2,9 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen, uci::UciMove,
-};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen, uci::UciMove};
 use subtle::ConstantTimeEq;
 
 use super::{
@@ -125,13 +123,12 @@ impl NewGame {
         let start = if initial_fen.trim().is_empty() {
             Chess::default()
         } else {
-            let fen: Fen = initial_fen
-                .trim()
-                .parse()
-                .map_err(|err| FieldError::new("initial_fen", format!("is not valid FEN: {err}")))?;
-            let pos: Chess = fen
-                .into_position(CastlingMode::Standard)
-                .map_err(|err| FieldError::new("initial_fen", format!("is not a legal position: {err}")))?;
+            let fen: Fen = initial_fen.trim().parse().map_err(|err| {
+                FieldError::new("initial_fen", format!("is not valid FEN: {err}"))
+            })?;
+            let pos: Chess = fen.into_position(CastlingMode::Standard).map_err(|err| {
+                FieldError::new("initial_fen", format!("is not a legal position: {err}"))
+            })?;
             if let Some(ending) = ending_of(&pos) {
                 return Err(FieldError::new(
                     "initial_fen",
@@ -223,7 +220,12 @@ pub struct Game {
 
 impl Game {
     /// Creates a game at version 1, with its `GameCreated` event.
-    pub fn create(id: GameId, new: NewGame, seats: SeatHashes, now: Timestamp) -> (Game, GameEvent) {
+    pub fn create(
+        id: GameId,
+        new: NewGame,
+        seats: SeatHashes,
+        now: Timestamp,
+    ) -> (Game, GameEvent) {
         let fingerprint = new.fingerprint();
         let initial_fen = fen_of(&new.start);
         let game = Game {

@@ -19,7 +19,14 @@ pub fn export(game: &Game, moves: &[MoveRecord]) -> String {
         ("Event", non_empty(&pairing.event_id)),
         ("Site", "?".to_owned()),
         ("Date", pgn_date(game.created_at())),
-        ("Round", if pairing.round == 0 { "?".to_owned() } else { pairing.round.to_string() }),
+        (
+            "Round",
+            if pairing.round == 0 {
+                "?".to_owned()
+            } else {
+                pairing.round.to_string()
+            },
+        ),
         ("White", game.white().display_name().to_owned()),
         ("Black", game.black().display_name().to_owned()),
         ("Result", result.to_owned()),
@@ -67,9 +74,8 @@ fn movetext(game: &Game, moves: &[MoveRecord], result: &str) -> String {
         .parse::<shakmaty::fen::Fen>()
         .ok()
         .and_then(|fen| fen.into_position(shakmaty::CastlingMode::Standard).ok());
-    let (mut number, mut turn) = start.map_or((1, Color::White), |pos| {
-        (pos.fullmoves().get(), pos.turn())
-    });
+    let (mut number, mut turn) =
+        start.map_or((1, Color::White), |pos| (pos.fullmoves().get(), pos.turn()));
     let mut tokens = Vec::with_capacity(moves.len() * 3 / 2 + 1);
     for (index, record) in moves.iter().enumerate() {
         if turn == Color::White {

@@ -35,7 +35,9 @@ impl MemoryStore {
         // A panic while holding the lock cannot leave an entry half-written
         // (every mutation below is a single assignment), so a poisoned lock
         // is safe to keep using.
-        self.games.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.games
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn events_after_sync(&self, id: &GameId, after: u64) -> Vec<StoredEvent> {

@@ -102,6 +102,3 @@ pub trait EventFollower: Send {
         wait: Duration,
     ) -> Result<Vec<StoredEvent>, StoreError>;
 }
-
-#[cfg(test)]
-pub(crate) mod contract_tests;

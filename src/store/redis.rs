@@ -94,9 +94,7 @@ fn unavailable(err: RedisError) -> StoreError {
     StoreError::Unavailable(format!("Redis: {err}"))
 }
 
-async fn bounded<T>(
-    future: impl Future<Output = Result<T, RedisError>>,
-) -> Result<T, StoreError> {
+async fn bounded<T>(future: impl Future<Output = Result<T, RedisError>>) -> Result<T, StoreError> {
     match tokio::time::timeout(REQUEST_DEADLINE, future).await {
         Ok(result) => result.map_err(unavailable),
         Err(_) => Err(StoreError::Unavailable(format!(
@@ -178,8 +176,7 @@ impl GameStore for RedisStore {
         for event in events {
             invocation.arg(event.version).arg(event.bytes);
         }
-        let (committed, version): (u8, u64) =
-            bounded(invocation.invoke_async(&mut conn)).await?;
+        let (committed, version): (u8, u64) = bounded(invocation.invoke_async(&mut conn)).await?;
         Ok(if committed == 1 {
             CommitOutcome::Committed
         } else {
@@ -189,8 +186,8 @@ impl GameStore for RedisStore {
 
     async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
         let mut conn = self.conn.clone();
-        let entries: RawEntries = bounded(conn.xrange(self.log_key(id), format!("(0-{after}"), "+"))
-            .await?;
+        let entries: RawEntries =
+            bounded(conn.xrange(self.log_key(id), format!("(0-{after}"), "+")).await?;
         decode_entries(entries)
     }
 
@@ -226,7 +223,11 @@ impl RedisFollower {
         let config = redis::AsyncConnectionConfig::new()
             .set_connection_timeout(Some(Duration::from_secs(1)))
             .set_response_timeout(Some(wait + Duration::from_secs(2)));
-        let conn = bounded(self.client.get_multiplexed_async_connection_with_config(&config)).await?;
+        let conn = bounded(
+            self.client
+                .get_multiplexed_async_connection_with_config(&config),
+        )
+        .await?;
         self.conn = Some(conn.clone());
         Ok(conn)
     }
@@ -255,7 +256,10 @@ impl EventFollower for RedisFollower {
         match reply {
             Ok(None) => Ok(Vec::new()),
             Ok(Some(streams)) => {
-                let entries = streams.into_iter().flat_map(|(_, entries)| entries).collect();
+                let entries = streams
+                    .into_iter()
+                    .flat_map(|(_, entries)| entries)
+                    .collect();
                 decode_entries(entries)
             }
             Err(err) => {

@@ -1,0 +1,296 @@
+//! The integration-test harness: the whole server in-process on a loopback
+//! port, over the embedded store or a real `redis-server` started per test.
+
+#![allow(dead_code)]
+
+mod redis_server;
+
+use std::{net::SocketAddr, time::Duration};
+
+use arbiter::{
+    proto::{self, arbiter_service_client::ArbiterServiceClient},
+    server::{self, Settings, StoreChoice},
+    store::RedisConfig,
+};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tonic::{Code, Request, Status, transport::Channel};
+
+pub use self::redis_server::RedisServer;
+
+/// The admin token every test server is configured with.
+pub const ADMIN_TOKEN: &str = "test-admin-token";
+/// The seat-token secret every test server is configured with.
+pub const TOKEN_SECRET: &str = "test-token-secret-of-at-least-32-characters";
+
+/// Which store a test server runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The embedded in-memory store.
+    Memory,
+    /// A real Redis, started for the test.
+    Redis,
+}
+
+/// Generates one `#[tokio::test]` per backend for each listed async test
+/// function taking a [`Backend`].
+#[macro_export]
+macro_rules! on_every_backend {
+    ($($name:ident),* $(,)?) => {
+        mod memory {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::common::Backend::Memory).await;
+                }
+            )*
+        }
+        mod redis {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::common::Backend::Redis).await;
+                }
+            )*
+        }
+    };
+}
+
+/// A running server and, for the Redis backend, its Redis.
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub redis: Option<RedisServer>,
+    pub settings: Settings,
+    shutdown: CancellationToken,
+    handle: Option<JoinHandle<Result<(), server::ServeError>>>,
+}
+
+/// The settings of a test server on `store`.
+pub fn settings(store: StoreChoice) -> Settings {
+    Settings {
+        store,
+        admin_token: Some(ADMIN_TOKEN.to_owned()),
+        token_secret: Some(TOKEN_SECRET.to_owned()),
+    }
+}
+
+impl TestApp {
+    /// A server with the admin token set, on a fresh store of `backend`.
+    pub async fn spawn(backend: Backend) -> Self {
+        match backend {
+            Backend::Memory => Self::spawn_with(settings(StoreChoice::Memory), None).await,
+            Backend::Redis => {
+                let redis = RedisServer::start();
+                let store = StoreChoice::Redis(RedisConfig {
+                    url: redis.url(),
+                    key_prefix: "arbiter".to_owned(),
+                });
+                Self::spawn_with(settings(store), Some(redis)).await
+            }
+        }
+    }
+
+    /// A server with the given settings.
+    pub async fn spawn_with(settings: Settings, redis: Option<RedisServer>) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind a loopback port");
+        let addr = listener.local_addr().expect("local address");
+        let shutdown = CancellationToken::new();
+        let handle = tokio::spawn(server::serve(settings.clone(), listener, shutdown.clone()));
+        let app = Self {
+            addr,
+            redis,
+            settings,
+            shutdown,
+            handle: Some(handle),
+        };
+        app.wait_until_connectable().await;
+        app
+    }
+
+    async fn wait_until_connectable(&self) {
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(self.addr).await.is_ok() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("server did not start listening on {}", self.addr);
+    }
+
+    /// A fresh client connection.
+    pub async fn client(&self) -> ArbiterServiceClient<Channel> {
+        ArbiterServiceClient::connect(format!("http://{}", self.addr))
+            .await
+            .expect("connect to the test server")
+    }
+
+    /// A channel to the server, for other services (health, reflection).
+    pub async fn channel(&self) -> Channel {
+        Channel::from_shared(format!("http://{}", self.addr))
+            .expect("valid uri")
+            .connect()
+            .await
+            .expect("connect to the test server")
+    }
+
+    /// Stops the server gracefully and waits for it; returns the Redis so
+    /// another server can be started on it.
+    pub async fn stop(mut self) -> Option<RedisServer> {
+        self.shutdown.cancel();
+        if let Some(handle) = self.handle.take() {
+            tokio::time::timeout(Duration::from_secs(15), handle)
+                .await
+                .expect("server stops within its grace period")
+                .expect("server task")
+                .expect("server ends cleanly");
+        }
+        self.redis.take()
+    }
+
+    /// Creates a standard game between "alice" (White) and "bob" (Black).
+    pub async fn new_game(&self) -> NewGame {
+        self.new_game_from("").await
+    }
+
+    /// Creates a game from a FEN.
+    pub async fn new_game_from(&self, fen: &str) -> NewGame {
+        let response = self
+            .client()
+            .await
+            .create_game(admin(create_request("", fen)))
+            .await
+            .expect("create game")
+            .into_inner();
+        NewGame {
+            id: response.game.as_ref().expect("game").game_id.clone(),
+            game: response.game.expect("game"),
+            white: response.white_token,
+            black: response.black_token,
+        }
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+/// A created game and its seat tokens.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub id: String,
+    pub game: proto::Game,
+    pub white: String,
+    pub black: String,
+}
+
+/// A CreateGame request between "alice" and "bob".
+pub fn create_request(request_id: &str, fen: &str) -> proto::CreateGameRequest {
+    proto::CreateGameRequest {
+        request_id: request_id.to_owned(),
+        white: Some(proto::Player {
+            id: "alice".to_owned(),
+            name: "Alice".to_owned(),
+        }),
+        black: Some(proto::Player {
+            id: "bob".to_owned(),
+            name: "Bob".to_owned(),
+        }),
+        initial_fen: fen.to_owned(),
+        event_id: "test-event".to_owned(),
+        round: 1,
+        board: 1,
+    }
+}
+
+/// `message` with `authorization: Bearer <token>`.
+pub fn bearer<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("ascii token"),
+    );
+    request
+}
+
+/// `message` with the admin token.
+pub fn admin<T>(message: T) -> Request<T> {
+    bearer(message, ADMIN_TOKEN)
+}
+
+/// Plays `mv` at `ply` with `token`.
+pub async fn play(
+    client: &mut ArbiterServiceClient<Channel>,
+    game_id: &str,
+    token: &str,
+    ply: u32,
+    mv: &str,
+) -> Result<proto::Game, Status> {
+    client
+        .make_move(bearer(
+            proto::MakeMoveRequest {
+                game_id: game_id.to_owned(),
+                r#move: mv.to_owned(),
+                ply,
+                offer_draw: false,
+            },
+            token,
+        ))
+        .await
+        .map(|response| response.into_inner().game.expect("game in response"))
+}
+
+/// Plays a sequence of moves alternately for both seats from the game's
+/// current ply, returning the game after the last one.
+pub async fn play_line(
+    client: &mut ArbiterServiceClient<Channel>,
+    game: &NewGame,
+    moves: &[&str],
+) -> proto::Game {
+    let mut current = get(client, &game.id).await;
+    for mv in moves {
+        let token = if current.side_to_move == proto::Color::White as i32 {
+            &game.white
+        } else {
+            &game.black
+        };
+        current = play(client, &game.id, token, current.ply, mv)
+            .await
+            .unwrap_or_else(|status| panic!("move {mv} refused: {status:?}"));
+    }
+    current
+}
+
+/// Reads a game.
+pub async fn get(client: &mut ArbiterServiceClient<Channel>, game_id: &str) -> proto::Game {
+    client
+        .get_game(proto::GetGameRequest {
+            game_id: game_id.to_owned(),
+        })
+        .await
+        .expect("get game")
+        .into_inner()
+        .game
+        .expect("game")
+}
+
+/// Asserts a status code and returns the status for further checks.
+#[track_caller]
+pub fn expect_code<T: std::fmt::Debug>(result: Result<T, Status>, code: Code) -> Status {
+    match result {
+        Err(status) if status.code() == code => status,
+        other => panic!("expected {code:?}, got {other:?}"),
+    }
+}
+
+/// The `ErrorInfo.reason` of a status.
+pub fn reason(status: &Status) -> String {
+    use tonic_types::StatusExt;
+    status
+        .get_details_error_info()
+        .map(|info| info.reason)
+        .unwrap_or_default()
+}
