@@ -249,3 +249,6 @@ impl Arbiter {
         Ok(GameView { game, moves })
     }
 }
+
+#[cfg(test)]
+mod tests;

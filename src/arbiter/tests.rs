@@ -1,0 +1,190 @@
+//! The arbiter over a store that records what every commit writes.
+
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+
+use super::*;
+use crate::{
+    domain::{Pairing, Player},
+    store::{EventFollower, MemoryStore, StoreError, StoredEvent, StoredState},
+};
+
+/// Bytes and events written by each commit.
+type Writes = Arc<Mutex<Vec<(usize, usize)>>>;
+
+struct RecordingStore {
+    inner: MemoryStore,
+    writes: Writes,
+}
+
+#[async_trait]
+impl GameStore for RecordingStore {
+    async fn now(&self) -> Result<Timestamp, StoreError> {
+        self.inner.now().await
+    }
+    async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError> {
+        self.inner.load(id).await
+    }
+    async fn commit(
+        &self,
+        id: &GameId,
+        expected: u64,
+        state: StoredState,
+        events: Vec<StoredEvent>,
+    ) -> Result<CommitOutcome, StoreError> {
+        let bytes = state.bytes.len() + events.iter().map(|e| e.bytes.len()).sum::<usize>();
+        self.writes
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((bytes, events.len()));
+        self.inner.commit(id, expected, state, events).await
+    }
+    async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
+        self.inner.events_after(id, after).await
+    }
+    async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
+        self.inner.follow(id).await
+    }
+    async fn ping(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+}
+
+fn arbiter() -> (Arbiter, Writes) {
+    let writes = Writes::default();
+    let store = RecordingStore {
+        inner: MemoryStore::new(),
+        writes: writes.clone(),
+    };
+    (
+        Arbiter::new(Arc::new(store), SeatKeys::from_secret(b"test")),
+        writes,
+    )
+}
+
+fn new_game() -> NewGame {
+    NewGame::new(
+        Player::parse("white", "w", "White").unwrap(),
+        Player::parse("black", "b", "Black").unwrap(),
+        "",
+        Pairing::default(),
+    )
+    .unwrap()
+}
+
+#[tokio::test]
+async fn bytes_written_per_move_do_not_grow_with_the_game() {
+    let (arbiter, writes) = arbiter();
+    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let id = created.view.game.id().clone();
+    let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    let mut ply = 0;
+    for _ in 0..40 {
+        for mv in shuffle {
+            let token = if ply % 2 == 0 {
+                &created.tokens.white
+            } else {
+                &created.tokens.black
+            };
+            arbiter
+                .make_move(&id, token, Ply::new(ply), mv)
+                .await
+                .unwrap();
+            ply += 1;
+        }
+    }
+    let writes = writes.lock().unwrap().clone();
+    let moves = &writes[1..];
+    assert_eq!(moves.len(), 160);
+    assert!(moves.iter().all(|&(_, events)| events == 1));
+    let early = moves[..8].iter().map(|&(bytes, _)| bytes).max().unwrap();
+    let late = moves[152..].iter().map(|&(bytes, _)| bytes).max().unwrap();
+    // Counters gain a digit or two (ply, move number, version); nothing else grows.
+    assert!(late <= early + 16, "early {early} bytes, late {late} bytes");
+}
+
+#[tokio::test]
+async fn a_retry_is_recognised_after_the_opponent_replied() {
+    let (arbiter, writes) = arbiter();
+    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let id = created.view.game.id().clone();
+    let (white, black) = (&created.tokens.white, &created.tokens.black);
+    arbiter
+        .make_move(&id, white, Ply::new(0), "e4")
+        .await
+        .unwrap();
+    arbiter
+        .make_move(&id, black, Ply::new(1), "c5")
+        .await
+        .unwrap();
+    let commits = writes.lock().unwrap().len();
+    let view = arbiter
+        .make_move(&id, white, Ply::new(0), "e4")
+        .await
+        .unwrap();
+    assert_eq!(view.game.ply(), Ply::new(2));
+    assert_eq!(
+        writes.lock().unwrap().len(),
+        commits,
+        "a retry writes nothing"
+    );
+    let refused = arbiter.make_move(&id, white, Ply::new(0), "d4").await;
+    assert!(matches!(
+        refused,
+        Err(ArbiterError::Rejected(Rejection::StalePly { .. }))
+    ));
+    let refused = arbiter.make_move(&id, black, Ply::new(0), "e4").await;
+    assert!(
+        matches!(
+            refused,
+            Err(ArbiterError::Rejected(Rejection::StalePly { .. }))
+        ),
+        "the other seat cannot claim White's move as its retry"
+    );
+}
+
+#[tokio::test]
+async fn a_token_of_another_game_is_not_a_seat() {
+    let (arbiter, _) = arbiter();
+    let first = arbiter.create_game(None, new_game()).await.unwrap();
+    let second = arbiter.create_game(None, new_game()).await.unwrap();
+    let refused = arbiter
+        .make_move(second.view.game.id(), &first.tokens.white, Ply::START, "e4")
+        .await;
+    assert!(matches!(refused, Err(ArbiterError::NotASeat)));
+}
+
+#[tokio::test]
+async fn a_repeated_request_id_returns_the_same_game_and_tokens() {
+    let (arbiter, _) = arbiter();
+    let key = RequestId::parse("r1-b1").unwrap();
+    let first = arbiter.create_game(key.clone(), new_game()).await.unwrap();
+    let again = arbiter.create_game(key.clone(), new_game()).await.unwrap();
+    assert_eq!(first.view.game.id(), again.view.game.id());
+    assert_eq!(first.tokens, again.tokens);
+    let other = NewGame::new(
+        Player::parse("white", "w", "White").unwrap(),
+        Player::parse("black", "someone-else", "").unwrap(),
+        "",
+        Pairing::default(),
+    )
+    .unwrap();
+    assert!(matches!(
+        arbiter.create_game(key, other).await,
+        Err(ArbiterError::RequestIdReused { .. })
+    ));
+}
+
+#[tokio::test]
+async fn tokens_issued_under_another_secret_are_not_reissued() {
+    let store: Arc<dyn GameStore> = Arc::new(MemoryStore::new());
+    let key = RequestId::parse("r1-b2").unwrap();
+    let first = Arbiter::new(store.clone(), SeatKeys::from_secret(b"one"));
+    first.create_game(key.clone(), new_game()).await.unwrap();
+    let second = Arbiter::new(store, SeatKeys::from_secret(b"two"));
+    assert!(matches!(
+        second.create_game(key, new_game()).await,
+        Err(ArbiterError::TokensNotReissuable { .. })
+    ));
+}

@@ -1,0 +1,223 @@
+//! Operating the server: health, reflection, the binary's configuration and
+//! its graceful shutdown on SIGTERM.
+
+mod common;
+
+use std::{
+    io::{BufRead, BufReader},
+    process::{Command, Stdio},
+    time::Duration,
+};
+
+use common::{Backend, RedisServer, TestApp};
+use tonic_health::pb::{
+    HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+};
+use tonic_reflection::pb::v1::{
+    ServerReflectionRequest, server_reflection_client::ServerReflectionClient,
+    server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
+};
+
+async fn health_of(app: &TestApp, service: &str) -> i32 {
+    HealthClient::new(app.channel().await)
+        .check(HealthCheckRequest {
+            service: service.to_owned(),
+        })
+        .await
+        .expect("health check")
+        .into_inner()
+        .status
+}
+
+async fn health_reports_liveness_and_readiness(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    assert_eq!(
+        health_of(&app, "liveness").await,
+        ServingStatus::Serving as i32
+    );
+    // Readiness follows the first storage probe, which runs at start-up.
+    let mut ready = 0;
+    for _ in 0..100 {
+        ready = health_of(&app, "readiness").await;
+        if ready == ServingStatus::Serving as i32 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(ready, ServingStatus::Serving as i32);
+    assert_eq!(
+        health_of(&app, "chess.arbiter.v1.ArbiterService").await,
+        ServingStatus::Serving as i32
+    );
+}
+
+async fn reflection_lists_the_services(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = ServerReflectionClient::new(app.channel().await);
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let mut responses = client
+        .server_reflection_info(futures::stream::iter([request]))
+        .await
+        .expect("reflection")
+        .into_inner();
+    let response = responses
+        .message()
+        .await
+        .expect("reflection response")
+        .expect("one response");
+    let Some(MessageResponse::ListServicesResponse(list)) = response.message_response else {
+        panic!("unexpected reflection response: {response:?}");
+    };
+    let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+    assert!(
+        names.contains(&"chess.arbiter.v1.ArbiterService".to_owned()),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"grpc.health.v1.Health".to_owned()),
+        "{names:?}"
+    );
+
+    // The service's methods resolve to descriptors a generic client can use.
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::FileContainingSymbol(
+            "chess.arbiter.v1.ArbiterService".to_owned(),
+        )),
+    };
+    let mut responses = client
+        .server_reflection_info(futures::stream::iter([request]))
+        .await
+        .expect("reflection")
+        .into_inner();
+    let response = responses.message().await.expect("response").expect("one");
+    assert!(
+        matches!(response.message_response, Some(MessageResponse::FileDescriptorResponse(ref f)) if !f.file_descriptor_proto.is_empty()),
+        "{response:?}"
+    );
+}
+
+on_every_backend!(
+    health_reports_liveness_and_readiness,
+    reflection_lists_the_services
+);
+
+/// The binary reads its configuration from `ARBITER_*` variables, serves,
+/// and on SIGTERM ends its open streams and exits cleanly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_serves_and_stops_on_sigterm() {
+    let redis = RedisServer::start();
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("port");
+        listener.local_addr().expect("addr").port()
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
+        .env("ARBITER_LISTEN", format!("127.0.0.1:{port}"))
+        .env("ARBITER_REDIS_URL", redis.url())
+        .env("ARBITER_ADMIN_TOKEN", common::ADMIN_TOKEN)
+        .env("ARBITER_TOKEN_SECRET", common::TOKEN_SECRET)
+        .env("ARBITER_LOG_FORMAT", "json")
+        .env("ARBITER_SHUTDOWN_GRACE_SECONDS", "5")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the server binary");
+    let stdout = child.stdout.take().expect("stdout");
+    let (lines_tx, lines_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = lines_tx.send(line);
+        }
+    });
+
+    let url = format!("http://127.0.0.1:{port}");
+    let mut client = None;
+    for _ in 0..200 {
+        if let Ok(c) =
+            arbiter::proto::arbiter_service_client::ArbiterServiceClient::connect(url.clone()).await
+        {
+            client = Some(c);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let mut client = client.expect("the binary listens on ARBITER_LISTEN");
+    let created = client
+        .create_game(common::admin(common::create_request("", "")))
+        .await
+        .expect("create game with the admin token from ARBITER_ADMIN_TOKEN")
+        .into_inner();
+    let game_id = created.game.expect("game").game_id;
+    let mut stream = client
+        .watch_game(arbiter::proto::WatchGameRequest {
+            game_id,
+            after_version: 0,
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    stream.message().await.expect("snapshot").expect("snapshot");
+
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("send SIGTERM");
+    assert!(status.success());
+
+    // The open stream ends (with a status telling the watcher to resume).
+    let ended = tokio::time::timeout(Duration::from_secs(10), stream.message()).await;
+    assert!(ended.is_ok(), "the watch stream ends on shutdown");
+
+    let exit = tokio::task::spawn_blocking(move || child.wait())
+        .await
+        .expect("wait task")
+        .expect("exit status");
+    assert!(exit.success(), "clean exit: {exit:?}");
+
+    let lines: Vec<String> = lines_rx.try_iter().collect();
+    assert!(
+        lines.iter().all(|line| line.starts_with('{')),
+        "JSON log lines: {lines:?}"
+    );
+    assert!(
+        lines.iter().any(|line| line.contains("SIGTERM")),
+        "{lines:?}"
+    );
+}
+
+/// Without an admin token the server says loudly that it runs open.
+#[test]
+fn open_mode_is_announced() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("port");
+        listener.local_addr().expect("addr").port()
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
+        .env_remove("ARBITER_ADMIN_TOKEN")
+        .env_remove("ARBITER_REDIS_URL")
+        .env_remove("REDIS_URL")
+        .env("ARBITER_LISTEN", format!("127.0.0.1:{port}"))
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the server binary");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let mut seen = Vec::new();
+    let mut announced = false;
+    for line in lines.by_ref().take(20).map_while(Result::ok) {
+        announced |= line.contains("OPEN MODE");
+        let serving = line.contains("serving");
+        seen.push(line);
+        if serving {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(announced, "{seen:?}");
+}
