@@ -1,0 +1,959 @@
+//! Refusals over gRPC: every error's status code, `ErrorInfo.reason` and,
+//! where the API promises one, its `BadRequest` field; refusals change
+//! nothing; idempotent retries; and storage outages on Redis.
+
+mod common;
+
+use std::time::Duration;
+
+use arbiter::{
+    proto::{self, GameStatus, arbiter_service_client::ArbiterServiceClient},
+    server::StoreChoice,
+    store::RedisConfig,
+};
+use common::{
+    ADMIN_TOKEN, Backend, RedisServer, TestApp, admin, bearer, create_request, expect_code, get,
+    play, play_line, reason,
+};
+use futures::StreamExt;
+use tonic::{Code, Request, Status, transport::Channel};
+use tonic_health::pb::{
+    HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
+};
+use tonic_types::StatusExt;
+
+type Client = ArbiterServiceClient<Channel>;
+
+/// A well-formed game id that no game has.
+const UNKNOWN_ID: &str = "no-such-game-0123456789";
+
+/// The fields named by the `BadRequest` detail of a status.
+fn bad_fields(status: &Status) -> Vec<String> {
+    status
+        .get_details_bad_request()
+        .map(|bad| {
+            bad.field_violations
+                .into_iter()
+                .map(|violation| violation.field)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Asserts an INVALID_ARGUMENT with `expected_reason` naming `field`.
+#[track_caller]
+fn assert_invalid<T: std::fmt::Debug>(
+    result: Result<T, Status>,
+    expected_reason: &str,
+    field: &str,
+) -> Status {
+    let status = expect_code(result, Code::InvalidArgument);
+    assert_eq!(reason(&status), expected_reason, "{status:?}");
+    assert_eq!(bad_fields(&status), [field], "{status:?}");
+    status
+}
+
+/// Asserts `code` with `expected_reason`.
+#[track_caller]
+fn assert_refused<T: std::fmt::Debug>(
+    result: Result<T, Status>,
+    code: Code,
+    expected_reason: &str,
+) -> Status {
+    let status = expect_code(result, code);
+    assert_eq!(reason(&status), expected_reason, "{status:?}");
+    status
+}
+
+/// What a refusal must leave untouched.
+#[derive(Debug, PartialEq)]
+struct Observed {
+    version: u64,
+    fen: String,
+    ply: u32,
+    moves: Vec<proto::MoveRecord>,
+    status: i32,
+    result: Option<proto::GameResult>,
+}
+
+fn observed(game: &proto::Game) -> Observed {
+    Observed {
+        version: game.version,
+        fen: game.fen.clone(),
+        ply: game.ply,
+        moves: game.moves.clone(),
+        status: game.status,
+        result: game.result,
+    }
+}
+
+/// Asserts that the game still is as `before` shows it.
+async fn assert_unchanged(client: &mut Client, before: &proto::Game, after_what: &str) {
+    let now = get(client, &before.game_id).await;
+    assert_eq!(
+        observed(&now),
+        observed(before),
+        "the game changed after {after_what}"
+    );
+}
+
+fn move_request(game_id: &str, mv: &str, ply: u32) -> proto::MakeMoveRequest {
+    proto::MakeMoveRequest {
+        game_id: game_id.to_owned(),
+        r#move: mv.to_owned(),
+        ply,
+        offer_draw: false,
+    }
+}
+
+fn resign_request(game_id: &str) -> proto::ResignRequest {
+    proto::ResignRequest {
+        game_id: game_id.to_owned(),
+    }
+}
+
+async fn resign(client: &mut Client, game_id: &str, token: &str) -> Result<proto::Game, Status> {
+    client
+        .resign(bearer(resign_request(game_id), token))
+        .await
+        .map(|response| response.into_inner().game.expect("game in response"))
+}
+
+async fn create(
+    client: &mut Client,
+    request: Request<proto::CreateGameRequest>,
+) -> Result<proto::CreateGameResponse, Status> {
+    client
+        .create_game(request)
+        .await
+        .map(|response| response.into_inner())
+}
+
+/// `message` with a raw `authorization` value.
+fn with_authorization<T>(message: T, value: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request
+        .metadata_mut()
+        .insert("authorization", value.parse().expect("ascii metadata"));
+    request
+}
+
+// ---------------------------------------------------------------------------
+// INVALID_ARGUMENT
+// ---------------------------------------------------------------------------
+
+async fn unparsable_moves_are_invalid_arguments(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+    let before = get(&mut client, &game.id).await;
+
+    let status = assert_invalid(
+        play(&mut client, &game.id, &game.white, 0, "hello").await,
+        "UNPARSABLE_MOVE",
+        "move",
+    );
+    assert!(status.message().contains("hello"), "{}", status.message());
+
+    let junk = "zq!?".repeat(100);
+    assert_eq!(junk.len(), 400);
+    let status = assert_invalid(
+        play(&mut client, &game.id, &game.white, 0, &junk).await,
+        "UNPARSABLE_MOVE",
+        "move",
+    );
+    assert!(
+        status.message().len() < junk.len(),
+        "the echoed move is cut short: {}",
+        status.message()
+    );
+
+    for empty in ["", "   "] {
+        assert_invalid(
+            play(&mut client, &game.id, &game.white, 0, empty).await,
+            "INVALID_FIELD",
+            "move",
+        );
+    }
+    assert_unchanged(&mut client, &before, "unparsable moves").await;
+}
+
+async fn illegal_moves_are_invalid_arguments(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+    let before = get(&mut client, &game.id).await;
+
+    // A pawn that cannot go that far, a piece that cannot get there, the
+    // opponent's piece, an empty square, a SAN move nobody can make.
+    for mv in ["e2e5", "g1g3", "e7e5", "e3e4", "Ke2", "Nd4"] {
+        let status = assert_invalid(
+            play(&mut client, &game.id, &game.white, 0, mv).await,
+            "ILLEGAL_MOVE",
+            "move",
+        );
+        assert!(status.message().contains(mv), "{mv}: {}", status.message());
+    }
+    assert_unchanged(&mut client, &before, "illegal moves").await;
+
+    // Also once the game is under way.
+    let mid = play_line(&mut client, &game, &["e4", "e5"]).await;
+    assert_invalid(
+        play(&mut client, &game.id, &game.white, 2, "e4e5").await,
+        "ILLEGAL_MOVE",
+        "move",
+    );
+    assert_unchanged(&mut client, &mid, "an illegal move mid-game").await;
+}
+
+async fn bad_initial_fen_is_refused(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    for (fen, what, words) in [
+        ("this is not a chess position", "garbage text", &["FEN"][..]),
+        (
+            "4k3/8/8/8/8/8/8/K3K3 w - - 0 1",
+            "two white kings",
+            &["king"][..],
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+            "castling rights without the rook",
+            &["castling"][..],
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",
+            "an impossible en passant square",
+            &["ep square"][..],
+        ),
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "a checkmated start position",
+            &["finished", "checkmate"][..],
+        ),
+        (
+            "7k/8/5KQ1/8/8/8/8/8 b - - 0 1",
+            "a stalemated start position",
+            &["finished", "stalemate"][..],
+        ),
+    ] {
+        let status = assert_invalid(
+            create(&mut client, admin(create_request("", fen))).await,
+            "INVALID_FIELD",
+            "initial_fen",
+        );
+        let message = status.message().to_lowercase();
+        assert!(message.contains("initial_fen"), "{what}: {message}");
+        for word in words {
+            assert!(
+                message.contains(&word.to_lowercase()),
+                "{what}: the message names the reason ({word}): {message}"
+            );
+        }
+    }
+    // The same positions, with a key: nothing was created under it.
+    let refused = create(
+        &mut client,
+        admin(create_request(
+            "bad-fen-key",
+            "4k3/8/8/8/8/8/8/K3K3 w - - 0 1",
+        )),
+    )
+    .await;
+    expect_code(refused, Code::InvalidArgument);
+    let created = create(&mut client, admin(create_request("bad-fen-key", "")))
+        .await
+        .expect("the key is still free");
+    assert_eq!(created.game.expect("game").version, 1);
+}
+
+async fn missing_or_empty_players_are_refused(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    let mut request = create_request("", "");
+    request.white = None;
+    assert_invalid(
+        create(&mut client, admin(request)).await,
+        "INVALID_FIELD",
+        "white",
+    );
+
+    let mut request = create_request("", "");
+    request.black = None;
+    assert_invalid(
+        create(&mut client, admin(request)).await,
+        "INVALID_FIELD",
+        "black",
+    );
+
+    for seat in ["white", "black"] {
+        let mut request = create_request("", "");
+        let player = if seat == "white" {
+            request.white.as_mut()
+        } else {
+            request.black.as_mut()
+        };
+        player.expect("player").id = String::new();
+        assert_invalid(
+            create(&mut client, admin(request)).await,
+            "INVALID_FIELD",
+            seat,
+        );
+    }
+}
+
+async fn malformed_game_ids_are_refused_everywhere(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+    let before = get(&mut client, &game.id).await;
+    let too_long = "a".repeat(65);
+
+    for id in ["", too_long.as_str(), "a{b}"] {
+        let result = client
+            .get_game(proto::GetGameRequest {
+                game_id: id.to_owned(),
+            })
+            .await;
+        assert_invalid(result, "INVALID_FIELD", "game_id");
+
+        let result = client
+            .make_move(bearer(move_request(id, "e4", 0), &game.white))
+            .await;
+        assert_invalid(result, "INVALID_FIELD", "game_id");
+
+        let result = client.resign(bearer(resign_request(id), &game.white)).await;
+        assert_invalid(result, "INVALID_FIELD", "game_id");
+
+        let result = client
+            .watch_game(proto::WatchGameRequest {
+                game_id: id.to_owned(),
+                after_version: 0,
+            })
+            .await;
+        assert_invalid(result, "INVALID_FIELD", "game_id");
+
+        let result = client
+            .export_pgn(proto::ExportPgnRequest {
+                game_id: id.to_owned(),
+            })
+            .await;
+        assert_invalid(result, "INVALID_FIELD", "game_id");
+    }
+    assert_unchanged(&mut client, &before, "requests with malformed ids").await;
+}
+
+async fn malformed_request_ids_are_refused(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let too_long = "k".repeat(129);
+    for key in ["has space", " leading", "tab\there", too_long.as_str()] {
+        assert_invalid(
+            create(&mut client, admin(create_request(key, ""))).await,
+            "INVALID_FIELD",
+            "request_id",
+        );
+    }
+    // The longest accepted key.
+    create(&mut client, admin(create_request(&"k".repeat(128), "")))
+        .await
+        .expect("128 printable characters are a valid key");
+}
+
+// ---------------------------------------------------------------------------
+// FAILED_PRECONDITION
+// ---------------------------------------------------------------------------
+
+async fn moving_out_of_turn_is_refused(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+    let before = get(&mut client, &game.id).await;
+
+    let status = assert_refused(
+        play(&mut client, &game.id, &game.black, 0, "e5").await,
+        Code::FailedPrecondition,
+        "NOT_YOUR_TURN",
+    );
+    assert!(
+        status.message().to_lowercase().contains("turn"),
+        "{}",
+        status.message()
+    );
+    // Even a move that would be legal for White is refused to Black's seat.
+    assert_refused(
+        play(&mut client, &game.id, &game.black, 0, "e2e4").await,
+        Code::FailedPrecondition,
+        "NOT_YOUR_TURN",
+    );
+    assert_unchanged(&mut client, &before, "Black moving out of turn").await;
+
+    let mid = play_line(&mut client, &game, &["e4"]).await;
+    assert_refused(
+        play(&mut client, &game.id, &game.white, 1, "d4").await,
+        Code::FailedPrecondition,
+        "NOT_YOUR_TURN",
+    );
+    assert_unchanged(&mut client, &mid, "White moving twice").await;
+}
+
+async fn finished_games_refuse_moves_and_resignations(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    // Ended by resignation.
+    let game = app.new_game().await;
+    play_line(&mut client, &game, &["e4"]).await;
+    let resigned = resign(&mut client, &game.id, &game.black)
+        .await
+        .expect("resign");
+    assert_eq!(resigned.status, GameStatus::Finished as i32);
+    for token in [&game.white, &game.black] {
+        assert_refused(
+            play(&mut client, &game.id, token, resigned.ply, "d5").await,
+            Code::FailedPrecondition,
+            "GAME_OVER",
+        );
+        assert_refused(
+            resign(&mut client, &game.id, token).await,
+            Code::FailedPrecondition,
+            "GAME_OVER",
+        );
+    }
+    assert_unchanged(&mut client, &resigned, "acting in a resigned game").await;
+
+    // Ended by checkmate (fool's mate).
+    let game = app.new_game().await;
+    let mated = play_line(&mut client, &game, &["f3", "e5", "g4", "Qh4#"]).await;
+    assert_eq!(mated.status, GameStatus::Finished as i32);
+    assert_refused(
+        play(&mut client, &game.id, &game.white, mated.ply, "a3").await,
+        Code::FailedPrecondition,
+        "GAME_OVER",
+    );
+    for token in [&game.white, &game.black] {
+        assert_refused(
+            resign(&mut client, &game.id, token).await,
+            Code::FailedPrecondition,
+            "GAME_OVER",
+        );
+    }
+    assert_unchanged(&mut client, &mated, "acting in a mated game").await;
+}
+
+// ---------------------------------------------------------------------------
+// NOT_FOUND
+// ---------------------------------------------------------------------------
+
+async fn unknown_games_are_not_found(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    // A real seat token, of another game.
+    let other = app.new_game().await;
+
+    let result = client
+        .get_game(proto::GetGameRequest {
+            game_id: UNKNOWN_ID.to_owned(),
+        })
+        .await;
+    let status = assert_refused(result, Code::NotFound, "GAME_NOT_FOUND");
+    assert!(
+        status.message().contains(UNKNOWN_ID),
+        "{}",
+        status.message()
+    );
+
+    assert_refused(
+        play(&mut client, UNKNOWN_ID, &other.white, 0, "e4").await,
+        Code::NotFound,
+        "GAME_NOT_FOUND",
+    );
+    assert_refused(
+        resign(&mut client, UNKNOWN_ID, &other.white).await,
+        Code::NotFound,
+        "GAME_NOT_FOUND",
+    );
+    let result = client
+        .watch_game(proto::WatchGameRequest {
+            game_id: UNKNOWN_ID.to_owned(),
+            after_version: 0,
+        })
+        .await;
+    assert_refused(result, Code::NotFound, "GAME_NOT_FOUND");
+    let result = client
+        .export_pgn(proto::ExportPgnRequest {
+            game_id: UNKNOWN_ID.to_owned(),
+        })
+        .await;
+    assert_refused(result, Code::NotFound, "GAME_NOT_FOUND");
+
+    // None of that created the game.
+    let result = client
+        .get_game(proto::GetGameRequest {
+            game_id: UNKNOWN_ID.to_owned(),
+        })
+        .await;
+    expect_code(result, Code::NotFound);
+}
+
+// ---------------------------------------------------------------------------
+// ABORTED
+// ---------------------------------------------------------------------------
+
+async fn stale_plies_are_aborted(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+    let mid = play_line(&mut client, &game, &["e4", "e5"]).await;
+
+    // A different move at a ply already played.
+    let status = assert_refused(
+        play(&mut client, &game.id, &game.white, 0, "d4").await,
+        Code::Aborted,
+        "STALE_PLY",
+    );
+    assert!(status.message().contains("ply"), "{}", status.message());
+    assert_refused(
+        play(&mut client, &game.id, &game.black, 1, "d5").await,
+        Code::Aborted,
+        "STALE_PLY",
+    );
+    // The same text at that ply, but from the other seat, is no retry.
+    assert_refused(
+        play(&mut client, &game.id, &game.black, 0, "e4").await,
+        Code::Aborted,
+        "STALE_PLY",
+    );
+    // A ply the game has not reached.
+    assert_refused(
+        play(&mut client, &game.id, &game.white, 3, "Nf3").await,
+        Code::Aborted,
+        "STALE_PLY",
+    );
+    assert_refused(
+        play(&mut client, &game.id, &game.white, 40, "Nf3").await,
+        Code::Aborted,
+        "STALE_PLY",
+    );
+    assert_unchanged(&mut client, &mid, "stale plies").await;
+
+    // The game goes on at the right ply.
+    play(&mut client, &game.id, &game.white, 2, "Nf3")
+        .await
+        .expect("move at the current ply");
+}
+
+// ---------------------------------------------------------------------------
+// UNAUTHENTICATED and PERMISSION_DENIED
+// ---------------------------------------------------------------------------
+
+async fn missing_or_malformed_credentials_are_unauthenticated(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+    let before = get(&mut client, &game.id).await;
+
+    let result = client
+        .make_move(Request::new(move_request(&game.id, "e4", 0)))
+        .await;
+    assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
+    let result = client.resign(Request::new(resign_request(&game.id))).await;
+    assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
+
+    let basic = format!("Basic {}", game.white);
+    for value in [
+        "Basic xyz",
+        basic.as_str(),
+        "Bearer ",
+        "Bearer     ",
+        "Bearer",
+    ] {
+        let result = client
+            .make_move(with_authorization(move_request(&game.id, "e4", 0), value))
+            .await;
+        assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
+        let result = client
+            .resign(with_authorization(resign_request(&game.id), value))
+            .await;
+        assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
+    }
+    assert_unchanged(&mut client, &before, "requests without credentials").await;
+
+    // CreateGame needs the admin token when the server has one.
+    let result = create(&mut client, Request::new(create_request("no-token", ""))).await;
+    assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
+    let result = create(
+        &mut client,
+        with_authorization(create_request("no-token", ""), "Basic xyz"),
+    )
+    .await;
+    assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
+    // Nothing was created under the key: a proper request gets version 1
+    // of a fresh game with other players.
+    let mut request = create_request("no-token", "");
+    request.black = Some(proto::Player {
+        id: "carol".to_owned(),
+        name: "Carol".to_owned(),
+    });
+    let created = create(&mut client, admin(request))
+        .await
+        .expect("the key is still free");
+    assert_eq!(
+        created.game.expect("game").black.expect("black").id,
+        "carol"
+    );
+}
+
+async fn foreign_tokens_are_permission_denied(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+    let other = app.new_game().await;
+    let before = get(&mut client, &game.id).await;
+
+    for token in [other.white.as_str(), other.black.as_str(), ADMIN_TOKEN, "x"] {
+        let status = assert_refused(
+            play(&mut client, &game.id, token, 0, "e4").await,
+            Code::PermissionDenied,
+            "NOT_A_SEAT",
+        );
+        assert!(!status.message().contains(token), "{}", status.message());
+        assert_refused(
+            resign(&mut client, &game.id, token).await,
+            Code::PermissionDenied,
+            "NOT_A_SEAT",
+        );
+    }
+    assert_unchanged(&mut client, &before, "foreign tokens").await;
+    // The other game is untouched as well.
+    let other_now = get(&mut client, &other.id).await;
+    assert_eq!(other_now.version, 1);
+    assert_eq!(other_now.ply, 0);
+
+    // CreateGame with a wrong admin token, or with a seat token.
+    for token in ["wrong-admin-token", game.white.as_str()] {
+        let result = create(&mut client, bearer(create_request("", ""), token)).await;
+        assert_refused(result, Code::PermissionDenied, "NOT_ADMIN");
+    }
+}
+
+async fn open_mode_needs_no_admin_token(backend: Backend) {
+    let (store, redis) = match backend {
+        Backend::Memory => (StoreChoice::Memory, None),
+        Backend::Redis => {
+            let redis = RedisServer::start();
+            let store = StoreChoice::Redis(RedisConfig {
+                url: redis.url(),
+                key_prefix: "arbiter".to_owned(),
+            });
+            (store, Some(redis))
+        }
+    };
+    let mut settings = common::settings(store);
+    settings.admin_token = None;
+    let app = TestApp::spawn_with(settings, redis).await;
+    let mut client = app.client().await;
+
+    let created = create(&mut client, Request::new(create_request("", "")))
+        .await
+        .expect("open mode creates games without a token");
+    let game = created.game.expect("game");
+    assert_eq!(game.version, 1);
+    // Any credentials are fine too.
+    create(&mut client, bearer(create_request("", ""), "whatever"))
+        .await
+        .expect("open mode ignores the token");
+
+    // Seats still need their tokens.
+    let result = client
+        .make_move(Request::new(move_request(&game.game_id, "e4", 0)))
+        .await;
+    assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
+    assert_refused(
+        play(&mut client, &game.game_id, ADMIN_TOKEN, 0, "e4").await,
+        Code::PermissionDenied,
+        "NOT_A_SEAT",
+    );
+    play(&mut client, &game.game_id, &created.white_token, 0, "e4")
+        .await
+        .expect("the white seat moves");
+}
+
+// ---------------------------------------------------------------------------
+// Idempotency
+// ---------------------------------------------------------------------------
+
+async fn create_game_is_idempotent_per_request_id(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    let first = create(&mut client, admin(create_request("round-1/board-1", "")))
+        .await
+        .expect("create");
+    let again = create(&mut client, admin(create_request("round-1/board-1", "")))
+        .await
+        .expect("repeat");
+    let first_game = first.game.clone().expect("game");
+    let again_game = again.game.clone().expect("game");
+    assert_eq!(again_game.game_id, first_game.game_id);
+    assert_eq!(again.white_token, first.white_token);
+    assert_eq!(again.black_token, first.black_token);
+    assert_eq!(again_game.version, 1);
+    assert_ne!(first.white_token, first.black_token);
+
+    // A repeat after play has started returns the game as it now stands.
+    let played = play(
+        &mut client,
+        &first_game.game_id,
+        &first.white_token,
+        0,
+        "e4",
+    )
+    .await
+    .expect("move");
+    let late = create(&mut client, admin(create_request("round-1/board-1", "")))
+        .await
+        .expect("late repeat");
+    assert_eq!(late.white_token, first.white_token);
+    assert_eq!(observed(&late.game.expect("game")), observed(&played));
+
+    // The same key with different contents.
+    let mut different = create_request("round-1/board-1", "");
+    different.black = Some(proto::Player {
+        id: "carol".to_owned(),
+        name: "Carol".to_owned(),
+    });
+    let status = assert_refused(
+        create(&mut client, admin(different)).await,
+        Code::AlreadyExists,
+        "REQUEST_ID_REUSED",
+    );
+    assert!(
+        status.message().contains("round-1/board-1"),
+        "{}",
+        status.message()
+    );
+    let mut different = create_request("round-1/board-1", "");
+    different.initial_fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".to_owned();
+    assert_refused(
+        create(&mut client, admin(different)).await,
+        Code::AlreadyExists,
+        "REQUEST_ID_REUSED",
+    );
+    // Nothing new: the key still maps to the original game, unchanged.
+    let current = get(&mut client, &first_game.game_id).await;
+    assert_eq!(observed(&current), observed(&played));
+    assert_eq!(current.black.expect("black").id, "bob");
+    let still = create(&mut client, admin(create_request("round-1/board-1", "")))
+        .await
+        .expect("the original request still repeats");
+    assert_eq!(still.game.expect("game").game_id, first_game.game_id);
+
+    // Without a key every call creates a new game.
+    let a = create(&mut client, admin(create_request("", "")))
+        .await
+        .expect("create");
+    let b = create(&mut client, admin(create_request("", "")))
+        .await
+        .expect("create");
+    let (a_id, b_id) = (a.game.expect("game").game_id, b.game.expect("game").game_id);
+    assert_ne!(a_id, b_id);
+    assert_ne!(a_id, first_game.game_id);
+    assert_ne!(a.white_token, b.white_token);
+    assert_ne!(a.black_token, b.black_token);
+}
+
+async fn repeated_moves_are_idempotent(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    // The same text again, in UCI and in SAN.
+    for mv in ["e2e4", "Nf3"] {
+        let game = app.new_game().await;
+        let applied = play(&mut client, &game.id, &game.white, 0, mv)
+            .await
+            .expect("move");
+        assert_eq!(applied.version, 2);
+        assert_eq!(applied.ply, 1);
+        for _ in 0..2 {
+            let retried = play(&mut client, &game.id, &game.white, 0, mv)
+                .await
+                .unwrap_or_else(|status| panic!("retry of {mv} refused: {status:?}"));
+            assert_eq!(observed(&retried), observed(&applied), "{mv}");
+            assert_eq!(retried.moves.len(), 1, "{mv}");
+        }
+        assert_unchanged(&mut client, &applied, "a retried move").await;
+    }
+
+    // A retry after the opponent has replied.
+    let game = app.new_game().await;
+    let after_reply = play_line(&mut client, &game, &["e4", "c5"]).await;
+    assert_eq!(after_reply.ply, 2);
+    let retried = play(&mut client, &game.id, &game.white, 0, "e4")
+        .await
+        .expect("retry two plies later");
+    assert_eq!(observed(&retried), observed(&after_reply));
+    assert_eq!(retried.moves.len(), 2);
+    let retried = play(&mut client, &game.id, &game.black, 1, "c7c5")
+        .await
+        .expect("black's retry, in UCI as sent");
+    assert_eq!(observed(&retried), observed(&after_reply));
+    assert_unchanged(&mut client, &after_reply, "retries").await;
+
+    // The retry produced no event: a watcher resuming from the last version
+    // has nothing to receive before the next real move.
+    let mut watcher = app.client().await;
+    let mut stream = watcher
+        .watch_game(proto::WatchGameRequest {
+            game_id: game.id.clone(),
+            after_version: after_reply.version,
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    let next = play(&mut client, &game.id, &game.white, 2, "Nf3")
+        .await
+        .expect("next move");
+    let event = stream
+        .next()
+        .await
+        .expect("an event")
+        .expect("event")
+        .event
+        .expect("event");
+    assert_eq!(event.version, after_reply.version + 1);
+    assert_eq!(event.version, next.version);
+}
+
+on_every_backend!(
+    unparsable_moves_are_invalid_arguments,
+    illegal_moves_are_invalid_arguments,
+    bad_initial_fen_is_refused,
+    missing_or_empty_players_are_refused,
+    malformed_game_ids_are_refused_everywhere,
+    malformed_request_ids_are_refused,
+    moving_out_of_turn_is_refused,
+    finished_games_refuse_moves_and_resignations,
+    unknown_games_are_not_found,
+    stale_plies_are_aborted,
+    missing_or_malformed_credentials_are_unauthenticated,
+    foreign_tokens_are_permission_denied,
+    open_mode_needs_no_admin_token,
+    create_game_is_idempotent_per_request_id,
+    repeated_moves_are_idempotent,
+);
+
+// ---------------------------------------------------------------------------
+// UNAVAILABLE
+// ---------------------------------------------------------------------------
+
+/// A guard against a hung call: far longer than the store's own bound.
+const HANG_GUARD: Duration = Duration::from_secs(30);
+
+async fn guarded<T>(future: impl Future<Output = T>) -> T {
+    tokio::time::timeout(HANG_GUARD, future)
+        .await
+        .expect("the call returns instead of hanging")
+}
+
+async fn health(channel: &Channel, service: &str) -> ServingStatus {
+    let response = guarded(
+        HealthClient::new(channel.clone()).check(HealthCheckRequest {
+            service: service.to_owned(),
+        }),
+    )
+    .await
+    .unwrap_or_else(|status| panic!("health check of {service}: {status:?}"))
+    .into_inner();
+    ServingStatus::try_from(response.status).expect("known serving status")
+}
+
+/// Polls `service` until it reports `wanted`, for up to `polls` × 100 ms,
+/// checking on every poll that liveness stays serving.
+async fn await_health(channel: &Channel, service: &str, wanted: ServingStatus, polls: u32) {
+    let mut last = None;
+    for _ in 0..polls {
+        assert_eq!(
+            health(channel, "liveness").await,
+            ServingStatus::Serving,
+            "liveness stays serving"
+        );
+        let status = health(channel, service).await;
+        if status == wanted {
+            return;
+        }
+        last = Some(status);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{service} never became {wanted:?}; last {last:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_outage_is_unavailable_and_recovers() {
+    let mut app = TestApp::spawn(Backend::Redis).await;
+    let channel = app.channel().await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+    await_health(&channel, "readiness", ServingStatus::Serving, 100).await;
+
+    app.redis.as_mut().expect("redis").kill();
+
+    let result = guarded(client.get_game(proto::GetGameRequest {
+        game_id: game.id.clone(),
+    }))
+    .await;
+    assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
+    let result = guarded(play(&mut client, &game.id, &game.white, 0, "e4")).await;
+    assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
+    let result = guarded(resign(&mut client, &game.id, &game.white)).await;
+    assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
+    let result = guarded(create(&mut client, admin(create_request("", "")))).await;
+    assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
+
+    // The process keeps serving: requests that need no storage still get
+    // their own answers, and health reports the outage.
+    let result = guarded(client.get_game(proto::GetGameRequest {
+        game_id: "a{b}".to_owned(),
+    }))
+    .await;
+    assert_invalid(result, "INVALID_FIELD", "game_id");
+    let result = guarded(client.make_move(Request::new(move_request(&game.id, "e4", 0)))).await;
+    assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
+    await_health(&channel, "readiness", ServingStatus::NotServing, 100).await;
+    assert_eq!(health(&channel, "liveness").await, ServingStatus::Serving);
+
+    app.redis.as_mut().expect("redis").restart();
+
+    // The restarted Redis is empty: play on a new game once storage answers.
+    let mut recovered = None;
+    for _ in 0..150 {
+        match guarded(create(&mut client, admin(create_request("", "")))).await {
+            Ok(created) => {
+                recovered = Some(created);
+                break;
+            }
+            Err(status) => {
+                assert_eq!(status.code(), Code::Unavailable, "{status:?}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+    let created = recovered.expect("CreateGame succeeds again after Redis is back");
+    let new_id = created.game.expect("game").game_id;
+    let after = guarded(play(&mut client, &new_id, &created.white_token, 0, "e4"))
+        .await
+        .expect("a move after recovery");
+    assert_eq!(after.ply, 1);
+    let read = get(&mut client, &new_id).await;
+    assert_eq!(observed(&read), observed(&after));
+    // The old game was lost with the data.
+    let result = guarded(client.get_game(proto::GetGameRequest {
+        game_id: game.id.clone(),
+    }))
+    .await;
+    assert_refused(result, Code::NotFound, "GAME_NOT_FOUND");
+
+    await_health(&channel, "readiness", ServingStatus::Serving, 150).await;
+    assert_eq!(health(&channel, "liveness").await, ServingStatus::Serving);
+}
