@@ -85,6 +85,7 @@ impl GameStore for MemoryStore {
         state: StoredState,
         events: Vec<StoredEvent>,
     ) -> Result<CommitOutcome, StoreError> {
+        super::check_commit(expected, &state, &events)?;
         let mut games = self.lock();
         let current = games.get(id).map_or(0, |entry| entry.state.version);
         if current != expected {

@@ -60,6 +60,28 @@ pub enum StoreError {
     Corrupt(String),
 }
 
+/// Checks that a commit's events number exactly the versions from
+/// `expected + 1` to the new state's version, so that no store can be asked
+/// to write a state its log does not explain.
+fn check_commit(
+    expected: u64,
+    state: &StoredState,
+    events: &[StoredEvent],
+) -> Result<(), StoreError> {
+    let contiguous = events
+        .iter()
+        .enumerate()
+        .all(|(i, event)| event.version == expected + 1 + i as u64);
+    if events.is_empty() || !contiguous || state.version != expected + events.len() as u64 {
+        return Err(StoreError::Corrupt(format!(
+            "refusing a commit from version {expected} to {} with events {:?}",
+            state.version,
+            events.iter().map(|e| e.version).collect::<Vec<_>>()
+        )));
+    }
+    Ok(())
+}
+
 /// The persistence of games. Both implementations pass the same behavioural
 /// test suite.
 #[async_trait]

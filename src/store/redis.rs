@@ -26,11 +26,19 @@ use crate::domain::{GameId, Timestamp};
 /// Compare-and-set of the version, state write and event append, atomically.
 /// KEYS: state hash, log stream. ARGV: expected version, new version, state,
 /// then (event version, event bytes) pairs. Returns {1, new} or {0, current}.
+/// Everything is checked before the first write, because Redis does not undo
+/// a script's earlier writes when a later command fails.
 const COMMIT_SCRIPT: &str = r"
 local stored = redis.call('HGET', KEYS[1], 'v')
 local current = 0
 if stored then current = tonumber(stored) end
 if current ~= tonumber(ARGV[1]) then return {0, current} end
+local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+local logged = 0
+if #last > 0 then logged = tonumber(string.match(last[1][1], '^0%-(%d+)$')) or -1 end
+if logged ~= current then
+  return redis.error_reply('ARBITER_LOG_MISMATCH state at ' .. current .. ' but log at ' .. logged)
+end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 for i = 4, #ARGV, 2 do
   redis.call('XADD', KEYS[2], '0-' .. ARGV[i], 'e', ARGV[i + 1])
@@ -91,6 +99,9 @@ impl RedisStore {
 }
 
 fn unavailable(err: RedisError) -> StoreError {
+    if err.to_string().contains("ARBITER_LOG_MISMATCH") {
+        return StoreError::Corrupt(format!("Redis: {err}"));
+    }
     StoreError::Unavailable(format!("Redis: {err}"))
 }
 
@@ -166,6 +177,7 @@ impl GameStore for RedisStore {
         state: StoredState,
         events: Vec<StoredEvent>,
     ) -> Result<CommitOutcome, StoreError> {
+        super::check_commit(expected, &state, &events)?;
         let mut conn = self.conn.clone();
         let mut invocation = self.commit.key(self.state_key(id));
         invocation

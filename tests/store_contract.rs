@@ -1,0 +1,698 @@
+//! The behavioural contract of `GameStore`, run against every store: the
+//! in-memory one and Redis. The store knows nothing of chess, so states and
+//! events here are arbitrary bytes.
+
+mod common;
+
+use std::{
+    sync::Arc,
+    time::{Duration, Instant, SystemTime, UNIX_EPOCH},
+};
+
+use arbiter::{
+    domain::{GameId, Timestamp},
+    store::{
+        CommitOutcome, GameStore, MemoryStore, RedisConfig, RedisStore, StoreError, StoredEvent,
+        StoredState,
+    },
+};
+use common::{Backend, RedisServer};
+
+/// A store under test and, for Redis, the server it talks to (kept alive
+/// for the whole test).
+struct Subject {
+    store: Arc<dyn GameStore>,
+    _redis: Option<RedisServer>,
+}
+
+fn redis_store(redis: &RedisServer) -> RedisStore {
+    RedisStore::new(&RedisConfig {
+        url: redis.url(),
+        key_prefix: "arbiter".into(),
+    })
+    .expect("redis store")
+}
+
+fn open(backend: Backend) -> Subject {
+    match backend {
+        Backend::Memory => Subject {
+            store: Arc::new(MemoryStore::new()),
+            _redis: None,
+        },
+        Backend::Redis => {
+            let redis = RedisServer::start();
+            Subject {
+                store: Arc::new(redis_store(&redis)),
+                _redis: Some(redis),
+            }
+        }
+    }
+}
+
+fn id(text: &str) -> GameId {
+    GameId::parse(text).expect("valid game id")
+}
+
+fn state(version: u64, bytes: &[u8]) -> StoredState {
+    StoredState {
+        version,
+        bytes: bytes.to_vec(),
+    }
+}
+
+fn event(version: u64, bytes: &[u8]) -> StoredEvent {
+    StoredEvent {
+        version,
+        bytes: bytes.to_vec(),
+    }
+}
+
+/// Bytes that are not text: every byte value, NULs and invalid UTF-8.
+fn binary() -> Vec<u8> {
+    (0..=255u8).rev().chain(0..=255u8).collect()
+}
+
+/// Long enough for any test, short enough to fail rather than hang.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+async fn within<T>(what: &str, future: impl Future<Output = T>) -> T {
+    tokio::time::timeout(PATIENCE, future)
+        .await
+        .unwrap_or_else(|_| panic!("{what} did not finish within {PATIENCE:?}"))
+}
+
+async fn load_state(store: &dyn GameStore, game: &GameId) -> Option<StoredState> {
+    store.load(game).await.expect("load").0
+}
+
+async fn log(store: &dyn GameStore, game: &GameId) -> Vec<StoredEvent> {
+    store.events_after(game, 0).await.expect("events_after")
+}
+
+/// Creates `game` at version 1 with one event.
+async fn create(store: &dyn GameStore, game: &GameId) {
+    let outcome = store
+        .commit(game, 0, state(1, b"state 1"), vec![event(1, b"event 1")])
+        .await
+        .expect("commit");
+    assert_eq!(outcome, CommitOutcome::Committed);
+}
+
+fn system_millis() -> u64 {
+    let millis = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock after 1970")
+        .as_millis();
+    u64::try_from(millis).expect("millis fit")
+}
+
+#[track_caller]
+fn assert_plausible_now(now: Timestamp) {
+    let system = system_millis();
+    let diff = now.unix_millis().abs_diff(system);
+    assert!(
+        diff < 60_000,
+        "store time {} is {diff} ms away from the system clock {system}",
+        now.unix_millis()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Loading and creating
+// ---------------------------------------------------------------------------
+
+async fn missing_game_loads_as_none_with_the_time(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("nobody-here");
+    let (state, now) = store.load(&game).await.expect("load");
+    assert_eq!(state, None);
+    assert_plausible_now(now);
+    assert_plausible_now(store.now().await.expect("now"));
+    assert!(log(store, &game).await.is_empty());
+    assert!(
+        store
+            .events_after(&game, 5)
+            .await
+            .expect("events")
+            .is_empty()
+    );
+}
+
+async fn commit_at_zero_creates_the_game(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("fresh");
+    let outcome = store
+        .commit(&game, 0, state(1, &binary()), vec![event(1, &binary())])
+        .await
+        .expect("commit");
+    assert_eq!(outcome, CommitOutcome::Committed);
+
+    let (loaded, now) = store.load(&game).await.expect("load");
+    assert_eq!(loaded, Some(state(1, &binary())));
+    assert_plausible_now(now);
+    assert_eq!(log(store, &game).await, vec![event(1, &binary())]);
+
+    // Empty bytes are bytes too.
+    let empty = id("empty");
+    let outcome = store
+        .commit(&empty, 0, state(1, b""), vec![event(1, b"")])
+        .await
+        .expect("commit");
+    assert_eq!(outcome, CommitOutcome::Committed);
+    assert_eq!(load_state(store, &empty).await, Some(state(1, b"")));
+    assert_eq!(log(store, &empty).await, vec![event(1, b"")]);
+}
+
+async fn a_second_create_conflicts_and_writes_nothing(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("taken");
+    create(store, &game).await;
+
+    let outcome = store
+        .commit(
+            &game,
+            0,
+            state(1, b"impostor state"),
+            vec![event(1, b"impostor event")],
+        )
+        .await
+        .expect("commit");
+    assert_eq!(outcome, CommitOutcome::Conflict { current: 1 });
+    assert_eq!(load_state(store, &game).await, Some(state(1, b"state 1")));
+    assert_eq!(log(store, &game).await, vec![event(1, b"event 1")]);
+}
+
+// ---------------------------------------------------------------------------
+// Committing
+// ---------------------------------------------------------------------------
+
+async fn commit_at_the_current_version_appends_and_replaces(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("growing");
+    create(store, &game).await;
+
+    let outcome = store
+        .commit(&game, 1, state(2, b"state 2"), vec![event(2, b"event 2")])
+        .await
+        .expect("commit");
+    assert_eq!(outcome, CommitOutcome::Committed);
+    assert_eq!(load_state(store, &game).await, Some(state(2, b"state 2")));
+
+    // Several events in one commit.
+    let outcome = store
+        .commit(
+            &game,
+            2,
+            state(4, b"state 4"),
+            vec![event(3, b"event 3"), event(4, &binary())],
+        )
+        .await
+        .expect("commit");
+    assert_eq!(outcome, CommitOutcome::Committed);
+    assert_eq!(load_state(store, &game).await, Some(state(4, b"state 4")));
+    assert_eq!(
+        log(store, &game).await,
+        vec![
+            event(1, b"event 1"),
+            event(2, b"event 2"),
+            event(3, b"event 3"),
+            event(4, &binary()),
+        ]
+    );
+}
+
+async fn a_stale_commit_conflicts_and_changes_nothing(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("contested");
+    create(store, &game).await;
+    let outcome = store
+        .commit(
+            &game,
+            1,
+            state(3, b"state 3"),
+            vec![event(2, b"event 2"), event(3, b"event 3")],
+        )
+        .await
+        .expect("commit");
+    assert_eq!(outcome, CommitOutcome::Committed);
+    let state_before = load_state(store, &game).await;
+    let log_before = log(store, &game).await;
+
+    for expected in [0, 1, 2, 4, 100] {
+        let outcome = store
+            .commit(
+                &game,
+                expected,
+                state(expected + 1, b"late state"),
+                vec![event(expected + 1, b"late event")],
+            )
+            .await
+            .expect("commit");
+        assert_eq!(
+            outcome,
+            CommitOutcome::Conflict { current: 3 },
+            "expected {expected}"
+        );
+        assert_eq!(load_state(store, &game).await, state_before);
+        assert_eq!(log(store, &game).await, log_before);
+    }
+}
+
+async fn a_commit_to_a_missing_game_reports_version_zero(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("never-created");
+    let outcome = store
+        .commit(&game, 3, state(4, b"state 4"), vec![event(4, b"event 4")])
+        .await
+        .expect("commit");
+    assert_eq!(outcome, CommitOutcome::Conflict { current: 0 });
+    assert_eq!(load_state(store, &game).await, None);
+    assert!(log(store, &game).await.is_empty());
+}
+
+async fn events_after_returns_exactly_the_later_events(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("long-log");
+    create(store, &game).await;
+    for version in 2..=12u64 {
+        let outcome = store
+            .commit(
+                &game,
+                version - 1,
+                state(version, format!("state {version}").as_bytes()),
+                vec![event(version, format!("event {version}").as_bytes())],
+            )
+            .await
+            .expect("commit");
+        assert_eq!(outcome, CommitOutcome::Committed);
+    }
+
+    for after in [0u64, 1, 5, 9, 11, 12, 13, 1000] {
+        let got = store
+            .events_after(&game, after)
+            .await
+            .expect("events_after");
+        let expected: Vec<StoredEvent> = (after + 1..=12)
+            .map(|v| event(v, format!("event {v}").as_bytes()))
+            .collect();
+        assert_eq!(got, expected, "after {after}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Following
+// ---------------------------------------------------------------------------
+
+async fn a_follower_returns_existing_events_at_once(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("followed");
+    create(store, &game).await;
+    store
+        .commit(
+            &game,
+            1,
+            state(3, b"state 3"),
+            vec![event(2, b"event 2"), event(3, b"event 3")],
+        )
+        .await
+        .expect("commit");
+
+    let mut follower = store.follow(&game).await.expect("follow");
+    // The wait is far longer than the test's patience: only an immediate
+    // answer passes.
+    let long = Duration::from_secs(600);
+    let batch = within("next_batch", follower.next_batch(0, long))
+        .await
+        .expect("next_batch");
+    assert_eq!(
+        batch,
+        vec![
+            event(1, b"event 1"),
+            event(2, b"event 2"),
+            event(3, b"event 3")
+        ]
+    );
+    let batch = within("next_batch", follower.next_batch(1, long))
+        .await
+        .expect("next_batch");
+    assert_eq!(batch, vec![event(2, b"event 2"), event(3, b"event 3")]);
+}
+
+async fn a_follower_returns_an_empty_batch_when_nothing_arrives(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("quiet");
+    create(store, &game).await;
+
+    let mut follower = store.follow(&game).await.expect("follow");
+    let short = Duration::from_millis(200);
+    for _ in 0..2 {
+        let batch = within("next_batch", follower.next_batch(1, short))
+            .await
+            .expect("next_batch");
+        assert!(batch.is_empty(), "{batch:?}");
+    }
+    // A follower of a game that does not exist sees nothing either.
+    let mut follower = store.follow(&id("absent")).await.expect("follow");
+    let batch = within("next_batch", follower.next_batch(0, short))
+        .await
+        .expect("next_batch");
+    assert!(batch.is_empty(), "{batch:?}");
+}
+
+async fn a_waiting_follower_wakes_up_on_a_commit(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.clone();
+    let game = id("awaited");
+    create(store.as_ref(), &game).await;
+
+    let mut follower = store.follow(&game).await.expect("follow");
+    let writer = {
+        let store = store.clone();
+        let game = game.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            store
+                .commit(&game, 1, state(2, b"state 2"), vec![event(2, b"event 2")])
+                .await
+        })
+    };
+    // The wait is far longer than the test's patience: only a wake-up by the
+    // commit passes.
+    let batch = within(
+        "next_batch",
+        follower.next_batch(1, Duration::from_secs(600)),
+    )
+    .await
+    .expect("next_batch");
+    assert_eq!(batch, vec![event(2, b"event 2")]);
+    let outcome = within("writer", writer)
+        .await
+        .expect("writer task")
+        .expect("commit");
+    assert_eq!(outcome, CommitOutcome::Committed);
+
+    // The same follower keeps working for the next commit.
+    let writer = {
+        let store = store.clone();
+        let game = game.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            store
+                .commit(
+                    &game,
+                    2,
+                    state(4, b"state 4"),
+                    vec![event(3, b"event 3"), event(4, b"event 4")],
+                )
+                .await
+        })
+    };
+    let mut seen = Vec::new();
+    within("the next two events", async {
+        while seen.len() < 2 {
+            let after = seen.last().map_or(2, |e: &StoredEvent| e.version);
+            let batch = follower
+                .next_batch(after, Duration::from_secs(600))
+                .await
+                .expect("next_batch");
+            seen.extend(batch);
+        }
+    })
+    .await;
+    assert_eq!(seen, vec![event(3, b"event 3"), event(4, b"event 4")]);
+    let outcome = within("writer", writer)
+        .await
+        .expect("writer task")
+        .expect("commit");
+    assert_eq!(outcome, CommitOutcome::Committed);
+}
+
+// ---------------------------------------------------------------------------
+// Concurrency and isolation
+// ---------------------------------------------------------------------------
+
+const RACERS: usize = 16;
+
+/// Many tasks commit at the same expected version at once; returns the
+/// outcomes by task.
+async fn race(store: &Arc<dyn GameStore>, game: &GameId, expected: u64) -> Vec<CommitOutcome> {
+    let start = Arc::new(tokio::sync::Barrier::new(RACERS));
+    let tasks: Vec<_> = (0..RACERS)
+        .map(|task| {
+            let store = store.clone();
+            let game = game.clone();
+            let start = start.clone();
+            tokio::spawn(async move {
+                start.wait().await;
+                let version = expected + 1;
+                store
+                    .commit(
+                        &game,
+                        expected,
+                        state(version, format!("state by {task}").as_bytes()),
+                        vec![event(version, format!("event by {task}").as_bytes())],
+                    )
+                    .await
+            })
+        })
+        .collect();
+    let mut outcomes = Vec::new();
+    for task in tasks {
+        outcomes.push(
+            within("racing commit", task)
+                .await
+                .expect("racer task")
+                .expect("commit"),
+        );
+    }
+    outcomes
+}
+
+#[track_caller]
+fn single_winner(outcomes: &[CommitOutcome], current: u64) -> usize {
+    let winners: Vec<usize> = outcomes
+        .iter()
+        .enumerate()
+        .filter(|(_, outcome)| **outcome == CommitOutcome::Committed)
+        .map(|(task, _)| task)
+        .collect();
+    assert_eq!(winners.len(), 1, "{outcomes:?}");
+    for (task, outcome) in outcomes.iter().enumerate() {
+        if task != winners[0] {
+            assert_eq!(*outcome, CommitOutcome::Conflict { current }, "task {task}");
+        }
+    }
+    winners[0]
+}
+
+async fn racing_commits_have_exactly_one_winner(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.clone();
+    let game = id("race");
+
+    // Racing creations.
+    let winner = single_winner(&race(&store, &game, 0).await, 1);
+    assert_eq!(
+        load_state(store.as_ref(), &game).await,
+        Some(state(1, format!("state by {winner}").as_bytes()))
+    );
+    assert_eq!(
+        log(store.as_ref(), &game).await,
+        vec![event(1, format!("event by {winner}").as_bytes())]
+    );
+
+    // Racing moves.
+    let second = single_winner(&race(&store, &game, 1).await, 2);
+    assert_eq!(
+        load_state(store.as_ref(), &game).await,
+        Some(state(2, format!("state by {second}").as_bytes()))
+    );
+    assert_eq!(
+        log(store.as_ref(), &game).await,
+        vec![
+            event(1, format!("event by {winner}").as_bytes()),
+            event(2, format!("event by {second}").as_bytes()),
+        ]
+    );
+}
+
+async fn games_are_isolated_from_each_other(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let a = id("game-a");
+    let b = id("game-b");
+    // A prefix of another id is still another game.
+    let a_prefix = id("game");
+
+    create(store, &a).await;
+    assert_eq!(load_state(store, &b).await, None);
+    assert_eq!(load_state(store, &a_prefix).await, None);
+    assert!(log(store, &b).await.is_empty());
+
+    // b is created independently, at its own versions.
+    store
+        .commit(&b, 0, state(1, b"b state 1"), vec![event(1, b"b event 1")])
+        .await
+        .expect("commit");
+    store
+        .commit(&a, 1, state(2, b"state 2"), vec![event(2, b"event 2")])
+        .await
+        .expect("commit");
+    assert_eq!(
+        store
+            .commit(&b, 2, state(3, b"b state 3"), vec![event(3, b"b event 3")])
+            .await
+            .expect("commit"),
+        CommitOutcome::Conflict { current: 1 }
+    );
+
+    assert_eq!(load_state(store, &a).await, Some(state(2, b"state 2")));
+    assert_eq!(load_state(store, &b).await, Some(state(1, b"b state 1")));
+    assert_eq!(
+        log(store, &a).await,
+        vec![event(1, b"event 1"), event(2, b"event 2")]
+    );
+    assert_eq!(log(store, &b).await, vec![event(1, b"b event 1")]);
+    assert_eq!(load_state(store, &a_prefix).await, None);
+
+    // A follower of b is not woken by a's events.
+    let mut follower = store.follow(&b).await.expect("follow");
+    store
+        .commit(&a, 2, state(3, b"state 3"), vec![event(3, b"event 3")])
+        .await
+        .expect("commit");
+    let batch = within(
+        "next_batch",
+        follower.next_batch(1, Duration::from_millis(200)),
+    )
+    .await
+    .expect("next_batch");
+    assert!(batch.is_empty(), "{batch:?}");
+}
+
+/// A commit whose events do not continue the log is refused before anything
+/// is written, on both stores.
+async fn a_commit_whose_events_do_not_continue_the_log_writes_nothing(backend: Backend) {
+    let subject = open(backend);
+    let store = &subject.store;
+    let id = id("gap");
+    for (version, events) in [
+        (2, vec![event(2, b"e")]),
+        (1, vec![]),
+        (2, vec![event(1, b"e")]),
+    ] {
+        let refused = store.commit(&id, 0, state(version, b"s"), events).await;
+        assert!(
+            matches!(refused, Err(StoreError::Corrupt(_))),
+            "{refused:?}"
+        );
+    }
+    let (loaded, _) = store.load(&id).await.expect("load");
+    assert!(loaded.is_none(), "nothing was written");
+    assert!(store.events_after(&id, 0).await.expect("events").is_empty());
+}
+
+on_every_backend!(
+    missing_game_loads_as_none_with_the_time,
+    commit_at_zero_creates_the_game,
+    a_second_create_conflicts_and_writes_nothing,
+    commit_at_the_current_version_appends_and_replaces,
+    a_stale_commit_conflicts_and_changes_nothing,
+    a_commit_to_a_missing_game_reports_version_zero,
+    events_after_returns_exactly_the_later_events,
+    a_follower_returns_existing_events_at_once,
+    a_follower_returns_an_empty_batch_when_nothing_arrives,
+    a_waiting_follower_wakes_up_on_a_commit,
+    racing_commits_have_exactly_one_winner,
+    games_are_isolated_from_each_other,
+    a_commit_whose_events_do_not_continue_the_log_writes_nothing,
+);
+
+// ---------------------------------------------------------------------------
+// Redis outages
+// ---------------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_ping_fails_while_redis_is_down_and_recovers() {
+    let mut redis = RedisServer::start();
+    let store = redis_store(&redis);
+    within("ping", store.ping()).await.expect("ping while up");
+    let game = id("survivor");
+    create(&store, &game).await;
+
+    redis.kill();
+    let err = within("ping", store.ping())
+        .await
+        .expect_err("ping while Redis is down");
+    assert!(matches!(err, StoreError::Unavailable(_)), "{err:?}");
+    let err = within("load", store.load(&game))
+        .await
+        .expect_err("load while Redis is down");
+    assert!(matches!(err, StoreError::Unavailable(_)), "{err:?}");
+
+    redis.restart();
+    // The store reconnects by itself; give it up to ten seconds.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    within("recovery", async {
+        loop {
+            match store.ping().await {
+                Ok(()) => break,
+                Err(_) if Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(err) => panic!("ping did not recover after Redis came back: {err}"),
+            }
+        }
+    })
+    .await;
+    // The restarted Redis keeps no data, but the store serves it normally.
+    assert_eq!(load_state(&store, &game).await, None);
+    create(&store, &game).await;
+    assert_eq!(load_state(&store, &game).await, Some(state(1, b"state 1")));
+}
+
+/// If a game's state key is lost while its log survives, re-creating the
+/// game is refused before anything is written: state and log must agree.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_refuses_a_state_its_log_does_not_explain() {
+    let redis = RedisServer::start();
+    let store = redis_store(&redis);
+    let game = id("orphan");
+    assert_eq!(
+        store
+            .commit(&game, 0, state(1, b"s1"), vec![event(1, b"e1")])
+            .await
+            .expect("create"),
+        CommitOutcome::Committed
+    );
+    let client = ::redis::Client::open(redis.url()).expect("client");
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("connection");
+    let _: () = ::redis::cmd("DEL")
+        .arg("arbiter:{orphan}:state")
+        .query_async(&mut conn)
+        .await
+        .expect("delete the state key");
+    let refused = store
+        .commit(&game, 0, state(1, b"s2"), vec![event(1, b"e2")])
+        .await;
+    assert!(
+        matches!(refused, Err(StoreError::Corrupt(_))),
+        "{refused:?}"
+    );
+    let (loaded, _) = store.load(&game).await.expect("load");
+    assert!(loaded.is_none(), "the state was not rewritten");
+    let log = store.events_after(&game, 0).await.expect("log");
+    assert_eq!(log, vec![event(1, b"e1")], "the log is untouched");
+}
