@@ -5,7 +5,8 @@ use shakmaty::Position;
 use crate::{
     arbiter::{GameView, WatchItem},
     domain::{
-        self, Color, EventKind, GameEvent, GameStatus, MoveRecord, Outcome, Termination, Timestamp,
+        self, ClaimReason, Color, EventKind, GameEvent, GameRules, GameStatus, MoveRecord, Outcome,
+        Termination, Timestamp, Variant,
     },
     proto,
 };
@@ -43,6 +44,12 @@ fn result(result: domain::GameResult) -> proto::GameResult {
         Termination::Resignation => proto::Termination::Resignation,
         Termination::Stalemate => proto::Termination::Stalemate,
         Termination::InsufficientMaterial => proto::Termination::InsufficientMaterial,
+        Termination::Agreement => proto::Termination::Agreement,
+        Termination::ThreefoldRepetition => proto::Termination::ThreefoldRepetition,
+        Termination::FiftyMoves => proto::Termination::FiftyMoves,
+        Termination::FivefoldRepetition => proto::Termination::FivefoldRepetition,
+        Termination::SeventyFiveMoves => proto::Termination::SeventyFiveMoves,
+        Termination::DeadPosition => proto::Termination::DeadPosition,
     };
     proto::GameResult {
         outcome: outcome.into(),
@@ -67,6 +74,7 @@ pub fn game(view: &GameView) -> proto::Game {
     let status = match game.status() {
         GameStatus::Active => proto::GameStatus::Active,
         GameStatus::Finished => proto::GameStatus::Finished,
+        GameStatus::Aborted => proto::GameStatus::Aborted,
     };
     proto::Game {
         game_id: game.id().to_string(),
@@ -84,9 +92,43 @@ pub fn game(view: &GameView) -> proto::Game {
         board: game.pairing().board,
         initial_fen: game.initial_fen().to_owned(),
         legal_moves: game.legal_moves_uci(),
-        in_check: game.result().is_none() && game.position().is_check(),
+        in_check: game.status() == GameStatus::Active && game.position().is_check(),
         created_at: Some(timestamp(game.created_at())),
         updated_at: Some(timestamp(game.updated_at())),
+        variant: variant(game.variant()).into(),
+        rules: Some(rules(game.rules())),
+        draw_offer: optional_color(game.draw_offer()).into(),
+        can_claim_threefold: game.can_claim_threefold(),
+        can_claim_fifty_moves: game.can_claim_fifty_moves(),
+        halfmove_clock: game.halfmove_clock(),
+        repetition_count: u32::try_from(game.repetition_count()).unwrap_or(u32::MAX),
+        aborted_by: optional_color(game.aborted_by()).into(),
+    }
+}
+
+fn optional_color(side: Option<Color>) -> proto::Color {
+    side.map_or(proto::Color::Unspecified, color)
+}
+
+fn variant(variant: Variant) -> proto::Variant {
+    match variant {
+        Variant::Standard => proto::Variant::Standard,
+        Variant::Chess960 => proto::Variant::Chess960,
+    }
+}
+
+fn rules(rules: GameRules) -> proto::GameRules {
+    proto::GameRules {
+        draw_offers_from_move: rules.draw_offers_from_move,
+        sofia_rules: rules.sofia_rules,
+    }
+}
+
+/// The protobuf form of a claim reason.
+pub fn claim_reason(reason: ClaimReason) -> proto::DrawClaimReason {
+    match reason {
+        ClaimReason::ThreefoldRepetition => proto::DrawClaimReason::ThreefoldRepetition,
+        ClaimReason::FiftyMoves => proto::DrawClaimReason::FiftyMoves,
     }
 }
 
@@ -110,6 +152,7 @@ fn game_event(event: &GameEvent) -> proto::GameEvent {
             black,
             initial_fen,
             pairing,
+            variant: v,
         } => Kind::GameCreated(proto::GameCreated {
             white: Some(player(white)),
             black: Some(player(black)),
@@ -117,6 +160,7 @@ fn game_event(event: &GameEvent) -> proto::GameEvent {
             event_id: pairing.event_id.clone(),
             round: pairing.round,
             board: pairing.board,
+            variant: variant(*v).into(),
         }),
         EventKind::MoveMade {
             record,
@@ -131,6 +175,24 @@ fn game_event(event: &GameEvent) -> proto::GameEvent {
         }),
         EventKind::GameEnded { result: r } => Kind::GameEnded(proto::GameEnded {
             result: Some(result(*r)),
+        }),
+        EventKind::DrawOffered { by } => Kind::DrawOffered(proto::DrawOffered {
+            by: color(*by).into(),
+        }),
+        EventKind::DrawDeclined { by } => Kind::DrawDeclined(proto::DrawDeclined {
+            by: color(*by).into(),
+        }),
+        EventKind::DrawClaimRefused {
+            by,
+            reason,
+            explanation,
+        } => Kind::DrawClaimRefused(proto::DrawClaimRefused {
+            by: color(*by).into(),
+            reason: claim_reason(*reason).into(),
+            explanation: explanation.clone(),
+        }),
+        EventKind::GameAborted { by } => Kind::GameAborted(proto::GameAborted {
+            by: color(*by).into(),
         }),
     };
     proto::GameEvent {

@@ -15,8 +15,11 @@ use tonic::{Request, Response, Status};
 
 pub use self::auth::AdminToken;
 use crate::{
-    arbiter::Arbiter,
-    domain::{GameId, NewGame, Pairing, Player, Ply, RequestId},
+    arbiter::{Arbiter, chess960_position_for},
+    domain::{
+        ClaimReason, ClaimVerdict, FieldError, GameId, GameRules, NewGame, Pairing, Player, Ply,
+        RequestId, StartPosition, Variant,
+    },
     proto::{self, arbiter_service_server::ArbiterService},
 };
 
@@ -44,9 +47,8 @@ fn game_id(raw: &str) -> Result<GameId, Status> {
 }
 
 fn player(field: &'static str, player: Option<&proto::Player>) -> Result<Player, Status> {
-    let player = player.ok_or_else(|| {
-        status::invalid_field(&crate::domain::FieldError::new(field, "is required"))
-    })?;
+    let player =
+        player.ok_or_else(|| status::invalid_field(&FieldError::new(field, "is required")))?;
     Player::parse(field, &player.id, &player.name).map_err(|err| status::invalid_field(&err))
 }
 
@@ -66,7 +68,30 @@ impl ArbiterService for ArbiterApi {
         let black = player("black", req.black.as_ref())?;
         let pairing = Pairing::parse(&req.event_id, req.round, req.board)
             .map_err(|e| status::invalid_field(&e))?;
-        let new = NewGame::new(white, black, &req.initial_fen, pairing)
+        let variant = match req.variant() {
+            proto::Variant::Unspecified | proto::Variant::Standard => Variant::Standard,
+            proto::Variant::Chess960 => Variant::Chess960,
+        };
+        let fen = req.initial_fen.trim();
+        let start = match (variant, fen.is_empty(), req.chess960_position) {
+            (_, false, Some(_)) => {
+                return Err(status::invalid_field(&FieldError::new(
+                    "chess960_position",
+                    "cannot be combined with initial_fen",
+                )));
+            }
+            (_, true, Some(number)) => StartPosition::Chess960(number),
+            (Variant::Standard, true, None) => StartPosition::Standard,
+            (Variant::Chess960, true, None) => {
+                StartPosition::Chess960(chess960_position_for(request_id.as_ref()))
+            }
+            (_, false, None) => StartPosition::Fen(fen.to_owned()),
+        };
+        let rules = req.rules.map_or_else(GameRules::default, |r| GameRules {
+            draw_offers_from_move: r.draw_offers_from_move,
+            sofia_rules: r.sofia_rules,
+        });
+        let new = NewGame::new(white, black, variant, &start, pairing, rules)
             .map_err(|e| status::invalid_field(&e))?;
         let created = self.arbiter.create_game(request_id, new).await?;
         Ok(Response::new(proto::CreateGameResponse {
@@ -96,7 +121,7 @@ impl ArbiterService for ArbiterApi {
         let id = game_id(&req.game_id)?;
         let view = self
             .arbiter
-            .make_move(&id, &token, Ply::new(req.ply), &req.r#move)
+            .make_move(&id, &token, Ply::new(req.ply), &req.r#move, req.offer_draw)
             .await?;
         Ok(Response::new(proto::MakeMoveResponse {
             game: Some(convert::game(&view)),
@@ -111,6 +136,82 @@ impl ArbiterService for ArbiterApi {
         let id = game_id(&request.get_ref().game_id)?;
         let view = self.arbiter.resign(&id, &token).await?;
         Ok(Response::new(proto::ResignResponse {
+            game: Some(convert::game(&view)),
+        }))
+    }
+
+    async fn offer_draw(
+        &self,
+        request: Request<proto::OfferDrawRequest>,
+    ) -> Result<Response<proto::OfferDrawResponse>, Status> {
+        let token = auth::bearer(&request)?;
+        let id = game_id(&request.get_ref().game_id)?;
+        let view = self.arbiter.offer_draw(&id, &token).await?;
+        Ok(Response::new(proto::OfferDrawResponse {
+            game: Some(convert::game(&view)),
+        }))
+    }
+
+    async fn respond_to_draw_offer(
+        &self,
+        request: Request<proto::RespondToDrawOfferRequest>,
+    ) -> Result<Response<proto::RespondToDrawOfferResponse>, Status> {
+        let token = auth::bearer(&request)?;
+        let id = game_id(&request.get_ref().game_id)?;
+        let view = self
+            .arbiter
+            .respond_to_draw_offer(&id, &token, request.get_ref().accept)
+            .await?;
+        Ok(Response::new(proto::RespondToDrawOfferResponse {
+            game: Some(convert::game(&view)),
+        }))
+    }
+
+    async fn claim_draw(
+        &self,
+        request: Request<proto::ClaimDrawRequest>,
+    ) -> Result<Response<proto::ClaimDrawResponse>, Status> {
+        let token = auth::bearer(&request)?;
+        let req = request.into_inner();
+        let id = game_id(&req.game_id)?;
+        let reason = match req.reason() {
+            proto::DrawClaimReason::ThreefoldRepetition => ClaimReason::ThreefoldRepetition,
+            proto::DrawClaimReason::FiftyMoves => ClaimReason::FiftyMoves,
+            proto::DrawClaimReason::Unspecified => {
+                return Err(status::invalid_field(&FieldError::new(
+                    "reason",
+                    "must be DRAW_CLAIM_REASON_THREEFOLD_REPETITION or DRAW_CLAIM_REASON_FIFTY_MOVES",
+                )));
+            }
+        };
+        let intended = Some(req.r#move.trim()).filter(|m| !m.is_empty());
+        let (view, verdict) = self
+            .arbiter
+            .claim_draw(&id, &token, Ply::new(req.ply), reason, intended)
+            .await?;
+        let (upheld, explanation) = match verdict {
+            ClaimVerdict::Upheld => (true, String::new()),
+            ClaimVerdict::Refused { explanation } => (false, explanation),
+            ClaimVerdict::Moot => (
+                false,
+                "the intended move ended the game by itself; there was nothing to claim".to_owned(),
+            ),
+        };
+        Ok(Response::new(proto::ClaimDrawResponse {
+            game: Some(convert::game(&view)),
+            upheld,
+            explanation,
+        }))
+    }
+
+    async fn abort_game(
+        &self,
+        request: Request<proto::AbortGameRequest>,
+    ) -> Result<Response<proto::AbortGameResponse>, Status> {
+        let token = auth::bearer(&request)?;
+        let id = game_id(&request.get_ref().game_id)?;
+        let view = self.arbiter.abort(&id, &token).await?;
+        Ok(Response::new(proto::AbortGameResponse {
             game: Some(convert::game(&view)),
         }))
     }

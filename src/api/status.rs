@@ -65,6 +65,15 @@ impl From<ArbiterError> for Status {
                 Rejection::IllegalMove { .. } => bad_request("ILLEGAL_MOVE", "move", message),
                 Rejection::NotYourTurn { .. } => precondition("NOT_YOUR_TURN", "game", message),
                 Rejection::GameOver => precondition("GAME_OVER", "game", message),
+                Rejection::GameAborted => precondition("GAME_ABORTED", "game", message),
+                Rejection::AbortTooLate => precondition("ABORT_TOO_LATE", "game", message),
+                Rejection::DrawOfferNotAllowed { .. } => {
+                    precondition("DRAW_OFFER_NOT_ALLOWED", "rules", message)
+                }
+                Rejection::DrawAlreadyOffered => {
+                    precondition("DRAW_ALREADY_OFFERED", "draw_offer", message)
+                }
+                Rejection::NoDrawOffer => precondition("NO_DRAW_OFFER", "draw_offer", message),
                 Rejection::StalePly { .. } => {
                     status(Code::Aborted, "STALE_PLY", message, ErrorDetails::new())
                 }

@@ -18,8 +18,8 @@ pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::watch::{WatchItem, Watcher};
 use crate::{
     domain::{
-        Decision, Game, GameEvent, GameId, MoveRecord, NewGame, Ply, Rejection, RequestId,
-        Timestamp, TokenHash, pgn,
+        CHESS960_POSITIONS, ClaimReason, ClaimVerdict, Color, Decision, Game, GameEvent, GameId,
+        MoveRecord, NewGame, Ply, Rejection, RequestId, Timestamp, TokenHash, pgn,
     },
     store::{CommitOutcome, GameStore},
 };
@@ -27,6 +27,24 @@ use crate::{
 /// How often a command is re-decided after losing a version race before
 /// the request gives up as contended.
 const MAX_ATTEMPTS: usize = 8;
+
+/// The Chess960 starting position for a request that names none: derived
+/// from the idempotency key when there is one (so a repeated request gets
+/// the same position), random otherwise.
+pub fn chess960_position_for(request_id: Option<&RequestId>) -> u32 {
+    use rand::Rng;
+    use sha2::{Digest, Sha256};
+    match request_id {
+        Some(key) => {
+            let digest = Sha256::digest(format!("chess-arbiter/chess960/{}", key.as_str()));
+            let mut first = [0u8; 8];
+            first.copy_from_slice(&digest[..8]);
+            // 2^64 is not a multiple of 960; the bias is below 1e-16.
+            (u64::from_le_bytes(first) % u64::from(CHESS960_POSITIONS)) as u32
+        }
+        None => rand::rng().random_range(0..CHESS960_POSITIONS),
+    }
+}
 
 /// A game together with its moves, as clients see it.
 #[derive(Clone, Debug)]
@@ -124,19 +142,21 @@ impl Arbiter {
         self.view(game).await
     }
 
-    /// Plays `text` for the seat holding `token`, chosen at `ply`.
+    /// Plays `text` for the seat holding `token`, chosen at `ply`; with
+    /// `offer_draw` the seat offers a draw after the move.
     pub async fn make_move(
         &self,
         id: &GameId,
         token: &str,
         ply: Ply,
         text: &str,
+        offer_draw: bool,
     ) -> Result<GameView, ArbiterError> {
         let hash = TokenHash::of(token);
         for _ in 0..MAX_ATTEMPTS {
             let (game, now) = self.load(id).await?;
             let seat = game.seat_of(&hash).ok_or(ArbiterError::NotASeat)?;
-            let decision = match game.play_move(seat, ply, text, now) {
+            let decision = match game.play_move(seat, ply, text, offer_draw, now) {
                 Err(Rejection::StalePly { .. }) if ply < game.ply() => {
                     let history = self.moves(id, game.ply()).await?;
                     game.confirm_retry(seat, ply, text, &history)?
@@ -152,13 +172,76 @@ impl Arbiter {
 
     /// Resigns for the seat holding `token`.
     pub async fn resign(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
+        self.execute(id, token, |game, seat, now| {
+            game.resign(seat, now).map(|d| (d, ()))
+        })
+        .await
+        .map(|(view, ())| view)
+    }
+
+    /// Offers a draw for the seat holding `token`.
+    pub async fn offer_draw(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
+        self.execute(id, token, |game, seat, now| {
+            game.offer_draw(seat, now).map(|d| (d, ()))
+        })
+        .await
+        .map(|(view, ())| view)
+    }
+
+    /// Answers the opponent's draw offer for the seat holding `token`.
+    pub async fn respond_to_draw_offer(
+        &self,
+        id: &GameId,
+        token: &str,
+        accept: bool,
+    ) -> Result<GameView, ArbiterError> {
+        self.execute(id, token, |game, seat, now| {
+            game.respond_to_draw_offer(seat, accept, now)
+                .map(|d| (d, ()))
+        })
+        .await
+        .map(|(view, ())| view)
+    }
+
+    /// Rules on a draw claim by the seat holding `token`.
+    pub async fn claim_draw(
+        &self,
+        id: &GameId,
+        token: &str,
+        ply: Ply,
+        reason: ClaimReason,
+        intended: Option<&str>,
+    ) -> Result<(GameView, ClaimVerdict), ArbiterError> {
+        self.execute(id, token, |game, seat, now| {
+            game.claim_draw(seat, ply, reason, intended, now)
+        })
+        .await
+    }
+
+    /// Aborts the game for the seat holding `token`.
+    pub async fn abort(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
+        self.execute(id, token, |game, seat, now| {
+            game.abort(seat, now).map(|d| (d, ()))
+        })
+        .await
+        .map(|(view, ())| view)
+    }
+
+    /// Runs one seat command: load, authorise, decide, commit; again from
+    /// the fresh state when a concurrent commit won the race.
+    async fn execute<T>(
+        &self,
+        id: &GameId,
+        token: &str,
+        decide: impl Fn(&Game, Color, Timestamp) -> Result<(Decision, T), Rejection>,
+    ) -> Result<(GameView, T), ArbiterError> {
         let hash = TokenHash::of(token);
         for _ in 0..MAX_ATTEMPTS {
             let (game, now) = self.load(id).await?;
             let seat = game.seat_of(&hash).ok_or(ArbiterError::NotASeat)?;
-            let decision = game.resign(seat, now)?;
+            let (decision, extra) = decide(&game, seat, now)?;
             if let Some(next) = self.commit(game, decision).await? {
-                return self.view(next).await;
+                return Ok((self.view(next).await?, extra));
             }
         }
         Err(ArbiterError::Contention)

@@ -13,18 +13,21 @@ use super::{Ply, Rejection, Timestamp, serde_chess};
 /// Longest move text accepted (the longest SAN, e.g. `Qa1xh8=Q#`, is shorter).
 const MAX_MOVE_LEN: usize = 16;
 
-/// Reads `text` as a move in `pos`: UCI first (`e2e4`, `e7e8q`, `e1g1`), then
-/// SAN (`Nf3`, `exd6`, `O-O`, `e8=Q+`).
+/// Reads `text` as a move in `pos`: UCI first (`e2e4`, `e7e8q`, `e1g1`, and
+/// king-takes-rook `e1h1` for castling), then SAN (`Nf3`, `exd6`, `O-O`,
+/// `e8=Q+`). `mode` is the variant's castling notation, used to explain
+/// refusals.
 ///
 /// ```
 /// use arbiter::domain::parse_move;
-/// use shakmaty::Chess;
+/// use shakmaty::{CastlingMode, Chess};
 ///
 /// let pos = Chess::default();
-/// assert_eq!(parse_move(&pos, "e2e4"), parse_move(&pos, "e4"));
-/// assert!(parse_move(&pos, "e5").is_err());
+/// let mode = CastlingMode::Standard;
+/// assert_eq!(parse_move(&pos, mode, "e2e4"), parse_move(&pos, mode, "e4"));
+/// assert!(parse_move(&pos, mode, "e5").is_err());
 /// ```
-pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, Rejection> {
+pub fn parse_move(pos: &Chess, mode: CastlingMode, text: &str) -> Result<Move, Rejection> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err(super::FieldError::new("move", "is required").into());
@@ -37,7 +40,7 @@ pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, Rejection> {
     if let Ok(uci) = trimmed.parse::<UciMove>() {
         return uci.to_move(pos).map_err(|_| Rejection::IllegalMove {
             text: trimmed.to_owned(),
-            reason: illegal_uci_reason(pos, &uci),
+            reason: illegal_uci_reason(pos, mode, &uci),
         });
     }
     match trimmed.parse::<SanPlus>() {
@@ -58,7 +61,7 @@ pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, Rejection> {
 
 /// Explains why a well-formed UCI move is not legal, in the words a player
 /// would use.
-fn illegal_uci_reason(pos: &Chess, uci: &UciMove) -> String {
+fn illegal_uci_reason(pos: &Chess, mode: CastlingMode, uci: &UciMove) -> String {
     let UciMove::Normal {
         from,
         to,
@@ -78,7 +81,8 @@ fn illegal_uci_reason(pos: &Chess, uci: &UciMove) -> String {
         .iter()
         .filter(|m| {
             m.from() == Some(from)
-                && UciMove::from_move(**m, CastlingMode::Standard).to() == Some(to)
+                && (UciMove::from_move(**m, mode).to() == Some(to)
+                    || UciMove::from_move(**m, CastlingMode::Standard).to() == Some(to))
         })
         .collect();
     if candidates.is_empty() {
@@ -120,13 +124,20 @@ pub struct MoveRecord {
 
 impl MoveRecord {
     /// Records `m` played in `before` (which must be legal there), returning
-    /// the record and the position after it.
-    pub fn play(before: &Chess, m: Move, ply: Ply, now: Timestamp) -> (Self, Chess) {
+    /// the record and the position after it. `mode` is the variant's
+    /// castling notation for the UCI form.
+    pub fn play(
+        before: &Chess,
+        m: Move,
+        mode: CastlingMode,
+        ply: Ply,
+        now: Timestamp,
+    ) -> (Self, Chess) {
         let mut after = before.clone();
         let san = SanPlus::from_move_and_play_unchecked(&mut after, m);
         let record = Self {
             ply,
-            uci: UciMove::from_move(m, CastlingMode::Standard).to_string(),
+            uci: UciMove::from_move(m, mode).to_string(),
             san: san.to_string(),
             color: before.turn(),
             fen_after: Fen::from_position(&after, EnPassantMode::Legal).to_string(),
@@ -160,21 +171,29 @@ mod tests {
     #[test]
     fn uci_and_san_name_the_same_move() {
         let pos = Chess::default();
-        assert_eq!(parse_move(&pos, "g1f3"), parse_move(&pos, "Nf3"));
-        assert_eq!(parse_move(&pos, " e2e4 "), parse_move(&pos, "e4"));
+        assert_eq!(
+            parse_move(&pos, CastlingMode::Standard, "g1f3"),
+            parse_move(&pos, CastlingMode::Standard, "Nf3")
+        );
+        assert_eq!(
+            parse_move(&pos, CastlingMode::Standard, " e2e4 "),
+            parse_move(&pos, CastlingMode::Standard, "e4")
+        );
     }
 
     #[test]
     fn promotion_needs_a_piece() {
         let pos = position("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
-        assert!(parse_move(&pos, "e7e8q").is_ok());
-        assert!(parse_move(&pos, "e8=N+").is_ok());
-        let Err(Rejection::IllegalMove { reason, .. }) = parse_move(&pos, "e7e8") else {
+        assert!(parse_move(&pos, CastlingMode::Standard, "e7e8q").is_ok());
+        assert!(parse_move(&pos, CastlingMode::Standard, "e8=N+").is_ok());
+        let Err(Rejection::IllegalMove { reason, .. }) =
+            parse_move(&pos, CastlingMode::Standard, "e7e8")
+        else {
             panic!("promotion without a piece was accepted");
         };
         assert!(reason.contains("must promote"), "{reason}");
         assert!(matches!(
-            parse_move(&pos, "e7e8k"),
+            parse_move(&pos, CastlingMode::Standard, "e7e8k"),
             Err(Rejection::IllegalMove { .. }) | Err(Rejection::UnparsableMove { .. })
         ));
     }
@@ -183,15 +202,15 @@ mod tests {
     fn garbage_is_unparsable_and_empty_is_missing() {
         let pos = Chess::default();
         assert!(matches!(
-            parse_move(&pos, "hello"),
+            parse_move(&pos, CastlingMode::Standard, "hello"),
             Err(Rejection::UnparsableMove { .. })
         ));
         assert!(matches!(
-            parse_move(&pos, &"x".repeat(400)),
+            parse_move(&pos, CastlingMode::Standard, &"x".repeat(400)),
             Err(Rejection::UnparsableMove { .. })
         ));
         assert!(matches!(
-            parse_move(&pos, ""),
+            parse_move(&pos, CastlingMode::Standard, ""),
             Err(Rejection::InvalidField(_))
         ));
     }
@@ -199,7 +218,7 @@ mod tests {
     #[test]
     fn illegal_moves_say_why() {
         let pos = Chess::default();
-        let reason = |text| match parse_move(&pos, text) {
+        let reason = |text| match parse_move(&pos, CastlingMode::Standard, text) {
             Err(Rejection::IllegalMove { reason, .. }) => reason,
             other => panic!("{text}: {other:?}"),
         };
@@ -212,8 +231,14 @@ mod tests {
     #[test]
     fn record_carries_san_with_check_marks() {
         let pos = position("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
-        let m = parse_move(&pos, "a1a8").unwrap();
-        let (record, after) = MoveRecord::play(&pos, m, Ply::START, Timestamp::from_unix_millis(1));
+        let m = parse_move(&pos, CastlingMode::Standard, "a1a8").unwrap();
+        let (record, after) = MoveRecord::play(
+            &pos,
+            m,
+            CastlingMode::Standard,
+            Ply::START,
+            Timestamp::from_unix_millis(1),
+        );
         assert_eq!(record.san, "Ra8+");
         assert_eq!(record.uci, "a1a8");
         assert!(after.is_check());

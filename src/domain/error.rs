@@ -55,6 +55,24 @@ pub enum Rejection {
     /// The game has already ended.
     #[error("the game is already over")]
     GameOver,
+    /// The game was aborted.
+    #[error("the game was aborted")]
+    GameAborted,
+    /// Both players have made a move: the game can no longer be aborted.
+    #[error("a game can be aborted only before both players have made their first move")]
+    AbortTooLate,
+    /// The game's regulations do not allow a draw offer now.
+    #[error("no draw offer allowed: {reason}")]
+    DrawOfferNotAllowed {
+        /// Which regulation forbids it.
+        reason: String,
+    },
+    /// The seat already has a draw offer pending.
+    #[error("your draw offer is already pending; offers cannot be repeated")]
+    DrawAlreadyOffered,
+    /// There is no pending draw offer from the opponent to answer.
+    #[error("there is no draw offer from the opponent to answer")]
+    NoDrawOffer,
     /// The move was chosen at a different ply than the game's current one.
     #[error("move was sent for ply {requested} but the game is at ply {current}")]
     StalePly {

@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::{GameResult, MoveRecord, Pairing, Player, Ply, Timestamp, serde_chess};
+use super::{
+    ClaimReason, GameResult, MoveRecord, Pairing, Player, Ply, Timestamp, Variant, serde_chess,
+};
 
 /// One committed event. Versions of a game's events are 1, 2, 3, … with no
 /// gap; the game's version is that of its latest event.
@@ -31,6 +33,9 @@ pub enum EventKind {
         initial_fen: String,
         /// Where the game stands in its event.
         pairing: Pairing,
+        /// The variant.
+        #[serde(default)]
+        variant: Variant,
     },
     /// A move was played.
     MoveMade {
@@ -44,10 +49,41 @@ pub enum EventKind {
         /// Whether the side to move is in check after it.
         in_check: bool,
     },
+    /// A player offered a draw; it stands until answered, declined by a
+    /// move of the opponent, or the game ends.
+    DrawOffered {
+        /// Who offered.
+        #[serde(with = "serde_chess::color")]
+        by: Color,
+    },
+    /// A player declined the opponent's draw offer (explicitly, or by
+    /// moving).
+    DrawDeclined {
+        /// Who declined.
+        #[serde(with = "serde_chess::color")]
+        by: Color,
+    },
+    /// A draw claim was found incorrect; the game goes on.
+    DrawClaimRefused {
+        /// Who claimed.
+        #[serde(with = "serde_chess::color")]
+        by: Color,
+        /// What was claimed.
+        reason: ClaimReason,
+        /// Why the claim does not hold.
+        explanation: String,
+    },
     /// The game ended; always the last event of a game.
     GameEnded {
         /// The result.
         result: GameResult,
+    },
+    /// The game was called off before both players had moved: no result.
+    /// Always the last event of a game.
+    GameAborted {
+        /// Who aborted it.
+        #[serde(with = "serde_chess::color")]
+        by: Color,
     },
 }
 
@@ -62,6 +98,9 @@ impl GameEvent {
 
     /// Whether this event ends the game.
     pub fn is_final(&self) -> bool {
-        matches!(self.kind, EventKind::GameEnded { .. })
+        matches!(
+            self.kind,
+            EventKind::GameEnded { .. } | EventKind::GameAborted { .. }
+        )
     }
 }

@@ -2,12 +2,15 @@
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen, uci::UciMove};
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
 use subtle::ConstantTimeEq;
 
 use super::{
-    EventKind, FieldError, GameEvent, GameId, GameResult, MoveRecord, Outcome, Player, Ply,
-    Rejection, Termination, Timestamp, parse_move, serde_chess,
+    EventKind, FieldError, GameEvent, GameId, GameResult, GameRules, MoveRecord, Outcome, Player,
+    Ply, Rejection, Repetition, Termination, Timestamp, Variant, chess960_fen,
+    dead_position::{self, Mating},
+    endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
+    parse_move, serde_chess,
 };
 
 /// The standard starting position in FEN.
@@ -101,50 +104,67 @@ pub struct SeatHashes {
     pub black: TokenHash,
 }
 
+/// Where a new game starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartPosition {
+    /// The standard starting position.
+    Standard,
+    /// A position given in FEN.
+    Fen(String),
+    /// A Chess960 starting position by number (0 to 959).
+    Chess960(u32),
+}
+
 /// A validated request to create a game.
 #[derive(Clone, Debug)]
 pub struct NewGame {
     white: Player,
     black: Player,
+    variant: Variant,
     start: Chess,
     pairing: Pairing,
+    rules: GameRules,
 }
 
 impl NewGame {
-    /// Validates the parts of a new game. An empty `initial_fen` means the
-    /// standard starting position; any other must be a legal position with
-    /// a legal move to make, which is refused with the exact reason otherwise.
+    /// Validates the parts of a new game. A FEN start must be a legal
+    /// position of the variant with a move to make; it is refused with the
+    /// exact reason otherwise.
     pub fn new(
         white: Player,
         black: Player,
-        initial_fen: &str,
+        variant: Variant,
+        start: &StartPosition,
         pairing: Pairing,
+        rules: GameRules,
     ) -> Result<Self, FieldError> {
-        let start = if initial_fen.trim().is_empty() {
-            Chess::default()
-        } else {
-            let fen: Fen = initial_fen.trim().parse().map_err(|err| {
-                FieldError::new("initial_fen", format!("is not valid FEN: {err}"))
-            })?;
-            let pos: Chess = fen.into_position(CastlingMode::Standard).map_err(|err| {
-                FieldError::new("initial_fen", format!("is not a legal position: {err}"))
-            })?;
-            if let Some(ending) = ending_of(&pos) {
+        let start = match (variant, start) {
+            (Variant::Standard, StartPosition::Standard) => Chess::default(),
+            (Variant::Standard, StartPosition::Chess960(_)) => {
                 return Err(FieldError::new(
-                    "initial_fen",
-                    format!(
-                        "is a finished position ({}); a game must start with a move to play",
-                        ending.termination.describe()
-                    ),
+                    "chess960_position",
+                    "applies only to the Chess960 variant",
                 ));
             }
-            pos
+            (Variant::Chess960, StartPosition::Standard) => {
+                return Err(FieldError::new(
+                    "chess960_position",
+                    "is required for a Chess960 game without an initial_fen",
+                ));
+            }
+            (Variant::Chess960, &StartPosition::Chess960(number)) => {
+                let fen = chess960_fen(number)?;
+                parse_start(&fen, variant)?
+            }
+            (_, StartPosition::Fen(fen)) => parse_start(fen, variant)?,
         };
         Ok(Self {
             white,
             black,
+            variant,
             start,
             pairing,
+            rules,
         })
     }
 
@@ -161,6 +181,8 @@ impl NewGame {
             self.pairing.event_id.as_str(),
             &self.pairing.round.to_string(),
             &self.pairing.board.to_string(),
+            &format!("{:?}", self.variant),
+            &format!("{:?}", self.rules),
         ] {
             hasher.update((part.len() as u64).to_le_bytes());
             hasher.update(part.as_bytes());
@@ -173,13 +195,35 @@ impl NewGame {
     }
 }
 
-/// Whether a game is being played or over.
+fn parse_start(text: &str, variant: Variant) -> Result<Chess, FieldError> {
+    let fen: Fen = text
+        .trim()
+        .parse()
+        .map_err(|err| FieldError::new("initial_fen", format!("is not valid FEN: {err}")))?;
+    let pos: Chess = fen
+        .into_position(variant.castling_mode())
+        .map_err(|err| FieldError::new("initial_fen", format!("is not a legal position: {err}")))?;
+    if let Some(ending) = automatic_ending(&pos, &Repetition::starting_at(&pos)) {
+        return Err(FieldError::new(
+            "initial_fen",
+            format!(
+                "is a finished position ({}); a game must start with a move to play",
+                ending.termination.describe()
+            ),
+        ));
+    }
+    Ok(pos)
+}
+
+/// Where a game is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameStatus {
     /// Moves are being played.
     Active,
     /// The game has a result.
     Finished,
+    /// The game was called off before both players moved: no result.
+    Aborted,
 }
 
 /// What a command did to a game.
@@ -199,9 +243,35 @@ pub enum Decision {
 /// The complete persistent state of one game.
 ///
 /// Its size is bounded whatever the game's length: the moves themselves
-/// live in the event log, not here.
+/// live in the event log, and the repetition history holds only the
+/// positions since the last pawn move or capture.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "GameRecord", into = "GameRecord")]
 pub struct Game {
+    pub(super) id: GameId,
+    pub(super) version: u64,
+    pub(super) created_at: Timestamp,
+    pub(super) updated_at: Timestamp,
+    pub(super) white: Player,
+    pub(super) black: Player,
+    pub(super) pairing: Pairing,
+    pub(super) variant: Variant,
+    pub(super) rules: GameRules,
+    pub(super) initial_fen: String,
+    pub(super) position: Chess,
+    pub(super) ply: Ply,
+    pub(super) result: Option<GameResult>,
+    pub(super) aborted_by: Option<Color>,
+    pub(super) draw_offer: Option<Color>,
+    pub(super) repetition: Repetition,
+    pub(super) seats: SeatHashes,
+    pub(super) fingerprint: String,
+}
+
+/// The stored form of a [`Game`]: the position as FEN, read back in the
+/// game's variant.
+#[derive(Serialize, Deserialize)]
+struct GameRecord {
     id: GameId,
     version: u64,
     created_at: Timestamp,
@@ -209,13 +279,78 @@ pub struct Game {
     white: Player,
     black: Player,
     pairing: Pairing,
+    variant: Variant,
+    rules: GameRules,
     initial_fen: String,
-    #[serde(with = "serde_chess::position")]
-    position: Chess,
+    position: String,
     ply: Ply,
     result: Option<GameResult>,
+    #[serde(with = "serde_chess::opt_color")]
+    aborted_by: Option<Color>,
+    #[serde(with = "serde_chess::opt_color")]
+    draw_offer: Option<Color>,
+    repetition: Repetition,
     seats: SeatHashes,
     fingerprint: String,
+}
+
+impl From<Game> for GameRecord {
+    fn from(game: Game) -> Self {
+        Self {
+            position: fen_of(&game.position),
+            id: game.id,
+            version: game.version,
+            created_at: game.created_at,
+            updated_at: game.updated_at,
+            white: game.white,
+            black: game.black,
+            pairing: game.pairing,
+            variant: game.variant,
+            rules: game.rules,
+            initial_fen: game.initial_fen,
+            ply: game.ply,
+            result: game.result,
+            aborted_by: game.aborted_by,
+            draw_offer: game.draw_offer,
+            repetition: game.repetition,
+            seats: game.seats,
+            fingerprint: game.fingerprint,
+        }
+    }
+}
+
+impl TryFrom<GameRecord> for Game {
+    type Error = String;
+
+    fn try_from(record: GameRecord) -> Result<Self, Self::Error> {
+        let fen: Fen = record
+            .position
+            .parse()
+            .map_err(|err| format!("stored position: {err}"))?;
+        let position = fen
+            .into_position(record.variant.castling_mode())
+            .map_err(|err| format!("stored position: {err}"))?;
+        Ok(Self {
+            id: record.id,
+            version: record.version,
+            created_at: record.created_at,
+            updated_at: record.updated_at,
+            white: record.white,
+            black: record.black,
+            pairing: record.pairing,
+            variant: record.variant,
+            rules: record.rules,
+            initial_fen: record.initial_fen,
+            position,
+            ply: record.ply,
+            result: record.result,
+            aborted_by: record.aborted_by,
+            draw_offer: record.draw_offer,
+            repetition: record.repetition,
+            seats: record.seats,
+            fingerprint: record.fingerprint,
+        })
+    }
 }
 
 impl Game {
@@ -236,10 +371,15 @@ impl Game {
             white: new.white.clone(),
             black: new.black.clone(),
             pairing: new.pairing.clone(),
+            variant: new.variant,
+            rules: new.rules,
             initial_fen: initial_fen.clone(),
+            repetition: Repetition::starting_at(&new.start),
             position: new.start,
             ply: Ply::START,
             result: None,
+            aborted_by: None,
+            draw_offer: None,
             seats,
             fingerprint,
         };
@@ -251,6 +391,7 @@ impl Game {
                 black: new.black,
                 initial_fen,
                 pairing: new.pairing,
+                variant: new.variant,
             },
         };
         (game, event)
@@ -284,6 +425,14 @@ impl Game {
     pub fn pairing(&self) -> &Pairing {
         &self.pairing
     }
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+    /// The regulations the game is played under.
+    pub fn rules(&self) -> GameRules {
+        self.rules
+    }
     /// The starting position in FEN.
     pub fn initial_fen(&self) -> &str {
         &self.initial_fen
@@ -308,13 +457,41 @@ impl Game {
     pub fn result(&self) -> Option<GameResult> {
         self.result
     }
-    /// Whether the game is still being played.
+    /// Who aborted the game, if it was aborted.
+    pub fn aborted_by(&self) -> Option<Color> {
+        self.aborted_by
+    }
+    /// The side whose draw offer is pending, if any.
+    pub fn draw_offer(&self) -> Option<Color> {
+        self.draw_offer
+    }
+    /// Whether the game is being played, over, or aborted.
     pub fn status(&self) -> GameStatus {
         if self.result.is_some() {
             GameStatus::Finished
+        } else if self.aborted_by.is_some() {
+            GameStatus::Aborted
         } else {
             GameStatus::Active
         }
+    }
+    /// Half-moves since the last pawn move or capture.
+    pub fn halfmove_clock(&self) -> u32 {
+        self.position.halfmoves()
+    }
+    /// How often the current position has appeared (FIDE 9.2.3 identity).
+    pub fn repetition_count(&self) -> usize {
+        self.repetition.current_count()
+    }
+    /// Whether the player to move may claim a draw by threefold repetition
+    /// on the current position.
+    pub fn can_claim_threefold(&self) -> bool {
+        self.status() == GameStatus::Active && self.repetition.current_count() >= THREEFOLD
+    }
+    /// Whether the player to move may claim a draw under the fifty-move rule
+    /// on the current position.
+    pub fn can_claim_fifty_moves(&self) -> bool {
+        self.status() == GameStatus::Active && self.position.halfmoves() >= FIFTY_MOVES
     }
     /// The digest of the request that created the game.
     pub fn fingerprint(&self) -> &str {
@@ -324,15 +501,17 @@ impl Game {
     pub fn seats(&self) -> SeatHashes {
         self.seats
     }
-    /// The legal moves in UCI; none once the game is over.
+    /// The legal moves in UCI (the variant's castling notation); none once
+    /// the game is over.
     pub fn legal_moves_uci(&self) -> Vec<String> {
-        if self.result.is_some() {
+        if self.status() != GameStatus::Active {
             return Vec::new();
         }
+        let mode = self.variant.castling_mode();
         self.position
             .legal_moves()
             .iter()
-            .map(|m| UciMove::from_move(*m, CastlingMode::Standard).to_string())
+            .map(|m| UciMove::from_move(*m, mode).to_string())
             .collect()
     }
 
@@ -347,7 +526,8 @@ impl Game {
         }
     }
 
-    /// Plays `text` for `seat`, which chose it at `ply`.
+    /// Plays `text` for `seat`, which chose it at `ply`; with `offer_draw`
+    /// the seat offers a draw after the move.
     ///
     /// A move for a ply other than the current one is refused as
     /// [`Rejection::StalePly`]; [`Game::confirm_retry`] tells whether it is
@@ -357,34 +537,20 @@ impl Game {
         seat: Color,
         ply: Ply,
         text: &str,
+        offer_draw: bool,
         now: Timestamp,
     ) -> Result<Decision, Rejection> {
-        if ply != self.ply {
-            return Err(Rejection::StalePly {
-                requested: ply,
-                current: self.ply,
-            });
+        self.ensure_turn(seat, ply)?;
+        if offer_draw && let Some(reason) = self.rules.draw_offer_refusal(ply.next()) {
+            return Err(Rejection::DrawOfferNotAllowed { reason });
         }
-        self.ensure_active()?;
-        let to_move = self.position.turn();
-        if seat != to_move {
-            return Err(Rejection::NotYourTurn { seat, to_move });
-        }
-        let m = parse_move(&self.position, text)?;
-        let (record, after) = MoveRecord::play(&self.position, m, self.ply, now);
+        let m = parse_move(&self.position, self.variant.castling_mode(), text)?;
         let mut next = self.clone();
-        next.position = after;
-        next.ply = self.ply.next();
-        let ending = ending_of(&next.position);
-        let mut kinds = vec![EventKind::MoveMade {
-            record,
-            side_to_move: next.position.turn(),
-            ply: next.ply,
-            in_check: next.position.is_check(),
-        }];
-        if let Some(result) = ending {
-            next.result = Some(result);
-            kinds.push(EventKind::GameEnded { result });
+        let mut kinds = Vec::new();
+        next.apply_move(m, now, &mut kinds);
+        if offer_draw && next.status() == GameStatus::Active && next.draw_offer.is_none() {
+            next.draw_offer = Some(seat);
+            kinds.push(EventKind::DrawOffered { by: seat });
         }
         Ok(next.commit(kinds, now))
     }
@@ -414,27 +580,104 @@ impl Game {
         }
     }
 
-    /// Resigns the game for `seat` (FIDE 5.1.2): the opponent wins.
+    /// Resigns the game for `seat` (FIDE 5.1.2): the opponent wins, unless
+    /// the opponent cannot checkmate by any series of legal moves (decided
+    /// by a full helpmate search), in which case the game is drawn.
     pub fn resign(&self, seat: Color, now: Timestamp) -> Result<Decision, Rejection> {
         self.ensure_active()?;
-        let result = GameResult {
-            outcome: Outcome::win_for(!seat),
-            termination: Termination::Resignation,
+        let outcome = match dead_position::can_checkmate(&self.position, !seat) {
+            Mating::Impossible => Outcome::Draw,
+            Mating::Possible | Mating::Undecided => Outcome::win_for(!seat),
         };
         let mut next = self.clone();
-        next.result = Some(result);
-        Ok(next.commit(vec![EventKind::GameEnded { result }], now))
+        let mut kinds = Vec::new();
+        next.finish(
+            GameResult {
+                outcome,
+                termination: Termination::Resignation,
+            },
+            &mut kinds,
+        );
+        Ok(next.commit(kinds, now))
     }
 
-    fn ensure_active(&self) -> Result<(), Rejection> {
+    /// Calls the game off for `seat`: allowed only before both players have
+    /// made their first move. An aborted game has no result.
+    pub fn abort(&self, seat: Color, now: Timestamp) -> Result<Decision, Rejection> {
+        self.ensure_active()?;
+        if self.ply.count() >= 2 {
+            return Err(Rejection::AbortTooLate);
+        }
+        let mut next = self.clone();
+        next.aborted_by = Some(seat);
+        next.draw_offer = None;
+        Ok(next.commit(vec![EventKind::GameAborted { by: seat }], now))
+    }
+
+    pub(super) fn ensure_active(&self) -> Result<(), Rejection> {
         match self.status() {
             GameStatus::Active => Ok(()),
             GameStatus::Finished => Err(Rejection::GameOver),
+            GameStatus::Aborted => Err(Rejection::GameAborted),
         }
     }
 
+    /// Checks that `seat`, acting at `ply`, is the side to move in an
+    /// active game at that ply.
+    pub(super) fn ensure_turn(&self, seat: Color, ply: Ply) -> Result<(), Rejection> {
+        if ply != self.ply {
+            return Err(Rejection::StalePly {
+                requested: ply,
+                current: self.ply,
+            });
+        }
+        self.ensure_active()?;
+        let to_move = self.position.turn();
+        if seat != to_move {
+            return Err(Rejection::NotYourTurn { seat, to_move });
+        }
+        Ok(())
+    }
+
+    /// Plays a legal move: a pending offer by the opponent is declined by
+    /// it, the position and its history advance, and the position's own
+    /// ending (if any) ends the game.
+    pub(super) fn apply_move(&mut self, m: Move, now: Timestamp, kinds: &mut Vec<EventKind>) {
+        let mover = self.position.turn();
+        if self.draw_offer == Some(!mover) {
+            self.draw_offer = None;
+            kinds.push(EventKind::DrawDeclined { by: mover });
+        }
+        let (record, after) = MoveRecord::play(
+            &self.position,
+            m,
+            self.variant.castling_mode(),
+            self.ply,
+            now,
+        );
+        self.position = after;
+        self.ply = self.ply.next();
+        self.repetition.record(&self.position);
+        kinds.push(EventKind::MoveMade {
+            record,
+            side_to_move: self.position.turn(),
+            ply: self.ply,
+            in_check: self.position.is_check(),
+        });
+        if let Some(result) = automatic_ending(&self.position, &self.repetition) {
+            self.finish(result, kinds);
+        }
+    }
+
+    /// Ends the game with `result`; any pending offer lapses.
+    pub(super) fn finish(&mut self, result: GameResult, kinds: &mut Vec<EventKind>) {
+        self.result = Some(result);
+        self.draw_offer = None;
+        kinds.push(EventKind::GameEnded { result });
+    }
+
     /// Numbers the events after the current version and stamps the state.
-    fn commit(mut self, kinds: Vec<EventKind>, now: Timestamp) -> Decision {
+    pub(super) fn commit(mut self, kinds: Vec<EventKind>, now: Timestamp) -> Decision {
         let mut events = Vec::with_capacity(kinds.len());
         for kind in kinds {
             self.version += 1;
@@ -449,29 +692,6 @@ impl Game {
             game: Box::new(self),
             events,
         }
-    }
-}
-
-/// The ending the position itself decides, if any: checkmate, stalemate or
-/// insufficient material.
-fn ending_of(pos: &Chess) -> Option<GameResult> {
-    if pos.is_checkmate() {
-        Some(GameResult {
-            outcome: Outcome::win_for(!pos.turn()),
-            termination: Termination::Checkmate,
-        })
-    } else if pos.is_stalemate() {
-        Some(GameResult {
-            outcome: Outcome::Draw,
-            termination: Termination::Stalemate,
-        })
-    } else if pos.is_insufficient_material() {
-        Some(GameResult {
-            outcome: Outcome::Draw,
-            termination: Termination::InsufficientMaterial,
-        })
-    } else {
-        None
     }
 }
 

@@ -36,8 +36,10 @@ fn new_game(fen: &str) -> NewGame {
     NewGame::new(
         player("alice", "Alice"),
         player("bob", "Bob"),
-        fen,
+        Variant::Standard,
+        &start_from(fen),
         pairing(),
+        GameRules::default(),
     )
     .unwrap_or_else(|err| panic!("{fen:?} refused: {err}"))
 }
@@ -69,7 +71,7 @@ fn play_line(game: &Game, moves: &[&str], start_ms: u64) -> (Game, Vec<GameEvent
     for (i, text) in moves.iter().enumerate() {
         let now = at(start_ms + 1000 * i as u64);
         let seat = game.side_to_move();
-        let (next, events) = match game.play_move(seat, game.ply(), text, now) {
+        let (next, events) = match game.play_move(seat, game.ply(), text, false, now) {
             Ok(Decision::Changed { game, events }) => (*game, events),
             other => panic!("move {text} at ply {}: {other:?}", game.ply()),
         };
@@ -131,6 +133,7 @@ fn creation_gives_version_one_and_one_created_event() {
                 black: player("bob", "Bob"),
                 initial_fen: STANDARD_FEN.to_owned(),
                 pairing: pairing(),
+                variant: Variant::Standard,
             },
         }
     );
@@ -152,7 +155,8 @@ fn each_move_bumps_the_version_by_its_events_and_stamps_the_time() {
     let game = start("");
     let before = game.clone();
 
-    let (after_e4, events) = changed(game.play_move(Color::White, Ply::START, "e2e4", at(2000)));
+    let (after_e4, events) =
+        changed(game.play_move(Color::White, Ply::START, "e2e4", false, at(2000)));
     assert_eq!(
         game, before,
         "play_move must not touch the game it was given"
@@ -191,7 +195,8 @@ fn each_move_bumps_the_version_by_its_events_and_stamps_the_time() {
     assert!(!in_check);
 
     // SAN works too, and the version keeps counting one per event.
-    let (after_e5, events) = changed(after_e4.play_move(Color::Black, Ply::new(1), "e5", at(5000)));
+    let (after_e5, events) =
+        changed(after_e4.play_move(Color::Black, Ply::new(1), "e5", false, at(5000)));
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].version, 3);
     assert_eq!(after_e5.version(), 3);
@@ -226,7 +231,7 @@ fn a_check_is_reported_in_the_move_event() {
 fn fools_mate_is_a_checkmate_win_for_black() {
     let (before_mate, _) = play_line(&start(""), &["f3", "e5", "g4"], 1000);
     let (game, events) =
-        changed(before_mate.play_move(Color::Black, before_mate.ply(), "Qh4#", at(9000)));
+        changed(before_mate.play_move(Color::Black, before_mate.ply(), "Qh4#", false, at(9000)));
 
     assert_eq!(game.version(), before_mate.version() + 2);
     assert_eq!(events.len(), 2);
@@ -267,7 +272,7 @@ fn fools_mate_is_a_checkmate_win_for_black() {
 fn stalemate_is_a_draw() {
     // Black king h8; Qg6 leaves it no move and no check.
     let game = start("7k/8/5K2/8/8/8/8/6Q1 w - - 0 1");
-    let (end, events) = changed(game.play_move(Color::White, Ply::START, "Qg6", at(1000)));
+    let (end, events) = changed(game.play_move(Color::White, Ply::START, "Qg6", false, at(1000)));
     assert_eq!(end.version(), 3);
     assert_eq!(events.len(), 2);
     let expected = GameResult {
@@ -284,7 +289,7 @@ fn stalemate_is_a_draw() {
 fn capturing_the_last_mating_material_is_a_draw() {
     // White king takes the lone black rook: king against king.
     let game = start("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1");
-    let (end, events) = changed(game.play_move(Color::White, Ply::START, "Kxd2", at(1000)));
+    let (end, events) = changed(game.play_move(Color::White, Ply::START, "Kxd2", false, at(1000)));
     let expected = GameResult {
         outcome: Outcome::Draw,
         termination: Termination::InsufficientMaterial,
@@ -296,12 +301,12 @@ fn capturing_the_last_mating_material_is_a_draw() {
 
     // King and bishop against king is no better.
     let game = start("4k3/8/8/8/8/8/3r4/2B1K3 w - - 0 1");
-    let (end, _) = changed(game.play_move(Color::White, Ply::START, "Bxd2", at(1000)));
+    let (end, _) = changed(game.play_move(Color::White, Ply::START, "Bxd2", false, at(1000)));
     assert_eq!(end.result(), Some(expected));
 
     // King and rook against king is not a draw.
     let game = start("4k3/8/8/8/8/8/3r4/R3K3 w - - 0 1");
-    let (end, events) = changed(game.play_move(Color::White, Ply::START, "Kxd2", at(1000)));
+    let (end, events) = changed(game.play_move(Color::White, Ply::START, "Kxd2", false, at(1000)));
     assert_eq!(events.len(), 1);
     assert_eq!(end.status(), GameStatus::Active);
 }
@@ -312,7 +317,7 @@ fn moves_after_the_end_are_refused_as_game_over() {
     for seat in [Color::White, Color::Black] {
         for text in ["e2e4", "a3", "Ke2", "nonsense"] {
             assert_eq!(
-                game.play_move(seat, game.ply(), text, at(99_000)),
+                game.play_move(seat, game.ply(), text, false, at(99_000)),
                 Err(Rejection::GameOver),
                 "{seat} {text}"
             );
@@ -328,7 +333,7 @@ fn moves_after_the_end_are_refused_as_game_over() {
 fn the_wrong_seat_is_told_whose_turn_it_is() {
     let game = start("");
     assert_eq!(
-        game.play_move(Color::Black, Ply::START, "e5", at(1000)),
+        game.play_move(Color::Black, Ply::START, "e5", false, at(1000)),
         Err(Rejection::NotYourTurn {
             seat: Color::Black,
             to_move: Color::White,
@@ -336,7 +341,7 @@ fn the_wrong_seat_is_told_whose_turn_it_is() {
     );
     let (game, _) = play_line(&game, &["e4"], 1000);
     assert_eq!(
-        game.play_move(Color::White, Ply::new(1), "d4", at(3000)),
+        game.play_move(Color::White, Ply::new(1), "d4", false, at(3000)),
         Err(Rejection::NotYourTurn {
             seat: Color::White,
             to_move: Color::Black,
@@ -350,7 +355,7 @@ fn a_move_for_another_ply_is_stale() {
     assert_eq!(game.ply(), Ply::new(3));
     for requested in [Ply::START, Ply::new(2), Ply::new(4), Ply::new(1000)] {
         assert_eq!(
-            game.play_move(Color::Black, requested, "Nc6", at(9000)),
+            game.play_move(Color::Black, requested, "Nc6", false, at(9000)),
             Err(Rejection::StalePly {
                 requested,
                 current: Ply::new(3),
@@ -366,13 +371,13 @@ fn rejected_commands_leave_the_game_as_it_was() {
     let original = game.clone();
     let now = at(50_000);
     let refusals = [
-        game.play_move(Color::White, Ply::new(1), "Nf3", now),
-        game.play_move(Color::White, Ply::new(3), "Nf3", now),
-        game.play_move(Color::Black, Ply::new(2), "Nc6", now),
-        game.play_move(Color::White, Ply::new(2), "e4e5", now),
-        game.play_move(Color::White, Ply::new(2), "Ke3", now),
-        game.play_move(Color::White, Ply::new(2), "zz", now),
-        game.play_move(Color::White, Ply::new(2), "", now),
+        game.play_move(Color::White, Ply::new(1), "Nf3", false, now),
+        game.play_move(Color::White, Ply::new(3), "Nf3", false, now),
+        game.play_move(Color::Black, Ply::new(2), "Nc6", false, now),
+        game.play_move(Color::White, Ply::new(2), "e4e5", false, now),
+        game.play_move(Color::White, Ply::new(2), "Ke3", false, now),
+        game.play_move(Color::White, Ply::new(2), "zz", false, now),
+        game.play_move(Color::White, Ply::new(2), "", false, now),
     ];
     for refusal in refusals {
         assert!(refusal.is_err(), "{refusal:?}");
@@ -383,7 +388,7 @@ fn rejected_commands_leave_the_game_as_it_was() {
     let original = ended.clone();
     assert_eq!(ended.resign(Color::White, now), Err(Rejection::GameOver));
     assert_eq!(
-        ended.play_move(Color::White, ended.ply(), "e4", now),
+        ended.play_move(Color::White, ended.ply(), "e4", false, now),
         Err(Rejection::GameOver)
     );
     assert_eq!(ended, original);
@@ -539,7 +544,7 @@ fn resigning_gives_the_opponent_the_win() {
         assert_eq!(end.resign(seat, at(8000)), Err(Rejection::GameOver));
         assert_eq!(end.resign(!seat, at(8000)), Err(Rejection::GameOver));
         assert_eq!(
-            end.play_move(Color::Black, end.ply(), "d5", at(8000)),
+            end.play_move(Color::Black, end.ply(), "d5", false, at(8000)),
             Err(Rejection::GameOver)
         );
     }
@@ -596,8 +601,10 @@ fn refusal(fen: &str) -> FieldError {
     match NewGame::new(
         player("alice", ""),
         player("bob", ""),
-        fen,
+        Variant::Standard,
+        &start_from(fen),
         Pairing::default(),
+        GameRules::default(),
     ) {
         Ok(_) => panic!("{fen:?} was accepted"),
         Err(err) => {
@@ -714,9 +721,16 @@ fn fingerprints_tell_requests_apart() {
         )
     };
     let fingerprint = |(white, black, fen, pairing): (Player, Player, &str, Pairing)| {
-        NewGame::new(white, black, fen, pairing)
-            .expect("valid new game")
-            .fingerprint()
+        NewGame::new(
+            white,
+            black,
+            Variant::Standard,
+            &start_from(fen),
+            pairing,
+            GameRules::default(),
+        )
+        .expect("valid new game")
+        .fingerprint()
     };
     let reference = fingerprint(base());
     assert_eq!(reference, fingerprint(base()));
@@ -791,7 +805,7 @@ fn games_survive_a_serde_round_trip() {
     );
     let back = round_trip(&game);
     // The restored game still knows en passant is possible right now.
-    let (after, _) = changed(back.play_move(Color::White, back.ply(), "exf6", at(60_000)));
+    let (after, _) = changed(back.play_move(Color::White, back.ply(), "exf6", false, at(60_000)));
     assert_eq!(
         after.fen(),
         "rnbqkbnr/ppp1p1pp/5P2/3p4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"
@@ -807,7 +821,7 @@ fn games_survive_a_serde_round_trip() {
     let back = round_trip(&ended);
     assert_eq!(back.status(), GameStatus::Finished);
     assert_eq!(
-        back.play_move(Color::White, back.ply(), "e4", at(0)),
+        back.play_move(Color::White, back.ply(), "e4", false, at(0)),
         Err(Rejection::GameOver)
     );
 }
@@ -823,5 +837,14 @@ fn events_survive_a_serde_round_trip() {
         let json = serde_json::to_string(&event).expect("serialize");
         let back: GameEvent = serde_json::from_str(&json).expect("deserialize");
         assert_eq!(back, event, "{json}");
+    }
+}
+
+/// The start a FEN field asks for: empty means the standard position.
+fn start_from(fen: &str) -> StartPosition {
+    if fen.trim().is_empty() {
+        StartPosition::Standard
+    } else {
+        StartPosition::Fen(fen.to_owned())
     }
 }

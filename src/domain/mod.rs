@@ -5,6 +5,9 @@
 //! game together with the [`GameEvent`]s it produced.
 
 mod chess_move;
+pub mod dead_position;
+mod draws;
+mod endings;
 mod error;
 mod event;
 mod game;
@@ -13,16 +16,26 @@ mod outcome;
 pub mod pgn;
 mod player;
 mod ply;
+mod repetition;
+mod rules;
 mod serde_chess;
 mod time;
+mod variant;
 
 pub use chess_move::{MoveRecord, parse_move};
+pub use draws::{ClaimReason, ClaimVerdict};
+pub use endings::automatic_ending;
 pub use error::{FieldError, Rejection};
 pub use event::{EventKind, GameEvent};
-pub use game::{Decision, Game, GameStatus, NewGame, Pairing, SeatHashes, TokenHash};
+pub use game::{
+    Decision, Game, GameStatus, NewGame, Pairing, SeatHashes, StartPosition, TokenHash,
+};
 pub use ids::{GameId, RequestId};
 pub use outcome::{GameResult, Outcome, Termination};
 pub use player::Player;
 pub use ply::Ply;
+pub use repetition::Repetition;
+pub use rules::GameRules;
 pub use shakmaty::Color;
 pub use time::Timestamp;
+pub use variant::{CHESS960_POSITIONS, Variant, chess960_fen};

@@ -43,6 +43,20 @@ pub enum Termination {
     Stalemate,
     /// Neither side has the material to checkmate (FIDE 5.2.2).
     InsufficientMaterial,
+    /// The players agreed a draw (FIDE 9.1).
+    Agreement,
+    /// A correct claim of threefold repetition (FIDE 9.2).
+    ThreefoldRepetition,
+    /// A correct claim under the fifty-move rule (FIDE 9.3).
+    FiftyMoves,
+    /// The same position appeared five times (FIDE 9.6.1).
+    FivefoldRepetition,
+    /// Seventy-five moves by each player without a pawn move or capture
+    /// (FIDE 9.6.2).
+    SeventyFiveMoves,
+    /// Neither side can checkmate by any series of legal moves, though
+    /// material remains (FIDE 5.2.2), e.g. behind a locked pawn wall.
+    DeadPosition,
 }
 
 impl Termination {
@@ -53,6 +67,12 @@ impl Termination {
             Termination::Resignation => "resignation",
             Termination::Stalemate => "stalemate",
             Termination::InsufficientMaterial => "insufficient material",
+            Termination::Agreement => "agreement",
+            Termination::ThreefoldRepetition => "threefold repetition",
+            Termination::FiftyMoves => "the fifty-move rule",
+            Termination::FivefoldRepetition => "fivefold repetition",
+            Termination::SeventyFiveMoves => "the seventy-five-move rule",
+            Termination::DeadPosition => "dead position",
         }
     }
 }

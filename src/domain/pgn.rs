@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{Chess, Color, Position};
 
-use super::{Game, MoveRecord, Termination, Timestamp};
+use super::{Game, GameStatus, MoveRecord, Outcome, Termination, Timestamp, Variant};
 
 /// Longest movetext line, as the PGN standard recommends.
 const LINE_WIDTH: usize = 79;
@@ -37,13 +37,17 @@ pub fn export(game: &Game, moves: &[MoveRecord]) -> String {
     tags.push(("GameId", game.id().to_string()));
     tags.push(("WhitePlayerId", game.white().id.clone()));
     tags.push(("BlackPlayerId", game.black().id.clone()));
-    tags.push((
-        "Termination",
-        game.result()
-            .map_or("unterminated", |r| termination_tag(r.termination))
-            .to_owned(),
-    ));
-    let standard_start = game.initial_fen() == super::game::STANDARD_FEN;
+    let termination = match (game.result(), game.status()) {
+        (Some(result), _) => termination_tag(result.termination),
+        (None, GameStatus::Aborted) => "abandoned",
+        (None, _) => "unterminated",
+    };
+    tags.push(("Termination", termination.to_owned()));
+    if game.variant() == Variant::Chess960 {
+        tags.push(("Variant", "Chess960".to_owned()));
+    }
+    let standard_start =
+        game.variant() == Variant::Standard && game.initial_fen() == super::game::STANDARD_FEN;
     if !standard_start {
         tags.push(("SetUp", "1".to_owned()));
         tags.push(("FEN", game.initial_fen().to_owned()));
@@ -54,26 +58,57 @@ pub fn export(game: &Game, moves: &[MoveRecord]) -> String {
         let _ = writeln!(out, "[{name} \"{}\"]", escape(&value));
     }
     out.push('\n');
-    out.push_str(&movetext(game, moves, result));
+    out.push_str(&movetext(game, moves, &ending_comment(game), result));
     out.push('\n');
     out
 }
 
+/// A closing comment saying how the game ended, in words.
+fn ending_comment(game: &Game) -> Option<String> {
+    if let Some(by) = game.aborted_by() {
+        return Some(format!("Game aborted by {}", by.fold_wb("White", "Black")));
+    }
+    let result = game.result()?;
+    let loser = |winner: Color| (!winner).fold_wb("White", "Black");
+    Some(match (result.outcome, result.termination) {
+        (Outcome::WhiteWins, Termination::Checkmate) => "White wins by checkmate".to_owned(),
+        (Outcome::BlackWins, Termination::Checkmate) => "Black wins by checkmate".to_owned(),
+        (Outcome::WhiteWins, Termination::Resignation) => {
+            format!("{} resigns", loser(Color::White))
+        }
+        (Outcome::BlackWins, Termination::Resignation) => {
+            format!("{} resigns", loser(Color::Black))
+        }
+        (Outcome::Draw, Termination::Resignation) => {
+            "Draw: a player resigned, but the opponent could not checkmate by any series of legal moves".to_owned()
+        }
+        (_, termination) => format!("Draw by {}", termination.describe()),
+    })
+}
+
+/// The PGN standard's `Termination` values; every ending the laws of chess
+/// decide on the board or by the players is "normal".
 fn termination_tag(termination: Termination) -> &'static str {
     match termination {
         Termination::Checkmate
         | Termination::Resignation
         | Termination::Stalemate
-        | Termination::InsufficientMaterial => "normal",
+        | Termination::InsufficientMaterial
+        | Termination::Agreement
+        | Termination::ThreefoldRepetition
+        | Termination::FiftyMoves
+        | Termination::FivefoldRepetition
+        | Termination::SeventyFiveMoves
+        | Termination::DeadPosition => "normal",
     }
 }
 
-fn movetext(game: &Game, moves: &[MoveRecord], result: &str) -> String {
+fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result: &str) -> String {
     let start: Option<Chess> = game
         .initial_fen()
         .parse::<shakmaty::fen::Fen>()
         .ok()
-        .and_then(|fen| fen.into_position(shakmaty::CastlingMode::Standard).ok());
+        .and_then(|fen| fen.into_position(game.variant().castling_mode()).ok());
     let (mut number, mut turn) =
         start.map_or((1, Color::White), |pos| (pos.fullmoves().get(), pos.turn()));
     let mut tokens = Vec::with_capacity(moves.len() * 3 / 2 + 1);
@@ -88,6 +123,11 @@ fn movetext(game: &Game, moves: &[MoveRecord], result: &str) -> String {
             number += 1;
         }
         turn = !turn;
+    }
+    if let Some(comment) = comment {
+        // Braces cannot be escaped inside a PGN comment.
+        let text = comment.replace(['{', '}'], "");
+        tokens.extend(format!("{{{text}}}").split(' ').map(str::to_owned));
     }
     tokens.push(result.to_owned());
     wrap(&tokens)

@@ -19,19 +19,24 @@ pub mod color {
     }
 }
 
-/// A [`shakmaty::Chess`] position as its FEN.
-pub mod position {
+/// An optional [`shakmaty::Color`].
+pub mod opt_color {
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
-    use shakmaty::{CastlingMode, Chess, EnPassantMode, fen::Fen};
+    use shakmaty::Color;
 
-    pub fn serialize<S: Serializer>(pos: &Chess, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&Fen::from_position(pos, EnPassantMode::Legal).to_string())
+    pub fn serialize<S: Serializer>(color: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+        match color {
+            Some(color) => s.serialize_some(color.fold_wb("white", "black")),
+            None => s.serialize_none(),
+        }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Chess, D::Error> {
-        let text = String::deserialize(d)?;
-        let fen: Fen = text.parse().map_err(D::Error::custom)?;
-        fen.into_position(CastlingMode::Standard)
-            .map_err(D::Error::custom)
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Error> {
+        match Option::<String>::deserialize(d)?.as_deref() {
+            None => Ok(None),
+            Some("white") => Ok(Some(Color::White)),
+            Some("black") => Ok(Some(Color::Black)),
+            Some(other) => Err(D::Error::custom(format!("unknown colour '{other}'"))),
+        }
     }
 }

@@ -203,6 +203,7 @@ pub fn create_request(request_id: &str, fen: &str) -> proto::CreateGameRequest {
         event_id: "test-event".to_owned(),
         round: 1,
         board: 1,
+        ..Default::default()
     }
 }
 

@@ -1,0 +1,178 @@
+//! Draws by agreement (FIDE 9.1) and by claim (FIDE 9.2, 9.3, 9.5).
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{Color, Position};
+
+use super::{
+    Decision, EventKind, Game, GameResult, GameStatus, Outcome, Ply, Rejection, Termination,
+    Timestamp,
+    endings::{FIFTY_MOVES, THREEFOLD},
+    parse_move,
+};
+
+/// What a draw claim asserts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimReason {
+    /// The same position has appeared (or is about to appear) at least three
+    /// times (FIDE 9.2).
+    ThreefoldRepetition,
+    /// The last 50 moves by each player (or those completed by the intended
+    /// move) had no pawn move and no capture (FIDE 9.3).
+    FiftyMoves,
+}
+
+/// How the arbiter ruled on a draw claim.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClaimVerdict {
+    /// The claim is correct: the game is drawn.
+    Upheld,
+    /// The claim is incorrect; the game goes on (and the claim stands as a
+    /// draw offer where offers are allowed).
+    Refused {
+        /// Why it does not hold.
+        explanation: String,
+    },
+    /// The intended move ended the game by itself (e.g. checkmate), so
+    /// there was nothing left to claim.
+    Moot,
+}
+
+impl Game {
+    /// Offers a draw for `seat`. Offering while the opponent's offer is
+    /// pending accepts it.
+    pub fn offer_draw(&self, seat: Color, now: Timestamp) -> Result<Decision, Rejection> {
+        self.ensure_active()?;
+        if let Some(reason) = self.rules.draw_offer_refusal(self.ply) {
+            return Err(Rejection::DrawOfferNotAllowed { reason });
+        }
+        let mut next = self.clone();
+        let mut kinds = Vec::new();
+        match self.draw_offer {
+            Some(by) if by == seat => return Err(Rejection::DrawAlreadyOffered),
+            Some(_) => next.finish(agreement(), &mut kinds),
+            None => {
+                next.draw_offer = Some(seat);
+                kinds.push(EventKind::DrawOffered { by: seat });
+            }
+        }
+        Ok(next.commit(kinds, now))
+    }
+
+    /// Accepts or declines the opponent's pending draw offer.
+    pub fn respond_to_draw_offer(
+        &self,
+        seat: Color,
+        accept: bool,
+        now: Timestamp,
+    ) -> Result<Decision, Rejection> {
+        self.ensure_active()?;
+        if self.draw_offer != Some(!seat) {
+            return Err(Rejection::NoDrawOffer);
+        }
+        let mut next = self.clone();
+        let mut kinds = Vec::new();
+        if accept {
+            next.finish(agreement(), &mut kinds);
+        } else {
+            next.draw_offer = None;
+            kinds.push(EventKind::DrawDeclined { by: seat });
+        }
+        Ok(next.commit(kinds, now))
+    }
+
+    /// Rules on a draw claim by `seat`, the player to move, at `ply`. With an
+    /// `intended` move the claim is about the position that move produces
+    /// (FIDE 9.2.1.1, 9.3.1): the move is played whatever the ruling, since
+    /// a move written down with a claim cannot be withdrawn (9.5.2).
+    ///
+    /// A correct claim draws the game. An incorrect one is recorded, and it
+    /// stands as a draw offer to the opponent where the regulations allow
+    /// offers (9.1.2.3); an offer already pending from the opponent is
+    /// thereby accepted.
+    pub fn claim_draw(
+        &self,
+        seat: Color,
+        ply: Ply,
+        reason: ClaimReason,
+        intended: Option<&str>,
+        now: Timestamp,
+    ) -> Result<(Decision, ClaimVerdict), Rejection> {
+        self.ensure_turn(seat, ply)?;
+        let mut next = self.clone();
+        let mut kinds = Vec::new();
+        if let Some(text) = intended {
+            let m = parse_move(&self.position, self.variant.castling_mode(), text)?;
+            next.apply_move(m, now, &mut kinds);
+            if next.status() != GameStatus::Active {
+                return Ok((next.commit(kinds, now), ClaimVerdict::Moot));
+            }
+        }
+        let refusal = match reason {
+            ClaimReason::ThreefoldRepetition => {
+                let count = next.repetition.current_count();
+                (count < THREEFOLD).then(|| {
+                    format!(
+                        "the position {} appeared {count} time{}, not {THREEFOLD}",
+                        if intended.is_some() {
+                            "after the intended move has"
+                        } else {
+                            "has"
+                        },
+                        if count == 1 { "" } else { "s" },
+                    )
+                })
+            }
+            ClaimReason::FiftyMoves => {
+                let halfmoves = next.position.halfmoves();
+                (halfmoves < FIFTY_MOVES).then(|| {
+                    format!(
+                        "only {halfmoves} half-moves without a pawn move or capture{}, not {FIFTY_MOVES}",
+                        if intended.is_some() { " after the intended move" } else { "" },
+                    )
+                })
+            }
+        };
+        let verdict = match refusal {
+            None => {
+                next.finish(
+                    GameResult {
+                        outcome: Outcome::Draw,
+                        termination: match reason {
+                            ClaimReason::ThreefoldRepetition => Termination::ThreefoldRepetition,
+                            ClaimReason::FiftyMoves => Termination::FiftyMoves,
+                        },
+                    },
+                    &mut kinds,
+                );
+                ClaimVerdict::Upheld
+            }
+            Some(explanation) => {
+                kinds.push(EventKind::DrawClaimRefused {
+                    by: seat,
+                    reason,
+                    explanation: explanation.clone(),
+                });
+                if next.rules.draw_offer_refusal(next.ply).is_none() {
+                    match next.draw_offer {
+                        Some(by) if by != seat => next.finish(agreement(), &mut kinds),
+                        Some(_) => {}
+                        None => {
+                            next.draw_offer = Some(seat);
+                            kinds.push(EventKind::DrawOffered { by: seat });
+                        }
+                    }
+                }
+                ClaimVerdict::Refused { explanation }
+            }
+        };
+        Ok((next.commit(kinds, now), verdict))
+    }
+}
+
+fn agreement() -> GameResult {
+    GameResult {
+        outcome: Outcome::Draw,
+        termination: Termination::Agreement,
+    }
+}
