@@ -189,18 +189,22 @@ impl ArbiterService for ArbiterApi {
             .arbiter
             .claim_draw(&id, &token, Ply::new(req.ply), reason, intended)
             .await?;
-        let (upheld, explanation) = match verdict {
-            ClaimVerdict::Upheld => (true, String::new()),
-            ClaimVerdict::Refused { explanation } => (false, explanation),
+        let (ruling, explanation) = match verdict {
+            ClaimVerdict::Upheld => (proto::DrawClaimVerdict::Upheld, String::new()),
+            ClaimVerdict::Refused { explanation } => {
+                (proto::DrawClaimVerdict::Refused, explanation)
+            }
             ClaimVerdict::Moot => (
-                false,
+                proto::DrawClaimVerdict::Moot,
                 "the intended move ended the game by itself; there was nothing to claim".to_owned(),
             ),
         };
+        let upheld = ruling == proto::DrawClaimVerdict::Upheld;
         Ok(Response::new(proto::ClaimDrawResponse {
             game: Some(convert::game(&view)),
             upheld,
             explanation,
+            verdict: ruling.into(),
         }))
     }
 

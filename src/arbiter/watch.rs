@@ -65,7 +65,7 @@ impl Watcher {
         // the watcher needs the whole game instead of the missing events.
         let gap = missed.first().is_some_and(|e| e.version != after + 1);
         if after == 0 || gap {
-            let finished = game.status() == GameStatus::Finished;
+            let finished = game.status() != GameStatus::Active;
             watcher.cursor = current;
             watcher.complete = finished;
             watcher
@@ -75,7 +75,7 @@ impl Watcher {
                 watcher.accept(missed.into_iter().filter(|e| e.version > current))?;
             }
         } else {
-            watcher.complete = game.status() == GameStatus::Finished && after == current;
+            watcher.complete = game.status() != GameStatus::Active && after == current;
             watcher.accept(missed)?;
         }
         Ok(watcher)

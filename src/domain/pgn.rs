@@ -113,12 +113,14 @@ fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result:
         start.map_or((1, Color::White), |pos| (pos.fullmoves().get(), pos.turn()));
     let mut tokens = Vec::with_capacity(moves.len() * 3 / 2 + 1);
     for (index, record) in moves.iter().enumerate() {
+        // A move number and its move stay on one line.
         if turn == Color::White {
-            tokens.push(format!("{number}."));
+            tokens.push(format!("{number}. {}", record.san));
         } else if index == 0 {
-            tokens.push(format!("{number}..."));
+            tokens.push(format!("{number}... {}", record.san));
+        } else {
+            tokens.push(record.san.clone());
         }
-        tokens.push(record.san.clone());
         if turn == Color::Black {
             number += 1;
         }

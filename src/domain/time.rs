@@ -20,4 +20,14 @@ impl Timestamp {
     pub const fn unix_millis(self) -> u64 {
         self.0
     }
+
+    /// This instant plus `millis`.
+    pub const fn plus_millis(self, millis: u64) -> Self {
+        Self(self.0.saturating_add(millis))
+    }
+
+    /// Milliseconds from `earlier` to this instant (0 if `earlier` is later).
+    pub const fn millis_since(self, earlier: Timestamp) -> u64 {
+        self.0.saturating_sub(earlier.0)
+    }
 }

@@ -295,3 +295,196 @@ pub fn reason(status: &Status) -> String {
         .map(|info| info.reason)
         .unwrap_or_default()
 }
+
+/// Creates a game from a full request (sent with the admin token).
+pub async fn create(
+    client: &mut ArbiterServiceClient<Channel>,
+    request: proto::CreateGameRequest,
+) -> Result<NewGame, Status> {
+    let response = client.create_game(admin(request)).await?.into_inner();
+    let game = response.game.expect("game in response");
+    Ok(NewGame {
+        id: game.game_id.clone(),
+        game,
+        white: response.white_token,
+        black: response.black_token,
+    })
+}
+
+/// The seat token of the side to move in `current`.
+pub fn token_to_move<'a>(game: &'a NewGame, current: &proto::Game) -> &'a str {
+    if current.side_to_move == proto::Color::White as i32 {
+        &game.white
+    } else {
+        &game.black
+    }
+}
+
+/// Plays `mv` at `ply` with `token`, offering a draw with it.
+pub async fn play_offering_draw(
+    client: &mut ArbiterServiceClient<Channel>,
+    game_id: &str,
+    token: &str,
+    ply: u32,
+    mv: &str,
+) -> Result<proto::Game, Status> {
+    client
+        .make_move(bearer(
+            proto::MakeMoveRequest {
+                game_id: game_id.to_owned(),
+                r#move: mv.to_owned(),
+                ply,
+                offer_draw: true,
+            },
+            token,
+        ))
+        .await
+        .map(|response| response.into_inner().game.expect("game in response"))
+}
+
+/// Resigns for the seat holding `token`.
+pub async fn resign(
+    client: &mut ArbiterServiceClient<Channel>,
+    game_id: &str,
+    token: &str,
+) -> Result<proto::Game, Status> {
+    client
+        .resign(bearer(
+            proto::ResignRequest {
+                game_id: game_id.to_owned(),
+            },
+            token,
+        ))
+        .await
+        .map(|response| response.into_inner().game.expect("game in response"))
+}
+
+/// Offers a draw for the seat holding `token`.
+pub async fn offer_draw(
+    client: &mut ArbiterServiceClient<Channel>,
+    game_id: &str,
+    token: &str,
+) -> Result<proto::Game, Status> {
+    client
+        .offer_draw(bearer(
+            proto::OfferDrawRequest {
+                game_id: game_id.to_owned(),
+            },
+            token,
+        ))
+        .await
+        .map(|response| response.into_inner().game.expect("game in response"))
+}
+
+/// Accepts (`accept`) or declines the opponent's draw offer for the seat
+/// holding `token`.
+pub async fn respond_to_draw(
+    client: &mut ArbiterServiceClient<Channel>,
+    game_id: &str,
+    token: &str,
+    accept: bool,
+) -> Result<proto::Game, Status> {
+    client
+        .respond_to_draw_offer(bearer(
+            proto::RespondToDrawOfferRequest {
+                game_id: game_id.to_owned(),
+                accept,
+            },
+            token,
+        ))
+        .await
+        .map(|response| response.into_inner().game.expect("game in response"))
+}
+
+/// A ClaimDraw request.
+pub fn claim_request(
+    game_id: &str,
+    reason: proto::DrawClaimReason,
+    mv: &str,
+    ply: u32,
+) -> proto::ClaimDrawRequest {
+    proto::ClaimDrawRequest {
+        game_id: game_id.to_owned(),
+        reason: reason.into(),
+        r#move: mv.to_owned(),
+        ply,
+    }
+}
+
+/// Claims a draw for the seat holding `token`, with an intended move when
+/// `mv` is not empty.
+pub async fn claim_draw(
+    client: &mut ArbiterServiceClient<Channel>,
+    game_id: &str,
+    token: &str,
+    reason: proto::DrawClaimReason,
+    mv: &str,
+    ply: u32,
+) -> Result<proto::ClaimDrawResponse, Status> {
+    client
+        .claim_draw(bearer(claim_request(game_id, reason, mv, ply), token))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// Aborts the game for the seat holding `token`.
+pub async fn abort(
+    client: &mut ArbiterServiceClient<Channel>,
+    game_id: &str,
+    token: &str,
+) -> Result<proto::Game, Status> {
+    client
+        .abort_game(bearer(
+            proto::AbortGameRequest {
+                game_id: game_id.to_owned(),
+            },
+            token,
+        ))
+        .await
+        .map(|response| response.into_inner().game.expect("game in response"))
+}
+
+/// The game in PGN.
+pub async fn export_pgn(client: &mut ArbiterServiceClient<Channel>, game_id: &str) -> String {
+    client
+        .export_pgn(proto::ExportPgnRequest {
+            game_id: game_id.to_owned(),
+        })
+        .await
+        .expect("export pgn")
+        .into_inner()
+        .pgn
+}
+
+/// Starts watching a game after `after_version`.
+pub async fn watch(
+    client: &mut ArbiterServiceClient<Channel>,
+    game_id: &str,
+    after_version: u64,
+) -> tonic::Streaming<proto::WatchGameResponse> {
+    client
+        .watch_game(proto::WatchGameRequest {
+            game_id: game_id.to_owned(),
+            after_version,
+        })
+        .await
+        .expect("watch")
+        .into_inner()
+}
+
+/// Every event left on a watch stream until the server closes it (which it
+/// does after a game's final event). The timeout only turns a stream that
+/// never closes into a failure instead of a hang.
+pub async fn drain(
+    stream: &mut tonic::Streaming<proto::WatchGameResponse>,
+) -> Vec<proto::GameEvent> {
+    use futures::StreamExt;
+    let mut events = Vec::new();
+    while let Some(message) = tokio::time::timeout(Duration::from_secs(30), stream.next())
+        .await
+        .expect("the stream closes after the game's final event")
+    {
+        events.push(message.expect("event").event.expect("event body"));
+    }
+    events
+}

@@ -1,0 +1,616 @@
+//! PGN export over gRPC, on both stores: every way a game can end, an
+//! aborted and an unfinished game, Chess960 and a long game, each exported
+//! and read back with an independent PGN reader (`pgn-reader`), its moves
+//! replayed with `shakmaty` and compared with the arbiter's record.
+
+mod common;
+
+use std::{io::Cursor, ops::ControlFlow};
+
+use arbiter::proto::{self, Color, DrawClaimReason, GameStatus, Variant};
+use common::{
+    Backend, NewGame, TestApp, abort, claim_draw, create, create_request, export_pgn, get,
+    offer_draw, play, play_line, resign, respond_to_draw, token_to_move,
+};
+use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
+use shakmaty::{
+    CastlingMode, Chess, EnPassantMode, fen::Fen, san::SanPlus as ReplayedSan, uci::UciMove,
+};
+
+type Client = proto::arbiter_service_client::ArbiterServiceClient<tonic::transport::Channel>;
+
+const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+const SHUFFLE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
+
+/// One game as an independent PGN reader sees it.
+#[derive(Debug, Default)]
+struct ParsedGame {
+    tags: Vec<(String, String)>,
+    sans: Vec<SanPlus>,
+    comments: Vec<String>,
+    outcome: Option<String>,
+}
+
+impl ParsedGame {
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(tag, _)| tag == name)
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// Collects tags, mainline SAN, comments and the result token.
+struct Collector;
+
+impl Visitor for Collector {
+    type Tags = Vec<(String, String)>;
+    type Movetext = ParsedGame;
+    type Output = ParsedGame;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(Vec::new())
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
+        tags.push((
+            String::from_utf8(name.to_vec()).expect("UTF-8 tag name"),
+            value.decode_utf8().expect("UTF-8 tag value").into_owned(),
+        ));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
+        ControlFlow::Continue(ParsedGame {
+            tags,
+            ..ParsedGame::default()
+        })
+    }
+
+    fn san(&mut self, movetext: &mut Self::Movetext, san: SanPlus) -> ControlFlow<Self::Output> {
+        movetext.sans.push(san);
+        ControlFlow::Continue(())
+    }
+
+    fn comment(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
+        movetext.comments.push(
+            String::from_utf8_lossy(comment.as_bytes())
+                .trim()
+                .to_owned(),
+        );
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        outcome: pgn_reader::Outcome,
+    ) -> ControlFlow<Self::Output> {
+        movetext.outcome = Some(outcome.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output {
+        movetext
+    }
+}
+
+/// Reads exactly one game from `pgn`.
+fn parse(pgn: &str) -> ParsedGame {
+    let mut reader = Reader::new(Cursor::new(pgn.as_bytes()));
+    let parsed = reader
+        .read_game(&mut Collector)
+        .expect("readable PGN")
+        .expect("one game");
+    assert!(
+        reader
+            .read_game(&mut Collector)
+            .expect("readable")
+            .is_none(),
+        "exactly one game in:\n{pgn}"
+    );
+    parsed
+}
+
+/// What an export must say about how the game ended.
+struct Expected {
+    result: &'static str,
+    termination: &'static str,
+}
+
+const WHITE_WINS: Expected = Expected {
+    result: "1-0",
+    termination: "normal",
+};
+const BLACK_WINS: Expected = Expected {
+    result: "0-1",
+    termination: "normal",
+};
+const DRAWN: Expected = Expected {
+    result: "1/2-1/2",
+    termination: "normal",
+};
+const ABANDONED: Expected = Expected {
+    result: "*",
+    termination: "abandoned",
+};
+const UNFINISHED: Expected = Expected {
+    result: "*",
+    termination: "unterminated",
+};
+
+/// Exports `game_id`, reads the export back and checks it against the game:
+/// tags, the moves replayed from the starting position, and the result.
+async fn check_export(client: &mut Client, game_id: &str, expected: &Expected) -> ParsedGame {
+    let game = get(client, game_id).await;
+    let pgn = export_pgn(client, game_id).await;
+    let parsed = parse(&pgn);
+    let context = format!("{pgn}\n{game:#?}");
+
+    // The Seven Tag Roster first, in order, then the others.
+    let names: Vec<&str> = parsed.tags.iter().map(|(name, _)| name.as_str()).collect();
+    assert!(names.len() >= 7, "{context}");
+    assert_eq!(names[..7], SEVEN_TAG_ROSTER, "{context}");
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "no tag twice: {names:?}");
+    for name in SEVEN_TAG_ROSTER {
+        assert!(
+            !parsed.tag(name).expect("roster tag").is_empty(),
+            "{name} is empty"
+        );
+    }
+    let white = game.white.as_ref().expect("white");
+    let black = game.black.as_ref().expect("black");
+    assert_eq!(parsed.tag("White"), Some(white.name.as_str()));
+    assert_eq!(parsed.tag("Black"), Some(black.name.as_str()));
+    assert_eq!(parsed.tag("WhitePlayerId"), Some(white.id.as_str()));
+    assert_eq!(parsed.tag("BlackPlayerId"), Some(black.id.as_str()));
+    assert_eq!(parsed.tag("GameId"), Some(game.game_id.as_str()));
+    let date = parsed.tag("Date").expect("date");
+    assert!(
+        date.len() == 10 && date.chars().filter(|c| *c == '.').count() == 2,
+        "{date}"
+    );
+
+    // The result, in the tag and at the end of the movetext.
+    assert_eq!(parsed.tag("Result"), Some(expected.result), "{context}");
+    assert_eq!(
+        parsed.outcome.as_deref(),
+        Some(expected.result),
+        "{context}"
+    );
+    assert_eq!(
+        parsed.tag("Termination"),
+        Some(expected.termination),
+        "{context}"
+    );
+    match game.status() {
+        GameStatus::Finished => assert_ne!(expected.result, "*"),
+        _ => assert_eq!(expected.result, "*"),
+    }
+
+    // The variant and the starting position.
+    let chess960 = game.variant == Variant::Chess960 as i32;
+    assert_eq!(
+        parsed.tag("Variant"),
+        chess960.then_some("Chess960"),
+        "{context}"
+    );
+    let standard_start = !chess960 && game.initial_fen == STANDARD_FEN;
+    if standard_start {
+        assert_eq!(parsed.tag("SetUp"), None, "{context}");
+        assert_eq!(parsed.tag("FEN"), None, "{context}");
+    } else {
+        assert_eq!(parsed.tag("SetUp"), Some("1"), "{context}");
+        assert_eq!(
+            parsed.tag("FEN"),
+            Some(game.initial_fen.as_str()),
+            "{context}"
+        );
+    }
+
+    // The moves, replayed independently from the tags' starting position.
+    let mode = if parsed.tag("Variant") == Some("Chess960") {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
+    let mut position: Chess = match parsed.tag("FEN") {
+        Some(fen) => fen
+            .parse::<Fen>()
+            .expect("FEN tag parses")
+            .into_position(mode)
+            .expect("FEN tag is a legal position"),
+        None => Chess::default(),
+    };
+    assert_eq!(parsed.sans.len(), game.moves.len(), "{context}");
+    for (san, record) in parsed.sans.iter().zip(&game.moves) {
+        assert_eq!(san.to_string(), record.san, "as written: {context}");
+        let m = san
+            .san
+            .to_move(&position)
+            .unwrap_or_else(|err| panic!("{san} in {position:?}: {err}\n{context}"));
+        assert_eq!(
+            UciMove::from_move(m, mode).to_string(),
+            record.uci,
+            "{context}"
+        );
+        let replayed = ReplayedSan::from_move_and_play_unchecked(&mut position, m);
+        assert_eq!(replayed.to_string(), record.san, "{context}");
+        assert_eq!(
+            Fen::from_position(&position, EnPassantMode::Legal).to_string(),
+            record.fen_after,
+            "{context}"
+        );
+    }
+    assert_eq!(
+        Fen::from_position(&position, EnPassantMode::Legal).to_string(),
+        game.fen,
+        "{context}"
+    );
+
+    // Movetext lines stay within 79 columns.
+    let (_, movetext) = pgn
+        .split_once("\n\n")
+        .expect("a blank line before movetext");
+    for line in movetext.lines() {
+        assert!(line.len() <= 79, "{} columns: {line}", line.len());
+    }
+    // A comment says how the game ended, or that it was aborted.
+    if game.status() == GameStatus::Active {
+        assert!(parsed.comments.is_empty(), "{context}");
+    } else {
+        assert_eq!(parsed.comments.len(), 1, "{context}");
+    }
+    parsed
+}
+
+/// Creates a game from `fen` (standard when empty) and plays `moves`.
+async fn game_from(app: &TestApp, client: &mut Client, fen: &str, moves: &[&str]) -> NewGame {
+    let game = app.new_game_from(fen).await;
+    play_line(client, &game, moves).await;
+    game
+}
+
+// ---------------------------------------------------------------------------
+// Every ending
+// ---------------------------------------------------------------------------
+
+async fn decisive_games(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    let mate = game_from(
+        &app,
+        &mut client,
+        "",
+        &["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"],
+    )
+    .await;
+    let parsed = check_export(&mut client, &mate.id, &WHITE_WINS).await;
+    assert!(parsed.comments[0].contains("checkmate"), "{parsed:?}");
+
+    let mate = game_from(&app, &mut client, "", &["f3", "e5", "g4", "Qh4#"]).await;
+    check_export(&mut client, &mate.id, &BLACK_WINS).await;
+
+    let resigned = game_from(&app, &mut client, "", &["d4", "d5", "c4"]).await;
+    resign(&mut client, &resigned.id, &resigned.black)
+        .await
+        .expect("resign");
+    let parsed = check_export(&mut client, &resigned.id, &WHITE_WINS).await;
+    assert_eq!(parsed.comments, ["Black resigns"]);
+
+    let resigned = game_from(&app, &mut client, "", &["e4"]).await;
+    resign(&mut client, &resigned.id, &resigned.white)
+        .await
+        .expect("resign");
+    check_export(&mut client, &resigned.id, &BLACK_WINS).await;
+}
+
+async fn draws_on_the_board(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    let stalemate = game_from(
+        &app,
+        &mut client,
+        "7k/8/5K2/8/8/8/8/6Q1 w - - 0 1",
+        &["Qg6"],
+    )
+    .await;
+    let parsed = check_export(&mut client, &stalemate.id, &DRAWN).await;
+    assert!(parsed.comments[0].contains("stalemate"), "{parsed:?}");
+
+    let insufficient = game_from(
+        &app,
+        &mut client,
+        "8/8/4k3/1n6/8/3B4/8/4K3 w - - 0 1",
+        &["Bxb5"],
+    )
+    .await;
+    check_export(&mut client, &insufficient.id, &DRAWN).await;
+
+    let dead = game_from(
+        &app,
+        &mut client,
+        "8/8/4k3/p1p1p1p1/P1P1P3/6P1/4K3/5B2 w - - 0 1",
+        &["g4"],
+    )
+    .await;
+    let parsed = check_export(&mut client, &dead.id, &DRAWN).await;
+    assert!(parsed.comments[0].contains("dead position"), "{parsed:?}");
+
+    let fivefold = game_from(&app, &mut client, "", &SHUFFLE.repeat(4)).await;
+    let game = get(&mut client, &fivefold.id).await;
+    assert_eq!(
+        game.result.expect("result").termination,
+        proto::Termination::FivefoldRepetition as i32
+    );
+    check_export(&mut client, &fivefold.id, &DRAWN).await;
+
+    let seventy_five = game_from(
+        &app,
+        &mut client,
+        "8/8/4k3/8/8/3K4/3R4/8 w - - 149 80",
+        &["Rd1"],
+    )
+    .await;
+    let parsed = check_export(&mut client, &seventy_five.id, &DRAWN).await;
+    assert!(parsed.comments[0].contains("seventy-five"), "{parsed:?}");
+}
+
+async fn draws_by_the_players(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    let agreed = game_from(&app, &mut client, "", &["e4", "e5", "Nf3"]).await;
+    offer_draw(&mut client, &agreed.id, &agreed.white)
+        .await
+        .expect("offer");
+    respond_to_draw(&mut client, &agreed.id, &agreed.black, true)
+        .await
+        .expect("accept");
+    let parsed = check_export(&mut client, &agreed.id, &DRAWN).await;
+    assert!(parsed.comments[0].contains("agreement"), "{parsed:?}");
+
+    let threefold = game_from(&app, &mut client, "", &[SHUFFLE, SHUFFLE].concat()).await;
+    let claim = claim_draw(
+        &mut client,
+        &threefold.id,
+        &threefold.white,
+        DrawClaimReason::ThreefoldRepetition,
+        "",
+        8,
+    )
+    .await
+    .expect("claim");
+    assert!(claim.upheld);
+    check_export(&mut client, &threefold.id, &DRAWN).await;
+
+    let fifty = app.new_game_from("8/8/4k3/8/8/3K4/3R4/8 w - - 99 80").await;
+    let claim = claim_draw(
+        &mut client,
+        &fifty.id,
+        &fifty.white,
+        DrawClaimReason::FiftyMoves,
+        "Rd1",
+        0,
+    )
+    .await
+    .expect("claim");
+    assert!(claim.upheld);
+    let parsed = check_export(&mut client, &fifty.id, &DRAWN).await;
+    assert!(parsed.comments[0].contains("fifty"), "{parsed:?}");
+
+    // White resigns, but Black has a lone king: drawn. The game starts
+    // with Black to move, so the movetext opens with "1...".
+    let lone_king = game_from(
+        &app,
+        &mut client,
+        "8/8/4k3/8/8/3K4/8/7R b - - 0 1",
+        &["Ke5", "Rh2"],
+    )
+    .await;
+    let game = resign(&mut client, &lone_king.id, &lone_king.white)
+        .await
+        .expect("resign");
+    assert_eq!(
+        game.result.expect("result").outcome,
+        proto::Outcome::Draw as i32
+    );
+    check_export(&mut client, &lone_king.id, &DRAWN).await;
+    let pgn = export_pgn(&mut client, &lone_king.id).await;
+    assert!(pgn.contains("\n\n1... Ke5 2. Rh2 {"), "{pgn}");
+}
+
+async fn aborted_and_unfinished_games(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    let aborted = game_from(&app, &mut client, "", &["e4"]).await;
+    abort(&mut client, &aborted.id, &aborted.black)
+        .await
+        .expect("abort");
+    let parsed = check_export(&mut client, &aborted.id, &ABANDONED).await;
+    assert!(parsed.comments[0].contains("aborted"), "{parsed:?}");
+
+    let aborted = app.new_game().await;
+    abort(&mut client, &aborted.id, &aborted.white)
+        .await
+        .expect("abort");
+    let parsed = check_export(&mut client, &aborted.id, &ABANDONED).await;
+    assert!(parsed.sans.is_empty());
+
+    let unfinished = game_from(&app, &mut client, "", &["e4", "c5", "Nf3"]).await;
+    check_export(&mut client, &unfinished.id, &UNFINISHED).await;
+    let fresh = app.new_game().await;
+    check_export(&mut client, &fresh.id, &UNFINISHED).await;
+    // An unfinished game from a position keeps its set-up tags.
+    let from_fen = game_from(
+        &app,
+        &mut client,
+        "8/8/4k3/8/8/3K4/3R4/8 w - - 12 40",
+        &["Rd1"],
+    )
+    .await;
+    let parsed = check_export(&mut client, &from_fen.id, &UNFINISHED).await;
+    assert_eq!(parsed.sans.len(), 1);
+}
+
+// ---------------------------------------------------------------------------
+// Chess960, awkward tag values and long games
+// ---------------------------------------------------------------------------
+
+async fn chess960_games(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    for (number, moves) in [
+        (
+            10,
+            &[
+                "Nb3", "g6", "e3", "Bg7", "Be2", "O-O", "d3", "Nb6", "Bd2", "a6", "g1d1",
+            ][..],
+        ),
+        (3, &["f1g1", "Nb6", "Nb3", "Ne6", "Ne3", "O-O-O"][..]),
+        (518, &["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "e1h1"][..]),
+    ] {
+        let mut request = create_request("", "");
+        request.variant = Variant::Chess960.into();
+        request.chess960_position = Some(number);
+        let game = create(&mut client, request).await.expect("create");
+        let played = play_line(&mut client, &game, moves).await;
+        assert!(
+            played.moves.iter().any(|m| m.san.starts_with("O-O")),
+            "{number}"
+        );
+        check_export(&mut client, &game.id, &UNFINISHED).await;
+        let token = token_to_move(&game, &played).to_owned();
+        resign(&mut client, &game.id, &token).await.expect("resign");
+        let expected = if played.side_to_move == Color::White as i32 {
+            &BLACK_WINS
+        } else {
+            &WHITE_WINS
+        };
+        let parsed = check_export(&mut client, &game.id, expected).await;
+        assert_eq!(parsed.tag("Variant"), Some("Chess960"));
+    }
+}
+
+async fn tag_values_are_escaped(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut request = create_request("", "");
+    request.white = Some(proto::Player {
+        id: r#"id "with" quotes"#.to_owned(),
+        name: r#"Bobby "The Rook" \ Fischer ] [x"#.to_owned(),
+    });
+    request.black = Some(proto::Player {
+        id: "no-name".to_owned(),
+        name: String::new(),
+    });
+    request.event_id = r#"Open "A" \ 2026"#.to_owned();
+    request.round = 0;
+    request.board = 0;
+    let game = create(&mut client, request).await.expect("create");
+    play_line(&mut client, &game, &["e4", "e5"]).await;
+    let pgn = export_pgn(&mut client, &game.id).await;
+    let parsed = parse(&pgn);
+    assert_eq!(
+        parsed.tag("White"),
+        Some(r#"Bobby "The Rook" \ Fischer ] [x"#),
+        "{pgn}"
+    );
+    assert_eq!(parsed.tag("WhitePlayerId"), Some(r#"id "with" quotes"#));
+    // Without a name, the id stands in.
+    assert_eq!(parsed.tag("Black"), Some("no-name"));
+    assert_eq!(parsed.tag("Event"), Some(r#"Open "A" \ 2026"#));
+    assert_eq!(parsed.tag("Round"), Some("?"));
+    assert_eq!(parsed.tag("Board"), None);
+    assert_eq!(parsed.sans.len(), 2);
+}
+
+/// A deterministic pseudo-random index below `len`.
+fn pick(seed: &mut u64, len: usize) -> usize {
+    *seed = seed
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    ((*seed >> 33) % len as u64) as usize
+}
+
+/// Plays up to `plies` pseudo-random legal moves (from the game's own list
+/// of legal moves) until the game ends.
+async fn random_game(client: &mut Client, game: &NewGame, plies: usize, mut seed: u64) {
+    let mut current = get(client, &game.id).await;
+    for _ in 0..plies {
+        if current.status != GameStatus::Active as i32 {
+            break;
+        }
+        let mv = current.legal_moves[pick(&mut seed, current.legal_moves.len())].clone();
+        let token = token_to_move(game, &current).to_owned();
+        current = play(client, &game.id, &token, current.ply, &mv)
+            .await
+            .unwrap_or_else(|status| panic!("{mv} refused: {status:?}"));
+    }
+}
+
+async fn long_games(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    let game = app.new_game().await;
+    random_game(&mut client, &game, 200, 7).await;
+    let played = get(&mut client, &game.id).await;
+    assert!(played.moves.len() >= 60, "{}", played.moves.len());
+    let expected = match played.result.map(|r| r.outcome) {
+        None => &UNFINISHED,
+        Some(o) if o == proto::Outcome::WhiteWins as i32 => &WHITE_WINS,
+        Some(o) if o == proto::Outcome::BlackWins as i32 => &BLACK_WINS,
+        Some(_) => &DRAWN,
+    };
+    check_export(&mut client, &game.id, expected).await;
+    let pgn = export_pgn(&mut client, &game.id).await;
+    let (_, movetext) = pgn.split_once("\n\n").expect("movetext");
+    assert!(movetext.lines().count() > 5, "{pgn}");
+
+    let mut request = create_request("", "");
+    request.variant = Variant::Chess960.into();
+    request.chess960_position = Some(249);
+    let game = create(&mut client, request).await.expect("create");
+    random_game(&mut client, &game, 120, 42).await;
+    let played = get(&mut client, &game.id).await;
+    assert!(played.moves.len() >= 40, "{}", played.moves.len());
+    if played.status == GameStatus::Active as i32 {
+        let token = token_to_move(&game, &played).to_owned();
+        resign(&mut client, &game.id, &token).await.expect("resign");
+    }
+    let ended = get(&mut client, &game.id).await;
+    let expected = match ended.result.map(|r| r.outcome) {
+        Some(o) if o == proto::Outcome::WhiteWins as i32 => &WHITE_WINS,
+        Some(o) if o == proto::Outcome::BlackWins as i32 => &BLACK_WINS,
+        _ => &DRAWN,
+    };
+    check_export(&mut client, &game.id, expected).await;
+}
+
+on_every_backend!(
+    decisive_games,
+    draws_on_the_board,
+    draws_by_the_players,
+    aborted_and_unfinished_games,
+    chess960_games,
+    tag_values_are_escaped,
+    long_games,
+);
