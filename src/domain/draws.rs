@@ -176,3 +176,7 @@ fn agreement() -> GameResult {
         termination: Termination::Agreement,
     }
 }
+
+#[cfg(test)]
+#[path = "draws_tests.rs"]
+mod tests;

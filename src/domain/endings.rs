@@ -45,3 +45,7 @@ pub fn automatic_ending(pos: &Chess, repetition: &Repetition) -> Option<GameResu
         None
     }
 }
+
+#[cfg(test)]
+#[path = "endings_tests.rs"]
+mod tests;
