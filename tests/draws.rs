@@ -68,6 +68,9 @@ fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
             Kind::DrawDeclined(_) => "draw_declined",
             Kind::DrawClaimRefused(_) => "draw_claim_refused",
             Kind::GameAborted(_) => "game_aborted",
+            Kind::ClockAdjusted(_) => "clock_adjusted",
+            Kind::ClockPaused(_) => "clock_paused",
+            Kind::ClockResumed(_) => "clock_resumed",
         })
         .collect()
 }
@@ -375,6 +378,7 @@ async fn regulations_delay_or_forbid_agreed_draws(backend: Backend) {
     request.rules = Some(proto::GameRules {
         draw_offers_from_move: 3,
         sofia_rules: false,
+        ..Default::default()
     });
     let game = create(&mut client, request).await.expect("create");
     let rules = game.game.rules.expect("rules");
@@ -429,6 +433,7 @@ async fn regulations_delay_or_forbid_agreed_draws(backend: Backend) {
     request.rules = Some(proto::GameRules {
         draw_offers_from_move: 0,
         sofia_rules: true,
+        ..Default::default()
     });
     let game = create(&mut client, request).await.expect("create");
     assert!(game.game.rules.expect("rules").sofia_rules);

@@ -5,8 +5,9 @@ use shakmaty::Position;
 use crate::{
     arbiter::{GameView, WatchItem},
     domain::{
-        self, ClaimReason, Color, EventKind, GameEvent, GameRules, GameStatus, MoveRecord, Outcome,
-        Termination, Timestamp, Variant,
+        self, ClaimReason, ClockView, Color, DelayMode, EventKind, GameEvent, GameRules,
+        GameStatus, MoveRecord, Outcome, Pace, RulesProfile, Termination, TimeControl, Timestamp,
+        Variant,
     },
     proto,
 };
@@ -50,6 +51,12 @@ fn result(result: domain::GameResult) -> proto::GameResult {
         Termination::FivefoldRepetition => proto::Termination::FivefoldRepetition,
         Termination::SeventyFiveMoves => proto::Termination::SeventyFiveMoves,
         Termination::DeadPosition => proto::Termination::DeadPosition,
+        Termination::Timeout => proto::Termination::Timeout,
+        Termination::TimeoutVsInsufficientMaterial => {
+            proto::Termination::TimeoutVsInsufficientMaterial
+        }
+        Termination::TimeoutWithPendingDrawOffer => proto::Termination::TimeoutWithPendingDrawOffer,
+        Termination::NoShow => proto::Termination::NoShow,
     };
     proto::GameResult {
         outcome: outcome.into(),
@@ -65,12 +72,60 @@ fn move_record(record: &MoveRecord) -> proto::MoveRecord {
         color: color(record.color).into(),
         fen_after: record.fen_after.clone(),
         played_at: Some(timestamp(record.played_at)),
+        time_spent_ms: record.time.map_or(0, |t| t.spent_ms),
+        clock_ms: record.time.map_or(0, |t| t.remaining_ms),
     }
 }
 
-/// The protobuf view of a game.
+/// The protobuf view of the clocks.
+pub fn clock(view: &ClockView) -> proto::ClockState {
+    proto::ClockState {
+        as_of: Some(timestamp(view.at)),
+        white_ms: view.white_ms,
+        black_ms: view.black_ms,
+        running: optional_color(view.running).into(),
+        paused: view.paused,
+        white_period: view.white_period,
+        black_period: view.black_period,
+        white_moves_left: view.white_moves_left,
+        black_moves_left: view.black_moves_left,
+        delay_left_ms: view.delay_left_ms,
+    }
+}
+
+fn time_control(control: &TimeControl) -> proto::TimeControl {
+    proto::TimeControl {
+        periods: control
+            .periods()
+            .iter()
+            .map(|p| proto::Period {
+                time_ms: p.time_ms,
+                moves: p.moves,
+                increment_ms: p.increment_ms,
+                delay_ms: p.delay_ms,
+            })
+            .collect(),
+        delay_mode: match control.delay_mode() {
+            DelayMode::Simple => proto::DelayMode::Simple,
+            DelayMode::Bronstein => proto::DelayMode::Bronstein,
+        }
+        .into(),
+    }
+}
+
+/// The protobuf view of a game, with its clocks as of `now`.
 pub fn game(view: &GameView) -> proto::Game {
     let game = &view.game;
+    let now = view.as_of;
+    let active = game.status() == GameStatus::Active;
+    // A finished game's clock stopped when it ended.
+    let clock_at = if active { now } else { game.updated_at() };
+    let mut clock_view = game.clock().map(|c| c.view(clock_at));
+    if let Some(view) = clock_view.as_mut()
+        && !active
+    {
+        view.running = None;
+    }
     let status = match game.status() {
         GameStatus::Active => proto::GameStatus::Active,
         GameStatus::Finished => proto::GameStatus::Finished,
@@ -103,6 +158,18 @@ pub fn game(view: &GameView) -> proto::Game {
         halfmove_clock: game.halfmove_clock(),
         repetition_count: u32::try_from(game.repetition_count()).unwrap_or(u32::MAX),
         aborted_by: optional_color(game.aborted_by()).into(),
+        clock: clock_view.as_ref().map(clock),
+        time_control: game.clock().map(|c| time_control(c.control(Color::White))),
+        black_time_control: game.clock().map(|c| time_control(c.control(Color::Black))),
+        pace: match game.pace() {
+            None => proto::Pace::Unspecified,
+            Some(Pace::Standard) => proto::Pace::Standard,
+            Some(Pace::Rapid) => proto::Pace::Rapid,
+            Some(Pace::Blitz) => proto::Pace::Blitz,
+        }
+        .into(),
+        scheduled_start: game.schedule().scheduled_start.map(timestamp),
+        default_time_ms: game.schedule().default_time_ms.unwrap_or(0),
     }
 }
 
@@ -121,6 +188,12 @@ fn rules(rules: GameRules) -> proto::GameRules {
     proto::GameRules {
         draw_offers_from_move: rules.draw_offers_from_move,
         sofia_rules: rules.sofia_rules,
+        profile: match rules.profile {
+            RulesProfile::Fide => proto::RulesProfile::Fide,
+            RulesProfile::Uscf => proto::RulesProfile::Uscf,
+        }
+        .into(),
+        pending_offer_draws_on_flag: rules.pending_offer_draws_on_flag,
     }
 }
 
@@ -135,11 +208,15 @@ pub fn claim_reason(reason: ClaimReason) -> proto::DrawClaimReason {
 /// The protobuf form of one watch item.
 pub fn watch_item(item: &WatchItem) -> proto::GameEvent {
     match item {
-        WatchItem::Snapshot(view) => proto::GameEvent {
-            version: view.game.version(),
-            timestamp: Some(timestamp(view.game.updated_at())),
-            kind: Some(proto::game_event::Kind::Snapshot(game(view))),
-        },
+        WatchItem::Snapshot(view) => {
+            let snapshot = game(view);
+            proto::GameEvent {
+                version: view.game.version(),
+                timestamp: Some(timestamp(view.as_of)),
+                clock: snapshot.clock,
+                kind: Some(proto::game_event::Kind::Snapshot(snapshot)),
+            }
+        }
         WatchItem::Event(event) => game_event(event),
     }
 }
@@ -194,10 +271,32 @@ fn game_event(event: &GameEvent) -> proto::GameEvent {
         EventKind::GameAborted { by } => Kind::GameAborted(proto::GameAborted {
             by: color(*by).into(),
         }),
+        EventKind::ClockAdjusted {
+            color: side,
+            delta_ms,
+            reason,
+        } => Kind::ClockAdjusted(proto::ClockAdjusted {
+            color: color(*side).into(),
+            delta_ms: *delta_ms,
+            reason: reason.clone(),
+        }),
+        EventKind::ClockPaused { reason } => Kind::ClockPaused(proto::ClockPaused {
+            reason: reason.clone(),
+        }),
+        EventKind::ClockResumed { reason } => Kind::ClockResumed(proto::ClockResumed {
+            reason: reason.clone(),
+        }),
     };
+    let mut clock_view = event.clock;
+    if event.is_final()
+        && let Some(view) = clock_view.as_mut()
+    {
+        view.running = None;
+    }
     proto::GameEvent {
         version: event.version,
         timestamp: Some(timestamp(event.at)),
+        clock: clock_view.as_ref().map(clock),
         kind: Some(kind),
     }
 }

@@ -5,6 +5,7 @@
 
 mod auth;
 mod convert;
+mod create;
 pub mod status;
 
 use std::pin::Pin;
@@ -15,11 +16,8 @@ use tonic::{Request, Response, Status};
 
 pub use self::auth::AdminToken;
 use crate::{
-    arbiter::{Arbiter, chess960_position_for},
-    domain::{
-        ClaimReason, ClaimVerdict, FieldError, GameId, GameRules, NewGame, Pairing, Player, Ply,
-        RequestId, StartPosition, Variant,
-    },
+    arbiter::Arbiter,
+    domain::{ClaimReason, ClaimVerdict, Color, FieldError, GameId, Ply},
     proto::{self, arbiter_service_server::ArbiterService},
 };
 
@@ -46,10 +44,22 @@ fn game_id(raw: &str) -> Result<GameId, Status> {
     GameId::parse(raw).map_err(|err| status::invalid_field(&err))
 }
 
-fn player(field: &'static str, player: Option<&proto::Player>) -> Result<Player, Status> {
-    let player =
-        player.ok_or_else(|| status::invalid_field(&FieldError::new(field, "is required")))?;
-    Player::parse(field, &player.id, &player.name).map_err(|err| status::invalid_field(&err))
+/// An arbiter's stated reason: required, at most 500 characters.
+fn reason(text: &str) -> Result<String, Status> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(status::invalid_field(&FieldError::new(
+            "reason",
+            "is required",
+        )));
+    }
+    if text.chars().count() > 500 || text.chars().any(char::is_control) {
+        return Err(status::invalid_field(&FieldError::new(
+            "reason",
+            "must be at most 500 characters without control characters",
+        )));
+    }
+    Ok(text.to_owned())
 }
 
 type WatchStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;
@@ -61,38 +71,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::CreateGameRequest>,
     ) -> Result<Response<proto::CreateGameResponse>, Status> {
         self.admin.check(&request)?;
-        let req = request.into_inner();
-        let request_id =
-            RequestId::parse(&req.request_id).map_err(|e| status::invalid_field(&e))?;
-        let white = player("white", req.white.as_ref())?;
-        let black = player("black", req.black.as_ref())?;
-        let pairing = Pairing::parse(&req.event_id, req.round, req.board)
-            .map_err(|e| status::invalid_field(&e))?;
-        let variant = match req.variant() {
-            proto::Variant::Unspecified | proto::Variant::Standard => Variant::Standard,
-            proto::Variant::Chess960 => Variant::Chess960,
-        };
-        let fen = req.initial_fen.trim();
-        let start = match (variant, fen.is_empty(), req.chess960_position) {
-            (_, false, Some(_)) => {
-                return Err(status::invalid_field(&FieldError::new(
-                    "chess960_position",
-                    "cannot be combined with initial_fen",
-                )));
-            }
-            (_, true, Some(number)) => StartPosition::Chess960(number),
-            (Variant::Standard, true, None) => StartPosition::Standard,
-            (Variant::Chess960, true, None) => {
-                StartPosition::Chess960(chess960_position_for(request_id.as_ref()))
-            }
-            (_, false, None) => StartPosition::Fen(fen.to_owned()),
-        };
-        let rules = req.rules.map_or_else(GameRules::default, |r| GameRules {
-            draw_offers_from_move: r.draw_offers_from_move,
-            sofia_rules: r.sofia_rules,
-        });
-        let new = NewGame::new(white, black, variant, &start, pairing, rules)
-            .map_err(|e| status::invalid_field(&e))?;
+        let (request_id, new) = create::new_game(request.get_ref())?;
         let created = self.arbiter.create_game(request_id, new).await?;
         Ok(Response::new(proto::CreateGameResponse {
             game: Some(convert::game(&created.view)),
@@ -216,6 +195,59 @@ impl ArbiterService for ArbiterApi {
         let id = game_id(&request.get_ref().game_id)?;
         let view = self.arbiter.abort(&id, &token).await?;
         Ok(Response::new(proto::AbortGameResponse {
+            game: Some(convert::game(&view)),
+        }))
+    }
+
+    async fn adjust_clock(
+        &self,
+        request: Request<proto::AdjustClockRequest>,
+    ) -> Result<Response<proto::AdjustClockResponse>, Status> {
+        self.admin.check(&request)?;
+        let req = request.into_inner();
+        let id = game_id(&req.game_id)?;
+        let color = match req.color() {
+            proto::Color::White => Color::White,
+            proto::Color::Black => Color::Black,
+            proto::Color::Unspecified => {
+                return Err(status::invalid_field(&FieldError::new(
+                    "color",
+                    "must be COLOR_WHITE or COLOR_BLACK",
+                )));
+            }
+        };
+        let reason = reason(&req.reason)?;
+        let view = self
+            .arbiter
+            .adjust_clock(&id, color, req.delta_ms, &reason)
+            .await?;
+        Ok(Response::new(proto::AdjustClockResponse {
+            game: Some(convert::game(&view)),
+        }))
+    }
+
+    async fn pause_clock(
+        &self,
+        request: Request<proto::PauseClockRequest>,
+    ) -> Result<Response<proto::PauseClockResponse>, Status> {
+        self.admin.check(&request)?;
+        let id = game_id(&request.get_ref().game_id)?;
+        let reason = reason(&request.get_ref().reason)?;
+        let view = self.arbiter.pause_clock(&id, &reason).await?;
+        Ok(Response::new(proto::PauseClockResponse {
+            game: Some(convert::game(&view)),
+        }))
+    }
+
+    async fn resume_clock(
+        &self,
+        request: Request<proto::ResumeClockRequest>,
+    ) -> Result<Response<proto::ResumeClockResponse>, Status> {
+        self.admin.check(&request)?;
+        let id = game_id(&request.get_ref().game_id)?;
+        let reason = reason(&request.get_ref().reason)?;
+        let view = self.arbiter.resume_clock(&id, &reason).await?;
+        Ok(Response::new(proto::ResumeClockResponse {
             game: Some(convert::game(&view)),
         }))
     }

@@ -74,6 +74,9 @@ impl From<ArbiterError> for Status {
                     precondition("DRAW_ALREADY_OFFERED", "draw_offer", message)
                 }
                 Rejection::NoDrawOffer => precondition("NO_DRAW_OFFER", "draw_offer", message),
+                Rejection::ClockPaused => precondition("CLOCK_PAUSED", "clock", message),
+                Rejection::ClockNotPaused => precondition("CLOCK_NOT_PAUSED", "clock", message),
+                Rejection::Untimed => precondition("UNTIMED", "clock", message),
                 Rejection::StalePly { .. } => {
                     status(Code::Aborted, "STALE_PLY", message, ErrorDetails::new())
                 }

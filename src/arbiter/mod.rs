@@ -53,6 +53,8 @@ pub struct GameView {
     pub game: Game,
     /// Its moves, in order.
     pub moves: Vec<MoveRecord>,
+    /// The server time the view describes (clocks are shown as of then).
+    pub as_of: Timestamp,
 }
 
 /// A newly created (or re-found) game and its seat tokens.
@@ -104,10 +106,12 @@ impl Arbiter {
             match self.store.commit(&id, 0, state, vec![event]).await? {
                 CommitOutcome::Committed => {
                     tracing::info!(game_id = %id, "game created");
+                    self.index(&game).await;
                     return Ok(CreatedGame {
                         view: GameView {
                             game,
                             moves: Vec::new(),
+                            as_of: now,
                         },
                         tokens,
                     });
@@ -117,7 +121,7 @@ impl Arbiter {
                         // A random identifier collided: draw another.
                         continue;
                     };
-                    let (existing, _) = self.load(&id).await?;
+                    let (existing, now) = self.load_current(&id).await?;
                     if existing.fingerprint() != fingerprint {
                         return Err(ArbiterError::RequestIdReused {
                             request_id: key.as_str().to_owned(),
@@ -127,7 +131,7 @@ impl Arbiter {
                         return Err(ArbiterError::TokensNotReissuable { game_id: id });
                     }
                     return Ok(CreatedGame {
-                        view: self.view(existing).await?,
+                        view: self.view(existing, now).await?,
                         tokens,
                     });
                 }
@@ -138,8 +142,8 @@ impl Arbiter {
 
     /// A game and its moves.
     pub async fn get_game(&self, id: &GameId) -> Result<GameView, ArbiterError> {
-        let (game, _) = self.load(id).await?;
-        self.view(game).await
+        let (game, now) = self.load_current(id).await?;
+        self.view(game, now).await
     }
 
     /// Plays `text` for the seat holding `token`, chosen at `ply`; with
@@ -154,7 +158,7 @@ impl Arbiter {
     ) -> Result<GameView, ArbiterError> {
         let hash = TokenHash::of(token);
         for _ in 0..MAX_ATTEMPTS {
-            let (game, now) = self.load(id).await?;
+            let (game, now) = self.load_current(id).await?;
             let seat = game.seat_of(&hash).ok_or(ArbiterError::NotASeat)?;
             let decision = match game.play_move(seat, ply, text, offer_draw, now) {
                 Err(Rejection::StalePly { .. }) if ply < game.ply() => {
@@ -164,7 +168,7 @@ impl Arbiter {
                 decided => decided?,
             };
             if let Some(next) = self.commit(game, decision).await? {
-                return self.view(next).await;
+                return self.view(next, now).await;
             }
         }
         Err(ArbiterError::Contention)
@@ -237,14 +241,112 @@ impl Arbiter {
     ) -> Result<(GameView, T), ArbiterError> {
         let hash = TokenHash::of(token);
         for _ in 0..MAX_ATTEMPTS {
-            let (game, now) = self.load(id).await?;
+            let (game, now) = self.load_current(id).await?;
             let seat = game.seat_of(&hash).ok_or(ArbiterError::NotASeat)?;
             let (decision, extra) = decide(&game, seat, now)?;
             if let Some(next) = self.commit(game, decision).await? {
-                return Ok((self.view(next).await?, extra));
+                return Ok((self.view(next, now).await?, extra));
             }
         }
         Err(ArbiterError::Contention)
+    }
+
+    /// An arbiter adds `delta_ms` to (or deducts it from) `color`'s clock.
+    pub async fn adjust_clock(
+        &self,
+        id: &GameId,
+        color: Color,
+        delta_ms: i64,
+        reason: &str,
+    ) -> Result<GameView, ArbiterError> {
+        self.execute_admin(id, |game, now| {
+            game.adjust_clock(color, delta_ms, reason, now)
+        })
+        .await
+    }
+
+    /// An arbiter stops the clocks.
+    pub async fn pause_clock(&self, id: &GameId, reason: &str) -> Result<GameView, ArbiterError> {
+        self.execute_admin(id, |game, now| game.pause_clock(reason, now))
+            .await
+    }
+
+    /// An arbiter restarts the clocks.
+    pub async fn resume_clock(&self, id: &GameId, reason: &str) -> Result<GameView, ArbiterError> {
+        self.execute_admin(id, |game, now| game.resume_clock(reason, now))
+            .await
+    }
+
+    /// Runs one arbiter command (the caller has checked the admin token).
+    async fn execute_admin(
+        &self,
+        id: &GameId,
+        decide: impl Fn(&Game, Timestamp) -> Result<Decision, Rejection>,
+    ) -> Result<GameView, ArbiterError> {
+        for _ in 0..MAX_ATTEMPTS {
+            let (game, now) = self.load_current(id).await?;
+            let decision = decide(&game, now)?;
+            if let Some(next) = self.commit(game, decision).await? {
+                return self.view(next, now).await;
+            }
+        }
+        Err(ArbiterError::Contention)
+    }
+
+    /// Ends, by time, up to `limit` games whose flag or default time is due
+    /// by now, committing each ending exactly once whatever the number of
+    /// replicas sweeping (the store's compare-and-set decides). Returns how
+    /// many due games it looked at.
+    pub async fn sweep(&self, limit: usize) -> Result<usize, ArbiterError> {
+        let now = self.store.now().await?;
+        let due = self.store.due(now, limit).await?;
+        for id in &due {
+            match self.load_current(id).await {
+                Ok((game, _)) => self.index(&game).await,
+                Err(ArbiterError::NotFound(_)) => {
+                    self.store.index_deadline(id, u64::MAX, None).await?;
+                }
+                Err(err) => {
+                    tracing::warn!(game_id = %id, error = %err, "sweeping a due game failed");
+                }
+            }
+        }
+        Ok(due.len())
+    }
+
+    /// Loads a game as it stands now: when time has decided it (a flag or
+    /// a default time), that ending is committed first.
+    async fn load_current(&self, id: &GameId) -> Result<(Game, Timestamp), ArbiterError> {
+        for _ in 0..MAX_ATTEMPTS {
+            let (game, now) = self.load(id).await?;
+            let Some((decision, note)) = game.check_time(now) else {
+                return Ok((game, now));
+            };
+            if let Some(note) = note {
+                tracing::warn!(game_id = %id, "{note}");
+            }
+            if let Some(next) = self.commit(game, decision).await? {
+                tracing::info!(
+                    game_id = %id,
+                    result = ?next.result(),
+                    "game ended on time"
+                );
+                return Ok((next, now));
+            }
+        }
+        Err(ArbiterError::Contention)
+    }
+
+    /// Records the game's next deadline for the sweeper. A failure is only
+    /// logged: the commit stands, and every read checks time anyway.
+    async fn index(&self, game: &Game) {
+        if let Err(err) = self
+            .store
+            .index_deadline(game.id(), game.version(), game.deadline())
+            .await
+        {
+            tracing::warn!(game_id = %game.id(), error = %err, "cannot index the game's deadline");
+        }
     }
 
     /// The game in PGN.
@@ -317,7 +419,7 @@ impl Arbiter {
             .collect())
     }
 
-    async fn view(&self, game: Game) -> Result<GameView, ArbiterError> {
+    async fn view(&self, game: Game, as_of: Timestamp) -> Result<GameView, ArbiterError> {
         let moves = self.moves(game.id(), game.ply()).await?;
         if moves.len() != game.ply().count() as usize {
             return Err(ArbiterError::Store(crate::store::StoreError::Corrupt(
@@ -329,7 +431,7 @@ impl Arbiter {
                 ),
             )));
         }
-        Ok(GameView { game, moves })
+        Ok(GameView { game, moves, as_of })
     }
 }
 

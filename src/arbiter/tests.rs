@@ -46,6 +46,17 @@ impl GameStore for RecordingStore {
     async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
         self.inner.follow(id).await
     }
+    async fn index_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError> {
+        self.inner.index_deadline(id, version, deadline).await
+    }
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        self.inner.due(now, limit).await
+    }
     async fn ping(&self) -> Result<(), StoreError> {
         Ok(())
     }

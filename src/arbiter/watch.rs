@@ -20,7 +20,7 @@ pub enum WatchItem {
     /// The whole game as of its version.
     Snapshot(Box<GameView>),
     /// One event, following the previous item without a gap.
-    Event(GameEvent),
+    Event(Box<GameEvent>),
 }
 
 /// A watcher's position in one game's event log.
@@ -40,7 +40,7 @@ impl Watcher {
         id: GameId,
         after: u64,
     ) -> Result<Self, ArbiterError> {
-        let (game, _) = arbiter.load(&id).await?;
+        let (game, now) = arbiter.load_current(&id).await?;
         let current = game.version();
         if after > current {
             return Err(ArbiterError::VersionAhead {
@@ -68,9 +68,9 @@ impl Watcher {
             let finished = game.status() != GameStatus::Active;
             watcher.cursor = current;
             watcher.complete = finished;
-            watcher
-                .pending
-                .push_back(WatchItem::Snapshot(Box::new(arbiter.view(game).await?)));
+            watcher.pending.push_back(WatchItem::Snapshot(Box::new(
+                arbiter.view(game, now).await?,
+            )));
             if !finished {
                 watcher.accept(missed.into_iter().filter(|e| e.version > current))?;
             }
@@ -126,7 +126,7 @@ impl Watcher {
             }
             self.cursor = event.version;
             self.complete = event.is_final();
-            self.pending.push_back(WatchItem::Event(event));
+            self.pending.push_back(WatchItem::Event(Box::new(event)));
         }
         Ok(())
     }

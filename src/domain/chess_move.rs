@@ -8,7 +8,7 @@ use shakmaty::{
     uci::UciMove,
 };
 
-use super::{Ply, Rejection, Timestamp, serde_chess};
+use super::{MoveTime, Ply, Rejection, Timestamp, serde_chess};
 
 /// Longest move text accepted (the longest SAN, e.g. `Qa1xh8=Q#`, is shorter).
 const MAX_MOVE_LEN: usize = 16;
@@ -120,6 +120,9 @@ pub struct MoveRecord {
     pub fen_after: String,
     /// When the arbiter accepted the move.
     pub played_at: Timestamp,
+    /// Thinking time and the mover's clock after the move, in a timed game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<MoveTime>,
 }
 
 impl MoveRecord {
@@ -142,6 +145,7 @@ impl MoveRecord {
             color: before.turn(),
             fen_after: Fen::from_position(&after, EnPassantMode::Legal).to_string(),
             played_at: now,
+            time: None,
         };
         (record, after)
     }

@@ -99,6 +99,7 @@ impl Game {
         now: Timestamp,
     ) -> Result<(Decision, ClaimVerdict), Rejection> {
         self.ensure_turn(seat, ply)?;
+        self.ensure_clock_allows(now)?;
         let mut next = self.clone();
         let mut kinds = Vec::new();
         if let Some(text) = intended {
@@ -153,6 +154,16 @@ impl Game {
                     reason,
                     explanation: explanation.clone(),
                 });
+                if let Some(penalty) = next.claim_penalty_ms()
+                    && let Some(clock) = next.clock.as_mut()
+                {
+                    clock.adjust(!seat, penalty);
+                    kinds.push(EventKind::ClockAdjusted {
+                        color: !seat,
+                        delta_ms: penalty,
+                        reason: "incorrect draw claim (FIDE 9.5.3)".to_owned(),
+                    });
+                }
                 if next.rules.draw_offer_refusal(next.ply).is_none() {
                     match next.draw_offer {
                         Some(by) if by != seat => next.finish(agreement(), &mut kinds),

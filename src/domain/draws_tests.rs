@@ -46,8 +46,8 @@ fn from_fen(fen: &str) -> Game {
 
 fn sofia() -> GameRules {
     GameRules {
-        draw_offers_from_move: 0,
         sofia_rules: true,
+        ..GameRules::default()
     }
 }
 
@@ -372,7 +372,7 @@ fn sixty_plies() -> Vec<&'static str> {
 fn art_9_1_1_regulations_can_forbid_offers_before_move_thirty() {
     let rules = GameRules {
         draw_offers_from_move: 30,
-        sofia_rules: false,
+        ..GameRules::default()
     };
     let moves = sixty_plies();
     let game = game_with(StartPosition::Standard, rules);
@@ -603,6 +603,9 @@ fn kind_names(events: &[GameEvent]) -> Vec<&'static str> {
             EventKind::DrawClaimRefused { .. } => "DrawClaimRefused",
             EventKind::GameEnded { .. } => "GameEnded",
             EventKind::GameAborted { .. } => "GameAborted",
+            EventKind::ClockAdjusted { .. } => "ClockAdjusted",
+            EventKind::ClockPaused { .. } => "ClockPaused",
+            EventKind::ClockResumed { .. } => "ClockResumed",
         })
         .collect()
 }

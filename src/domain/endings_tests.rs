@@ -10,9 +10,10 @@ use shakmaty::{CastlingMode, Color, EnPassantMode, File, Rank, Role, Square, fen
 
 use super::*;
 use crate::domain::{
-    ClaimReason, ClaimVerdict, Decision, EventKind, Game, GameEvent, GameId, GameRules, GameStatus,
-    MoveRecord, NewGame, Pairing, Player, Ply, Rejection, SeatHashes, StartPosition, Timestamp,
-    TokenHash, Variant, chess960_fen, parse_move, pgn,
+    ClaimReason, ClaimVerdict, Decision, DelayMode, EventKind, Game, GameEvent, GameId, GameRules,
+    GameStatus, MoveRecord, NewGame, Pairing, Period, Player, Ply, Rejection, Schedule, SeatHashes,
+    StartPosition, TimeControl, Timestamp, Timing, TokenHash, Variant, chess960_fen, parse_move,
+    pgn,
 };
 
 const T0: u64 = 1_700_000_000_000;
@@ -40,6 +41,49 @@ fn create(variant: Variant, start: StartPosition) -> Game {
 
 fn standard() -> Game {
     create(Variant::Standard, StartPosition::Standard)
+}
+
+/// A game with one minute a side, under `rules` and `schedule`.
+fn timed(start: StartPosition, rules: GameRules, schedule: Schedule) -> Game {
+    let minute = TimeControl::new(
+        "time_control",
+        vec![Period {
+            time_ms: 60_000,
+            moves: 0,
+            increment_ms: 0,
+            delay_ms: 0,
+        }],
+        DelayMode::Simple,
+    )
+    .unwrap();
+    let new = NewGame::new(
+        Player::parse("white", "w-1", "Wilma White").unwrap(),
+        Player::parse("black", "b-1", "Bert Black").unwrap(),
+        Variant::Standard,
+        &start,
+        Pairing::parse("club-open", 2, 5).unwrap(),
+        rules,
+    )
+    .unwrap()
+    .with_clock(
+        Some(Timing {
+            white: minute.clone(),
+            black: minute,
+            clock_starts_after_first_moves: false,
+        }),
+        schedule,
+    );
+    let seats = SeatHashes {
+        white: TokenHash::of("white-token"),
+        black: TokenHash::of("black-token"),
+    };
+    Game::create(GameId::parse("endings").unwrap(), new, seats, at(0)).0
+}
+
+/// Applies the time check at `now`, which must end the game.
+fn run_out(p: Played, now: Timestamp) -> Played {
+    let (decision, _) = p.game.check_time(now).expect("time decides the game");
+    p.apply(Ok(decision))
 }
 
 fn from_fen(fen: &str) -> Game {
@@ -871,6 +915,37 @@ fn ended_by(termination: Termination) -> Played {
             from_fen("8/1Nk5/p1p1p1p1/P1P1P1P1/8/8/4K3/8 b - - 0 1"),
             &["Kxb7"],
         ),
+        Termination::Timeout => {
+            let game = timed(
+                StartPosition::Standard,
+                GameRules::default(),
+                Schedule::default(),
+            );
+            run_out(play(game, &["e4", "e5"]), at(600_000))
+        }
+        Termination::TimeoutVsInsufficientMaterial => {
+            let start = StartPosition::Fen("8/8/4k3/8/8/3K4/8/7R w - - 0 1".to_owned());
+            let game = timed(start, GameRules::default(), Schedule::default());
+            run_out(play(game, &["Rh2", "Ke5"]), at(600_000))
+        }
+        Termination::TimeoutWithPendingDrawOffer => {
+            let rules = GameRules {
+                pending_offer_draws_on_flag: true,
+                ..GameRules::default()
+            };
+            let game = timed(StartPosition::Standard, rules, Schedule::default());
+            let p = play(game, &["e4", "e5", "Nf3", "Nc6"]);
+            let d = p.game.offer_draw(Color::Black, at(5_000));
+            run_out(p.apply(d), at(600_000))
+        }
+        Termination::NoShow => {
+            let schedule = Schedule {
+                scheduled_start: Some(at(0)),
+                default_time_ms: Some(30_000),
+            };
+            let game = timed(StartPosition::Standard, GameRules::default(), schedule);
+            run_out(play(game, &[]), at(30_000))
+        }
     };
     assert_eq!(
         p.game.result().map(|r| r.termination),
@@ -903,6 +978,35 @@ fn pgn_export_of_every_ending_reads_back_with_the_same_moves_and_result() {
                 .any(|c| c.contains(termination.describe()) || c.contains("resigns")),
             "{termination:?}: {:?}",
             read.comments
+        );
+    }
+}
+
+#[test]
+fn pgn_export_of_time_endings_reads_back_with_clock_comments() {
+    for (termination, tag) in [
+        (Termination::Timeout, "time forfeit"),
+        (Termination::TimeoutVsInsufficientMaterial, "time forfeit"),
+        (Termination::TimeoutWithPendingDrawOffer, "time forfeit"),
+        (Termination::NoShow, "abandoned"),
+    ] {
+        let p = ended_by(termination);
+        let outcome = p.game.result().unwrap().outcome;
+        let read = check_pgn(&p, outcome.pgn(), tag);
+        assert_eq!(
+            read.tags.get("TimeControl").map(String::as_str),
+            Some("60"),
+            "{termination:?}"
+        );
+        let clocks = read
+            .comments
+            .iter()
+            .filter(|c| c.contains("[%clk "))
+            .count();
+        assert_eq!(
+            clocks,
+            p.moves().len(),
+            "{termination:?}: one clock per move"
         );
     }
 }

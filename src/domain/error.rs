@@ -70,6 +70,16 @@ pub enum Rejection {
     /// The seat already has a draw offer pending.
     #[error("your draw offer is already pending; offers cannot be repeated")]
     DrawAlreadyOffered,
+    /// An arbiter has paused the clock: nothing may be played until it
+    /// resumes.
+    #[error("the clock is paused by the arbiter")]
+    ClockPaused,
+    /// The clock is not paused, so it cannot be resumed.
+    #[error("the clock is not paused")]
+    ClockNotPaused,
+    /// The game has no clock.
+    #[error("the game is untimed")]
+    Untimed,
     /// There is no pending draw offer from the opponent to answer.
     #[error("there is no draw offer from the opponent to answer")]
     NoDrawOffer,

@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{
-    ClaimReason, GameResult, MoveRecord, Pairing, Player, Ply, Timestamp, Variant, serde_chess,
+    ClaimReason, ClockView, GameResult, MoveRecord, Pairing, Player, Ply, Timestamp, Variant,
+    serde_chess,
 };
 
 /// One committed event. Versions of a game's events are 1, 2, 3, … with no
@@ -17,6 +18,9 @@ pub struct GameEvent {
     pub at: Timestamp,
     /// What happened.
     pub kind: EventKind,
+    /// The clocks as of `at`, in a timed game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
 }
 
 /// The kinds of event a game produces.
@@ -77,6 +81,26 @@ pub enum EventKind {
     GameEnded {
         /// The result.
         result: GameResult,
+    },
+    /// An arbiter added time to (or took time from) a player's clock.
+    ClockAdjusted {
+        /// Whose clock.
+        #[serde(with = "serde_chess::color")]
+        color: Color,
+        /// Milliseconds added (negative: deducted).
+        delta_ms: i64,
+        /// Why.
+        reason: String,
+    },
+    /// An arbiter stopped the clocks.
+    ClockPaused {
+        /// Why.
+        reason: String,
+    },
+    /// An arbiter restarted the clocks.
+    ClockResumed {
+        /// Why.
+        reason: String,
     },
     /// The game was called off before both players had moved: no result.
     /// Always the last event of a game.

@@ -6,8 +6,9 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMo
 use subtle::ConstantTimeEq;
 
 use super::{
-    EventKind, FieldError, GameEvent, GameId, GameResult, GameRules, MoveRecord, Outcome, Player,
-    Ply, Rejection, Repetition, Termination, Timestamp, Variant, chess960_fen,
+    Clock, EventKind, FieldError, GameEvent, GameId, GameResult, GameRules, MoveRecord, Outcome,
+    Player, Ply, Rejection, Repetition, Schedule, Termination, Timestamp, Timing, Variant,
+    chess960_fen,
     dead_position::{self, Mating},
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
@@ -124,9 +125,18 @@ pub struct NewGame {
     start: Chess,
     pairing: Pairing,
     rules: GameRules,
+    timing: Option<Timing>,
+    schedule: Schedule,
 }
 
 impl NewGame {
+    /// Makes the game timed, with an optional schedule.
+    pub fn with_clock(mut self, timing: Option<Timing>, schedule: Schedule) -> Self {
+        self.timing = timing;
+        self.schedule = schedule;
+        self
+    }
+
     /// Validates the parts of a new game. A FEN start must be a legal
     /// position of the variant with a move to make; it is refused with the
     /// exact reason otherwise.
@@ -165,6 +175,8 @@ impl NewGame {
             start,
             pairing,
             rules,
+            timing: None,
+            schedule: Schedule::default(),
         })
     }
 
@@ -183,6 +195,8 @@ impl NewGame {
             &self.pairing.board.to_string(),
             &format!("{:?}", self.variant),
             &format!("{:?}", self.rules),
+            &format!("{:?}", self.timing),
+            &format!("{:?}", self.schedule),
         ] {
             hasher.update((part.len() as u64).to_le_bytes());
             hasher.update(part.as_bytes());
@@ -264,6 +278,8 @@ pub struct Game {
     pub(super) aborted_by: Option<Color>,
     pub(super) draw_offer: Option<Color>,
     pub(super) repetition: Repetition,
+    pub(super) clock: Option<Clock>,
+    pub(super) schedule: Schedule,
     pub(super) seats: SeatHashes,
     pub(super) fingerprint: String,
 }
@@ -290,6 +306,10 @@ struct GameRecord {
     #[serde(with = "serde_chess::opt_color")]
     draw_offer: Option<Color>,
     repetition: Repetition,
+    #[serde(default)]
+    clock: Option<Clock>,
+    #[serde(default)]
+    schedule: Schedule,
     seats: SeatHashes,
     fingerprint: String,
 }
@@ -313,6 +333,8 @@ impl From<Game> for GameRecord {
             aborted_by: game.aborted_by,
             draw_offer: game.draw_offer,
             repetition: game.repetition,
+            clock: game.clock,
+            schedule: game.schedule,
             seats: game.seats,
             fingerprint: game.fingerprint,
         }
@@ -347,6 +369,8 @@ impl TryFrom<GameRecord> for Game {
             aborted_by: record.aborted_by,
             draw_offer: record.draw_offer,
             repetition: record.repetition,
+            clock: record.clock,
+            schedule: record.schedule,
             seats: record.seats,
             fingerprint: record.fingerprint,
         })
@@ -363,6 +387,11 @@ impl Game {
     ) -> (Game, GameEvent) {
         let fingerprint = new.fingerprint();
         let initial_fen = fen_of(&new.start);
+        let clock = new.timing.clone().map(|timing| {
+            let running = (!timing.clock_starts_after_first_moves).then(|| new.start.turn());
+            let starts_at = new.schedule.scheduled_start.unwrap_or(now);
+            Clock::new(timing.white, timing.black, running, starts_at)
+        });
         let game = Game {
             id,
             version: 1,
@@ -380,12 +409,15 @@ impl Game {
             result: None,
             aborted_by: None,
             draw_offer: None,
+            clock,
+            schedule: new.schedule,
             seats,
             fingerprint,
         };
         let event = GameEvent {
             version: 1,
             at: now,
+            clock: game.clock.as_ref().map(|clock| clock.view(now)),
             kind: EventKind::GameCreated {
                 white: new.white,
                 black: new.black,
@@ -541,6 +573,7 @@ impl Game {
         now: Timestamp,
     ) -> Result<Decision, Rejection> {
         self.ensure_turn(seat, ply)?;
+        self.ensure_clock_allows(now)?;
         if offer_draw && let Some(reason) = self.rules.draw_offer_refusal(ply.next()) {
             return Err(Rejection::DrawOfferNotAllowed { reason });
         }
@@ -648,13 +681,14 @@ impl Game {
             self.draw_offer = None;
             kinds.push(EventKind::DrawDeclined { by: mover });
         }
-        let (record, after) = MoveRecord::play(
+        let (mut record, after) = MoveRecord::play(
             &self.position,
             m,
             self.variant.castling_mode(),
             self.ply,
             now,
         );
+        record.time = self.clock_move(now);
         self.position = after;
         self.ply = self.ply.next();
         self.repetition.record(&self.position);
@@ -679,12 +713,14 @@ impl Game {
     /// Numbers the events after the current version and stamps the state.
     pub(super) fn commit(mut self, kinds: Vec<EventKind>, now: Timestamp) -> Decision {
         let mut events = Vec::with_capacity(kinds.len());
+        let clock = self.clock.as_ref().map(|clock| clock.view(now));
         for kind in kinds {
             self.version += 1;
             events.push(GameEvent {
                 version: self.version,
                 at: now,
                 kind,
+                clock,
             });
         }
         self.updated_at = now;

@@ -135,6 +135,7 @@ fn creation_gives_version_one_and_one_created_event() {
                 pairing: pairing(),
                 variant: Variant::Standard,
             },
+            clock: None,
         }
     );
     assert!(!event.is_final());
@@ -530,6 +531,7 @@ fn resigning_gives_the_opponent_the_win() {
                 version: game.version() + 1,
                 at: at(7000),
                 kind: EventKind::GameEnded { result: expected },
+                clock: None,
             }]
         );
         assert_eq!(end.version(), game.version() + 1);

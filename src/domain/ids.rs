@@ -12,7 +12,7 @@ use super::error::FieldError;
 ///
 /// The character set keeps the identifier safe inside Redis keys (no braces,
 /// so it can be a hash tag) and in URLs.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct GameId(String);
 

@@ -4,7 +4,9 @@
 //! [`Game`] yields either a [`Rejection`] naming the exact cause, or the new
 //! game together with the [`GameEvent`]s it produced.
 
+mod adjudication;
 mod chess_move;
+mod clock;
 pub mod dead_position;
 mod draws;
 mod endings;
@@ -20,9 +22,13 @@ mod repetition;
 mod rules;
 mod serde_chess;
 mod time;
+mod time_control;
+mod timing;
 mod variant;
 
+pub use adjudication::{FlagRuling, RulesProfile, on_flag};
 pub use chess_move::{MoveRecord, parse_move};
+pub use clock::{Clock, ClockView, MoveTime};
 pub use draws::{ClaimReason, ClaimVerdict};
 pub use endings::automatic_ending;
 pub use error::{FieldError, Rejection};
@@ -38,4 +44,6 @@ pub use repetition::Repetition;
 pub use rules::GameRules;
 pub use shakmaty::Color;
 pub use time::Timestamp;
+pub use time_control::{DelayMode, Pace, Period, TimeControl};
+pub use timing::{Schedule, Timing};
 pub use variant::{CHESS960_POSITIONS, Variant, chess960_fen};

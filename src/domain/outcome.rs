@@ -57,6 +57,17 @@ pub enum Termination {
     /// Neither side can checkmate by any series of legal moves, though
     /// material remains (FIDE 5.2.2), e.g. behind a locked pawn wall.
     DeadPosition,
+    /// The player's flag fell and the opponent could checkmate (FIDE 6.9).
+    Timeout,
+    /// The player's flag fell but the opponent cannot checkmate by any
+    /// series of legal moves (FIDE 6.9), or has material USCF 14E draws.
+    TimeoutVsInsufficientMaterial,
+    /// The flag fell while the opponent's draw offer was pending, in a game
+    /// whose rules make that a draw.
+    TimeoutWithPendingDrawOffer,
+    /// The player made no first move by the end of the default time after
+    /// the scheduled start (FIDE 6.7): lost by forfeit.
+    NoShow,
 }
 
 impl Termination {
@@ -73,6 +84,12 @@ impl Termination {
             Termination::FivefoldRepetition => "fivefold repetition",
             Termination::SeventyFiveMoves => "the seventy-five-move rule",
             Termination::DeadPosition => "dead position",
+            Termination::Timeout => "time forfeit",
+            Termination::TimeoutVsInsufficientMaterial => {
+                "timeout against a side that cannot checkmate"
+            }
+            Termination::TimeoutWithPendingDrawOffer => "timeout with a draw offer pending",
+            Termination::NoShow => "forfeit: no first move within the default time",
         }
     }
 }

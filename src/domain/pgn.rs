@@ -46,6 +46,16 @@ pub fn export(game: &Game, moves: &[MoveRecord]) -> String {
     if game.variant() == Variant::Chess960 {
         tags.push(("Variant", "Chess960".to_owned()));
     }
+    if let Some(clock) = game.clock() {
+        let white = clock.control(Color::White).pgn();
+        let black = clock.control(Color::Black).pgn();
+        if white == black {
+            tags.push(("TimeControl", white));
+        } else {
+            tags.push(("WhiteTimeControl", white));
+            tags.push(("BlackTimeControl", black));
+        }
+    }
     let standard_start =
         game.variant() == Variant::Standard && game.initial_fen() == super::game::STANDARD_FEN;
     if !standard_start {
@@ -100,6 +110,10 @@ fn termination_tag(termination: Termination) -> &'static str {
         | Termination::FivefoldRepetition
         | Termination::SeventyFiveMoves
         | Termination::DeadPosition => "normal",
+        Termination::Timeout
+        | Termination::TimeoutVsInsufficientMaterial
+        | Termination::TimeoutWithPendingDrawOffer => "time forfeit",
+        Termination::NoShow => "abandoned",
     }
 }
 
@@ -121,6 +135,9 @@ fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result:
         } else {
             tokens.push(record.san.clone());
         }
+        if let Some(time) = record.time {
+            tokens.push(format!("{{[%clk {}]}}", clock_text(time.remaining_ms)));
+        }
         if turn == Color::Black {
             number += 1;
         }
@@ -133,6 +150,18 @@ fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result:
     }
     tokens.push(result.to_owned());
     wrap(&tokens)
+}
+
+/// `h:mm:ss` (tenths when under a minute), as the `%clk` command writes it.
+fn clock_text(remaining_ms: i64) -> String {
+    let ms = remaining_ms.max(0);
+    let seconds = ms / 1000;
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if ms < 60_000 {
+        format!("{h}:{m:02}:{s:02}.{}", ms % 1000 / 100)
+    } else {
+        format!("{h}:{m:02}:{s:02}")
+    }
 }
 
 fn wrap(tokens: &[String]) -> String {
@@ -209,6 +238,14 @@ mod tests {
     fn long_movetext_wraps_below_eighty_columns() {
         let tokens: Vec<String> = (0..100).map(|i| format!("{i}.")).collect();
         assert!(wrap(&tokens).lines().all(|line| line.len() <= LINE_WIDTH));
+    }
+
+    #[test]
+    fn clock_comments_use_hours_minutes_seconds() {
+        assert_eq!(clock_text(5_400_000), "1:30:00");
+        assert_eq!(clock_text(61_000), "0:01:01");
+        assert_eq!(clock_text(9_250), "0:00:09.2");
+        assert_eq!(clock_text(-5), "0:00:00.0");
     }
 
     #[test]

@@ -2,11 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Ply;
+use super::{Ply, RulesProfile};
 
 /// When players may agree a draw (FIDE Art. 9.1.1: an event's regulations
 /// may forbid agreed draws before a given move, or altogether).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct GameRules {
     /// No draw may be offered or agreed until both players have made this
     /// many moves. 0 (like 1) means as soon as both have made a move.
@@ -14,6 +15,11 @@ pub struct GameRules {
     /// "Sofia rules": no draw by agreement at all; draws come only from a
     /// claim or from the position on the board.
     pub sofia_rules: bool,
+    /// Whose laws adjudicate a fallen flag.
+    pub profile: RulesProfile,
+    /// Whether a flag that falls while the opponent's draw offer is pending
+    /// is a draw (some servers do this; the FIDE Laws do not).
+    pub pending_offer_draws_on_flag: bool,
 }
 
 impl GameRules {
@@ -54,13 +60,13 @@ mod tests {
     fn regulations_can_delay_or_forbid_agreement() {
         let rules = GameRules {
             draw_offers_from_move: 30,
-            sofia_rules: false,
+            ..GameRules::default()
         };
         assert!(rules.draw_offer_refusal(Ply::new(59)).is_some());
         assert!(rules.draw_offer_refusal(Ply::new(60)).is_none());
         let sofia = GameRules {
-            draw_offers_from_move: 0,
             sofia_rules: true,
+            ..GameRules::default()
         };
         assert!(sofia.draw_offer_refusal(Ply::new(200)).is_some());
     }

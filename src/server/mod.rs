@@ -3,6 +3,7 @@
 
 mod config;
 pub mod health;
+mod sweeper;
 
 use std::{sync::Arc, time::Duration};
 
@@ -60,6 +61,7 @@ pub async fn serve(
     }
 
     let arbiter = Arbiter::new(store.clone(), seats);
+    let sweeper_task = tokio::spawn(sweeper::run(arbiter.clone(), shutdown.clone()));
     let api = ArbiterApi::new(arbiter, admin, shutdown.clone());
 
     let (reporter, health_service) = tonic_health::server::health_reporter();
@@ -79,6 +81,7 @@ pub async fn serve(
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown.cancelled_owned())
         .await?;
     let _ = health_task.await;
+    let _ = sweeper_task.await;
     tracing::info!("server stopped");
     Ok(())
 }

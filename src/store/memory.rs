@@ -1,7 +1,7 @@
 //! The embedded in-memory store: the default when no Redis is configured.
 
 use std::{
-    collections::HashMap,
+    collections::{BTreeSet, HashMap},
     sync::{Arc, Mutex, MutexGuard},
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
@@ -19,10 +19,18 @@ struct Entry {
     latest: watch::Sender<u64>,
 }
 
+/// The deadline index: which game needs the sweeper when.
+#[derive(Default)]
+struct Deadlines {
+    by_time: BTreeSet<(Timestamp, GameId)>,
+    by_game: HashMap<GameId, (u64, Option<Timestamp>)>,
+}
+
 /// Keeps games in this process's memory; they vanish when it exits.
 #[derive(Clone, Default)]
 pub struct MemoryStore {
     games: Arc<Mutex<HashMap<GameId, Entry>>>,
+    deadlines: Arc<Mutex<Deadlines>>,
 }
 
 impl MemoryStore {
@@ -123,6 +131,49 @@ impl GameStore for MemoryStore {
             id: id.clone(),
             latest: self.subscribe(id),
         }))
+    }
+
+    async fn index_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError> {
+        let mut index = self
+            .deadlines
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let previous = index.by_game.get(id).copied();
+        if previous.is_some_and(|(recorded, _)| recorded > version) {
+            return Ok(());
+        }
+        if let Some((_, Some(at))) = previous {
+            index.by_time.remove(&(at, id.clone()));
+        }
+        match deadline {
+            Some(at) => {
+                index.by_time.insert((at, id.clone()));
+                index.by_game.insert(id.clone(), (version, Some(at)));
+            }
+            None => {
+                index.by_game.remove(id);
+            }
+        }
+        Ok(())
+    }
+
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        let index = self
+            .deadlines
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok(index
+            .by_time
+            .iter()
+            .take_while(|(at, _)| *at <= now)
+            .take(limit)
+            .map(|(_, id)| id.clone())
+            .collect())
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

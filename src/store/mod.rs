@@ -109,6 +109,20 @@ pub trait GameStore: Send + Sync + 'static {
     /// A follower of one game's log, for a watcher.
     async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError>;
 
+    /// Records the instant at which game `id`, at `version`, next needs the
+    /// sweeper (a flag or a default time), or that it needs none. An update
+    /// for a version older than the one recorded is ignored, so concurrent
+    /// writers cannot put back a stale deadline.
+    async fn index_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError>;
+
+    /// Up to `limit` games whose recorded deadline is at or before `now`.
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError>;
+
     /// Checks that the store can be reached.
     async fn ping(&self) -> Result<(), StoreError>;
 }

@@ -46,6 +46,28 @@ end
 return {1, tonumber(ARGV[2])}
 ";
 
+/// Versioned update of the deadline index. KEYS: the bucket's sorted set of
+/// deadlines and its hash of versions (one hash slot). ARGV: game id,
+/// version, deadline in ms or "" for none. Ignores versions older than the
+/// one recorded.
+const INDEX_SCRIPT: &str = r"
+local recorded = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '-1')
+if recorded > tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+end
+return 1
+";
+
+/// The deadline index is split into this many buckets, each in its own hash
+/// slot, so that it spreads over a Redis Cluster instead of pinning one
+/// node.
+const DEADLINE_BUCKETS: u32 = 16;
+
 /// Upper bound for any single request to Redis, reconnection included, so
 /// that an outage turns into a prompt UNAVAILABLE rather than a hang.
 const REQUEST_DEADLINE: Duration = Duration::from_secs(3);
@@ -65,6 +87,7 @@ pub struct RedisStore {
     client: Client,
     conn: ConnectionManager,
     commit: Script,
+    index: Script,
     prefix: String,
 }
 
@@ -85,6 +108,7 @@ impl RedisStore {
             client,
             conn,
             commit: Script::new(COMMIT_SCRIPT),
+            index: Script::new(INDEX_SCRIPT),
             prefix: config.key_prefix.clone(),
         })
     }
@@ -95,6 +119,21 @@ impl RedisStore {
 
     fn log_key(&self, id: &GameId) -> String {
         format!("{}:{{{}}}:log", self.prefix, id)
+    }
+
+    /// The deadline bucket of a game (FNV-1a of its id).
+    fn bucket(id: &GameId) -> u32 {
+        let hash = id.as_str().bytes().fold(0x811c_9dc5_u32, |hash, byte| {
+            (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+        });
+        hash % DEADLINE_BUCKETS
+    }
+
+    fn deadline_keys(&self, bucket: u32) -> (String, String) {
+        (
+            format!("{}:deadlines:{{deadlines-{bucket}}}", self.prefix),
+            format!("{}:deadline-versions:{{deadlines-{bucket}}}", self.prefix),
+        )
     }
 }
 
@@ -209,6 +248,49 @@ impl GameStore for RedisStore {
             conn: None,
             key: self.log_key(id),
         }))
+    }
+
+    async fn index_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn.clone();
+        let (deadlines, versions) = self.deadline_keys(Self::bucket(id));
+        let deadline = deadline.map_or(String::new(), |at| at.unix_millis().to_string());
+        let _: u8 = bounded(
+            self.index
+                .key(deadlines)
+                .key(versions)
+                .arg(id.as_str())
+                .arg(version)
+                .arg(deadline)
+                .invoke_async(&mut conn),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        let mut conn = self.conn.clone();
+        let mut pipe = redis::pipe();
+        for bucket in 0..DEADLINE_BUCKETS {
+            pipe.cmd("ZRANGEBYSCORE")
+                .arg(self.deadline_keys(bucket).0)
+                .arg("-inf")
+                .arg(now.unix_millis())
+                .arg("LIMIT")
+                .arg(0)
+                .arg(limit);
+        }
+        let buckets: Vec<Vec<String>> = bounded(pipe.query_async(&mut conn)).await?;
+        Ok(buckets
+            .into_iter()
+            .flatten()
+            .filter_map(|id| GameId::parse(&id).ok())
+            .take(limit)
+            .collect())
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

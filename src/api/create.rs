@@ -1,0 +1,152 @@
+//! Reading a `CreateGameRequest` into a validated new game.
+
+use tonic::Status;
+
+use super::status;
+use crate::{
+    arbiter::chess960_position_for,
+    domain::{
+        DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player, RequestId,
+        RulesProfile, Schedule, StartPosition, TimeControl, Timestamp, Timing, Variant,
+    },
+    proto,
+};
+
+fn invalid(field: &'static str, reason: &str) -> Status {
+    status::invalid_field(&FieldError::new(field, reason))
+}
+
+fn player(field: &'static str, player: Option<&proto::Player>) -> Result<Player, Status> {
+    let player = player.ok_or_else(|| invalid(field, "is required"))?;
+    Player::parse(field, &player.id, &player.name).map_err(|err| status::invalid_field(&err))
+}
+
+fn start(
+    variant: Variant,
+    req: &proto::CreateGameRequest,
+    request_id: Option<&RequestId>,
+) -> Result<StartPosition, Status> {
+    let fen = req.initial_fen.trim();
+    Ok(match (variant, fen.is_empty(), req.chess960_position) {
+        (_, false, Some(_)) => {
+            return Err(invalid(
+                "chess960_position",
+                "cannot be combined with initial_fen",
+            ));
+        }
+        (_, true, Some(number)) => StartPosition::Chess960(number),
+        (Variant::Standard, true, None) => StartPosition::Standard,
+        (Variant::Chess960, true, None) => {
+            StartPosition::Chess960(chess960_position_for(request_id))
+        }
+        (_, false, None) => StartPosition::Fen(fen.to_owned()),
+    })
+}
+
+fn rules(rules: Option<&proto::GameRules>) -> GameRules {
+    rules.map_or_else(GameRules::default, |r| GameRules {
+        draw_offers_from_move: r.draw_offers_from_move,
+        sofia_rules: r.sofia_rules,
+        profile: match r.profile() {
+            proto::RulesProfile::Unspecified | proto::RulesProfile::Fide => RulesProfile::Fide,
+            proto::RulesProfile::Uscf => RulesProfile::Uscf,
+        },
+        pending_offer_draws_on_flag: r.pending_offer_draws_on_flag,
+    })
+}
+
+fn time_control(field: &'static str, control: &proto::TimeControl) -> Result<TimeControl, Status> {
+    let periods = control
+        .periods
+        .iter()
+        .map(|p| Period {
+            time_ms: p.time_ms,
+            moves: p.moves,
+            increment_ms: p.increment_ms,
+            delay_ms: p.delay_ms,
+        })
+        .collect();
+    let mode = match control.delay_mode() {
+        proto::DelayMode::Unspecified | proto::DelayMode::Simple => DelayMode::Simple,
+        proto::DelayMode::Bronstein => DelayMode::Bronstein,
+    };
+    TimeControl::new(field, periods, mode).map_err(|err| status::invalid_field(&err))
+}
+
+fn timing(req: &proto::CreateGameRequest) -> Result<Option<Timing>, Status> {
+    let Some(white) = &req.time_control else {
+        if req.black_time_control.is_some() {
+            return Err(invalid(
+                "black_time_control",
+                "needs time_control for White as well",
+            ));
+        }
+        if req.clock_starts_after_first_moves {
+            return Err(invalid(
+                "clock_starts_after_first_moves",
+                "needs a time_control",
+            ));
+        }
+        return Ok(None);
+    };
+    let white = time_control("time_control", white)?;
+    let black = match &req.black_time_control {
+        Some(black) => time_control("black_time_control", black)?,
+        None => white.clone(),
+    };
+    Ok(Some(Timing {
+        white,
+        black,
+        clock_starts_after_first_moves: req.clock_starts_after_first_moves,
+    }))
+}
+
+fn schedule(req: &proto::CreateGameRequest) -> Result<Schedule, Status> {
+    let scheduled_start = match &req.scheduled_start {
+        None => None,
+        Some(at) => {
+            let millis = u64::try_from(at.seconds)
+                .ok()
+                .and_then(|s| s.checked_mul(1000))
+                .and_then(|ms| ms.checked_add(u64::try_from(at.nanos / 1_000_000).ok()?))
+                .ok_or_else(|| invalid("scheduled_start", "must be a time after 1970"))?;
+            Some(Timestamp::from_unix_millis(millis))
+        }
+    };
+    let default_time_ms = match (req.default_time_ms, scheduled_start) {
+        (0, _) => None,
+        (_, None) => {
+            return Err(invalid("default_time_ms", "needs a scheduled_start"));
+        }
+        (ms, Some(_)) => Some(ms),
+    };
+    Ok(Schedule {
+        scheduled_start,
+        default_time_ms,
+    })
+}
+
+/// The idempotency key and the validated game a request asks for.
+pub fn new_game(req: &proto::CreateGameRequest) -> Result<(Option<RequestId>, NewGame), Status> {
+    let request_id = RequestId::parse(&req.request_id).map_err(|e| status::invalid_field(&e))?;
+    let white = player("white", req.white.as_ref())?;
+    let black = player("black", req.black.as_ref())?;
+    let pairing = Pairing::parse(&req.event_id, req.round, req.board)
+        .map_err(|e| status::invalid_field(&e))?;
+    let variant = match req.variant() {
+        proto::Variant::Unspecified | proto::Variant::Standard => Variant::Standard,
+        proto::Variant::Chess960 => Variant::Chess960,
+    };
+    let start = start(variant, req, request_id.as_ref())?;
+    let new = NewGame::new(
+        white,
+        black,
+        variant,
+        &start,
+        pairing,
+        rules(req.rules.as_ref()),
+    )
+    .map_err(|e| status::invalid_field(&e))?
+    .with_clock(timing(req)?, schedule(req)?);
+    Ok((request_id, new))
+}

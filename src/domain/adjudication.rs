@@ -1,0 +1,156 @@
+//! Who wins when a flag falls (FIDE Art. 6.9, USCF rule 14E).
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{Chess, Color, Position, Role};
+
+use super::{
+    GameResult, Outcome, Termination,
+    dead_position::{self, Mating},
+};
+
+/// Whose laws adjudicate flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RulesProfile {
+    /// FIDE Laws of Chess.
+    #[default]
+    Fide,
+    /// US Chess Federation rules.
+    Uscf,
+}
+
+/// A flag ruling, with a note for the log when the ruling rests on an
+/// analysis that did not finish.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlagRuling {
+    /// The result.
+    pub result: GameResult,
+    /// Set when the helpmate search was undecided.
+    pub note: Option<String>,
+}
+
+/// The result when `flagger`'s time has run out in `pos`.
+///
+/// FIDE 6.9: the opponent wins, unless the opponent cannot checkmate by any
+/// possible series of legal moves (decided by a full helpmate search) — then
+/// it is a draw. An undecided search favours the player with time, and the
+/// ruling says so.
+///
+/// USCF 14E: a draw when the opponent has only a king; only a king and a
+/// bishop or knight; or two knights while the flagging player has no pawns
+/// (the arbiter does not search for forced mates, so these are always
+/// drawn); and, as under FIDE, whenever the opponent cannot checkmate at
+/// all. Otherwise the opponent wins.
+pub fn on_flag(pos: &Chess, flagger: Color, profile: RulesProfile) -> FlagRuling {
+    let opponent = !flagger;
+    let win = GameResult {
+        outcome: Outcome::win_for(opponent),
+        termination: Termination::Timeout,
+    };
+    let draw = GameResult {
+        outcome: Outcome::Draw,
+        termination: Termination::TimeoutVsInsufficientMaterial,
+    };
+    if profile == RulesProfile::Uscf && uscf_insufficient(pos, flagger) {
+        return FlagRuling {
+            result: draw,
+            note: None,
+        };
+    }
+    match dead_position::can_checkmate(pos, opponent) {
+        Mating::Impossible => FlagRuling {
+            result: draw,
+            note: None,
+        },
+        Mating::Possible => FlagRuling {
+            result: win,
+            note: None,
+        },
+        Mating::Undecided => FlagRuling {
+            result: win,
+            note: Some(format!(
+                "the helpmate search for {opponent} did not decide within its limits; the flag \
+                 falls in {opponent}'s favour"
+            )),
+        },
+    }
+}
+
+/// USCF 14E's material cases for a draw on time.
+fn uscf_insufficient(pos: &Chess, flagger: Color) -> bool {
+    let board = pos.board();
+    let opponent = !flagger;
+    let count = |color: Color, role: Role| (board.by_color(color) & board.by_role(role)).count();
+    let opponent_pieces = board.by_color(opponent).count() - 1;
+    let knights = count(opponent, Role::Knight);
+    let bishops = count(opponent, Role::Bishop);
+    let lone_minor = opponent_pieces == 1 && (knights == 1 || bishops == 1);
+    let two_knights = opponent_pieces == 2 && knights == 2 && count(flagger, Role::Pawn) == 0;
+    opponent_pieces == 0 || lone_minor || two_knights
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(fen: &str, flagger: Color, profile: RulesProfile) -> GameResult {
+        let pos = dead_position::position(fen).expect("legal FEN");
+        on_flag(&pos, flagger, profile).result
+    }
+
+    fn draw() -> GameResult {
+        GameResult {
+            outcome: Outcome::Draw,
+            termination: Termination::TimeoutVsInsufficientMaterial,
+        }
+    }
+
+    fn win(color: Color) -> GameResult {
+        GameResult {
+            outcome: Outcome::win_for(color),
+            termination: Termination::Timeout,
+        }
+    }
+
+    #[test]
+    fn a_lone_king_cannot_win_on_time() {
+        let fen = "8/8/4k3/8/8/3K4/8/7R w - - 0 1";
+        assert_eq!(rule(fen, Color::White, RulesProfile::Fide), draw());
+        assert_eq!(rule(fen, Color::White, RulesProfile::Uscf), draw());
+        assert_eq!(
+            rule(fen, Color::Black, RulesProfile::Fide),
+            win(Color::White)
+        );
+    }
+
+    #[test]
+    fn knight_against_pawn_wins_under_fide_and_draws_under_uscf() {
+        // White flags with K+P; Black's K+N can be helpmated into a mate.
+        let fen = "8/8/4k3/8/8/3K4/7P/6n1 w - - 0 1";
+        assert_eq!(
+            rule(fen, Color::White, RulesProfile::Fide),
+            win(Color::Black)
+        );
+        assert_eq!(rule(fen, Color::White, RulesProfile::Uscf), draw());
+    }
+
+    #[test]
+    fn opposite_bishops_win_under_fide() {
+        let fen = "8/8/4k3/2b5/8/3K4/2B5/8 w - - 0 1";
+        assert_eq!(
+            rule(fen, Color::White, RulesProfile::Fide),
+            win(Color::Black)
+        );
+    }
+
+    #[test]
+    fn two_knights_draw_under_uscf_only_against_no_pawns() {
+        let bare = "8/8/4k3/8/8/3K4/8/5nn1 w - - 0 1";
+        assert_eq!(rule(bare, Color::White, RulesProfile::Uscf), draw());
+        let with_pawn = "8/8/4k3/8/8/3K4/7P/5nn1 w - - 0 1";
+        assert_eq!(
+            rule(with_pawn, Color::White, RulesProfile::Uscf),
+            win(Color::Black)
+        );
+    }
+}

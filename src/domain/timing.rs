@@ -1,0 +1,198 @@
+//! A game against the clock: time controls, the scheduled start and default
+//! time (FIDE 6.6, 6.7), flag-fall (6.9), and the arbiter's clock controls.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{Color, Position};
+
+use super::{
+    Decision, EventKind, Game, GameResult, GameStatus, Outcome, Pace, Rejection, Termination,
+    TimeControl, Timestamp, on_flag,
+};
+
+/// The time controls of a timed game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timing {
+    /// White's control.
+    pub white: TimeControl,
+    /// Black's control (the same as White's unless the game has time odds).
+    pub black: TimeControl,
+    /// The online convention: each player's first move is untimed, and the
+    /// clock starts once both have made one.
+    pub clock_starts_after_first_moves: bool,
+}
+
+/// When the game is due to start, and how late a player may make the first
+/// move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Schedule {
+    /// The scheduled start (FIDE 6.6): White's clock starts then, not at
+    /// creation.
+    pub scheduled_start: Option<Timestamp>,
+    /// With a scheduled start: a player who has not made a first move this
+    /// long after it loses by forfeit (FIDE 6.7).
+    pub default_time_ms: Option<u64>,
+}
+
+/// The result of a game whose player to move failed to show up.
+fn no_show(absent: Color) -> GameResult {
+    GameResult {
+        outcome: Outcome::win_for(!absent),
+        termination: Termination::NoShow,
+    }
+}
+
+impl Game {
+    /// Ends the game if time decided it by `now`: a player who made no first
+    /// move within the default time forfeits; a player whose flag has
+    /// fallen loses, or draws when the opponent cannot checkmate. Every
+    /// command runs this first and commits its decision before anything
+    /// else. The returned note, if any, explains an adjudication that rests
+    /// on an undecided analysis.
+    pub fn check_time(&self, now: Timestamp) -> Option<(Decision, Option<String>)> {
+        if self.status() != GameStatus::Active {
+            return None;
+        }
+        let (result, note) = if self.no_show_deadline().is_some_and(|d| now >= d) {
+            (no_show(self.position.turn()), None)
+        } else {
+            let flagger = self.clock.as_ref()?.flagged(now)?;
+            if self.rules.pending_offer_draws_on_flag && self.draw_offer == Some(!flagger) {
+                let result = GameResult {
+                    outcome: Outcome::Draw,
+                    termination: Termination::TimeoutWithPendingDrawOffer,
+                };
+                (result, None)
+            } else {
+                let ruling = on_flag(&self.position, flagger, self.rules.profile);
+                (ruling.result, ruling.note)
+            }
+        };
+        let mut next = self.clone();
+        let mut kinds = Vec::new();
+        next.finish(result, &mut kinds);
+        Some((next.commit(kinds, now), note))
+    }
+
+    /// The default-time deadline while the player to move has not made a
+    /// first move.
+    fn no_show_deadline(&self) -> Option<Timestamp> {
+        if self.ply.count() >= 2 {
+            return None;
+        }
+        let start = self.schedule.scheduled_start?;
+        Some(start.plus_millis(self.schedule.default_time_ms?))
+    }
+
+    /// The next instant at which time alone can end the game (a flag or a
+    /// default time), for the sweeper's index; `None` when nothing is due.
+    pub fn deadline(&self) -> Option<Timestamp> {
+        if self.status() != GameStatus::Active {
+            return None;
+        }
+        let flag = self.clock.as_ref().and_then(|clock| clock.flag_time());
+        match (flag, self.no_show_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The game's pace (FIDE A.1, B.1), by White's control; `None` when
+    /// untimed.
+    pub fn pace(&self) -> Option<Pace> {
+        self.clock
+            .as_ref()
+            .map(|clock| clock.control(Color::White).pace())
+    }
+
+    /// The clock, in a timed game.
+    pub fn clock(&self) -> Option<&super::Clock> {
+        self.clock.as_ref()
+    }
+
+    /// The schedule.
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
+    }
+
+    /// An arbiter adds `delta_ms` (negative: deducts) to `color`'s time.
+    pub fn adjust_clock(
+        &self,
+        color: Color,
+        delta_ms: i64,
+        reason: &str,
+        now: Timestamp,
+    ) -> Result<Decision, Rejection> {
+        self.ensure_active()?;
+        let mut next = self.clone();
+        next.clock
+            .as_mut()
+            .ok_or(Rejection::Untimed)?
+            .adjust(color, delta_ms);
+        let kinds = vec![EventKind::ClockAdjusted {
+            color,
+            delta_ms,
+            reason: reason.to_owned(),
+        }];
+        Ok(next.commit(kinds, now))
+    }
+
+    /// An arbiter stops the clocks (e.g. to settle a dispute at the board).
+    pub fn pause_clock(&self, reason: &str, now: Timestamp) -> Result<Decision, Rejection> {
+        self.ensure_active()?;
+        let mut next = self.clone();
+        let clock = next.clock.as_mut().ok_or(Rejection::Untimed)?;
+        if clock.is_paused() {
+            return Err(Rejection::ClockPaused);
+        }
+        clock.pause(now);
+        let kinds = vec![EventKind::ClockPaused {
+            reason: reason.to_owned(),
+        }];
+        Ok(next.commit(kinds, now))
+    }
+
+    /// An arbiter restarts paused clocks.
+    pub fn resume_clock(&self, reason: &str, now: Timestamp) -> Result<Decision, Rejection> {
+        self.ensure_active()?;
+        let mut next = self.clone();
+        let clock = next.clock.as_mut().ok_or(Rejection::Untimed)?;
+        if !clock.is_paused() {
+            return Err(Rejection::ClockNotPaused);
+        }
+        clock.resume(now);
+        let kinds = vec![EventKind::ClockResumed {
+            reason: reason.to_owned(),
+        }];
+        Ok(next.commit(kinds, now))
+    }
+
+    /// The time an incorrect claim costs (FIDE 9.5.3, A.5.5): two minutes
+    /// added to the opponent's clock in standard play, one in rapid and
+    /// blitz; nothing in an untimed game.
+    pub(super) fn claim_penalty_ms(&self) -> Option<i64> {
+        Some(match self.pace()? {
+            Pace::Standard => 120_000,
+            Pace::Rapid | Pace::Blitz => 60_000,
+        })
+    }
+
+    /// Refuses a move or claim while the clock is paused, or after the flag
+    /// has fallen (which the caller must have committed first).
+    pub(super) fn ensure_clock_allows(&self, now: Timestamp) -> Result<(), Rejection> {
+        match &self.clock {
+            Some(clock) if clock.is_paused() => Err(Rejection::ClockPaused),
+            Some(clock) if clock.flagged(now).is_some() => Err(Rejection::GameOver),
+            _ if self.no_show_deadline().is_some_and(|d| now >= d) => Err(Rejection::GameOver),
+            _ => Ok(()),
+        }
+    }
+
+    /// Charges the mover's clock for the move completed at `now`.
+    pub(super) fn clock_move(&mut self, now: Timestamp) -> Option<super::MoveTime> {
+        let mover = self.position.turn();
+        let starts = self.ply.count() + 1 == 2;
+        self.clock
+            .as_mut()
+            .map(|clock| clock.complete_move(mover, now, starts))
+    }
+}
