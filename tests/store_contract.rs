@@ -601,6 +601,186 @@ async fn a_commit_whose_events_do_not_continue_the_log_writes_nothing(backend: B
     assert!(store.events_after(&id, 0).await.expect("events").is_empty());
 }
 
+// ---------------------------------------------------------------------------
+// The deadline index
+// ---------------------------------------------------------------------------
+
+/// An instant `offset_ms` after an arbitrary fixed one.
+fn when(offset_ms: u64) -> Timestamp {
+    Timestamp::from_unix_millis(1_700_000_000_000 + offset_ms)
+}
+
+async fn index(store: &dyn GameStore, game: &GameId, version: u64, deadline: Option<Timestamp>) {
+    store
+        .index_deadline(game, version, deadline)
+        .await
+        .expect("index_deadline");
+}
+
+/// The games due by `now` (at most `limit`), sorted, each checked to be
+/// listed once.
+async fn due(store: &dyn GameStore, now: Timestamp, limit: usize) -> Vec<GameId> {
+    let mut due = store.due(now, limit).await.expect("due");
+    let listed = due.len();
+    due.sort();
+    due.dedup();
+    assert_eq!(due.len(), listed, "a game is listed twice: {due:?}");
+    due
+}
+
+/// Room for every game of any test.
+const ALL: usize = 1000;
+
+async fn due_lists_the_games_whose_deadline_has_come(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let (a, b, c) = (id("due-a"), id("due-b"), id("due-c"));
+    index(store, &a, 1, Some(when(1000))).await;
+    index(store, &b, 1, Some(when(2000))).await;
+    index(store, &c, 7, Some(when(3000))).await;
+
+    assert!(due(store, when(0), ALL).await.is_empty());
+    assert!(due(store, when(999), ALL).await.is_empty());
+    // A deadline at exactly "now" is due.
+    assert_eq!(due(store, when(1000), ALL).await, vec![a.clone()]);
+    assert_eq!(
+        due(store, when(2999), ALL).await,
+        vec![a.clone(), b.clone()]
+    );
+    assert_eq!(
+        due(store, when(60_000), ALL).await,
+        vec![a.clone(), b.clone(), c.clone()]
+    );
+    // Listing a game does not take it out of the index.
+    assert_eq!(due(store, when(1000), ALL).await, vec![a]);
+}
+
+async fn due_returns_at_most_its_limit(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let games: Vec<GameId> = (0..10).map(|i| id(&format!("limited-{i}"))).collect();
+    for (i, game) in games.iter().enumerate() {
+        index(store, game, 1, Some(when(100 * i as u64))).await;
+    }
+    for limit in [1, 3, 9] {
+        let listed = due(store, when(10_000), limit).await;
+        assert_eq!(listed.len(), limit, "limit {limit}: {listed:?}");
+        assert!(listed.iter().all(|g| games.contains(g)), "{listed:?}");
+    }
+    assert!(due(store, when(10_000), 0).await.is_empty());
+    assert_eq!(due(store, when(10_000), 10).await, games);
+    assert_eq!(due(store, when(10_000), ALL).await, games);
+    // Fewer due than the limit: only those.
+    assert_eq!(due(store, when(150), 5).await, games[..2].to_vec());
+}
+
+async fn an_older_version_cannot_replace_a_newer_deadline(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("versioned");
+    index(store, &game, 5, Some(when(5000))).await;
+
+    // A slower writer of version 4 comes last: ignored.
+    index(store, &game, 4, Some(when(1000))).await;
+    assert!(due(store, when(4999), ALL).await.is_empty());
+    assert_eq!(due(store, when(5000), ALL).await, vec![game.clone()]);
+    // Nor can it remove the deadline.
+    index(store, &game, 4, None).await;
+    assert_eq!(due(store, when(5000), ALL).await, vec![game.clone()]);
+    // A newer version replaces it.
+    index(store, &game, 6, Some(when(8000))).await;
+    assert!(due(store, when(7999), ALL).await.is_empty());
+    assert_eq!(due(store, when(8000), ALL).await, vec![game]);
+}
+
+async fn the_same_version_rewrites_the_deadline(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("rewritten");
+    index(store, &game, 5, Some(when(5000))).await;
+    index(store, &game, 5, Some(when(1000))).await;
+    assert_eq!(due(store, when(1000), ALL).await, vec![game.clone()]);
+    // Later again: the earlier deadline does not linger.
+    index(store, &game, 5, Some(when(9000))).await;
+    assert!(due(store, when(8999), ALL).await.is_empty());
+    assert_eq!(due(store, when(9000), ALL).await, vec![game.clone()]);
+    index(store, &game, 5, None).await;
+    assert!(due(store, when(60_000), ALL).await.is_empty());
+}
+
+async fn no_deadline_takes_the_game_out_of_the_index(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let (ended, running) = (id("ended"), id("still-running"));
+    index(store, &ended, 3, Some(when(1000))).await;
+    index(store, &running, 3, Some(when(1000))).await;
+    index(store, &ended, 4, None).await;
+    assert_eq!(due(store, when(60_000), ALL).await, vec![running.clone()]);
+    // Removing what is not there is harmless, and so is removing twice.
+    index(store, &ended, 5, None).await;
+    index(store, &id("never-indexed"), 1, None).await;
+    assert_eq!(due(store, when(60_000), ALL).await, vec![running]);
+    // A later version can put the game back.
+    index(store, &ended, 6, Some(when(2000))).await;
+    assert_eq!(due(store, when(2000), ALL).await.len(), 2);
+}
+
+async fn the_deadlines_of_many_games_are_all_found(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    // Enough games to land in every bucket of a partitioned index.
+    let games: Vec<GameId> = (0..48).map(|i| id(&format!("many-{i:02}"))).collect();
+    for (i, game) in games.iter().enumerate() {
+        index(store, game, 1 + i as u64, Some(when(1000 * i as u64))).await;
+    }
+    assert_eq!(due(store, when(47_000), ALL).await, games);
+    assert_eq!(due(store, when(47_000), games.len()).await, games);
+    assert_eq!(due(store, when(23_500), ALL).await, games[..24].to_vec());
+    assert_eq!(due(store, when(0), ALL).await, games[..1].to_vec());
+    // Collected a batch at a time, the way a sweeper does, nothing is
+    // missed.
+    let mut swept = Vec::new();
+    loop {
+        let batch = due(store, when(47_000), 5).await;
+        if batch.is_empty() {
+            break;
+        }
+        assert!(batch.len() <= 5, "{batch:?}");
+        for game in &batch {
+            index(store, game, 100, None).await;
+        }
+        swept.extend(batch);
+    }
+    swept.sort();
+    assert_eq!(swept, games);
+}
+
+async fn the_deadline_index_is_independent_of_game_state(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    // A game that has no state can be indexed, listed and removed.
+    let ghost = id("no-state");
+    index(store, &ghost, 3, Some(when(1000))).await;
+    assert_eq!(due(store, when(1000), ALL).await, vec![ghost.clone()]);
+    assert_eq!(load_state(store, &ghost).await, None);
+    assert!(log(store, &ghost).await.is_empty());
+    index(store, &ghost, u64::MAX, None).await;
+    assert!(due(store, when(60_000), ALL).await.is_empty());
+
+    // Indexing leaves a game's state and log alone, and committing leaves
+    // its deadline alone.
+    let game = id("with-state");
+    create(store, &game).await;
+    index(store, &game, 1, Some(when(2000))).await;
+    assert_eq!(load_state(store, &game).await, Some(state(1, b"state 1")));
+    assert_eq!(log(store, &game).await, vec![event(1, b"event 1")]);
+    store
+        .commit(&game, 1, state(2, b"state 2"), vec![event(2, b"event 2")])
+        .await
+        .expect("commit");
+    assert_eq!(due(store, when(2000), ALL).await, vec![game]);
+}
+
 on_every_backend!(
     missing_game_loads_as_none_with_the_time,
     commit_at_zero_creates_the_game,
@@ -615,6 +795,13 @@ on_every_backend!(
     racing_commits_have_exactly_one_winner,
     games_are_isolated_from_each_other,
     a_commit_whose_events_do_not_continue_the_log_writes_nothing,
+    due_lists_the_games_whose_deadline_has_come,
+    due_returns_at_most_its_limit,
+    an_older_version_cannot_replace_a_newer_deadline,
+    the_same_version_rewrites_the_deadline,
+    no_deadline_takes_the_game_out_of_the_index,
+    the_deadlines_of_many_games_are_all_found,
+    the_deadline_index_is_independent_of_game_state,
 );
 
 // ---------------------------------------------------------------------------

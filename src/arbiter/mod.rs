@@ -340,6 +340,10 @@ impl Arbiter {
     /// Records the game's next deadline for the sweeper. A failure is only
     /// logged: the commit stands, and every read checks time anyway.
     async fn index(&self, game: &Game) {
+        if game.clock().is_none() && game.schedule().scheduled_start.is_none() {
+            // Time can never end this game: it was never in the index.
+            return;
+        }
         if let Err(err) = self
             .store
             .index_deadline(game.id(), game.version(), game.deadline())
@@ -377,7 +381,12 @@ impl Arbiter {
             .commit(game.id(), game.version(), state, events)
             .await?
         {
-            CommitOutcome::Committed => Ok(Some(*next)),
+            CommitOutcome::Committed => {
+                // A move, an arbiter's clock command or an ending moves the
+                // deadline (or removes it): the sweeper must know.
+                self.index(&next).await;
+                Ok(Some(*next))
+            }
             CommitOutcome::Conflict { current } => {
                 tracing::debug!(
                     game_id = %game.id(),

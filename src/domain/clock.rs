@@ -239,10 +239,11 @@ impl Clock {
     }
 
     /// Restarts the clock paused by [`Clock::pause`]; the pause does not
-    /// count as thinking time.
+    /// count as thinking time. Only the part of the pause after the turn
+    /// started counting (e.g. after a scheduled start) is made up for.
     pub fn resume(&mut self, now: Timestamp) {
         if let Some(paused_at) = self.paused_at.take() {
-            let pause = now.millis_since(paused_at);
+            let pause = now.millis_since(paused_at.max(self.turn_started));
             self.turn_started = self.turn_started.plus_millis(pause);
         }
     }

@@ -52,7 +52,13 @@ impl Game {
         if self.status() != GameStatus::Active {
             return None;
         }
-        let (result, note) = if self.no_show_deadline().is_some_and(|d| now >= d) {
+        // Whichever came first decides, however late it is checked: a flag
+        // that fell before the default time ended is a loss on time.
+        let flag_first = self.clock.as_ref().and_then(|clock| clock.flag_time());
+        let no_show_due = self
+            .no_show_deadline()
+            .is_some_and(|d| now >= d && flag_first.is_none_or(|flag| d <= flag));
+        let (result, note) = if no_show_due {
             (no_show(self.position.turn()), None)
         } else {
             let flagger = self.clock.as_ref()?.flagged(now)?;
@@ -196,3 +202,7 @@ impl Game {
             .map(|clock| clock.complete_move(mover, now, starts))
     }
 }
+
+#[cfg(test)]
+#[path = "timing_tests.rs"]
+mod tests;

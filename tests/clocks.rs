@@ -1,0 +1,1393 @@
+//! Chess clocks over gRPC, in real time with short controls: the controls a
+//! game accepts and reports, what each move records, flags noticed on a
+//! read, on a move and by the sweeper with nobody connected (exactly once
+//! across replicas), the scheduled start and default time, the untimed
+//! first moves of the online convention, flag adjudication (FIDE 6.9, USCF
+//! 14E), a draw offer pending at the flag, the arbiter's clock controls,
+//! claim penalties and `%clk` in PGN.
+//!
+//! Nothing here asserts how long anything took: waits only let a deadline
+//! pass, and every wait for the server has a generous overall limit so a
+//! failure never hangs.
+
+mod common;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use arbiter::{
+    domain::{self, dead_position, on_flag},
+    proto::{
+        self, Color, DelayMode, DrawClaimReason, GameStatus, Outcome, Pace, RulesProfile,
+        Termination, arbiter_service_client::ArbiterServiceClient, game_event::Kind,
+    },
+    server::StoreChoice,
+    store::RedisConfig,
+};
+use common::{
+    Backend, NewGame, TestApp, bearer, claim_draw, create, create_request, drain, expect_code,
+    export_pgn, get, play, play_line, play_offering_draw, reason, settings, watch,
+};
+use tonic::{Code, Request, Status, transport::Channel};
+use tonic_types::StatusExt;
+
+type Client = ArbiterServiceClient<Channel>;
+
+/// A control short enough for a flag to fall during a test.
+const FLAG_MS: u64 = 300;
+/// How long to sleep for a `FLAG_MS` deadline to have certainly passed.
+const PAST_FLAG: Duration = Duration::from_millis(FLAG_MS + 250);
+/// The longest a test waits for the server to do something by itself
+/// (the sweeper runs every 50 ms; this only keeps failures from hanging).
+const PATIENCE: Duration = Duration::from_secs(10);
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+
+fn period(time_ms: u64, moves: u32, increment_ms: u64, delay_ms: u64) -> proto::Period {
+    proto::Period {
+        time_ms,
+        moves,
+        increment_ms,
+        delay_ms,
+    }
+}
+
+/// A control with simple delay (stated explicitly, so the game echoes it
+/// unchanged).
+fn control(periods: &[proto::Period]) -> proto::TimeControl {
+    proto::TimeControl {
+        periods: periods.to_vec(),
+        delay_mode: DelayMode::Simple.into(),
+    }
+}
+
+fn sudden_death(time_ms: u64) -> proto::TimeControl {
+    control(&[period(time_ms, 0, 0, 0)])
+}
+
+/// A CreateGame request from `fen` (empty: the standard start) with
+/// `control` for both players.
+fn timed(fen: &str, control: proto::TimeControl) -> proto::CreateGameRequest {
+    proto::CreateGameRequest {
+        time_control: Some(control),
+        ..create_request("", fen)
+    }
+}
+
+async fn create_ok(client: &mut Client, request: proto::CreateGameRequest) -> NewGame {
+    create(client, request).await.expect("create a timed game")
+}
+
+#[track_caller]
+fn clock(game: &proto::Game) -> proto::ClockState {
+    game.clock.expect("a timed game shows its clock")
+}
+
+/// A protobuf timestamp `ms` milliseconds from now, in whole milliseconds.
+fn from_now(ms: u64) -> prost_types::Timestamp {
+    let at = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970")
+        .as_millis() as u64
+        + ms;
+    prost_types::Timestamp {
+        seconds: (at / 1000) as i64,
+        nanos: ((at % 1000) * 1_000_000) as i32,
+    }
+}
+
+/// `message`, with `Bearer token` when a token is given.
+fn with_token<T>(message: T, token: Option<&str>) -> Request<T> {
+    match token {
+        Some(token) => bearer(message, token),
+        None => Request::new(message),
+    }
+}
+
+async fn adjust(
+    client: &mut Client,
+    game_id: &str,
+    color: Color,
+    delta_ms: i64,
+    why: &str,
+    token: Option<&str>,
+) -> Result<proto::Game, Status> {
+    let request = proto::AdjustClockRequest {
+        game_id: game_id.to_owned(),
+        color: color.into(),
+        delta_ms,
+        reason: why.to_owned(),
+    };
+    client
+        .adjust_clock(with_token(request, token))
+        .await
+        .map(|r| r.into_inner().game.expect("game in response"))
+}
+
+async fn pause(
+    client: &mut Client,
+    game_id: &str,
+    why: &str,
+    token: Option<&str>,
+) -> Result<proto::Game, Status> {
+    let request = proto::PauseClockRequest {
+        game_id: game_id.to_owned(),
+        reason: why.to_owned(),
+    };
+    client
+        .pause_clock(with_token(request, token))
+        .await
+        .map(|r| r.into_inner().game.expect("game in response"))
+}
+
+async fn resume(
+    client: &mut Client,
+    game_id: &str,
+    why: &str,
+    token: Option<&str>,
+) -> Result<proto::Game, Status> {
+    let request = proto::ResumeClockRequest {
+        game_id: game_id.to_owned(),
+        reason: why.to_owned(),
+    };
+    client
+        .resume_clock(with_token(request, token))
+        .await
+        .map(|r| r.into_inner().game.expect("game in response"))
+}
+
+const ADMIN: Option<&str> = Some(common::ADMIN_TOKEN);
+
+/// Asserts `code` with `expected_reason`.
+#[track_caller]
+fn assert_refused<T: std::fmt::Debug>(
+    result: Result<T, Status>,
+    code: Code,
+    expected_reason: &str,
+) -> Status {
+    let status = expect_code(result, code);
+    assert_eq!(reason(&status), expected_reason, "{status:?}");
+    status
+}
+
+/// Asserts INVALID_ARGUMENT naming `field` in its BadRequest detail.
+#[track_caller]
+fn assert_invalid_field<T: std::fmt::Debug>(result: Result<T, Status>, field: &str) {
+    let status = assert_refused(result, Code::InvalidArgument, "INVALID_FIELD");
+    let bad = status
+        .get_details_bad_request()
+        .expect("a BadRequest detail");
+    assert_eq!(bad.field_violations[0].field, field, "{status:?}");
+}
+
+#[track_caller]
+fn assert_result(game: &proto::Game, outcome: Outcome, termination: Termination) {
+    assert_eq!(game.status, GameStatus::Finished as i32, "{game:?}");
+    let result = game.result.expect("a finished game has a result");
+    assert_eq!(result.outcome, outcome as i32, "{result:?}");
+    assert_eq!(result.termination, termination as i32, "{result:?}");
+    let clock = clock(game);
+    assert_eq!(
+        clock.running,
+        Color::Unspecified as i32,
+        "no clock runs once the game is over: {clock:?}"
+    );
+}
+
+#[track_caller]
+fn assert_ended_with(event: &proto::GameEvent, outcome: Outcome, termination: Termination) {
+    let Some(Kind::GameEnded(ended)) = &event.kind else {
+        panic!("not a game_ended event: {event:?}");
+    };
+    let result = ended.result.expect("result");
+    assert_eq!(result.outcome, outcome as i32, "{result:?}");
+    assert_eq!(result.termination, termination as i32, "{result:?}");
+    let clock = event.clock.expect("a timed game's events carry the clock");
+    assert_eq!(clock.running, Color::Unspecified as i32, "{clock:?}");
+}
+
+/// Every event left on `stream` until the server closes it after the
+/// game's final event, which must come within [`PATIENCE`] without anyone
+/// reading or writing the game.
+async fn until_the_end(
+    stream: &mut tonic::Streaming<proto::WatchGameResponse>,
+) -> Vec<proto::GameEvent> {
+    tokio::time::timeout(PATIENCE, drain(stream))
+        .await
+        .expect("the game ends (and its stream closes) by itself")
+}
+
+/// The kinds of `events`, in order, as short names.
+fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
+    events
+        .iter()
+        .map(|event| match event.kind.as_ref().expect("event kind") {
+            Kind::Snapshot(_) => "snapshot",
+            Kind::GameCreated(_) => "game_created",
+            Kind::MoveMade(_) => "move_made",
+            Kind::GameEnded(_) => "game_ended",
+            Kind::DrawOffered(_) => "draw_offered",
+            Kind::DrawDeclined(_) => "draw_declined",
+            Kind::DrawClaimRefused(_) => "draw_claim_refused",
+            Kind::GameAborted(_) => "game_aborted",
+            Kind::ClockAdjusted(_) => "clock_adjusted",
+            Kind::ClockPaused(_) => "clock_paused",
+            Kind::ClockResumed(_) => "clock_resumed",
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Controls accepted and reported
+// ---------------------------------------------------------------------------
+
+async fn typical_controls_are_accepted_and_reported(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    // 90 minutes for 40 moves, then 30 minutes, 30 s increment from move 1.
+    let classical = control(&[
+        period(5_400_000, 40, 30_000, 0),
+        period(1_800_000, 0, 30_000, 0),
+    ]);
+    let game = create_ok(&mut client, timed("", classical.clone())).await;
+    for shown in [game.game.clone(), get(&mut client, &game.id).await] {
+        assert_eq!(shown.pace, Pace::Standard as i32);
+        assert_eq!(shown.time_control.as_ref(), Some(&classical));
+        assert_eq!(shown.black_time_control.as_ref(), Some(&classical));
+        let clock = clock(&shown);
+        assert_eq!(clock.white_moves_left, 40);
+        assert_eq!(clock.black_moves_left, 40);
+        assert_eq!((clock.white_period, clock.black_period), (0, 0));
+        assert_eq!(clock.running, Color::White as i32, "White's clock runs");
+        assert!(!clock.paused);
+        assert_eq!(clock.black_ms, 5_400_000);
+        assert!(clock.white_ms <= 5_400_000);
+        assert_eq!(clock.delay_left_ms, 0);
+        assert!(clock.as_of.is_some());
+    }
+
+    // 5 minutes + 3 s: 5 + 60 × 3 s = 8 minutes, blitz.
+    let blitz = control(&[period(300_000, 0, 3_000, 0)]);
+    let game = create_ok(&mut client, timed("", blitz.clone())).await;
+    assert_eq!(game.game.pace, Pace::Blitz as i32);
+    assert_eq!(game.game.time_control.as_ref(), Some(&blitz));
+    assert_eq!(clock(&game.game).white_moves_left, 0, "rest of the game");
+
+    // 15 minutes + 10 s: rapid.
+    let rapid = control(&[period(900_000, 0, 10_000, 0)]);
+    let game = create_ok(&mut client, timed("", rapid)).await;
+    assert_eq!(game.game.pace, Pace::Rapid as i32);
+
+    // G/60;d5 simple delay: standard, the delay shown while White's runs.
+    let g60d5 = control(&[period(3_600_000, 0, 0, 5_000)]);
+    let game = create_ok(&mut client, timed("", g60d5.clone())).await;
+    let shown = get(&mut client, &game.id).await;
+    assert_eq!(shown.pace, Pace::Standard as i32);
+    assert_eq!(shown.time_control.as_ref(), Some(&g60d5));
+    let state = clock(&shown);
+    assert!(
+        state.delay_left_ms > 0 && state.delay_left_ms <= 5_000,
+        "{state:?}"
+    );
+    // Consistency of one view: within the delay nothing is charged.
+    assert_eq!(state.white_ms, 3_600_000, "{state:?}");
+    let moved = play(&mut client, &game.id, &game.white, 0, "e4")
+        .await
+        .expect("e4");
+    let record = &moved.moves[0];
+    let charged = record.time_spent_ms.saturating_sub(5_000) as i64;
+    assert_eq!(record.clock_ms, 3_600_000 - charged, "{record:?}");
+    // Black's delay now runs.
+    let state = clock(&moved);
+    assert_eq!(state.running, Color::Black as i32);
+    assert!(state.delay_left_ms > 0, "{state:?}");
+
+    // Bronstein 3 s: the time used, up to the delay, is given back.
+    let bronstein = proto::TimeControl {
+        periods: vec![period(180_000, 0, 0, 3_000)],
+        delay_mode: DelayMode::Bronstein.into(),
+    };
+    let game = create_ok(&mut client, timed("", bronstein.clone())).await;
+    assert_eq!(game.game.pace, Pace::Blitz as i32);
+    assert_eq!(game.game.time_control.as_ref(), Some(&bronstein));
+    assert_eq!(
+        clock(&game.game).delay_left_ms,
+        0,
+        "Bronstein shows no delay"
+    );
+    let moved = play(&mut client, &game.id, &game.white, 0, "d4")
+        .await
+        .expect("d4");
+    let record = &moved.moves[0];
+    let spent = record.time_spent_ms as i64;
+    assert_eq!(
+        record.clock_ms,
+        180_000 - spent + spent.min(3_000),
+        "{record:?}"
+    );
+
+    // Time odds: 5 minutes against 4.
+    let mut request = timed("", sudden_death(300_000));
+    request.black_time_control = Some(sudden_death(240_000));
+    let game = create_ok(&mut client, request).await;
+    let shown = get(&mut client, &game.id).await;
+    assert_eq!(shown.time_control, Some(sudden_death(300_000)));
+    assert_eq!(shown.black_time_control, Some(sudden_death(240_000)));
+    let state = clock(&shown);
+    assert_eq!(state.black_ms, 240_000);
+    assert!(state.white_ms <= 300_000 && state.white_ms > state.black_ms);
+    assert_eq!(shown.pace, Pace::Blitz as i32);
+
+    // An untimed game shows no clock at all.
+    let untimed = app.new_game().await;
+    assert!(untimed.game.clock.is_none());
+    assert!(untimed.game.time_control.is_none());
+    assert_eq!(untimed.game.pace, Pace::Unspecified as i32);
+}
+
+async fn malformed_controls_are_refused(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let day = 24 * 60 * 60 * 1000;
+    let bad_controls = [
+        ("no period", control(&[])),
+        ("nothing on the clock", control(&[period(0, 0, 2_000, 0)])),
+        (
+            "a period after the rest of the game",
+            control(&[period(600_000, 0, 0, 0), period(300_000, 0, 0, 0)]),
+        ),
+        ("longer than a day", control(&[period(day + 1, 0, 0, 0)])),
+        (
+            "an increment longer than a day",
+            control(&[period(60_000, 0, day + 1, 0)]),
+        ),
+    ];
+    for (what, bad) in &bad_controls {
+        let result = create(&mut client, timed("", bad.clone())).await;
+        assert!(result.is_err(), "{what} was accepted");
+        assert_invalid_field(result, "time_control");
+        // The same for Black's own control.
+        let mut request = timed("", sudden_death(60_000));
+        request.black_time_control = Some(bad.clone());
+        assert_invalid_field(create(&mut client, request).await, "black_time_control");
+    }
+
+    let mut request = create_request("", "");
+    request.black_time_control = Some(sudden_death(60_000));
+    assert_invalid_field(create(&mut client, request).await, "black_time_control");
+
+    let mut request = create_request("", "");
+    request.clock_starts_after_first_moves = true;
+    assert_invalid_field(
+        create(&mut client, request).await,
+        "clock_starts_after_first_moves",
+    );
+
+    let mut request = timed("", sudden_death(60_000));
+    request.default_time_ms = 60_000;
+    assert_invalid_field(create(&mut client, request).await, "default_time_ms");
+}
+
+// ---------------------------------------------------------------------------
+// What moves record
+// ---------------------------------------------------------------------------
+
+async fn moves_record_their_time_and_the_increment(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = create_ok(
+        &mut client,
+        timed("", control(&[period(300_000, 0, 3_000, 0)])),
+    )
+    .await;
+    let mut stream = watch(&mut client, &game.id, 0).await;
+    assert_eq!(clock(&game.game).running, Color::White as i32);
+
+    // Remaining time before each side's next move.
+    let (mut white_before, mut black_before) = (300_000_i64, 300_000_i64);
+    let mut current = game.game.clone();
+    for mv in ["e4", "c5", "Nf3", "d6", "d4"] {
+        let mover = current.side_to_move;
+        let token = common::token_to_move(&game, &current);
+        current = play(&mut client, &game.id, token, current.ply, mv)
+            .await
+            .unwrap_or_else(|status| panic!("{mv}: {status:?}"));
+        let record = current.moves.last().expect("the move is recorded");
+        assert_eq!(record.color, mover);
+        let before = if mover == Color::White as i32 {
+            &mut white_before
+        } else {
+            &mut black_before
+        };
+        // Charged exactly the thinking time, then credited the increment.
+        let spent = record.time_spent_ms as i64;
+        assert_eq!(record.clock_ms, *before - spent + 3_000, "{record:?}");
+        if spent < 3_000 {
+            assert!(record.clock_ms > *before, "a quick move gains time");
+        }
+        *before = record.clock_ms;
+
+        // The clock now runs for the other side; the mover's stands still
+        // at what the move recorded.
+        let state = clock(&current);
+        assert_eq!(state.running, current.side_to_move, "{state:?}");
+        assert_ne!(state.running, mover);
+        let standing = if mover == Color::White as i32 {
+            state.white_ms
+        } else {
+            state.black_ms
+        };
+        assert_eq!(standing, record.clock_ms);
+    }
+    // The stored game carries the same records.
+    let stored = get(&mut client, &game.id).await;
+    assert_eq!(stored.moves, current.moves);
+    assert_eq!(clock(&stored).running, Color::Black as i32);
+
+    common::resign(&mut client, &game.id, &game.black)
+        .await
+        .expect("resign");
+    let events = until_the_end(&mut stream).await;
+    assert_eq!(
+        kinds(&events),
+        [
+            "snapshot",
+            "move_made",
+            "move_made",
+            "move_made",
+            "move_made",
+            "move_made",
+            "game_ended"
+        ]
+    );
+    for event in &events {
+        let state = event
+            .clock
+            .unwrap_or_else(|| panic!("every event of a timed game carries the clock: {event:?}"));
+        assert_eq!(state.as_of, event.timestamp);
+        if let Some(Kind::MoveMade(made)) = &event.kind {
+            assert_eq!(state.running, made.side_to_move);
+            let record = made.r#move.as_ref().expect("record");
+            assert_eq!(record, &stored.moves[record.ply as usize]);
+        }
+    }
+    assert_eq!(
+        events.last().and_then(|e| e.clock).map(|c| c.running),
+        Some(Color::Unspecified as i32)
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Flags
+// ---------------------------------------------------------------------------
+
+async fn a_flag_is_noticed_on_read(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = create_ok(&mut client, timed("", sudden_death(FLAG_MS))).await;
+    assert_eq!(game.game.status, GameStatus::Active as i32);
+    tokio::time::sleep(PAST_FLAG).await;
+
+    let read = get(&mut client, &game.id).await;
+    assert_result(&read, Outcome::BlackWins, Termination::Timeout);
+    let state = clock(&read);
+    assert!(state.white_ms <= 0, "{state:?}");
+    assert_eq!(state.black_ms, FLAG_MS as i64);
+    assert!(read.moves.is_empty());
+    assert!(read.legal_moves.is_empty());
+    assert_eq!(read.version, 2, "created, then ended once");
+    // Reading again changes nothing.
+    let again = get(&mut client, &game.id).await;
+    assert_eq!(again.version, 2);
+    assert_eq!(again.result, read.result);
+    assert_eq!(again.clock, read.clock, "a finished game's clock is frozen");
+}
+
+async fn a_move_after_the_flag_is_refused_and_the_game_ends_on_time(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    // White's flag falls before White's first move.
+    let game = create_ok(&mut client, timed("", sudden_death(FLAG_MS))).await;
+    tokio::time::sleep(PAST_FLAG).await;
+    assert_refused(
+        play(&mut client, &game.id, &game.white, 0, "e4").await,
+        Code::FailedPrecondition,
+        "GAME_OVER",
+    );
+    let after = get(&mut client, &game.id).await;
+    assert_result(&after, Outcome::BlackWins, Termination::Timeout);
+    assert!(after.moves.is_empty(), "no move is recorded after the flag");
+    assert_eq!(after.ply, 0);
+
+    // Black's, on time odds, after White's move started it.
+    let mut request = timed("", sudden_death(60_000));
+    request.black_time_control = Some(sudden_death(FLAG_MS));
+    let game = create_ok(&mut client, request).await;
+    play(&mut client, &game.id, &game.white, 0, "e4")
+        .await
+        .expect("White moves in time");
+    tokio::time::sleep(PAST_FLAG).await;
+    assert_refused(
+        play(&mut client, &game.id, &game.black, 1, "e5").await,
+        Code::FailedPrecondition,
+        "GAME_OVER",
+    );
+    let after = get(&mut client, &game.id).await;
+    assert_result(&after, Outcome::WhiteWins, Termination::Timeout);
+    assert_eq!(after.moves.len(), 1);
+    assert!(clock(&after).black_ms <= 0);
+}
+
+/// Nobody reads or writes the game after creating it: the sweeper ends it
+/// and the watcher hears of it.
+async fn the_sweeper_ends_an_unattended_game(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = create_ok(&mut client, timed("", sudden_death(FLAG_MS))).await;
+    let mut stream = watch(&mut client, &game.id, 0).await;
+
+    let events = until_the_end(&mut stream).await;
+    assert_eq!(kinds(&events), ["snapshot", "game_ended"]);
+    assert!(events[0].clock.is_some());
+    assert_ended_with(&events[1], Outcome::BlackWins, Termination::Timeout);
+    assert_eq!(events[1].version, 2);
+    assert!(events[1].clock.expect("clock").white_ms <= 0);
+    let read = get(&mut client, &game.id).await;
+    assert_result(&read, Outcome::BlackWins, Termination::Timeout);
+    assert_eq!(read.version, 2);
+}
+
+/// The sweeper follows the clock as the game goes on: after White's move
+/// the deadline is Black's flag, which here falls long before White's
+/// would have.
+async fn the_sweeper_follows_the_clock_after_a_move(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut request = timed("", sudden_death(60_000));
+    request.black_time_control = Some(sudden_death(FLAG_MS));
+    let game = create_ok(&mut client, request).await;
+    let mut stream = watch(&mut client, &game.id, 1).await;
+    play(&mut client, &game.id, &game.white, 0, "Nf3")
+        .await
+        .expect("White moves in time");
+
+    let events = until_the_end(&mut stream).await;
+    assert_eq!(kinds(&events), ["move_made", "game_ended"]);
+    assert_ended_with(&events[1], Outcome::WhiteWins, Termination::Timeout);
+}
+
+async fn until_finished(client: &mut Client, game_id: &str) -> proto::Game {
+    tokio::time::timeout(PATIENCE, async {
+        loop {
+            let game = get(client, game_id).await;
+            if game.status != GameStatus::Active as i32 {
+                return game;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the game ends on time")
+}
+
+/// Two servers share one Redis; both sweep, and clients read through both
+/// while the flags fall. Every game still ends exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_replicas_end_each_flagged_game_exactly_once() {
+    let first = TestApp::spawn(Backend::Redis).await;
+    let url = first.redis.as_ref().expect("redis").url();
+    let second = TestApp::spawn_with(
+        settings(StoreChoice::Redis(RedisConfig {
+            url,
+            key_prefix: "arbiter".to_owned(),
+        })),
+        None,
+    )
+    .await;
+    let mut client = first.client().await;
+    let mut games = Vec::new();
+    for i in 0..10 {
+        let request = timed("", sudden_death(200 + 40 * i));
+        games.push(create_ok(&mut client, request).await);
+    }
+    // Half the games are read through both replicas until they end, racing
+    // the two sweepers; the others are left to the sweepers alone.
+    let mut readers = Vec::new();
+    for game in games.iter().step_by(2) {
+        for app in [&first, &second] {
+            let mut reader = app.client().await;
+            let id = game.id.clone();
+            readers.push(tokio::spawn(async move {
+                until_finished(&mut reader, &id).await
+            }));
+        }
+    }
+    for reader in readers {
+        let ended = reader.await.expect("reader task");
+        assert_result(&ended, Outcome::BlackWins, Termination::Timeout);
+    }
+    let mut on_second = second.client().await;
+    for game in games.iter().skip(1).step_by(2) {
+        let mut stream = watch(&mut on_second, &game.id, 1).await;
+        until_the_end(&mut stream).await;
+    }
+
+    for (i, game) in games.iter().enumerate() {
+        let watcher = if i % 2 == 0 {
+            &mut client
+        } else {
+            &mut on_second
+        };
+        let mut stream = watch(watcher, &game.id, 1).await;
+        let events = until_the_end(&mut stream).await;
+        let versions: Vec<u64> = events.iter().map(|e| e.version).collect();
+        assert_eq!(versions, (2..2 + events.len() as u64).collect::<Vec<_>>());
+        let endings = events
+            .iter()
+            .filter(|e| matches!(e.kind, Some(Kind::GameEnded(_))))
+            .count();
+        assert_eq!(endings, 1, "game {i}: {:?}", kinds(&events));
+        assert_eq!(kinds(&events), ["game_ended"], "game {i}");
+        assert_ended_with(&events[0], Outcome::BlackWins, Termination::Timeout);
+        for reader in [&mut client, &mut on_second] {
+            let read = get(reader, &game.id).await;
+            assert_eq!(read.version, 2, "game {i}");
+            assert_result(&read, Outcome::BlackWins, Termination::Timeout);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Scheduled start, default time, untimed first moves
+// ---------------------------------------------------------------------------
+
+async fn a_player_who_does_not_show_up_forfeits(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    // Nobody shows up: White, who was to move first, forfeits.
+    let start = from_now(200);
+    let mut request = timed("", sudden_death(60_000));
+    request.scheduled_start = Some(start);
+    request.default_time_ms = 300;
+    let game = create_ok(&mut client, request).await;
+    assert_eq!(game.game.scheduled_start, Some(start));
+    assert_eq!(game.game.default_time_ms, 300);
+    let mut stream = watch(&mut client, &game.id, 0).await;
+    let events = until_the_end(&mut stream).await;
+    assert_eq!(kinds(&events), ["snapshot", "game_ended"]);
+    assert_ended_with(&events[1], Outcome::BlackWins, Termination::NoShow);
+    let read = get(&mut client, &game.id).await;
+    assert_result(&read, Outcome::BlackWins, Termination::NoShow);
+    assert!(clock(&read).white_ms > 0, "a forfeit, not a flag");
+
+    // White shows up and moves; Black never does.
+    let mut request = timed("", sudden_death(60_000));
+    request.scheduled_start = Some(from_now(100));
+    request.default_time_ms = 1_500;
+    let game = create_ok(&mut client, request).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let moved = play(&mut client, &game.id, &game.white, 0, "e4")
+        .await
+        .expect("White moves within the default time");
+    let mut stream = watch(&mut client, &game.id, moved.version).await;
+    let events = until_the_end(&mut stream).await;
+    assert_eq!(kinds(&events), ["game_ended"]);
+    assert_ended_with(&events[0], Outcome::WhiteWins, Termination::NoShow);
+    let read = get(&mut client, &game.id).await;
+    assert_result(&read, Outcome::WhiteWins, Termination::NoShow);
+    assert_eq!(read.moves.len(), 1);
+}
+
+async fn the_clock_waits_for_the_scheduled_start(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    // A control that would have flagged long before the start.
+    let start = from_now(60_000);
+    let mut request = timed("", sudden_death(FLAG_MS));
+    request.scheduled_start = Some(start);
+    let game = create_ok(&mut client, request).await;
+    tokio::time::sleep(PAST_FLAG).await;
+    let read = get(&mut client, &game.id).await;
+    assert_eq!(read.status, GameStatus::Active as i32);
+    assert_eq!(read.scheduled_start, Some(start));
+    assert_eq!(read.default_time_ms, 0);
+    let state = clock(&read);
+    assert_eq!(state.white_ms, FLAG_MS as i64, "full time until the start");
+    assert_eq!(state.black_ms, FLAG_MS as i64);
+}
+
+async fn the_clock_starts_after_both_first_moves_when_asked(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut request = timed("", sudden_death(FLAG_MS));
+    request.clock_starts_after_first_moves = true;
+    let game = create_ok(&mut client, request).await;
+    assert_eq!(clock(&game.game).running, Color::Unspecified as i32);
+
+    // Neither first move is timed, however long it takes.
+    tokio::time::sleep(PAST_FLAG).await;
+    let white = play(&mut client, &game.id, &game.white, 0, "e4")
+        .await
+        .expect("White's untimed first move");
+    assert_eq!(clock(&white).running, Color::Unspecified as i32);
+    tokio::time::sleep(PAST_FLAG).await;
+    let mut stream = watch(&mut client, &game.id, white.version).await;
+    let black = play(&mut client, &game.id, &game.black, 1, "e5")
+        .await
+        .expect("Black's untimed first move");
+    for record in &black.moves {
+        assert_eq!(record.time_spent_ms, 0, "{record:?}");
+        assert_eq!(record.clock_ms, FLAG_MS as i64, "{record:?}");
+    }
+    // Black's first move started White's clock.
+    let state = clock(&black);
+    assert_eq!(state.running, Color::White as i32, "{state:?}");
+    assert_eq!(state.black_ms, FLAG_MS as i64);
+
+    // Left alone, White's flag falls; the sweeper must notice.
+    let events = until_the_end(&mut stream).await;
+    assert_eq!(kinds(&events), ["move_made", "game_ended"]);
+    assert_ended_with(&events[1], Outcome::BlackWins, Termination::Timeout);
+    let read = get(&mut client, &game.id).await;
+    assert_result(&read, Outcome::BlackWins, Termination::Timeout);
+    assert_eq!(read.moves.len(), 2);
+}
+
+// ---------------------------------------------------------------------------
+// Flag adjudication
+// ---------------------------------------------------------------------------
+
+struct FlagCase {
+    name: &'static str,
+    fen: &'static str,
+    profile: RulesProfile,
+    outcome: Outcome,
+    termination: Termination,
+}
+
+const fn case(
+    name: &'static str,
+    fen: &'static str,
+    profile: RulesProfile,
+    outcome: Outcome,
+    termination: Termination,
+) -> FlagCase {
+    FlagCase {
+        name,
+        fen,
+        profile,
+        outcome,
+        termination,
+    }
+}
+
+/// In each position the side to move lets its flag fall.
+const FLAG_CASES: [FlagCase; 9] = [
+    case(
+        "a lone king cannot win on time",
+        "8/8/4k3/8/8/3K4/8/7R w - - 0 1",
+        RulesProfile::Fide,
+        Outcome::Draw,
+        Termination::TimeoutVsInsufficientMaterial,
+    ),
+    case(
+        "K+N can be helpmated by K+P: FIDE gives the win",
+        "8/8/4k3/8/8/3K4/7P/6n1 w - - 0 1",
+        RulesProfile::Fide,
+        Outcome::BlackWins,
+        Termination::Timeout,
+    ),
+    case(
+        "a lone knight draws on time under USCF 14E",
+        "8/8/4k3/8/8/3K4/7P/6n1 w - - 0 1",
+        RulesProfile::Uscf,
+        Outcome::Draw,
+        Termination::TimeoutVsInsufficientMaterial,
+    ),
+    case(
+        "opposite-coloured bishops can mate",
+        "8/8/4k3/2b5/8/3K4/2B5/8 w - - 0 1",
+        RulesProfile::Fide,
+        Outcome::BlackWins,
+        Termination::Timeout,
+    ),
+    case(
+        "a light bishop cannot mate a king whose only other pieces are a \
+         rook and a light bishop",
+        "8/5b2/4k3/8/8/3K4/2B5/R7 w - - 0 1",
+        RulesProfile::Fide,
+        Outcome::Draw,
+        Termination::TimeoutVsInsufficientMaterial,
+    ),
+    case(
+        "dark bishops cannot break a wall of pawns on light squares",
+        "5k2/1B6/3b3b/p1p1p1p1/P1P1P1P1/8/4K3/8 w - - 0 1",
+        RulesProfile::Fide,
+        Outcome::Draw,
+        Termination::TimeoutVsInsufficientMaterial,
+    ),
+    case(
+        "the light bishop behind the wall can mate the self-blocked king",
+        "5k2/1B6/3b3b/p1p1p1p1/P1P1P1P1/8/4K3/8 b - - 0 1",
+        RulesProfile::Fide,
+        Outcome::WhiteWins,
+        Termination::Timeout,
+    ),
+    case(
+        "the only legal move takes the queen, leaving a lone king",
+        "4k3/8/8/8/8/R7/6q1/7K w - - 0 1",
+        RulesProfile::Fide,
+        Outcome::Draw,
+        Termination::TimeoutVsInsufficientMaterial,
+    ),
+    case(
+        "the same queen wins when nothing forces its capture",
+        "4k3/8/8/8/8/R5q1/8/7K w - - 0 1",
+        RulesProfile::Fide,
+        Outcome::BlackWins,
+        Termination::Timeout,
+    ),
+];
+
+fn domain_profile(profile: RulesProfile) -> domain::RulesProfile {
+    match profile {
+        RulesProfile::Uscf => domain::RulesProfile::Uscf,
+        RulesProfile::Unspecified | RulesProfile::Fide => domain::RulesProfile::Fide,
+    }
+}
+
+fn domain_result(outcome: Outcome, termination: Termination) -> domain::GameResult {
+    domain::GameResult {
+        outcome: match outcome {
+            Outcome::WhiteWins => domain::Outcome::WhiteWins,
+            Outcome::BlackWins => domain::Outcome::BlackWins,
+            Outcome::Draw | Outcome::Unspecified => domain::Outcome::Draw,
+        },
+        termination: match termination {
+            Termination::Timeout => domain::Termination::Timeout,
+            Termination::TimeoutVsInsufficientMaterial => {
+                domain::Termination::TimeoutVsInsufficientMaterial
+            }
+            other => panic!("not a flag termination: {other:?}"),
+        },
+    }
+}
+
+/// The positions mean what the cases say: alive at the start, and ruled so
+/// by the domain's own adjudication.
+#[test]
+fn flag_positions_are_what_they_claim() {
+    for case in &FLAG_CASES {
+        let pos = dead_position::position(case.fen).expect(case.fen);
+        assert!(
+            !dead_position::is_dead(&pos),
+            "{}: a dead start is refused",
+            case.name
+        );
+        let flagger = shakmaty::Position::turn(&pos);
+        let ruling = on_flag(&pos, flagger, domain_profile(case.profile));
+        assert_eq!(
+            ruling.result,
+            domain_result(case.outcome, case.termination),
+            "{}",
+            case.name
+        );
+        assert_eq!(ruling.note, None, "{}: decided, not guessed", case.name);
+    }
+}
+
+async fn flags_are_adjudicated_by_what_the_opponent_can_still_do(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut games = Vec::new();
+    for case in &FLAG_CASES {
+        let mut request = timed(case.fen, sudden_death(FLAG_MS));
+        request.rules = Some(proto::GameRules {
+            profile: case.profile.into(),
+            ..Default::default()
+        });
+        let game = create(&mut client, request)
+            .await
+            .unwrap_or_else(|status| panic!("{}: {status:?}", case.name));
+        assert_eq!(game.game.status, GameStatus::Active as i32, "{}", case.name);
+        games.push(game);
+    }
+    tokio::time::sleep(PAST_FLAG).await;
+    for (case, game) in FLAG_CASES.iter().zip(&games) {
+        let read = get(&mut client, &game.id).await;
+        assert_eq!(read.status, GameStatus::Finished as i32, "{}", case.name);
+        let result = read.result.expect("result");
+        assert_eq!(
+            (result.outcome, result.termination),
+            (case.outcome as i32, case.termination as i32),
+            "{}: {result:?}",
+            case.name
+        );
+        assert_eq!(read.rules.expect("rules").profile, case.profile as i32);
+        assert!(read.moves.is_empty(), "{}", case.name);
+    }
+}
+
+async fn a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    for (drawn_on_flag, outcome, termination) in [
+        (
+            true,
+            Outcome::Draw,
+            Termination::TimeoutWithPendingDrawOffer,
+        ),
+        (false, Outcome::WhiteWins, Termination::Timeout),
+    ] {
+        // Black is on a short clock, which starts after the first moves.
+        let mut request = timed("", sudden_death(60_000));
+        request.black_time_control = Some(sudden_death(FLAG_MS));
+        request.clock_starts_after_first_moves = true;
+        request.rules = Some(proto::GameRules {
+            pending_offer_draws_on_flag: drawn_on_flag,
+            ..Default::default()
+        });
+        let game = create_ok(&mut client, request).await;
+        assert_eq!(
+            game.game.rules.expect("rules").pending_offer_draws_on_flag,
+            drawn_on_flag
+        );
+        play_line(&mut client, &game, &["e4", "e5"]).await;
+        let offered = play_offering_draw(&mut client, &game.id, &game.white, 2, "Nf3")
+            .await
+            .expect("White moves and offers a draw");
+        assert_eq!(offered.draw_offer, Color::White as i32);
+        assert_eq!(clock(&offered).running, Color::Black as i32);
+
+        tokio::time::sleep(PAST_FLAG).await;
+        let read = get(&mut client, &game.id).await;
+        assert_result(&read, outcome, termination);
+        assert_eq!(
+            read.draw_offer,
+            Color::Unspecified as i32,
+            "the offer lapsed"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The arbiter's clock controls
+// ---------------------------------------------------------------------------
+
+async fn clock_controls_need_the_admin_token_a_reason_and_a_clock(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    let untimed = app.new_game().await;
+    assert_refused(
+        adjust(&mut client, &untimed.id, Color::White, 1_000, "why", ADMIN).await,
+        Code::FailedPrecondition,
+        "UNTIMED",
+    );
+    assert_refused(
+        pause(&mut client, &untimed.id, "why", ADMIN).await,
+        Code::FailedPrecondition,
+        "UNTIMED",
+    );
+    assert_refused(
+        resume(&mut client, &untimed.id, "why", ADMIN).await,
+        Code::FailedPrecondition,
+        "UNTIMED",
+    );
+
+    let game = create_ok(&mut client, timed("", sudden_death(60_000))).await;
+    for token in [Some(game.white.as_str()), Some(game.black.as_str())] {
+        assert_refused(
+            adjust(&mut client, &game.id, Color::White, 60_000, "why", token).await,
+            Code::PermissionDenied,
+            "NOT_ADMIN",
+        );
+        assert_refused(
+            pause(&mut client, &game.id, "why", token).await,
+            Code::PermissionDenied,
+            "NOT_ADMIN",
+        );
+        assert_refused(
+            resume(&mut client, &game.id, "why", token).await,
+            Code::PermissionDenied,
+            "NOT_ADMIN",
+        );
+    }
+    expect_code(
+        adjust(&mut client, &game.id, Color::White, 60_000, "why", None).await,
+        Code::Unauthenticated,
+    );
+    expect_code(
+        pause(&mut client, &game.id, "why", None).await,
+        Code::Unauthenticated,
+    );
+    expect_code(
+        resume(&mut client, &game.id, "why", None).await,
+        Code::Unauthenticated,
+    );
+    for why in ["", "   "] {
+        assert_invalid_field(
+            adjust(&mut client, &game.id, Color::White, 1_000, why, ADMIN).await,
+            "reason",
+        );
+        assert_invalid_field(pause(&mut client, &game.id, why, ADMIN).await, "reason");
+        assert_invalid_field(resume(&mut client, &game.id, why, ADMIN).await, "reason");
+    }
+    assert_invalid_field(
+        adjust(
+            &mut client,
+            &game.id,
+            Color::Unspecified,
+            1_000,
+            "why",
+            ADMIN,
+        )
+        .await,
+        "color",
+    );
+    // None of it touched the game.
+    assert_eq!(get(&mut client, &game.id).await.version, 1);
+}
+
+async fn arbiters_adjust_pause_and_resume_clocks(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = create_ok(&mut client, timed("", sudden_death(60_000))).await;
+    let mut stream = watch(&mut client, &game.id, 1).await;
+
+    let added = adjust(
+        &mut client,
+        &game.id,
+        Color::Black,
+        30_000,
+        "compensation: disturbed",
+        ADMIN,
+    )
+    .await
+    .expect("add time");
+    assert_eq!(clock(&added).black_ms, 90_000);
+    assert_eq!(clock(&added).running, Color::White as i32);
+    let deducted = adjust(
+        &mut client,
+        &game.id,
+        Color::White,
+        -10_000,
+        "penalty: illegal move",
+        ADMIN,
+    )
+    .await
+    .expect("deduct time");
+    assert!(clock(&deducted).white_ms <= 50_000);
+    assert_eq!(clock(&deducted).black_ms, 90_000);
+
+    let paused = pause(&mut client, &game.id, "dispute at the board", ADMIN)
+        .await
+        .expect("pause");
+    let state = clock(&paused);
+    assert!(state.paused);
+    assert_eq!(state.running, Color::Unspecified as i32);
+    assert_refused(
+        pause(&mut client, &game.id, "again", ADMIN).await,
+        Code::FailedPrecondition,
+        "CLOCK_PAUSED",
+    );
+    assert_refused(
+        play(&mut client, &game.id, &game.white, 0, "e4").await,
+        Code::FailedPrecondition,
+        "CLOCK_PAUSED",
+    );
+    assert_refused(
+        claim_draw(
+            &mut client,
+            &game.id,
+            &game.white,
+            DrawClaimReason::ThreefoldRepetition,
+            "",
+            0,
+        )
+        .await,
+        Code::FailedPrecondition,
+        "CLOCK_PAUSED",
+    );
+    // While paused, leave White only FLAG_MS, then wait past it: the clock
+    // stands still, so no flag falls.
+    let frozen = state.white_ms;
+    let short = adjust(
+        &mut client,
+        &game.id,
+        Color::White,
+        FLAG_MS as i64 - frozen,
+        "time trouble for the test",
+        ADMIN,
+    )
+    .await
+    .expect("deduct while paused");
+    assert_eq!(clock(&short).white_ms, FLAG_MS as i64);
+    tokio::time::sleep(PAST_FLAG).await;
+    let still = get(&mut client, &game.id).await;
+    assert_eq!(still.status, GameStatus::Active as i32);
+    let state = clock(&still);
+    assert!(state.paused);
+    assert_eq!(
+        state.white_ms, FLAG_MS as i64,
+        "the paused clock stands still"
+    );
+
+    let resumed = resume(&mut client, &game.id, "dispute settled", ADMIN)
+        .await
+        .expect("resume");
+    let state = clock(&resumed);
+    assert!(!state.paused);
+    assert_eq!(state.running, Color::White as i32);
+    assert!(state.white_ms <= FLAG_MS as i64);
+    assert_refused(
+        resume(&mut client, &game.id, "again", ADMIN).await,
+        Code::FailedPrecondition,
+        "CLOCK_NOT_PAUSED",
+    );
+
+    // Nobody touches the game any more: its flag falls, and the sweeper
+    // ends it.
+    let events = until_the_end(&mut stream).await;
+    assert_eq!(
+        kinds(&events),
+        [
+            "clock_adjusted",
+            "clock_adjusted",
+            "clock_paused",
+            "clock_adjusted",
+            "clock_resumed",
+            "game_ended"
+        ]
+    );
+    let adjusted: Vec<(i32, i64, String)> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            Some(Kind::ClockAdjusted(a)) => Some((a.color, a.delta_ms, a.reason.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        adjusted,
+        [
+            (
+                Color::Black as i32,
+                30_000,
+                "compensation: disturbed".to_owned()
+            ),
+            (
+                Color::White as i32,
+                -10_000,
+                "penalty: illegal move".to_owned()
+            ),
+            (
+                Color::White as i32,
+                FLAG_MS as i64 - frozen,
+                "time trouble for the test".to_owned()
+            ),
+        ]
+    );
+    let Some(Kind::ClockPaused(p)) = &events[2].kind else {
+        unreachable!()
+    };
+    assert_eq!(p.reason, "dispute at the board");
+    assert!(events[2].clock.expect("clock").paused);
+    let Some(Kind::ClockResumed(r)) = &events[4].kind else {
+        unreachable!()
+    };
+    assert_eq!(r.reason, "dispute settled");
+    assert_eq!(events[0].clock.expect("clock").black_ms, 90_000);
+    assert_ended_with(&events[5], Outcome::BlackWins, Termination::Timeout);
+
+    // A finished game's clock is no longer the arbiter's to change.
+    assert_refused(
+        adjust(&mut client, &game.id, Color::White, 60_000, "late", ADMIN).await,
+        Code::FailedPrecondition,
+        "GAME_OVER",
+    );
+    assert_refused(
+        pause(&mut client, &game.id, "late", ADMIN).await,
+        Code::FailedPrecondition,
+        "GAME_OVER",
+    );
+}
+
+async fn a_deduction_below_zero_flags_at_the_next_read(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = create_ok(&mut client, timed("", sudden_death(60_000))).await;
+    let adjusted = adjust(
+        &mut client,
+        &game.id,
+        Color::White,
+        -61_000,
+        "penalty: repeated illegal moves",
+        ADMIN,
+    )
+    .await
+    .expect("deduct");
+    assert!(clock(&adjusted).white_ms < 0);
+    let read = get(&mut client, &game.id).await;
+    assert_result(&read, Outcome::BlackWins, Termination::Timeout);
+    assert!(clock(&read).white_ms < 0);
+    assert_eq!(read.version, 3, "created, adjusted, ended");
+}
+
+// ---------------------------------------------------------------------------
+// Claim penalties and PGN
+// ---------------------------------------------------------------------------
+
+async fn an_incorrect_claim_gives_the_opponent_time(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    for (control, penalty) in [
+        (control(&[period(300_000, 0, 3_000, 0)]), 60_000),
+        (control(&[period(900_000, 0, 10_000, 0)]), 60_000),
+        (
+            control(&[
+                period(5_400_000, 40, 30_000, 0),
+                period(1_800_000, 0, 30_000, 0),
+            ]),
+            120_000,
+        ),
+    ] {
+        let game = create_ok(&mut client, timed("", control)).await;
+        let mut stream = watch(&mut client, &game.id, 1).await;
+        let before = play_line(&mut client, &game, &["e4", "e5"]).await;
+        let black_before = before.moves[1].clock_ms;
+        assert_eq!(clock(&before).black_ms, black_before);
+
+        let ruling = claim_draw(
+            &mut client,
+            &game.id,
+            &game.white,
+            DrawClaimReason::ThreefoldRepetition,
+            "",
+            2,
+        )
+        .await
+        .expect("claim");
+        assert!(!ruling.upheld);
+        let after = ruling.game.expect("game");
+        assert_eq!(after.status, GameStatus::Active as i32);
+        assert_eq!(
+            clock(&after).black_ms,
+            black_before + penalty,
+            "pace {}",
+            after.pace
+        );
+        assert_eq!(clock(&after).running, Color::White as i32);
+
+        common::resign(&mut client, &game.id, &game.white)
+            .await
+            .expect("resign");
+        let events = until_the_end(&mut stream).await;
+        assert_eq!(
+            kinds(&events),
+            [
+                "move_made",
+                "move_made",
+                "draw_claim_refused",
+                "clock_adjusted",
+                "draw_offered",
+                "game_ended"
+            ]
+        );
+        let Some(Kind::ClockAdjusted(adjusted)) = &events[3].kind else {
+            unreachable!()
+        };
+        assert_eq!(adjusted.color, Color::Black as i32);
+        assert_eq!(adjusted.delta_ms, penalty);
+        assert!(!adjusted.reason.is_empty());
+        assert_eq!(
+            events[3].clock.expect("clock").black_ms,
+            black_before + penalty
+        );
+    }
+}
+
+/// `h:mm:ss` of `ms` (at least a minute).
+fn clk(ms: i64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+async fn pgn_carries_the_control_and_a_clock_per_move(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    let game = create_ok(
+        &mut client,
+        timed("", control(&[period(300_000, 0, 3_000, 0)])),
+    )
+    .await;
+    let played = play_line(&mut client, &game, &["e4", "e5", "Nf3"]).await;
+    // Line breaks may fall anywhere between tokens.
+    let pgn = export_pgn(&mut client, &game.id).await.replace('\n', " ");
+    assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
+    assert_eq!(pgn.matches("[%clk ").count(), 3, "{pgn}");
+    for record in &played.moves {
+        let comment = format!("{} {{[%clk {}]}}", record.san, clk(record.clock_ms));
+        assert!(pgn.contains(&comment), "{comment} in {pgn}");
+    }
+
+    let classical = control(&[
+        period(5_400_000, 40, 30_000, 0),
+        period(1_800_000, 0, 30_000, 0),
+    ]);
+    let game = create_ok(&mut client, timed("", classical)).await;
+    let pgn = export_pgn(&mut client, &game.id).await;
+    assert!(
+        pgn.contains("[TimeControl \"40/5400+30:1800+30\"]"),
+        "{pgn}"
+    );
+    assert_eq!(pgn.matches("[%clk ").count(), 0);
+
+    let mut request = timed("", sudden_death(300_000));
+    request.black_time_control = Some(sudden_death(240_000));
+    let game = create_ok(&mut client, request).await;
+    play_line(&mut client, &game, &["d4"]).await;
+    let pgn = export_pgn(&mut client, &game.id).await;
+    assert!(pgn.contains("[WhiteTimeControl \"300\"]"), "{pgn}");
+    assert!(pgn.contains("[BlackTimeControl \"240\"]"), "{pgn}");
+    assert!(!pgn.contains("[TimeControl "), "{pgn}");
+    assert_eq!(pgn.matches("[%clk ").count(), 1);
+
+    // A game lost on time says so.
+    let game = create_ok(&mut client, timed("", sudden_death(FLAG_MS))).await;
+    tokio::time::sleep(PAST_FLAG).await;
+    let pgn = export_pgn(&mut client, &game.id).await;
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
+
+    // An untimed game has neither.
+    let untimed = app.new_game().await;
+    play_line(&mut client, &untimed, &["e4"]).await;
+    let pgn = export_pgn(&mut client, &untimed.id).await;
+    assert!(!pgn.contains("TimeControl"), "{pgn}");
+    assert!(!pgn.contains("%clk"), "{pgn}");
+}
+
+on_every_backend!(
+    typical_controls_are_accepted_and_reported,
+    malformed_controls_are_refused,
+    moves_record_their_time_and_the_increment,
+    a_flag_is_noticed_on_read,
+    a_move_after_the_flag_is_refused_and_the_game_ends_on_time,
+    the_sweeper_ends_an_unattended_game,
+    the_sweeper_follows_the_clock_after_a_move,
+    a_player_who_does_not_show_up_forfeits,
+    the_clock_waits_for_the_scheduled_start,
+    the_clock_starts_after_both_first_moves_when_asked,
+    flags_are_adjudicated_by_what_the_opponent_can_still_do,
+    a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so,
+    clock_controls_need_the_admin_token_a_reason_and_a_clock,
+    arbiters_adjust_pause_and_resume_clocks,
+    a_deduction_below_zero_flags_at_the_next_read,
+    an_incorrect_claim_gives_the_opponent_time,
+    pgn_carries_the_control_and_a_clock_per_move,
+);
