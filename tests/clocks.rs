@@ -718,6 +718,16 @@ async fn the_clock_waits_for_the_scheduled_start(backend: Backend) {
     let state = clock(&read);
     assert_eq!(state.white_ms, FLAG_MS as i64, "full time until the start");
     assert_eq!(state.black_ms, FLAG_MS as i64);
+    assert_eq!(
+        state.running,
+        Color::Unspecified as i32,
+        "no clock runs yet"
+    );
+    // Nobody may move before the start.
+    let early = play(&mut client, &game.id, &game.white, 0, "e4").await;
+    let status = expect_code(early, Code::FailedPrecondition);
+    assert_eq!(reason(&status), "NOT_STARTED");
+    assert_eq!(get(&mut client, &game.id).await.ply, 0);
 }
 
 async fn the_clock_starts_after_both_first_moves_when_asked(backend: Backend) {

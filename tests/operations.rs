@@ -221,3 +221,115 @@ fn open_mode_is_announced() {
     let _ = child.wait();
     assert!(announced, "{seen:?}");
 }
+
+/// A server binary on `port` sharing `redis_url`, stopped when dropped.
+struct ServerProcess(std::process::Child);
+
+impl ServerProcess {
+    fn start(port: u16, redis_url: &str) -> Self {
+        let child = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
+            .env("ARBITER_LISTEN", format!("127.0.0.1:{port}"))
+            .env("ARBITER_REDIS_URL", redis_url)
+            .env("ARBITER_ADMIN_TOKEN", common::ADMIN_TOKEN)
+            .env("ARBITER_TOKEN_SECRET", common::TOKEN_SECRET)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the server binary");
+        Self(child)
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn connect(
+    port: u16,
+) -> arbiter::proto::arbiter_service_client::ArbiterServiceClient<tonic::transport::Channel> {
+    let url = format!("http://127.0.0.1:{port}");
+    for _ in 0..400 {
+        if let Ok(client) =
+            arbiter::proto::arbiter_service_client::ArbiterServiceClient::connect(url.clone()).await
+        {
+            return client;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("server on port {port} did not come up");
+}
+
+/// Two server processes sweep one Redis: every unattended flag ends its
+/// game exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_server_processes_end_each_flag_exactly_once() {
+    use arbiter::proto::{self, game_event::Kind};
+    let redis = RedisServer::start();
+    let ports: Vec<u16> = (0..2)
+        .map(|_| {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("port");
+            listener.local_addr().expect("addr").port()
+        })
+        .collect();
+    let _servers: Vec<ServerProcess> = ports
+        .iter()
+        .map(|&port| ServerProcess::start(port, &redis.url()))
+        .collect();
+    let mut first = connect(ports[0]).await;
+    let mut second = connect(ports[1]).await;
+
+    let mut ids = Vec::new();
+    for n in 0..8 {
+        let mut request = common::create_request("", "");
+        request.time_control = Some(proto::TimeControl {
+            periods: vec![proto::Period {
+                time_ms: 200 + 20 * n,
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        let client = if n % 2 == 0 { &mut first } else { &mut second };
+        let created = client
+            .create_game(common::admin(request))
+            .await
+            .expect("create a timed game")
+            .into_inner();
+        ids.push(created.game.expect("game").game_id);
+    }
+
+    for id in &ids {
+        // Watch the whole history; the sweepers alone end the game.
+        let mut stream = second
+            .watch_game(proto::WatchGameRequest {
+                game_id: id.clone(),
+                after_version: 1,
+            })
+            .await
+            .expect("watch")
+            .into_inner();
+        let mut events = Vec::new();
+        while let Some(message) = tokio::time::timeout(Duration::from_secs(20), stream.message())
+            .await
+            .expect("the flag falls and the stream ends")
+            .expect("event")
+        {
+            events.push(message.event.expect("body"));
+        }
+        let endings = events
+            .iter()
+            .filter(|e| matches!(e.kind, Some(Kind::GameEnded(_))))
+            .count();
+        assert_eq!(endings, 1, "{id}: {events:?}");
+        let Some(Kind::GameEnded(ended)) = events.last().and_then(|e| e.kind.clone()) else {
+            panic!("{id}: the stream ends with game_ended: {events:?}");
+        };
+        let result = ended.result.expect("result");
+        assert_eq!(result.termination, proto::Termination::Timeout as i32);
+        assert_eq!(result.outcome, proto::Outcome::BlackWins as i32);
+        let versions: Vec<u64> = events.iter().map(|e| e.version).collect();
+        assert_eq!(versions, [2], "{id}: nothing but the ending after creation");
+    }
+}

@@ -75,6 +75,9 @@ impl From<ArbiterError> for Status {
                 }
                 Rejection::NoDrawOffer => precondition("NO_DRAW_OFFER", "draw_offer", message),
                 Rejection::ClockPaused => precondition("CLOCK_PAUSED", "clock", message),
+                Rejection::NotStarted { .. } => {
+                    precondition("NOT_STARTED", "scheduled_start", message)
+                }
                 Rejection::ClockNotPaused => precondition("CLOCK_NOT_PAUSED", "clock", message),
                 Rejection::Untimed => precondition("UNTIMED", "clock", message),
                 Rejection::StalePly { .. } => {

@@ -266,7 +266,8 @@ impl Clock {
             at: now,
             white_ms: self.remaining(Color::White, now),
             black_ms: self.remaining(Color::Black, now),
-            running: if self.paused_at.is_some() {
+            // Nobody's time runs while paused or before a scheduled start.
+            running: if self.paused_at.is_some() || now < self.turn_started {
                 None
             } else {
                 self.running

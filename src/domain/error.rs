@@ -70,6 +70,12 @@ pub enum Rejection {
     /// The seat already has a draw offer pending.
     #[error("your draw offer is already pending; offers cannot be repeated")]
     DrawAlreadyOffered,
+    /// The game is scheduled to start later.
+    #[error("the game starts at its scheduled time, {starts_at_ms} ms after the Unix epoch")]
+    NotStarted {
+        /// The scheduled start, in milliseconds since the Unix epoch.
+        starts_at_ms: u64,
+    },
     /// An arbiter has paused the clock: nothing may be played until it
     /// resumes.
     #[error("the clock is paused by the arbiter")]

@@ -120,10 +120,10 @@ impl TimeControl {
     }
 
     /// Standard, rapid or blitz, by the first period's time plus 60 times
-    /// its increment (and delay) (FIDE A.1, B.1).
+    /// its increment (FIDE A.1, B.1; delays do not count).
     pub fn pace(&self) -> Pace {
         let first = self.periods[0];
-        let budget = first.time_ms + 60 * (first.increment_ms + first.delay_ms);
+        let budget = first.time_ms + 60 * first.increment_ms;
         if budget <= 10 * 60 * 1000 {
             Pace::Blitz
         } else if budget < 60 * 60 * 1000 {

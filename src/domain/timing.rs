@@ -182,9 +182,17 @@ impl Game {
         })
     }
 
-    /// Refuses a move or claim while the clock is paused, or after the flag
-    /// has fallen (which the caller must have committed first).
+    /// Refuses a move or claim before the scheduled start, while the clock
+    /// is paused, or after the flag has fallen (which the caller must have
+    /// committed first).
     pub(super) fn ensure_clock_allows(&self, now: Timestamp) -> Result<(), Rejection> {
+        if let Some(start) = self.schedule.scheduled_start
+            && now < start
+        {
+            return Err(Rejection::NotStarted {
+                starts_at_ms: start.unix_millis(),
+            });
+        }
         match &self.clock {
             Some(clock) if clock.is_paused() => Err(Rejection::ClockPaused),
             Some(clock) if clock.flagged(now).is_some() => Err(Rejection::GameOver),

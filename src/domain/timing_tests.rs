@@ -629,16 +629,20 @@ fn whites_time_does_not_run_before_a_scheduled_start() {
             remaining_ms: ms(40 * SEC),
         }
     );
-    // A move before the start costs nothing.
-    let (early, events) = play(&game, "e4", 5 * MIN);
-    assert_eq!(
-        move_time(&events),
-        MoveTime {
-            spent_ms: 0,
-            remaining_ms: ms(MIN),
-        }
+    // No move may be played before the start.
+    let early = game.play_move(
+        Color::White,
+        crate::domain::Ply::START,
+        "e4",
+        false,
+        at(5 * MIN),
     );
-    assert_eq!(early.deadline(), Some(at(6 * MIN)));
+    assert_eq!(
+        early,
+        Err(Rejection::NotStarted {
+            starts_at_ms: at(10 * MIN).unix_millis()
+        })
+    );
 }
 
 #[test]

@@ -110,9 +110,12 @@ pub trait GameStore: Send + Sync + 'static {
     async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError>;
 
     /// Records the instant at which game `id`, at `version`, next needs the
-    /// sweeper (a flag or a default time), or that it needs none. An update
-    /// for a version older than the one recorded is ignored, so concurrent
-    /// writers cannot put back a stale deadline.
+    /// sweeper (a flag or a default time), or that it needs none. While a
+    /// game is indexed, an update for a version older than the one recorded
+    /// is ignored, so concurrent writers cannot put back a stale deadline.
+    /// Removal forgets the version: a stale update arriving after it may
+    /// re-add an entry, which costs the sweeper one look at a finished game
+    /// (it then removes the entry again).
     async fn index_deadline(
         &self,
         id: &GameId,
