@@ -184,7 +184,7 @@ fn assert_invalid_field<T: std::fmt::Debug>(result: Result<T, Status>, field: &s
 #[track_caller]
 fn assert_result(game: &proto::Game, outcome: Outcome, termination: Termination) {
     assert_eq!(game.status, GameStatus::Finished as i32, "{game:?}");
-    let result = game.result.expect("a finished game has a result");
+    let result = game.result.clone().expect("a finished game has a result");
     assert_eq!(result.outcome, outcome as i32, "{result:?}");
     assert_eq!(result.termination, termination as i32, "{result:?}");
     let clock = clock(game);
@@ -200,7 +200,7 @@ fn assert_ended_with(event: &proto::GameEvent, outcome: Outcome, termination: Te
     let Some(Kind::GameEnded(ended)) = &event.kind else {
         panic!("not a game_ended event: {event:?}");
     };
-    let result = ended.result.expect("result");
+    let result = ended.result.clone().expect("result");
     assert_eq!(result.outcome, outcome as i32, "{result:?}");
     assert_eq!(result.termination, termination as i32, "{result:?}");
     let clock = event.clock.expect("a timed game's events carry the clock");

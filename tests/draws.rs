@@ -43,7 +43,7 @@ fn assert_refused<T: std::fmt::Debug>(
 #[track_caller]
 fn assert_result(game: &proto::Game, outcome: Outcome, termination: Termination) {
     assert_eq!(game.status, GameStatus::Finished as i32, "{game:?}");
-    let result = game.result.expect("a finished game has a result");
+    let result = game.result.clone().expect("a finished game has a result");
     assert_eq!(result.outcome, outcome as i32, "{result:?}");
     assert_eq!(result.termination, termination as i32, "{result:?}");
     assert_eq!(game.draw_offer, Color::Unspecified as i32);

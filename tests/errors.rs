@@ -83,7 +83,7 @@ fn observed(game: &proto::Game) -> Observed {
         ply: game.ply,
         moves: game.moves.clone(),
         status: game.status,
-        result: game.result,
+        result: game.result.clone(),
     }
 }
 

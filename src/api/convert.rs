@@ -6,8 +6,8 @@ use crate::{
     arbiter::{GameView, WatchItem},
     domain::{
         self, ClaimReason, ClockView, Color, DelayMode, EventKind, GameEvent, GameRules,
-        GameStatus, MoveRecord, Outcome, Pace, RulesProfile, Termination, TimeControl, Timestamp,
-        Variant,
+        GameStatus, MoveRecord, Outcome, Pace, PointTable, RulesProfile, Score, ScoringSystem,
+        Termination, TimeControl, Timestamp, Variant,
     },
     proto,
 };
@@ -34,7 +34,7 @@ fn player(player: &domain::Player) -> proto::Player {
     }
 }
 
-fn result(result: domain::GameResult) -> proto::GameResult {
+fn result(result: domain::GameResult, score: Option<Score>) -> proto::GameResult {
     let outcome = match result.outcome {
         Outcome::WhiteWins => proto::Outcome::WhiteWins,
         Outcome::BlackWins => proto::Outcome::BlackWins,
@@ -61,6 +61,9 @@ fn result(result: domain::GameResult) -> proto::GameResult {
     proto::GameResult {
         outcome: outcome.into(),
         termination: termination.into(),
+        white_points: score.map(|s| s.white.to_string()).unwrap_or_default(),
+        black_points: score.map(|s| s.black.to_string()).unwrap_or_default(),
+        unplayed: score.is_some_and(|s| !s.played),
     }
 }
 
@@ -141,7 +144,7 @@ pub fn game(view: &GameView) -> proto::Game {
         moves: view.moves.iter().map(move_record).collect(),
         white: Some(player(game.white())),
         black: Some(player(game.black())),
-        result: game.result().map(result),
+        result: game.result().map(|r| result(r, game.score())),
         event_id: game.pairing().event_id.clone(),
         round: game.pairing().round,
         board: game.pairing().board,
@@ -170,6 +173,23 @@ pub fn game(view: &GameView) -> proto::Game {
         .into(),
         scheduled_start: game.schedule().scheduled_start.map(timestamp),
         default_time_ms: game.schedule().default_time_ms.unwrap_or(0),
+        scoring: Some(scoring(game.scoring())),
+    }
+}
+
+fn point_table(table: &PointTable) -> proto::PointTable {
+    proto::PointTable {
+        win: table.win.to_string(),
+        draw: table.draw.to_string(),
+        loss: table.loss.to_string(),
+    }
+}
+
+fn scoring(system: ScoringSystem) -> proto::ResolvedScoring {
+    proto::ResolvedScoring {
+        white: Some(point_table(&system.white)),
+        black: Some(point_table(&system.black)),
+        armageddon: system.armageddon,
     }
 }
 
@@ -250,8 +270,8 @@ fn game_event(event: &GameEvent) -> proto::GameEvent {
             ply: ply.count(),
             in_check: *in_check,
         }),
-        EventKind::GameEnded { result: r } => Kind::GameEnded(proto::GameEnded {
-            result: Some(result(*r)),
+        EventKind::GameEnded { result: r, score } => Kind::GameEnded(proto::GameEnded {
+            result: Some(result(*r, *score)),
         }),
         EventKind::DrawOffered { by } => Kind::DrawOffered(proto::DrawOffered {
             by: color(*by).into(),

@@ -6,8 +6,9 @@ use super::status;
 use crate::{
     arbiter::chess960_position_for,
     domain::{
-        DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player, RequestId,
-        RulesProfile, Schedule, StartPosition, TimeControl, Timestamp, Timing, Variant,
+        DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player, PointTable, Points,
+        RequestId, RulesProfile, Schedule, ScoringSystem, StartPosition, TimeControl, Timestamp,
+        Timing, Variant,
     },
     proto,
 };
@@ -126,6 +127,62 @@ fn schedule(req: &proto::CreateGameRequest) -> Result<Schedule, Status> {
     })
 }
 
+fn point_table(field: &'static str, table: &proto::PointTable) -> Result<PointTable, Status> {
+    let parse = |text: &str| Points::parse(field, text).map_err(|err| status::invalid_field(&err));
+    let table = PointTable {
+        win: parse(&table.win)?,
+        draw: parse(&table.draw)?,
+        loss: parse(&table.loss)?,
+    };
+    let limit = Points::from_milli(1_000_000);
+    let within = |p: Points| p.milli().abs() <= limit.milli();
+    if !(within(table.win) && within(table.draw) && within(table.loss)) {
+        return Err(invalid(field, "points must lie between -1000 and 1000"));
+    }
+    if !(table.win >= table.draw && table.draw >= table.loss) {
+        return Err(invalid(
+            field,
+            "a win must score at least a draw, a draw at least a loss",
+        ));
+    }
+    Ok(table)
+}
+
+fn scoring(scoring: Option<&proto::Scoring>) -> Result<ScoringSystem, Status> {
+    let Some(scoring) = scoring else {
+        return Ok(ScoringSystem::default());
+    };
+    let custom_given = scoring.custom.is_some() || scoring.custom_black.is_some();
+    let (white, black) = match scoring.preset() {
+        proto::ScoringPreset::Custom => {
+            let white = scoring.custom.as_ref().ok_or_else(|| {
+                invalid("scoring.custom", "is required for SCORING_PRESET_CUSTOM")
+            })?;
+            let white = point_table("scoring.custom", white)?;
+            let black = match &scoring.custom_black {
+                Some(black) => point_table("scoring.custom_black", black)?,
+                None => white,
+            };
+            (white, black)
+        }
+        _ if custom_given => {
+            return Err(invalid(
+                "scoring.custom",
+                "applies only with SCORING_PRESET_CUSTOM",
+            ));
+        }
+        proto::ScoringPreset::Football => (PointTable::FOOTBALL, PointTable::FOOTBALL),
+        proto::ScoringPreset::Unspecified | proto::ScoringPreset::Classic => {
+            (PointTable::CLASSIC, PointTable::CLASSIC)
+        }
+    };
+    Ok(ScoringSystem {
+        white,
+        black,
+        armageddon: scoring.armageddon,
+    })
+}
+
 /// The idempotency key and the validated game a request asks for.
 pub fn new_game(req: &proto::CreateGameRequest) -> Result<(Option<RequestId>, NewGame), Status> {
     let request_id = RequestId::parse(&req.request_id).map_err(|e| status::invalid_field(&e))?;
@@ -147,6 +204,7 @@ pub fn new_game(req: &proto::CreateGameRequest) -> Result<(Option<RequestId>, Ne
         rules(req.rules.as_ref()),
     )
     .map_err(|e| status::invalid_field(&e))?
-    .with_clock(timing(req)?, schedule(req)?);
+    .with_clock(timing(req)?, schedule(req)?)
+    .with_scoring(scoring(req.scoring.as_ref())?);
     Ok((request_id, new))
 }

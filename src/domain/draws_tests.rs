@@ -113,12 +113,10 @@ fn draw_by(termination: Termination) -> Option<GameResult> {
 }
 
 fn agreement_kind() -> EventKind {
-    EventKind::GameEnded {
-        result: GameResult {
-            outcome: Outcome::Draw,
-            termination: Termination::Agreement,
-        },
-    }
+    EventKind::ended_classic(GameResult {
+        outcome: Outcome::Draw,
+        termination: Termination::Agreement,
+    })
 }
 
 /// Knights out and back: after these four half-moves the position is the
@@ -484,9 +482,9 @@ fn art_9_2_1_2_threefold_claim_on_the_current_position_is_upheld() {
     assert_eq!(verdict, ClaimVerdict::Upheld);
     assert_eq!(
         kinds(&events),
-        [EventKind::GameEnded {
-            result: draw_by(Termination::ThreefoldRepetition).unwrap()
-        }]
+        [EventKind::ended_classic(
+            draw_by(Termination::ThreefoldRepetition).unwrap()
+        )]
     );
     assert_eq!(drawn.result(), draw_by(Termination::ThreefoldRepetition));
     assert_eq!(drawn.ply(), twice.ply());
@@ -542,9 +540,7 @@ fn art_9_2_1_1_threefold_claim_with_the_intended_move_plays_it_and_draws() {
     }
     assert_eq!(
         kinds[1],
-        EventKind::GameEnded {
-            result: draw_by(Termination::ThreefoldRepetition).unwrap()
-        }
+        EventKind::ended_classic(draw_by(Termination::ThreefoldRepetition).unwrap())
     );
     assert_eq!(drawn.ply(), Ply::new(8));
     assert_eq!(drawn.repetition_count(), 3);
@@ -659,9 +655,9 @@ fn art_9_3_2_fifty_moves_on_the_current_position_is_upheld() {
     assert_eq!(verdict, ClaimVerdict::Upheld);
     assert_eq!(
         kinds(&events),
-        [EventKind::GameEnded {
-            result: draw_by(Termination::FiftyMoves).unwrap()
-        }]
+        [EventKind::ended_classic(
+            draw_by(Termination::FiftyMoves).unwrap()
+        )]
     );
     assert_eq!(drawn.result(), draw_by(Termination::FiftyMoves));
     // The threefold rule is a different claim and does not hold here.

@@ -229,9 +229,7 @@ fn art_9_6_1_the_fifth_occurrence_ends_the_game_without_a_claim() {
     assert!(matches!(tail[0], EventKind::MoveMade { .. }));
     assert_eq!(
         tail[1],
-        EventKind::GameEnded {
-            result: draw(Termination::FivefoldRepetition).unwrap()
-        }
+        EventKind::ended_classic(draw(Termination::FivefoldRepetition).unwrap())
     );
     assert!(
         !p.events
@@ -382,9 +380,7 @@ fn art_5_1_2_resigning_gives_the_opponent_the_win() {
         assert_eq!(over.result(), expected);
         assert_eq!(
             events.iter().map(|e| e.kind.clone()).collect::<Vec<_>>(),
-            [EventKind::GameEnded {
-                result: expected.unwrap()
-            }]
+            [EventKind::ended_classic(expected.unwrap())]
         );
         assert!(events[0].is_final());
         assert_eq!(over.resign(!seat, at(6)), Err(Rejection::GameOver));

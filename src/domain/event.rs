@@ -4,8 +4,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{
-    ClaimReason, ClockView, GameResult, MoveRecord, Pairing, Player, Ply, Timestamp, Variant,
-    serde_chess,
+    ClaimReason, ClockView, GameResult, MoveRecord, Pairing, Player, Ply, Score, Timestamp,
+    Variant, serde_chess,
 };
 
 /// One committed event. Versions of a game's events are 1, 2, 3, … with no
@@ -81,6 +81,9 @@ pub enum EventKind {
     GameEnded {
         /// The result.
         result: GameResult,
+        /// Both players' points under the game's scoring system.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        score: Option<Score>,
     },
     /// An arbiter added time to (or took time from) a player's clock.
     ClockAdjusted {
@@ -109,6 +112,17 @@ pub enum EventKind {
         #[serde(with = "serde_chess::color")]
         by: Color,
     },
+}
+
+impl EventKind {
+    /// The `GameEnded` event of a classically scored game (for tests).
+    #[cfg(test)]
+    pub(crate) fn ended_classic(result: GameResult) -> Self {
+        EventKind::GameEnded {
+            result,
+            score: Some(super::ScoringSystem::default().score(result)),
+        }
+    }
 }
 
 impl GameEvent {

@@ -7,8 +7,8 @@ use subtle::ConstantTimeEq;
 
 use super::{
     Clock, EventKind, FieldError, GameEvent, GameId, GameResult, GameRules, MoveRecord, Outcome,
-    Player, Ply, Rejection, Repetition, Schedule, Termination, Timestamp, Timing, Variant,
-    chess960_fen,
+    Player, Ply, Rejection, Repetition, Schedule, Score, ScoringSystem, Termination, Timestamp,
+    Timing, Variant, chess960_fen,
     dead_position::{self, Mating},
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
@@ -127,9 +127,16 @@ pub struct NewGame {
     rules: GameRules,
     timing: Option<Timing>,
     schedule: Schedule,
+    scoring: ScoringSystem,
 }
 
 impl NewGame {
+    /// Scores the game under `scoring` (classic 1/½/0 by default).
+    pub fn with_scoring(mut self, scoring: ScoringSystem) -> Self {
+        self.scoring = scoring;
+        self
+    }
+
     /// Makes the game timed, with an optional schedule.
     pub fn with_clock(mut self, timing: Option<Timing>, schedule: Schedule) -> Self {
         self.timing = timing;
@@ -177,6 +184,7 @@ impl NewGame {
             rules,
             timing: None,
             schedule: Schedule::default(),
+            scoring: ScoringSystem::default(),
         })
     }
 
@@ -197,6 +205,7 @@ impl NewGame {
             &format!("{:?}", self.rules),
             &format!("{:?}", self.timing),
             &format!("{:?}", self.schedule),
+            &format!("{:?}", self.scoring),
         ] {
             hasher.update((part.len() as u64).to_le_bytes());
             hasher.update(part.as_bytes());
@@ -280,6 +289,7 @@ pub struct Game {
     pub(super) repetition: Repetition,
     pub(super) clock: Option<Clock>,
     pub(super) schedule: Schedule,
+    pub(super) scoring: ScoringSystem,
     pub(super) seats: SeatHashes,
     pub(super) fingerprint: String,
 }
@@ -310,6 +320,8 @@ struct GameRecord {
     clock: Option<Clock>,
     #[serde(default)]
     schedule: Schedule,
+    #[serde(default)]
+    scoring: ScoringSystem,
     seats: SeatHashes,
     fingerprint: String,
 }
@@ -335,6 +347,7 @@ impl From<Game> for GameRecord {
             repetition: game.repetition,
             clock: game.clock,
             schedule: game.schedule,
+            scoring: game.scoring,
             seats: game.seats,
             fingerprint: game.fingerprint,
         }
@@ -371,6 +384,7 @@ impl TryFrom<GameRecord> for Game {
             repetition: record.repetition,
             clock: record.clock,
             schedule: record.schedule,
+            scoring: record.scoring,
             seats: record.seats,
             fingerprint: record.fingerprint,
         })
@@ -411,6 +425,7 @@ impl Game {
             draw_offer: None,
             clock,
             schedule: new.schedule,
+            scoring: new.scoring,
             seats,
             fingerprint,
         };
@@ -703,11 +718,26 @@ impl Game {
         }
     }
 
-    /// Ends the game with `result`; any pending offer lapses.
+    /// Ends the game with `result` as the scoring system reports it (an
+    /// Armageddon draw is a win for Black); any pending offer lapses.
     pub(super) fn finish(&mut self, result: GameResult, kinds: &mut Vec<EventKind>) {
+        let result = self.scoring.report(result);
         self.result = Some(result);
         self.draw_offer = None;
-        kinds.push(EventKind::GameEnded { result });
+        kinds.push(EventKind::GameEnded {
+            result,
+            score: Some(self.scoring.score(result)),
+        });
+    }
+
+    /// How the game is scored.
+    pub fn scoring(&self) -> ScoringSystem {
+        self.scoring
+    }
+
+    /// Both players' points, once the game has a result.
+    pub fn score(&self) -> Option<Score> {
+        self.result.map(|result| self.scoring.score(result))
     }
 
     /// Numbers the events after the current version and stamps the state.

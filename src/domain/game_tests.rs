@@ -260,7 +260,7 @@ fn fools_mate_is_a_checkmate_win_for_black() {
         outcome: Outcome::BlackWins,
         termination: Termination::Checkmate,
     };
-    assert_eq!(events[1].kind, EventKind::GameEnded { result: expected });
+    assert_eq!(events[1].kind, EventKind::ended_classic(expected));
     assert!(events[1].is_final());
     assert_eq!(game.result(), Some(expected));
     assert_eq!(game.status(), GameStatus::Finished);
@@ -280,7 +280,7 @@ fn stalemate_is_a_draw() {
         outcome: Outcome::Draw,
         termination: Termination::Stalemate,
     };
-    assert_eq!(events[1].kind, EventKind::GameEnded { result: expected });
+    assert_eq!(events[1].kind, EventKind::ended_classic(expected));
     assert_eq!(end.result(), Some(expected));
     assert_eq!(end.status(), GameStatus::Finished);
     assert!(end.legal_moves_uci().is_empty());
@@ -296,7 +296,7 @@ fn capturing_the_last_mating_material_is_a_draw() {
         termination: Termination::InsufficientMaterial,
     };
     assert_eq!(events.len(), 2);
-    assert_eq!(events[1].kind, EventKind::GameEnded { result: expected });
+    assert_eq!(events[1].kind, EventKind::ended_classic(expected));
     assert_eq!(end.result(), Some(expected));
     assert_eq!(end.version(), 3);
 
@@ -530,7 +530,7 @@ fn resigning_gives_the_opponent_the_win() {
             vec![GameEvent {
                 version: game.version() + 1,
                 at: at(7000),
-                kind: EventKind::GameEnded { result: expected },
+                kind: EventKind::ended_classic(expected),
                 clock: None,
             }]
         );

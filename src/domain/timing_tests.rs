@@ -183,7 +183,7 @@ fn time_result(game: &Game, now_ms: u64) -> GameResult {
     assert_eq!(ended.status(), GameStatus::Finished);
     assert_eq!(
         events.iter().map(|e| e.kind.clone()).collect::<Vec<_>>(),
-        vec![EventKind::GameEnded { result }]
+        vec![EventKind::ended_classic(result)]
     );
     result
 }

@@ -18,6 +18,9 @@ use tonic::{Code, Request, Status, transport::Channel};
 
 pub use self::redis_server::RedisServer;
 
+/// A client of the arbiter service.
+pub type Client = ArbiterServiceClient<Channel>;
+
 /// The admin token every test server is configured with.
 pub const ADMIN_TOKEN: &str = "test-admin-token";
 /// The seat-token secret every test server is configured with.

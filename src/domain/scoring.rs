@@ -1,0 +1,257 @@
+//! Scoring systems (FIDE Art. 10 and event regulations): points per result,
+//! kept exactly in thousandths of a point.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+
+use super::{FieldError, GameResult, Outcome, Termination};
+
+/// A number of points, exact: an integer count of thousandths, so sums
+/// never drift.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub struct Points(i64);
+
+impl Points {
+    /// No points.
+    pub const ZERO: Points = Points(0);
+
+    /// Points from thousandths.
+    pub const fn from_milli(milli: i64) -> Self {
+        Self(milli)
+    }
+
+    /// Thousandths of a point.
+    pub const fn milli(self) -> i64 {
+        self.0
+    }
+
+    /// Reads a decimal with at most three decimals ("1", "0.5", "2.25").
+    pub fn parse(field: &'static str, text: &str) -> Result<Self, FieldError> {
+        let text = text.trim();
+        let invalid = || {
+            FieldError::new(
+                field,
+                format!("'{text}' is not a number of points with at most 3 decimals"),
+            )
+        };
+        let (sign, digits) = match text.strip_prefix('-') {
+            Some(rest) => (-1, rest),
+            None => (1, text),
+        };
+        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+        if whole.is_empty()
+            || whole.len() > 9
+            || fraction.len() > 3
+            || !whole
+                .bytes()
+                .chain(fraction.bytes())
+                .all(|b| b.is_ascii_digit())
+        {
+            return Err(invalid());
+        }
+        let whole: i64 = whole.parse().map_err(|_| invalid())?;
+        let fraction: i64 = format!("{fraction:0<3}").parse().map_err(|_| invalid())?;
+        Ok(Self(sign * (whole * 1000 + fraction)))
+    }
+}
+
+impl std::ops::Add for Points {
+    type Output = Points;
+    fn add(self, other: Points) -> Points {
+        Points(self.0 + other.0)
+    }
+}
+
+impl std::iter::Sum for Points {
+    fn sum<I: Iterator<Item = Points>>(iter: I) -> Points {
+        iter.fold(Points::ZERO, |a, b| a + b)
+    }
+}
+
+impl fmt::Display for Points {
+    /// The shortest decimal: `1`, `0.5`, `2.25`, `-1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let abs = self.0.unsigned_abs();
+        let (whole, fraction) = (abs / 1000, abs % 1000);
+        if fraction == 0 {
+            write!(f, "{sign}{whole}")
+        } else {
+            let digits = format!("{fraction:03}");
+            write!(f, "{sign}{whole}.{}", digits.trim_end_matches('0'))
+        }
+    }
+}
+
+/// Points for a win, a draw and a loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointTable {
+    /// For a win.
+    pub win: Points,
+    /// For a draw.
+    pub draw: Points,
+    /// For a loss.
+    pub loss: Points,
+}
+
+impl PointTable {
+    /// 1 / ½ / 0 (FIDE 10.1).
+    pub const CLASSIC: PointTable = PointTable {
+        win: Points(1000),
+        draw: Points(500),
+        loss: Points(0),
+    };
+    /// 3 / 1 / 0 ("football" scoring).
+    pub const FOOTBALL: PointTable = PointTable {
+        win: Points(3000),
+        draw: Points(1000),
+        loss: Points(0),
+    };
+}
+
+/// How a game is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoringSystem {
+    /// White's points.
+    pub white: PointTable,
+    /// Black's points (the same as White's unless the event scores colours
+    /// differently).
+    pub black: PointTable,
+    /// Armageddon: a draw counts, and is reported, as a win for Black.
+    pub armageddon: bool,
+}
+
+impl Default for ScoringSystem {
+    fn default() -> Self {
+        Self::uniform(PointTable::CLASSIC)
+    }
+}
+
+impl ScoringSystem {
+    /// The same points for both colours.
+    pub fn uniform(table: PointTable) -> Self {
+        Self {
+            white: table,
+            black: table,
+            armageddon: false,
+        }
+    }
+
+    fn table(&self, color: Color) -> &PointTable {
+        color.fold_wb(&self.white, &self.black)
+    }
+
+    /// The result as reported: under Armageddon a draw becomes a win for
+    /// Black, with the termination unchanged.
+    pub fn report(&self, result: GameResult) -> GameResult {
+        if self.armageddon && result.outcome == Outcome::Draw {
+            GameResult {
+                outcome: Outcome::BlackWins,
+                ..result
+            }
+        } else {
+            result
+        }
+    }
+
+    /// Each player's points for a (reported) result.
+    pub fn score(&self, result: GameResult) -> Score {
+        let points = |color: Color| {
+            let table = self.table(color);
+            match result.outcome {
+                Outcome::Draw => table.draw,
+                outcome if outcome == Outcome::win_for(color) => table.win,
+                _ => table.loss,
+            }
+        };
+        Score {
+            white: points(Color::White),
+            black: points(Color::Black),
+            played: result.termination != Termination::NoShow,
+        }
+    }
+}
+
+/// Both players' points for one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Score {
+    /// White's points.
+    pub white: Points,
+    /// Black's points.
+    pub black: Points,
+    /// False for a forfeit: scored as a win and a loss, but not played,
+    /// which tie-breaks treat differently.
+    pub played: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(outcome: Outcome, termination: Termination) -> GameResult {
+        GameResult {
+            outcome,
+            termination,
+        }
+    }
+
+    #[test]
+    fn points_print_as_short_decimals_and_sum_exactly() {
+        let tenth = Points::parse("p", "0.1").unwrap();
+        let sum: Points = std::iter::repeat_n(tenth, 10).sum();
+        assert_eq!(sum, Points::parse("p", "1").unwrap());
+        assert_eq!(sum.to_string(), "1");
+        assert_eq!(Points::from_milli(500).to_string(), "0.5");
+        assert_eq!(Points::from_milli(2250).to_string(), "2.25");
+        assert_eq!(Points::from_milli(-1000).to_string(), "-1");
+        assert_eq!(Points::parse("p", "2.125").unwrap().milli(), 2125);
+        for bad in ["", ".5", "1.2345", "1e3", "one", "1.5.5", "--1"] {
+            assert!(Points::parse("p", bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn classic_and_football_tables() {
+        let classic = ScoringSystem::default();
+        let draw = classic.score(result(Outcome::Draw, Termination::Agreement));
+        assert_eq!((draw.white.milli(), draw.black.milli()), (500, 500));
+        let football = ScoringSystem::uniform(PointTable::FOOTBALL);
+        let win = football.score(result(Outcome::WhiteWins, Termination::Checkmate));
+        assert_eq!((win.white.milli(), win.black.milli()), (3000, 0));
+        assert!(win.played);
+    }
+
+    #[test]
+    fn colours_may_score_differently_and_armageddon_gives_draws_to_black() {
+        let system = ScoringSystem {
+            white: PointTable::FOOTBALL,
+            black: PointTable {
+                win: Points::from_milli(3000),
+                draw: Points::from_milli(1500),
+                loss: Points::ZERO,
+            },
+            armageddon: true,
+        };
+        let reported = system.report(result(Outcome::Draw, Termination::Stalemate));
+        assert_eq!(reported, result(Outcome::BlackWins, Termination::Stalemate));
+        let score = system.score(reported);
+        assert_eq!((score.white.milli(), score.black.milli()), (0, 3000));
+        let plain = ScoringSystem {
+            armageddon: false,
+            ..system
+        };
+        let score = plain.score(result(Outcome::Draw, Termination::Agreement));
+        assert_eq!((score.white.milli(), score.black.milli()), (1000, 1500));
+    }
+
+    #[test]
+    fn a_no_show_is_scored_but_unplayed() {
+        let score = ScoringSystem::default().score(result(Outcome::BlackWins, Termination::NoShow));
+        assert_eq!((score.white.milli(), score.black.milli()), (0, 1000));
+        assert!(!score.played);
+    }
+}
