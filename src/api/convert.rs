@@ -7,7 +7,7 @@ use crate::{
     domain::{
         self, ClaimReason, ClockView, Color, DelayMode, EventKind, GameEvent, GameRules,
         GameStatus, MoveRecord, Outcome, Pace, PointTable, RulesProfile, Score, ScoringSystem,
-        Termination, TimeControl, Timestamp, Variant,
+        Standing, Termination, TimeControl, Timestamp, Variant,
     },
     proto,
 };
@@ -318,5 +318,24 @@ fn game_event(event: &GameEvent) -> proto::GameEvent {
         timestamp: Some(timestamp(event.at)),
         clock: clock_view.as_ref().map(clock),
         kind: Some(kind),
+    }
+}
+
+/// The protobuf form of a standings line.
+pub fn standing(row: &Standing) -> proto::Standing {
+    proto::Standing {
+        rank: row.rank,
+        player: Some(player(&row.player)),
+        points: row.points.to_string(),
+        games_played: row.played,
+        wins: row.wins,
+        draws: row.draws,
+        losses: row.losses,
+        forfeit_wins: row.forfeit_wins,
+        forfeit_losses: row.forfeit_losses,
+        direct_encounter: row.direct_encounter.to_string(),
+        buchholz: row.buchholz.to_string(),
+        buchholz_cut1: row.buchholz_cut1.to_string(),
+        sonneborn_berger: row.sonneborn_berger.to_string(),
     }
 }

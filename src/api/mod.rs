@@ -17,7 +17,7 @@ use tonic::{Request, Response, Status};
 pub use self::auth::AdminToken;
 use crate::{
     arbiter::Arbiter,
-    domain::{ClaimReason, ClaimVerdict, Color, FieldError, GameId, Ply},
+    domain::{ClaimReason, ClaimVerdict, Color, FieldError, GameId, GameStatus, Pairing, Ply},
     proto::{self, arbiter_service_server::ArbiterService},
 };
 
@@ -42,6 +42,49 @@ impl ArbiterApi {
 
 fn game_id(raw: &str) -> Result<GameId, Status> {
     GameId::parse(raw).map_err(|err| status::invalid_field(&err))
+}
+
+/// A required event id, validated like the one CreateGame takes.
+fn event_id(raw: &str) -> Result<String, Status> {
+    if raw.is_empty() {
+        return Err(status::invalid_field(&FieldError::new(
+            "event_id",
+            "is required",
+        )));
+    }
+    Pairing::parse(raw, 0, 0)
+        .map(|pairing| pairing.event_id)
+        .map_err(|err| status::invalid_field(&err))
+}
+
+/// Page tokens are opaque to clients: `p` and an offset in base 36.
+fn page_token(offset: usize) -> String {
+    let mut digits = Vec::new();
+    let mut n = offset;
+    loop {
+        digits.push(char::from_digit((n % 36) as u32, 36).unwrap_or('0'));
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    format!("p{}", digits.iter().rev().collect::<String>())
+}
+
+fn page_offset(token: &str) -> Result<usize, Status> {
+    if token.is_empty() {
+        return Ok(0);
+    }
+    token
+        .strip_prefix('p')
+        .filter(|digits| !digits.is_empty() && digits.len() <= 12)
+        .and_then(|digits| usize::from_str_radix(digits, 36).ok())
+        .ok_or_else(|| {
+            status::invalid_field(&FieldError::new(
+                "page_token",
+                "is not a token this server issued",
+            ))
+        })
 }
 
 /// An arbiter's stated reason: required, at most 500 characters.
@@ -249,6 +292,51 @@ impl ArbiterService for ArbiterApi {
         let view = self.arbiter.resume_clock(&id, &reason).await?;
         Ok(Response::new(proto::ResumeClockResponse {
             game: Some(convert::game(&view)),
+        }))
+    }
+
+    async fn list_games(
+        &self,
+        request: Request<proto::ListGamesRequest>,
+    ) -> Result<Response<proto::ListGamesResponse>, Status> {
+        let req = request.into_inner();
+        let event_id = event_id(&req.event_id)?;
+        let page_size = match req.page_size {
+            0 => 50,
+            n @ 1..=500 => n as usize,
+            _ => {
+                return Err(status::invalid_field(&FieldError::new(
+                    "page_size",
+                    "must be from 1 to 500 (0 means 50)",
+                )));
+            }
+        };
+        let offset = page_offset(&req.page_token)?;
+        let wanted = match req.status() {
+            proto::GameStatus::Unspecified => None,
+            proto::GameStatus::Active => Some(GameStatus::Active),
+            proto::GameStatus::Finished => Some(GameStatus::Finished),
+            proto::GameStatus::Aborted => Some(GameStatus::Aborted),
+        };
+        let (games, next) = self
+            .arbiter
+            .list_games(&event_id, wanted, offset, page_size)
+            .await?;
+        Ok(Response::new(proto::ListGamesResponse {
+            games: games.iter().map(convert::game).collect(),
+            next_page_token: next.map(page_token).unwrap_or_default(),
+        }))
+    }
+
+    async fn get_standings(
+        &self,
+        request: Request<proto::GetStandingsRequest>,
+    ) -> Result<Response<proto::GetStandingsResponse>, Status> {
+        let event_id = event_id(&request.get_ref().event_id)?;
+        let (rows, counted) = self.arbiter.standings(&event_id).await?;
+        Ok(Response::new(proto::GetStandingsResponse {
+            standings: rows.iter().map(convert::standing).collect(),
+            games_counted: u32::try_from(counted).unwrap_or(u32::MAX),
         }))
     }
 

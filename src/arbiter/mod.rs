@@ -19,7 +19,8 @@ pub use self::watch::{WatchItem, Watcher};
 use crate::{
     domain::{
         CHESS960_POSITIONS, ClaimReason, ClaimVerdict, Color, Decision, Game, GameEvent, GameId,
-        MoveRecord, NewGame, Ply, Rejection, RequestId, Timestamp, TokenHash, pgn,
+        GameRecordForStandings, GameStatus, MoveRecord, NewGame, Ply, Rejection, RequestId,
+        Standing, Timestamp, TokenHash, pgn, standings,
     },
     store::{CommitOutcome, GameStore},
 };
@@ -107,6 +108,7 @@ impl Arbiter {
                 CommitOutcome::Committed => {
                     tracing::info!(game_id = %id, "game created");
                     self.index(&game).await;
+                    self.list_in_event(&game).await?;
                     return Ok(CreatedGame {
                         view: GameView {
                             game,
@@ -130,6 +132,9 @@ impl Arbiter {
                     if existing.seats() != tokens.hashes() {
                         return Err(ArbiterError::TokensNotReissuable { game_id: id });
                     }
+                    // Heals a first attempt that stopped between the commit
+                    // and the listing.
+                    self.list_in_event(&existing).await?;
                     return Ok(CreatedGame {
                         view: self.view(existing, now).await?,
                         tokens,
@@ -138,6 +143,100 @@ impl Arbiter {
             }
         }
         Err(ArbiterError::Contention)
+    }
+
+    /// Lists a game under its event, if it has one.
+    async fn list_in_event(&self, game: &Game) -> Result<(), ArbiterError> {
+        let pairing = game.pairing();
+        if !pairing.event_id.is_empty() {
+            self.store
+                .add_to_event(&pairing.event_id, (pairing.round, pairing.board), game.id())
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// A page of an event's games in round and board order, as they stand
+    /// now (without their move lists), keeping those with `status` when one
+    /// is given. Returns the games and where the next page starts, if there
+    /// are more.
+    pub async fn list_games(
+        &self,
+        event_id: &str,
+        status: Option<GameStatus>,
+        offset: usize,
+        page_size: usize,
+    ) -> Result<(Vec<GameView>, Option<usize>), ArbiterError> {
+        // A filtered page may need several batches; this bounds the work of
+        // one request, returning a short page with a token to go on.
+        const MAX_BATCHES: usize = 10;
+        let mut games = Vec::new();
+        let mut position = offset;
+        for _ in 0..MAX_BATCHES {
+            let ids = self
+                .store
+                .event_games(event_id, position, page_size)
+                .await?;
+            let exhausted = ids.len() < page_size;
+            for id in ids {
+                position += 1;
+                let (game, now) = match self.load_current(&id).await {
+                    Err(ArbiterError::NotFound(_)) => continue,
+                    other => other?,
+                };
+                if status.is_none_or(|wanted| game.status() == wanted) {
+                    games.push(GameView {
+                        game,
+                        moves: Vec::new(),
+                        as_of: now,
+                    });
+                    if games.len() == page_size {
+                        return Ok((games, Some(position)));
+                    }
+                }
+            }
+            if exhausted {
+                return Ok((games, None));
+            }
+        }
+        Ok((games, Some(position)))
+    }
+
+    /// The event's standings, derived from the committed results of all its
+    /// games (so each finished game counts exactly once).
+    pub async fn standings(&self, event_id: &str) -> Result<(Vec<Standing>, usize), ArbiterError> {
+        const BATCH: usize = 500;
+        let mut records = Vec::new();
+        let mut offset = 0;
+        loop {
+            let ids = self.store.event_games(event_id, offset, BATCH).await?;
+            offset += ids.len();
+            let exhausted = ids.len() < BATCH;
+            let mut loaded = Vec::with_capacity(ids.len());
+            for id in &ids {
+                loaded.push(self.load_current(id).await);
+            }
+            for loaded in loaded {
+                let game = match loaded {
+                    Err(ArbiterError::NotFound(_)) => continue,
+                    other => other?.0,
+                };
+                let finished = game
+                    .result()
+                    .zip(game.score())
+                    .map(|(result, score)| (result.outcome, score));
+                records.push(GameRecordForStandings {
+                    white: game.white().clone(),
+                    black: game.black().clone(),
+                    finished,
+                });
+            }
+            if exhausted {
+                break;
+            }
+        }
+        let counted = records.iter().filter(|r| r.finished.is_some()).count();
+        Ok((standings(&records), counted))
     }
 
     /// A game and its moves.

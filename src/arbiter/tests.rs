@@ -57,6 +57,22 @@ impl GameStore for RecordingStore {
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
         self.inner.due(now, limit).await
     }
+    async fn add_to_event(
+        &self,
+        event_id: &str,
+        order: (u32, u32),
+        id: &GameId,
+    ) -> Result<(), StoreError> {
+        self.inner.add_to_event(event_id, order, id).await
+    }
+    async fn event_games(
+        &self,
+        event_id: &str,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<GameId>, StoreError> {
+        self.inner.event_games(event_id, offset, limit).await
+    }
     async fn ping(&self) -> Result<(), StoreError> {
         Ok(())
     }

@@ -31,6 +31,7 @@ struct Deadlines {
 pub struct MemoryStore {
     games: Arc<Mutex<HashMap<GameId, Entry>>>,
     deadlines: Arc<Mutex<Deadlines>>,
+    events: Arc<Mutex<HashMap<String, BTreeSet<(u32, u32, GameId)>>>>,
 }
 
 impl MemoryStore {
@@ -174,6 +175,44 @@ impl GameStore for MemoryStore {
             .take(limit)
             .map(|(_, id)| id.clone())
             .collect())
+    }
+
+    async fn add_to_event(
+        &self,
+        event_id: &str,
+        (round, board): (u32, u32),
+        id: &GameId,
+    ) -> Result<(), StoreError> {
+        self.events
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .entry(event_id.to_owned())
+            .or_default()
+            .insert((round, board, id.clone()));
+        Ok(())
+    }
+
+    async fn event_games(
+        &self,
+        event_id: &str,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<GameId>, StoreError> {
+        let events = self
+            .events
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok(events
+            .get(event_id)
+            .map(|games| {
+                games
+                    .iter()
+                    .skip(offset)
+                    .take(limit)
+                    .map(|(_, _, id)| id.clone())
+                    .collect()
+            })
+            .unwrap_or_default())
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -126,6 +126,24 @@ pub trait GameStore: Send + Sync + 'static {
     /// Up to `limit` games whose recorded deadline is at or before `now`.
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError>;
 
+    /// Adds game `id` to event `event_id`'s list (idempotent), ordered by
+    /// `(round, board)` and then by id.
+    async fn add_to_event(
+        &self,
+        event_id: &str,
+        order: (u32, u32),
+        id: &GameId,
+    ) -> Result<(), StoreError>;
+
+    /// Up to `limit` of the event's games in order, skipping the first
+    /// `offset`.
+    async fn event_games(
+        &self,
+        event_id: &str,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<GameId>, StoreError>;
+
     /// Checks that the store can be reached.
     async fn ping(&self) -> Result<(), StoreError>;
 }

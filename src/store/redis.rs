@@ -129,6 +129,15 @@ impl RedisStore {
         hash % DEADLINE_BUCKETS
     }
 
+    /// The key of an event's game list. Event ids are free text, so the
+    /// hash tag is a digest of the id rather than the id itself.
+    fn event_key(&self, event_id: &str) -> String {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(event_id.as_bytes());
+        let tag: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+        format!("{}:event:{{event-{tag}}}:games", self.prefix)
+    }
+
     fn deadline_keys(&self, bucket: u32) -> (String, String) {
         (
             format!("{}:deadlines:{{deadlines-{bucket}}}", self.prefix),
@@ -291,6 +300,52 @@ impl GameStore for RedisStore {
             .filter_map(|id| GameId::parse(&id).ok())
             .take(limit)
             .collect())
+    }
+
+    async fn add_to_event(
+        &self,
+        event_id: &str,
+        (round, board): (u32, u32),
+        id: &GameId,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn.clone();
+        // Exact in a double: rounds up to 2^21 before it stops being so.
+        let score = f64::from(round) * 4_294_967_296.0 + f64::from(board);
+        let _: i64 = bounded(
+            redis::cmd("ZADD")
+                .arg(self.event_key(event_id))
+                .arg(score)
+                .arg(id.as_str())
+                .query_async(&mut conn),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn event_games(
+        &self,
+        event_id: &str,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<GameId>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let mut conn = self.conn.clone();
+        let ids: Vec<String> = bounded(
+            redis::cmd("ZRANGE")
+                .arg(self.event_key(event_id))
+                .arg(offset)
+                .arg(offset + limit - 1)
+                .query_async(&mut conn),
+        )
+        .await?;
+        ids.iter()
+            .map(|id| {
+                GameId::parse(id)
+                    .map_err(|err| StoreError::Corrupt(format!("event lists game '{id}': {err}")))
+            })
+            .collect()
     }
 
     async fn ping(&self) -> Result<(), StoreError> {
