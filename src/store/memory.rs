@@ -31,8 +31,11 @@ struct Deadlines {
 pub struct MemoryStore {
     games: Arc<Mutex<HashMap<GameId, Entry>>>,
     deadlines: Arc<Mutex<Deadlines>>,
-    events: Arc<Mutex<HashMap<String, BTreeSet<(u32, u32, GameId)>>>>,
+    events: Arc<Mutex<HashMap<String, EventGames>>>,
 }
+
+/// An event's games ordered by round, board and id.
+type EventGames = BTreeSet<(u32, u32, GameId)>;
 
 impl MemoryStore {
     /// An empty store.
