@@ -337,6 +337,7 @@ async fn malformed_game_ids_are_refused_everywhere(backend: Backend) {
         let result = client
             .export_pgn(proto::ExportPgnRequest {
                 game_id: id.to_owned(),
+                event_id: String::new(),
             })
             .await;
         assert_invalid(result, "INVALID_FIELD", "game_id");
@@ -484,6 +485,7 @@ async fn unknown_games_are_not_found(backend: Backend) {
     let result = client
         .export_pgn(proto::ExportPgnRequest {
             game_id: UNKNOWN_ID.to_owned(),
+            event_id: String::new(),
         })
         .await;
     assert_refused(result, Code::NotFound, "GAME_NOT_FOUND");

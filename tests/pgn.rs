@@ -605,7 +605,87 @@ async fn long_games(backend: Backend) {
     check_export(&mut client, &game.id, expected).await;
 }
 
+/// Reads every game in `pgn`.
+fn parse_all(pgn: &str) -> Vec<ParsedGame> {
+    let mut reader = Reader::new(Cursor::new(pgn.as_bytes()));
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(&mut Collector).expect("readable PGN") {
+        games.push(game);
+    }
+    games
+}
+
+/// A whole event exports in round and board order, whatever order the games
+/// were created in, each with its Event, Round and Board tags.
+async fn an_event_exports_in_round_and_board_order(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let event = "Spring {Open} 2026 – A";
+    let mut ids = Vec::new();
+    for (round, board) in [(2, 1), (1, 2), (1, 1), (2, 2)] {
+        let mut request = create_request("", "");
+        request.event_id = event.to_owned();
+        request.round = round;
+        request.board = board;
+        ids.push((
+            (round, board),
+            create(&mut client, request).await.expect("create"),
+        ));
+    }
+    // Another event's game never appears.
+    create(&mut client, create_request("", ""))
+        .await
+        .expect("create");
+    let (_, first) = ids.iter().find(|(order, _)| *order == (1, 1)).expect("1.1");
+    play_line(&mut client, first, &["f3", "e5", "g4", "Qh4#"]).await;
+
+    let pgn = client
+        .export_pgn(proto::ExportPgnRequest {
+            game_id: String::new(),
+            event_id: event.to_owned(),
+        })
+        .await
+        .expect("export the event")
+        .into_inner()
+        .pgn;
+    let games = parse_all(&pgn);
+    let order: Vec<(String, String)> = games
+        .iter()
+        .map(|g| {
+            (
+                g.tag("Round").unwrap_or_default().to_owned(),
+                g.tag("Board").unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String)> = [("1", "1"), ("1", "2"), ("2", "1"), ("2", "2")]
+        .iter()
+        .map(|(r, b)| ((*r).to_owned(), (*b).to_owned()))
+        .collect();
+    assert_eq!(order, expected);
+    assert!(games.iter().all(|g| g.tag("Event") == Some(event)));
+    assert_eq!(games[0].tag("Result"), Some("0-1"));
+    assert_eq!(games[0].sans.len(), 4);
+    assert!(games[1..].iter().all(|g| g.tag("Result") == Some("*")));
+
+    for (request, field) in [
+        (
+            proto::ExportPgnRequest {
+                game_id: first.id.clone(),
+                event_id: event.to_owned(),
+            },
+            "event_id",
+        ),
+        (proto::ExportPgnRequest::default(), "game_id"),
+    ] {
+        let status = client.export_pgn(request).await.expect_err("refused");
+        assert_eq!(status.code(), tonic::Code::InvalidArgument);
+        assert!(status.message().contains(field), "{}", status.message());
+    }
+}
+
 on_every_backend!(
+    an_event_exports_in_round_and_board_order,
     decisive_games,
     draws_on_the_board,
     draws_by_the_players,

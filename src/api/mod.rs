@@ -374,8 +374,26 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::ExportPgnRequest>,
     ) -> Result<Response<proto::ExportPgnResponse>, Status> {
-        let id = game_id(&request.get_ref().game_id)?;
-        let pgn = self.arbiter.export_pgn(&id).await?;
+        let req = request.get_ref();
+        let pgn = match (req.game_id.is_empty(), req.event_id.is_empty()) {
+            (false, true) => self.arbiter.export_pgn(&game_id(&req.game_id)?).await?,
+            (true, false) => {
+                let event_id = event_id(&req.event_id)?;
+                self.arbiter.export_event_pgn(&event_id).await?
+            }
+            (false, false) => {
+                return Err(status::invalid_field(&FieldError::new(
+                    "event_id",
+                    "give either game_id or event_id, not both",
+                )));
+            }
+            (true, true) => {
+                return Err(status::invalid_field(&FieldError::new(
+                    "game_id",
+                    "is required (or event_id, for a whole event)",
+                )));
+            }
+        };
         Ok(Response::new(proto::ExportPgnResponse { pgn }))
     }
 }

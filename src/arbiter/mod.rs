@@ -458,6 +458,30 @@ impl Arbiter {
         Ok(pgn::export(&view.game, &view.moves))
     }
 
+    /// Every game of an event in PGN, in round and board order, separated
+    /// by blank lines.
+    pub async fn export_event_pgn(&self, event_id: &str) -> Result<String, ArbiterError> {
+        const BATCH: usize = 500;
+        let mut games = Vec::new();
+        let mut offset = 0;
+        loop {
+            let ids = self.store.event_games(event_id, offset, BATCH).await?;
+            offset += ids.len();
+            let exhausted = ids.len() < BATCH;
+            for id in &ids {
+                match self.get_game(id).await {
+                    Ok(view) => games.push(pgn::export(&view.game, &view.moves)),
+                    Err(ArbiterError::NotFound(_)) => {}
+                    Err(err) => return Err(err),
+                }
+            }
+            if exhausted {
+                break;
+            }
+        }
+        Ok(games.join("\n"))
+    }
+
     /// Starts following a game's events for a watcher (see [`Watcher`]).
     pub async fn watch(&self, id: &GameId, after: u64) -> Result<Watcher, ArbiterError> {
         Watcher::start(self.clone(), id.clone(), after).await

@@ -452,6 +452,7 @@ pub async fn export_pgn(client: &mut ArbiterServiceClient<Channel>, game_id: &st
     client
         .export_pgn(proto::ExportPgnRequest {
             game_id: game_id.to_owned(),
+            event_id: String::new(),
         })
         .await
         .expect("export pgn")
