@@ -234,6 +234,7 @@ fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
             Kind::ClockAdjusted(_) => "clock_adjusted",
             Kind::ClockPaused(_) => "clock_paused",
             Kind::ClockResumed(_) => "clock_resumed",
+            Kind::ResultSet(_) => "result_set",
         })
         .collect()
 }
@@ -876,6 +877,7 @@ fn domain_result(outcome: Outcome, termination: Termination) -> domain::GameResu
             Outcome::WhiteWins => domain::Outcome::WhiteWins,
             Outcome::BlackWins => domain::Outcome::BlackWins,
             Outcome::Draw | Outcome::Unspecified => domain::Outcome::Draw,
+            Outcome::DoubleForfeit => domain::Outcome::DoubleForfeit,
         },
         termination: match termination {
             Termination::Timeout => domain::Termination::Timeout,

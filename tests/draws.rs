@@ -71,6 +71,7 @@ fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
             Kind::ClockAdjusted(_) => "clock_adjusted",
             Kind::ClockPaused(_) => "clock_paused",
             Kind::ClockResumed(_) => "clock_resumed",
+            Kind::ResultSet(_) => "result_set",
         })
         .collect()
 }

@@ -222,7 +222,152 @@ async fn malformed_scoring_is_refused(backend: Backend) {
     }
 }
 
+fn ruling(game_id: &str, reason: &str) -> proto::SetResultRequest {
+    proto::SetResultRequest {
+        game_id: game_id.to_owned(),
+        reason: reason.to_owned(),
+        ..Default::default()
+    }
+}
+
+async fn set_result(
+    client: &mut common::Client,
+    request: proto::SetResultRequest,
+) -> Result<proto::Game, tonic::Status> {
+    client
+        .set_result(common::admin(request))
+        .await
+        .map(|response| response.into_inner().game.expect("game"))
+}
+
+/// An arbiter decides a game in progress and corrects a finished one; each
+/// ruling is an event, and watchers resuming after the end receive it.
+async fn arbiters_decide_and_correct_results(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    let game = create(&mut client, create_request("", ""))
+        .await
+        .expect("create");
+    play_line(&mut client, &game, &["e4", "e5"]).await;
+    let mut request = ruling(&game.id, "adjourned game adjudicated as drawn");
+    request.outcome = Outcome::Draw.into();
+    let decided = set_result(&mut client, request).await.expect("decide");
+    assert_eq!(decided.status, GameStatus::Finished as i32);
+    let result = decided.result.clone().expect("result");
+    assert_eq!(result.termination, Termination::ArbiterDecision as i32);
+    assert_eq!(points(&decided), owned("0.5", "0.5", false));
+
+    // A finished game corrected: the mate stands, but the arbiter rules the
+    // game lost by White for a rules infraction.
+    let game = create(&mut client, create_request("", ""))
+        .await
+        .expect("create");
+    let mated = play_line(
+        &mut client,
+        &game,
+        &["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"],
+    )
+    .await;
+    let mut request = ruling(&game.id, "a mobile phone rang (FIDE 11.3.2)");
+    request.outcome = Outcome::BlackWins.into();
+    let corrected = set_result(&mut client, request).await.expect("correct");
+    assert_eq!(corrected.version, mated.version + 1);
+    assert_eq!(corrected.moves.len(), 7, "the moves stand");
+    assert_eq!(points(&corrected), owned("0", "1", false));
+    let events = drain(&mut watch(&mut client, &game.id, mated.version).await).await;
+    assert_eq!(events.len(), 1, "{events:?}");
+    let Some(Kind::ResultSet(set)) = &events[0].kind else {
+        panic!("a result_set event: {events:?}");
+    };
+    assert_eq!(set.reason, "a mobile phone rang (FIDE 11.3.2)");
+    assert_eq!(set.result.as_ref().expect("result").black_points, "1");
+}
+
+async fn forfeits_by_the_arbiter_are_unplayed(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = create(&mut client, create_request("", ""))
+        .await
+        .expect("create");
+    let mut request = ruling(&game.id, "White did not appear");
+    request.forfeit = proto::Forfeit::White.into();
+    let forfeited = set_result(&mut client, request).await.expect("forfeit");
+    let result = forfeited.result.clone().expect("result");
+    assert_eq!(result.outcome, Outcome::BlackWins as i32);
+    assert_eq!(result.termination, Termination::Forfeit as i32);
+    assert_eq!(points(&forfeited), owned("0", "1", true));
+
+    // Both absent, and the game had been aborted: a double forfeit, 0-0.
+    let game = create(&mut client, create_request("", ""))
+        .await
+        .expect("create");
+    common::abort(&mut client, &game.id, &game.white)
+        .await
+        .expect("abort");
+    let mut request = ruling(&game.id, "neither player appeared");
+    request.forfeit = proto::Forfeit::Both.into();
+    let double = set_result(&mut client, request)
+        .await
+        .expect("double forfeit");
+    assert_eq!(double.status, GameStatus::Finished as i32);
+    assert_eq!(double.aborted_by, Color::Unspecified as i32);
+    let result = double.result.clone().expect("result");
+    assert_eq!(result.outcome, Outcome::DoubleForfeit as i32);
+    assert_eq!(points(&double), owned("0", "0", true));
+    let pgn = common::export_pgn(&mut client, &game.id).await;
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+    assert!(pgn.contains("Double forfeit"), "{pgn}");
+}
+
+async fn rulings_need_the_admin_token_and_well_formed_fields(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = create(&mut client, create_request("", ""))
+        .await
+        .expect("create");
+    let mut valid = ruling(&game.id, "reason");
+    valid.outcome = Outcome::WhiteWins.into();
+
+    let status = client
+        .set_result(common::bearer(valid.clone(), &game.white))
+        .await
+        .expect_err("a seat is not the arbiter");
+    assert_eq!(status.code(), Code::PermissionDenied);
+    let status = client
+        .set_result(tonic::Request::new(valid.clone()))
+        .await
+        .expect_err("no token");
+    assert_eq!(status.code(), Code::Unauthenticated);
+
+    let mut no_reason = valid.clone();
+    no_reason.reason = "  ".to_owned();
+    let mut no_outcome = valid.clone();
+    no_outcome.outcome = Outcome::Unspecified.into();
+    let mut forfeit_with_outcome = valid.clone();
+    forfeit_with_outcome.forfeit = proto::Forfeit::Black.into();
+    for (request, field) in [
+        (no_reason, "reason"),
+        (no_outcome, "outcome"),
+        (forfeit_with_outcome, "forfeit"),
+    ] {
+        let status = expect_code(
+            set_result(&mut client, request).await,
+            Code::InvalidArgument,
+        );
+        assert!(status.message().contains(field), "{}", status.message());
+    }
+    assert_eq!(
+        common::get(&mut client, &game.id).await.version,
+        1,
+        "nothing changed"
+    );
+}
+
 on_every_backend!(
+    arbiters_decide_and_correct_results,
+    forfeits_by_the_arbiter_are_unplayed,
+    rulings_need_the_admin_token_and_well_formed_fields,
     classic_scoring_is_the_default,
     football_scores_three_one_nil,
     custom_points_may_differ_by_colour,

@@ -39,6 +39,7 @@ fn result(result: domain::GameResult, score: Option<Score>) -> proto::GameResult
         Outcome::WhiteWins => proto::Outcome::WhiteWins,
         Outcome::BlackWins => proto::Outcome::BlackWins,
         Outcome::Draw => proto::Outcome::Draw,
+        Outcome::DoubleForfeit => proto::Outcome::DoubleForfeit,
     };
     let termination = match result.termination {
         Termination::Checkmate => proto::Termination::Checkmate,
@@ -57,6 +58,8 @@ fn result(result: domain::GameResult, score: Option<Score>) -> proto::GameResult
         }
         Termination::TimeoutWithPendingDrawOffer => proto::Termination::TimeoutWithPendingDrawOffer,
         Termination::NoShow => proto::Termination::NoShow,
+        Termination::Forfeit => proto::Termination::Forfeit,
+        Termination::ArbiterDecision => proto::Termination::ArbiterDecision,
     };
     proto::GameResult {
         outcome: outcome.into(),
@@ -300,6 +303,14 @@ fn game_event(event: &GameEvent) -> proto::GameEvent {
             delta_ms: *delta_ms,
             reason: reason.clone(),
         }),
+        EventKind::ResultSet {
+            result: r,
+            score,
+            reason,
+        } => Kind::ResultSet(proto::ResultSet {
+            result: Some(result(*r, Some(*score))),
+            reason: reason.clone(),
+        }),
         EventKind::ClockPaused { reason } => Kind::ClockPaused(proto::ClockPaused {
             reason: reason.clone(),
         }),
@@ -338,4 +349,28 @@ pub fn standing(row: &Standing) -> proto::Standing {
         buchholz_cut1: row.buchholz_cut1.to_string(),
         sonneborn_berger: row.sonneborn_berger.to_string(),
     }
+}
+
+/// The domain termination a protobuf one names, if any.
+pub fn termination_from(termination: proto::Termination) -> Option<Termination> {
+    use proto::Termination as T;
+    Some(match termination {
+        T::Unspecified => return None,
+        T::Checkmate => Termination::Checkmate,
+        T::Resignation => Termination::Resignation,
+        T::Stalemate => Termination::Stalemate,
+        T::InsufficientMaterial => Termination::InsufficientMaterial,
+        T::Agreement => Termination::Agreement,
+        T::ThreefoldRepetition => Termination::ThreefoldRepetition,
+        T::FiftyMoves => Termination::FiftyMoves,
+        T::FivefoldRepetition => Termination::FivefoldRepetition,
+        T::SeventyFiveMoves => Termination::SeventyFiveMoves,
+        T::DeadPosition => Termination::DeadPosition,
+        T::Timeout => Termination::Timeout,
+        T::TimeoutVsInsufficientMaterial => Termination::TimeoutVsInsufficientMaterial,
+        T::TimeoutWithPendingDrawOffer => Termination::TimeoutWithPendingDrawOffer,
+        T::NoShow => Termination::NoShow,
+        T::Forfeit => Termination::Forfeit,
+        T::ArbiterDecision => Termination::ArbiterDecision,
+    })
 }

@@ -17,7 +17,10 @@ use tonic::{Request, Response, Status};
 pub use self::auth::AdminToken;
 use crate::{
     arbiter::Arbiter,
-    domain::{ClaimReason, ClaimVerdict, Color, FieldError, GameId, GameStatus, Pairing, Ply},
+    domain::{
+        ClaimReason, ClaimVerdict, Color, FieldError, GameId, GameStatus, Outcome, Pairing, Ply,
+        Ruling, Termination,
+    },
     proto::{self, arbiter_service_server::ArbiterService},
 };
 
@@ -337,6 +340,56 @@ impl ArbiterService for ArbiterApi {
         Ok(Response::new(proto::GetStandingsResponse {
             standings: rows.iter().map(convert::standing).collect(),
             games_counted: u32::try_from(counted).unwrap_or(u32::MAX),
+        }))
+    }
+
+    async fn set_result(
+        &self,
+        request: Request<proto::SetResultRequest>,
+    ) -> Result<Response<proto::SetResultResponse>, Status> {
+        self.admin.check(&request)?;
+        let req = request.into_inner();
+        let id = game_id(&req.game_id)?;
+        let reason = reason(&req.reason)?;
+        let played_fields_given = req.outcome() != proto::Outcome::Unspecified
+            || req.termination() != proto::Termination::Unspecified;
+        let ruling = match req.forfeit() {
+            proto::Forfeit::Unspecified => {
+                let outcome = match req.outcome() {
+                    proto::Outcome::WhiteWins => Outcome::WhiteWins,
+                    proto::Outcome::BlackWins => Outcome::BlackWins,
+                    proto::Outcome::Draw => Outcome::Draw,
+                    proto::Outcome::Unspecified | proto::Outcome::DoubleForfeit => {
+                        return Err(status::invalid_field(&FieldError::new(
+                            "outcome",
+                            "must be a win or a draw (use forfeit for forfeits)",
+                        )));
+                    }
+                };
+                let termination = convert::termination_from(req.termination())
+                    .unwrap_or(Termination::ArbiterDecision);
+                Ruling::Played {
+                    outcome,
+                    termination,
+                }
+            }
+            _ if played_fields_given => {
+                return Err(status::invalid_field(&FieldError::new(
+                    "forfeit",
+                    "a forfeit takes no outcome or termination",
+                )));
+            }
+            proto::Forfeit::White => Ruling::Forfeit {
+                loser: Color::White,
+            },
+            proto::Forfeit::Black => Ruling::Forfeit {
+                loser: Color::Black,
+            },
+            proto::Forfeit::Both => Ruling::DoubleForfeit,
+        };
+        let view = self.arbiter.set_result(&id, ruling, &reason).await?;
+        Ok(Response::new(proto::SetResultResponse {
+            game: Some(convert::game(&view)),
         }))
     }
 

@@ -19,7 +19,7 @@ pub use self::watch::{WatchItem, Watcher};
 use crate::{
     domain::{
         CHESS960_POSITIONS, ClaimReason, ClaimVerdict, Color, Decision, Game, GameEvent, GameId,
-        GameRecordForStandings, GameStatus, MoveRecord, NewGame, Ply, Rejection, RequestId,
+        GameRecordForStandings, GameStatus, MoveRecord, NewGame, Ply, Rejection, RequestId, Ruling,
         Standing, Timestamp, TokenHash, pgn, standings,
     },
     store::{CommitOutcome, GameStore},
@@ -362,6 +362,17 @@ impl Arbiter {
             game.adjust_clock(color, delta_ms, reason, now)
         })
         .await
+    }
+
+    /// An arbiter decides or corrects a game's result.
+    pub async fn set_result(
+        &self,
+        id: &GameId,
+        ruling: Ruling,
+        reason: &str,
+    ) -> Result<GameView, ArbiterError> {
+        self.execute_admin(id, |game, now| game.set_result(ruling, reason, now))
+            .await
     }
 
     /// An arbiter stops the clocks.

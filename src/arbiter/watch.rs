@@ -114,7 +114,7 @@ impl Watcher {
     /// Queues the events that follow the cursor, checking there is no gap.
     fn accept(&mut self, events: impl IntoIterator<Item = GameEvent>) -> Result<(), ArbiterError> {
         for event in events {
-            if event.version <= self.cursor || self.complete {
+            if event.version <= self.cursor {
                 continue;
             }
             if event.version != self.cursor + 1 {

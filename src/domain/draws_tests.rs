@@ -602,6 +602,7 @@ fn kind_names(events: &[GameEvent]) -> Vec<&'static str> {
             EventKind::ClockAdjusted { .. } => "ClockAdjusted",
             EventKind::ClockPaused { .. } => "ClockPaused",
             EventKind::ClockResumed { .. } => "ClockResumed",
+            EventKind::ResultSet { .. } => "ResultSet",
         })
         .collect()
 }

@@ -934,6 +934,29 @@ fn ended_by(termination: Termination) -> Played {
             let d = p.game.offer_draw(Color::Black, at(5_000));
             run_out(p.apply(d), at(600_000))
         }
+        Termination::Forfeit => {
+            let p = play(standard(), &["e4"]);
+            let d = p.game.set_result(
+                crate::domain::Ruling::Forfeit {
+                    loser: Color::Black,
+                },
+                "left the playing hall",
+                at(9_000),
+            );
+            p.apply(d)
+        }
+        Termination::ArbiterDecision => {
+            let p = play(standard(), &["e4", "e5"]);
+            let d = p.game.set_result(
+                crate::domain::Ruling::Played {
+                    outcome: Outcome::Draw,
+                    termination: Termination::ArbiterDecision,
+                },
+                "adjourned game adjudicated",
+                at(9_000),
+            );
+            p.apply(d)
+        }
         Termination::NoShow => {
             let schedule = Schedule {
                 scheduled_start: Some(at(0)),

@@ -85,6 +85,15 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         score: Option<Score>,
     },
+    /// An arbiter decided or corrected the result; final like `GameEnded`.
+    ResultSet {
+        /// The result now in force.
+        result: GameResult,
+        /// Both players' points under the game's scoring system.
+        score: Score,
+        /// The arbiter's stated reason.
+        reason: String,
+    },
     /// An arbiter added time to (or took time from) a player's clock.
     ClockAdjusted {
         /// Whose clock.
@@ -138,7 +147,9 @@ impl GameEvent {
     pub fn is_final(&self) -> bool {
         matches!(
             self.kind,
-            EventKind::GameEnded { .. } | EventKind::GameAborted { .. }
+            EventKind::GameEnded { .. }
+                | EventKind::GameAborted { .. }
+                | EventKind::ResultSet { .. }
         )
     }
 }

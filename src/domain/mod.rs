@@ -49,5 +49,5 @@ pub use shakmaty::Color;
 pub use standings::{GameRecordForStandings, Standing, standings};
 pub use time::Timestamp;
 pub use time_control::{DelayMode, Pace, Period, TimeControl};
-pub use timing::{Schedule, Timing};
+pub use timing::{Ruling, Schedule, Timing};
 pub use variant::{CHESS960_POSITIONS, Variant, chess960_fen};

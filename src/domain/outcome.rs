@@ -13,6 +13,9 @@ pub enum Outcome {
     BlackWins,
     /// ½-½.
     Draw,
+    /// Neither player appeared, or both were forfeited by the arbiter: no
+    /// winner, each scores a loss.
+    DoubleForfeit,
 }
 
 impl Outcome {
@@ -21,12 +24,14 @@ impl Outcome {
         winner.fold_wb(Outcome::WhiteWins, Outcome::BlackWins)
     }
 
-    /// The PGN result token.
+    /// The PGN result token (PGN has none for a double forfeit: `*`, with
+    /// the closing comment saying what happened).
     pub fn pgn(self) -> &'static str {
         match self {
             Outcome::WhiteWins => "1-0",
             Outcome::BlackWins => "0-1",
             Outcome::Draw => "1/2-1/2",
+            Outcome::DoubleForfeit => "*",
         }
     }
 }
@@ -68,6 +73,11 @@ pub enum Termination {
     /// The player made no first move by the end of the default time after
     /// the scheduled start (FIDE 6.7): lost by forfeit.
     NoShow,
+    /// The arbiter forfeited one player or both: not a played game.
+    Forfeit,
+    /// The arbiter decided the result of a played game (adjudication, or a
+    /// correction).
+    ArbiterDecision,
 }
 
 impl Termination {
@@ -90,6 +100,8 @@ impl Termination {
             }
             Termination::TimeoutWithPendingDrawOffer => "timeout with a draw offer pending",
             Termination::NoShow => "forfeit: no first move within the default time",
+            Termination::Forfeit => "forfeit",
+            Termination::ArbiterDecision => "arbiter's decision",
         }
     }
 }

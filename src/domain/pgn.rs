@@ -92,7 +92,13 @@ fn ending_comment(game: &Game) -> Option<String> {
         (Outcome::Draw, Termination::Resignation) => {
             "Draw: a player resigned, but the opponent could not checkmate by any series of legal moves".to_owned()
         }
-        (_, termination) => format!("Draw by {}", termination.describe()),
+        (Outcome::DoubleForfeit, _) => "Double forfeit".to_owned(),
+        (Outcome::Draw, termination) => format!("Draw by {}", termination.describe()),
+        (winner, termination) => format!(
+            "{} wins: {}",
+            if winner == Outcome::WhiteWins { "White" } else { "Black" },
+            termination.describe()
+        ),
     })
 }
 
@@ -113,7 +119,8 @@ fn termination_tag(termination: Termination) -> &'static str {
         Termination::Timeout
         | Termination::TimeoutVsInsufficientMaterial
         | Termination::TimeoutWithPendingDrawOffer => "time forfeit",
-        Termination::NoShow => "abandoned",
+        Termination::NoShow | Termination::Forfeit => "abandoned",
+        Termination::ArbiterDecision => "adjudication",
     }
 }
 

@@ -171,7 +171,10 @@ impl ScoringSystem {
         Score {
             white: points(Color::White),
             black: points(Color::Black),
-            played: result.termination != Termination::NoShow,
+            played: !matches!(
+                result.termination,
+                Termination::NoShow | Termination::Forfeit
+            ) && result.outcome != Outcome::DoubleForfeit,
         }
     }
 }

@@ -81,6 +81,7 @@ pub fn standings(games: &[GameRecordForStandings]) -> Vec<Standing> {
         let Some((outcome, score)) = game.finished else {
             continue;
         };
+        // A double forfeit: both lose, unplayed; `fraction` below is 0.
         let sides = [
             (&game.white, &game.black, score.white, Outcome::WhiteWins),
             (&game.black, &game.white, score.black, Outcome::BlackWins),
@@ -310,6 +311,25 @@ mod tests {
         let c = rows.iter().find(|r| r.player.id == "c").unwrap();
         assert_eq!((c.played, c.draws, c.forfeit_losses), (1, 1, 1));
         assert_eq!(milli(c.points), 1000);
+    }
+
+    #[test]
+    fn a_double_forfeit_is_a_loss_for_both_and_unplayed() {
+        let games = [game_scored(
+            "a",
+            "b",
+            Outcome::DoubleForfeit,
+            Termination::Forfeit,
+            ScoringSystem::default(),
+        )];
+        let rows = standings(&games);
+        for row in &rows {
+            assert_eq!(row.points, Points::ZERO);
+            assert_eq!(
+                (row.played, row.forfeit_losses, row.forfeit_wins),
+                (0, 1, 0)
+            );
+        }
     }
 
     #[test]

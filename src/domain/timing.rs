@@ -33,6 +33,25 @@ pub struct Schedule {
     pub default_time_ms: Option<u64>,
 }
 
+/// What an arbiter rules a game's result to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ruling {
+    /// A result as if played: who won (or a draw) and why.
+    Played {
+        /// The outcome.
+        outcome: Outcome,
+        /// The termination to record (often `ArbiterDecision`).
+        termination: Termination,
+    },
+    /// `loser` forfeits: the opponent wins, the game counts as unplayed.
+    Forfeit {
+        /// Who forfeits.
+        loser: Color,
+    },
+    /// Both players forfeit: each scores a loss, the game is unplayed.
+    DoubleForfeit,
+}
+
 /// The result of a game whose player to move failed to show up.
 fn no_show(absent: Color) -> GameResult {
     GameResult {
@@ -137,6 +156,52 @@ impl Game {
         let kinds = vec![EventKind::ClockAdjusted {
             color,
             delta_ms,
+            reason: reason.to_owned(),
+        }];
+        Ok(next.commit(kinds, now))
+    }
+
+    /// An arbiter decides the result (of a game in progress) or corrects it
+    /// (of a finished or aborted game). The ruling is final and recorded with
+    /// its reason.
+    pub fn set_result(
+        &self,
+        ruling: Ruling,
+        reason: &str,
+        now: Timestamp,
+    ) -> Result<Decision, Rejection> {
+        let result = match ruling {
+            Ruling::Played {
+                outcome,
+                termination,
+            } => {
+                if outcome == Outcome::DoubleForfeit {
+                    return Err(Rejection::InvalidField(super::FieldError::new(
+                        "outcome",
+                        "a double forfeit is given with forfeit FORFEIT_BOTH",
+                    )));
+                }
+                self.scoring.report(GameResult {
+                    outcome,
+                    termination,
+                })
+            }
+            Ruling::Forfeit { loser } => GameResult {
+                outcome: Outcome::win_for(!loser),
+                termination: Termination::Forfeit,
+            },
+            Ruling::DoubleForfeit => GameResult {
+                outcome: Outcome::DoubleForfeit,
+                termination: Termination::Forfeit,
+            },
+        };
+        let mut next = self.clone();
+        next.result = Some(result);
+        next.aborted_by = None;
+        next.draw_offer = None;
+        let kinds = vec![EventKind::ResultSet {
+            result,
+            score: self.scoring.score(result),
             reason: reason.to_owned(),
         }];
         Ok(next.commit(kinds, now))
