@@ -393,6 +393,15 @@ impl ArbiterService for ArbiterApi {
         }))
     }
 
+    async fn export_trf(
+        &self,
+        request: Request<proto::ExportTrfRequest>,
+    ) -> Result<Response<proto::ExportTrfResponse>, Status> {
+        let event_id = event_id(&request.get_ref().event_id)?;
+        let trf = self.arbiter.export_trf(&event_id).await?;
+        Ok(Response::new(proto::ExportTrfResponse { trf }))
+    }
+
     type WatchGameStream = WatchStream;
 
     async fn watch_game(

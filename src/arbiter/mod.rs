@@ -20,7 +20,7 @@ use crate::{
     domain::{
         CHESS960_POSITIONS, ClaimReason, ClaimVerdict, Color, Decision, Game, GameEvent, GameId,
         GameRecordForStandings, GameStatus, MoveRecord, NewGame, Ply, Rejection, RequestId, Ruling,
-        Standing, Timestamp, TokenHash, pgn, standings,
+        Standing, Timestamp, TokenHash, TrfGame, pgn, standings, trf,
     },
     store::{CommitOutcome, GameStore},
 };
@@ -45,6 +45,21 @@ pub fn chess960_position_for(request_id: Option<&RequestId>) -> u32 {
         }
         None => rand::rng().random_range(0..CHESS960_POSITIONS),
     }
+}
+
+/// What standings need from each game.
+fn standing_records(games: &[Game]) -> Vec<GameRecordForStandings> {
+    games
+        .iter()
+        .map(|game| GameRecordForStandings {
+            white: game.white().clone(),
+            black: game.black().clone(),
+            finished: game
+                .result()
+                .zip(game.score())
+                .map(|(result, score)| (result.outcome, score)),
+        })
+        .collect()
 }
 
 /// A game together with its moves, as clients see it.
@@ -202,41 +217,56 @@ impl Arbiter {
         Ok((games, Some(position)))
     }
 
-    /// The event's standings, derived from the committed results of all its
-    /// games (so each finished game counts exactly once).
-    pub async fn standings(&self, event_id: &str) -> Result<(Vec<Standing>, usize), ArbiterError> {
+    /// Every game of an event as it stands now, in round and board order.
+    async fn event_snapshot(&self, event_id: &str) -> Result<Vec<Game>, ArbiterError> {
         const BATCH: usize = 500;
-        let mut records = Vec::new();
+        let mut games = Vec::new();
         let mut offset = 0;
         loop {
             let ids = self.store.event_games(event_id, offset, BATCH).await?;
             offset += ids.len();
             let exhausted = ids.len() < BATCH;
-            let mut loaded = Vec::with_capacity(ids.len());
             for id in &ids {
-                loaded.push(self.load_current(id).await);
-            }
-            for loaded in loaded {
-                let game = match loaded {
-                    Err(ArbiterError::NotFound(_)) => continue,
-                    other => other?.0,
-                };
-                let finished = game
-                    .result()
-                    .zip(game.score())
-                    .map(|(result, score)| (result.outcome, score));
-                records.push(GameRecordForStandings {
-                    white: game.white().clone(),
-                    black: game.black().clone(),
-                    finished,
-                });
+                match self.load_current(id).await {
+                    Ok((game, _)) => games.push(game),
+                    Err(ArbiterError::NotFound(_)) => {}
+                    Err(err) => return Err(err),
+                }
             }
             if exhausted {
-                break;
+                return Ok(games);
             }
         }
+    }
+
+    /// The event's standings, derived from the committed results of all its
+    /// games (so each finished game counts exactly once), and how many
+    /// finished games they count.
+    pub async fn standings(&self, event_id: &str) -> Result<(Vec<Standing>, usize), ArbiterError> {
+        let records = standing_records(&self.event_snapshot(event_id).await?);
         let counted = records.iter().filter(|r| r.finished.is_some()).count();
         Ok((standings(&records), counted))
+    }
+
+    /// The event as a FIDE Tournament Report File.
+    pub async fn export_trf(&self, event_id: &str) -> Result<String, ArbiterError> {
+        let games = self.event_snapshot(event_id).await?;
+        let rows = standings(&standing_records(&games));
+        let trf_games: Vec<TrfGame> = games
+            .iter()
+            .map(|game| TrfGame {
+                round: game.pairing().round,
+                board: game.pairing().board,
+                white: game.white().clone(),
+                black: game.black().clone(),
+                finished: game
+                    .result()
+                    .zip(game.score())
+                    .map(|(result, score)| (result.outcome, score)),
+                aborted: game.status() == GameStatus::Aborted,
+            })
+            .collect();
+        Ok(trf::export(event_id, &trf_games, &rows))
     }
 
     /// A game and its moves.

@@ -26,6 +26,7 @@ mod standings;
 mod time;
 mod time_control;
 mod timing;
+pub mod trf;
 mod variant;
 
 pub use adjudication::{FlagRuling, RulesProfile, on_flag};
@@ -50,4 +51,5 @@ pub use standings::{GameRecordForStandings, Standing, standings};
 pub use time::Timestamp;
 pub use time_control::{DelayMode, Pace, Period, TimeControl};
 pub use timing::{Ruling, Schedule, Timing};
+pub use trf::TrfGame;
 pub use variant::{CHESS960_POSITIONS, Variant, chess960_fen};

@@ -1,0 +1,230 @@
+//! Export of an event in the FIDE Tournament Report File format (TRF-16),
+//! which pairing engines such as bbpPairings and JaVaFo read.
+
+use std::collections::HashMap;
+
+use super::{Color, Outcome, Player, Score, Standing};
+
+/// What the report needs from one game.
+#[derive(Clone, Debug)]
+pub struct TrfGame {
+    /// The round (games without one are left out).
+    pub round: u32,
+    /// The board, for ordering.
+    pub board: u32,
+    /// The white player.
+    pub white: Player,
+    /// The black player.
+    pub black: Player,
+    /// The reported outcome and points, once finished.
+    pub finished: Option<(Outcome, Score)>,
+    /// Whether the game was aborted (it then counts as not paired).
+    pub aborted: bool,
+}
+
+/// Pads or cuts `text` to exactly `width` characters, left-aligned.
+fn left(text: &str, width: usize) -> String {
+    let cut: String = text.chars().take(width).collect();
+    format!("{cut:<width$}")
+}
+
+/// Points as TRF writes them: one decimal, right-aligned in four columns.
+fn trf_points(milli: i64) -> String {
+    let tenths = (milli + if milli >= 0 { 50 } else { -50 }) / 100;
+    let text = format!("{}.{}", tenths / 10, (tenths % 10).abs());
+    format!("{text:>4}")
+}
+
+/// The result code of one side of a game.
+fn result_code(outcome: Outcome, score: Score, color: Color) -> char {
+    let won = outcome == Outcome::win_for(color);
+    match (score.played, outcome) {
+        (true, Outcome::Draw) => '=',
+        (true, _) if won => '1',
+        (true, _) => '0',
+        (false, _) if won => '+',
+        (false, _) => '-',
+    }
+}
+
+/// The report: tournament name (012), number of players (062), then one
+/// player line (001) per player with points, rank and a 10-column block per
+/// round — opponent's starting rank, colour and result (`1`, `=`, `0`, `+`,
+/// `-`; `Z` for a round without a game). Starting ranks follow the players'
+/// first appearance (round, board, White before Black), so they stay stable
+/// as rounds are added. A round in progress shows its pairings with a blank
+/// result.
+pub fn export(event_id: &str, games: &[TrfGame], standings: &[Standing]) -> String {
+    let mut games: Vec<&TrfGame> = games.iter().filter(|g| g.round > 0).collect();
+    games.sort_by_key(|g| (g.round, g.board));
+    let mut ranks: HashMap<&str, usize> = HashMap::new();
+    let mut players: Vec<&Player> = Vec::new();
+    for game in &games {
+        for player in [&game.white, &game.black] {
+            if !ranks.contains_key(player.id.as_str()) {
+                players.push(player);
+                ranks.insert(&player.id, players.len());
+            }
+        }
+    }
+    let rounds = games.iter().map(|g| g.round).max().unwrap_or(0);
+    let standing: HashMap<&str, &Standing> = standings
+        .iter()
+        .map(|s| (s.player.id.as_str(), s))
+        .collect();
+
+    let mut out = String::new();
+    out.push_str(&format!("012 {}\n", left(event_id, 120).trim_end()));
+    out.push_str(&format!("062 {}\n", players.len()));
+    for (index, player) in players.iter().enumerate() {
+        let row = standing.get(player.id.as_str());
+        let mut line = format!(
+            "001 {:>4}      {} {:>4} {:>3} {:>11} {:>10} {} {:>4}",
+            index + 1,
+            left(player.display_name(), 33),
+            "",
+            "",
+            "",
+            "",
+            trf_points(row.map_or(0, |r| r.points.milli())),
+            row.map_or(0, |r| r.rank),
+        );
+        for round in 1..=rounds {
+            let game = games.iter().find(|g| {
+                g.round == round
+                    && !g.aborted
+                    && (g.white.id == player.id || g.black.id == player.id)
+            });
+            let block = match game {
+                None => "0000 - Z".to_owned(),
+                Some(game) => {
+                    let color = if game.white.id == player.id {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    let opponent = color.fold_wb(&game.black, &game.white);
+                    let code = game
+                        .finished
+                        .map_or(' ', |(outcome, score)| result_code(outcome, score, color));
+                    format!(
+                        "{:>4} {} {}",
+                        ranks.get(opponent.id.as_str()).copied().unwrap_or(0),
+                        color.fold_wb('w', 'b'),
+                        code
+                    )
+                }
+            };
+            line.push_str("  ");
+            line.push_str(&block);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{
+        GameResult, ScoringSystem, Termination, standings::GameRecordForStandings,
+    };
+
+    fn player(id: &str) -> Player {
+        Player {
+            id: id.to_owned(),
+            name: format!("Player, {id}"),
+        }
+    }
+
+    fn game(round: u32, board: u32, white: &str, black: &str, outcome: Option<Outcome>) -> TrfGame {
+        let finished = outcome.map(|outcome| {
+            let result = GameResult {
+                outcome,
+                termination: Termination::Checkmate,
+            };
+            (outcome, ScoringSystem::default().score(result))
+        });
+        TrfGame {
+            round,
+            board,
+            white: player(white),
+            black: player(black),
+            finished,
+            aborted: false,
+        }
+    }
+
+    fn report(games: &[TrfGame]) -> String {
+        let records: Vec<GameRecordForStandings> = games
+            .iter()
+            .map(|g| GameRecordForStandings {
+                white: g.white.clone(),
+                black: g.black.clone(),
+                finished: g.finished,
+            })
+            .collect();
+        export("Club Open", games, &crate::domain::standings(&records))
+    }
+
+    /// The fixed columns of TRF-16 (1-based, inclusive).
+    fn field(line: &str, from: usize, to: usize) -> String {
+        line.chars().skip(from - 1).take(to - from + 1).collect()
+    }
+
+    #[test]
+    fn player_lines_follow_the_published_columns() {
+        let games = [
+            game(1, 1, "a", "b", Some(Outcome::WhiteWins)),
+            game(1, 2, "c", "d", Some(Outcome::Draw)),
+            game(2, 1, "d", "a", Some(Outcome::BlackWins)),
+            game(2, 2, "b", "c", None),
+        ];
+        let trf = report(&games);
+        let lines: Vec<&str> = trf.lines().collect();
+        assert_eq!(lines[0], "012 Club Open");
+        assert_eq!(lines[1], "062 4");
+        let a = lines[2];
+        assert_eq!(field(a, 1, 3), "001");
+        assert_eq!(field(a, 5, 8), "   1");
+        assert_eq!(field(a, 15, 47).trim_end(), "Player, a");
+        assert_eq!(field(a, 81, 84), " 2.0");
+        assert_eq!(field(a, 86, 89), "   1");
+        // Round 1: beat b (rank 2) with White; round 2: beat d (rank 4)
+        // with Black.
+        assert_eq!(field(a, 92, 95), "   2");
+        assert_eq!(field(a, 97, 97), "w");
+        assert_eq!(field(a, 99, 99), "1");
+        assert_eq!(field(a, 102, 105), "   4");
+        assert_eq!(field(a, 107, 107), "b");
+        assert_eq!(field(a, 109, 109), "1");
+        let c = lines[4];
+        assert_eq!(field(c, 5, 8), "   3");
+        assert_eq!(field(c, 81, 84), " 0.5");
+        assert_eq!(field(c, 99, 99), "=");
+        // Round 2 is in progress: paired, no result yet.
+        assert_eq!(field(c, 102, 105), "   2");
+        assert_eq!(field(c, 107, 107), "b");
+        assert_eq!(field(c, 109, 109).trim(), "");
+    }
+
+    #[test]
+    fn forfeits_and_absences_have_their_codes() {
+        let mut forfeit = game(1, 1, "a", "b", None);
+        let result = GameResult {
+            outcome: Outcome::BlackWins,
+            termination: Termination::NoShow,
+        };
+        forfeit.finished = Some((result.outcome, ScoringSystem::default().score(result)));
+        let games = [forfeit, game(2, 1, "a", "c", Some(Outcome::Draw))];
+        let trf = report(&games);
+        let lines: Vec<&str> = trf.lines().collect();
+        let a = lines[2];
+        let b = lines[3];
+        assert_eq!(field(a, 99, 99), "-");
+        assert_eq!(field(b, 99, 99), "+");
+        // b has no game in round 2: an absence.
+        assert_eq!(field(b, 102, 109), "0000 - Z");
+    }
+}
