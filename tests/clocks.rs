@@ -25,7 +25,7 @@ use arbiter::{
 };
 use common::{
     Backend, NewGame, TestApp, bearer, claim_draw, create, create_request, drain, expect_code,
-    export_pgn, get, play, play_line, play_offering_draw, reason, settings, watch,
+    export_pgn, get, kinds, play, play_line, play_offering_draw, reason, settings, watch,
 };
 use tonic::{Code, Request, Status, transport::Channel};
 use tonic_types::StatusExt;
@@ -216,27 +216,6 @@ async fn until_the_end(
     tokio::time::timeout(PATIENCE, drain(stream))
         .await
         .expect("the game ends (and its stream closes) by itself")
-}
-
-/// The kinds of `events`, in order, as short names.
-fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
-    events
-        .iter()
-        .map(|event| match event.kind.as_ref().expect("event kind") {
-            Kind::Snapshot(_) => "snapshot",
-            Kind::GameCreated(_) => "game_created",
-            Kind::MoveMade(_) => "move_made",
-            Kind::GameEnded(_) => "game_ended",
-            Kind::DrawOffered(_) => "draw_offered",
-            Kind::DrawDeclined(_) => "draw_declined",
-            Kind::DrawClaimRefused(_) => "draw_claim_refused",
-            Kind::GameAborted(_) => "game_aborted",
-            Kind::ClockAdjusted(_) => "clock_adjusted",
-            Kind::ClockPaused(_) => "clock_paused",
-            Kind::ClockResumed(_) => "clock_resumed",
-            Kind::ResultSet(_) => "result_set",
-        })
-        .collect()
 }
 
 // ---------------------------------------------------------------------------

@@ -12,8 +12,8 @@ use arbiter::{
 };
 use common::{
     Backend, NewGame, TestApp, abort, bearer, claim_draw, claim_request, create, create_request,
-    drain, expect_code, get, offer_draw, play, play_line, play_offering_draw, reason, resign,
-    respond_to_draw, watch,
+    drain, expect_code, get, kinds, offer_draw, play, play_line, play_offering_draw, reason,
+    resign, respond_to_draw, watch,
 };
 use shakmaty::Position;
 use tonic::{Code, Status};
@@ -53,27 +53,6 @@ fn assert_result(game: &proto::Game, outcome: Outcome, termination: Termination)
 #[track_caller]
 fn assert_draw(game: &proto::Game, termination: Termination) {
     assert_result(game, Outcome::Draw, termination);
-}
-
-/// The kinds of `events`, in order, as short names.
-fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
-    events
-        .iter()
-        .map(|event| match event.kind.as_ref().expect("event kind") {
-            Kind::Snapshot(_) => "snapshot",
-            Kind::GameCreated(_) => "game_created",
-            Kind::MoveMade(_) => "move_made",
-            Kind::GameEnded(_) => "game_ended",
-            Kind::DrawOffered(_) => "draw_offered",
-            Kind::DrawDeclined(_) => "draw_declined",
-            Kind::DrawClaimRefused(_) => "draw_claim_refused",
-            Kind::GameAborted(_) => "game_aborted",
-            Kind::ClockAdjusted(_) => "clock_adjusted",
-            Kind::ClockPaused(_) => "clock_paused",
-            Kind::ClockResumed(_) => "clock_resumed",
-            Kind::ResultSet(_) => "result_set",
-        })
-        .collect()
 }
 
 // ---------------------------------------------------------------------------

@@ -502,25 +502,12 @@ impl Arbiter {
     /// Every game of an event in PGN, in round and board order, separated
     /// by blank lines.
     pub async fn export_event_pgn(&self, event_id: &str) -> Result<String, ArbiterError> {
-        const BATCH: usize = 500;
-        let mut games = Vec::new();
-        let mut offset = 0;
-        loop {
-            let ids = self.store.event_games(event_id, offset, BATCH).await?;
-            offset += ids.len();
-            let exhausted = ids.len() < BATCH;
-            for id in &ids {
-                match self.get_game(id).await {
-                    Ok(view) => games.push(pgn::export(&view.game, &view.moves)),
-                    Err(ArbiterError::NotFound(_)) => {}
-                    Err(err) => return Err(err),
-                }
-            }
-            if exhausted {
-                break;
-            }
+        let mut exports = Vec::new();
+        for game in self.event_snapshot(event_id).await? {
+            let moves = self.moves(game.id(), game.ply()).await?;
+            exports.push(pgn::export(&game, &moves));
         }
-        Ok(games.join("\n"))
+        Ok(exports.join("\n"))
     }
 
     /// Starts following a game's events for a watcher (see [`Watcher`]).

@@ -492,3 +492,25 @@ pub async fn drain(
     }
     events
 }
+
+/// The kinds of `events`, in order, as short names.
+pub fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
+    use proto::game_event::Kind;
+    events
+        .iter()
+        .map(|event| match event.kind.as_ref().expect("event kind") {
+            Kind::Snapshot(_) => "snapshot",
+            Kind::GameCreated(_) => "game_created",
+            Kind::MoveMade(_) => "move_made",
+            Kind::GameEnded(_) => "game_ended",
+            Kind::DrawOffered(_) => "draw_offered",
+            Kind::DrawDeclined(_) => "draw_declined",
+            Kind::DrawClaimRefused(_) => "draw_claim_refused",
+            Kind::GameAborted(_) => "game_aborted",
+            Kind::ClockAdjusted(_) => "clock_adjusted",
+            Kind::ClockPaused(_) => "clock_paused",
+            Kind::ClockResumed(_) => "clock_resumed",
+            Kind::ResultSet(_) => "result_set",
+        })
+        .collect()
+}
