@@ -959,3 +959,28 @@ async fn a_redis_outage_is_unavailable_and_recovers() {
     await_health(&channel, "readiness", ServingStatus::Serving, 150).await;
     assert_eq!(health(&channel, "liveness").await, ServingStatus::Serving);
 }
+
+/// Round and board numbers are bounded, so event ordering is exact in
+/// every store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn round_and_board_numbers_are_bounded() {
+    let app = TestApp::spawn(Backend::Memory).await;
+    let mut client = app.client().await;
+    for (round, board, field) in [(100_001, 1, "round"), (1, 100_001, "board")] {
+        let mut request = create_request("", "");
+        request.round = round;
+        request.board = board;
+        let status = expect_code(
+            client.create_game(admin(request)).await,
+            Code::InvalidArgument,
+        );
+        assert!(status.message().contains(field), "{}", status.message());
+    }
+    let mut request = create_request("", "");
+    request.round = 100_000;
+    request.board = 100_000;
+    client
+        .create_game(admin(request))
+        .await
+        .expect("the largest numbers are accepted");
+}

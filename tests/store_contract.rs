@@ -781,6 +781,210 @@ async fn the_deadline_index_is_independent_of_game_state(backend: Backend) {
     assert_eq!(due(store, when(2000), ALL).await, vec![game]);
 }
 
+// ---------------------------------------------------------------------------
+// Event game lists
+// ---------------------------------------------------------------------------
+
+async fn add(store: &dyn GameStore, event: &str, order: (u32, u32), game: &GameId) {
+    store
+        .add_to_event(event, order, game)
+        .await
+        .expect("add_to_event");
+}
+
+async fn listed(store: &dyn GameStore, event: &str, offset: usize, limit: usize) -> Vec<GameId> {
+    store
+        .event_games(event, offset, limit)
+        .await
+        .expect("event_games")
+}
+
+/// Event ids are free text: braces (Redis hash-tag delimiters), spaces,
+/// separators and patterns a key layout might trip on.
+const AWKWARD_EVENTS: [&str; 10] = [
+    "Spring {Open} 2026 – A",
+    "{",
+    "}",
+    "}{",
+    "{}",
+    "arbiter:{shared}:state",
+    "event:*?[x]",
+    " ",
+    "日本語のイベント ♔",
+    "x\u{200b}y",
+];
+
+async fn event_games_are_ordered_by_round_board_then_id(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = "Spring {Open} 2026 – A";
+    // The expected order; ids chosen so that their order disagrees with
+    // the order of rounds and boards, and ties on (round, board) are broken
+    // by the id's bytes ('-' < digits < upper case < '_' < lower case).
+    let expected: Vec<((u32, u32), GameId)> = vec![
+        ((0, 0), id("zz-unpaired")),
+        ((1, 1), id("-dash")),
+        ((1, 1), id("9-digit")),
+        ((1, 1), id("Upper")),
+        ((1, 1), id("_underscore")),
+        ((1, 1), id("lower")),
+        ((1, 2), id("a-board-2")),
+        ((1, 10), id("a-board-10")),
+        ((1, u32::MAX), id("a-last-board")),
+        ((2, 0), id("a-round-2")),
+        ((9, 1), id("a-round-9")),
+        ((10, 0), id("a-round-10")),
+        // The largest round whose boards a double-precision score still
+        // orders exactly (2^21 - 1).
+        ((2_097_151, 0), id("b-huge-round-0")),
+        ((2_097_151, u32::MAX - 1), id("b-huge-round-penultimate")),
+        ((2_097_151, u32::MAX), id("a-huge-round-last")),
+    ];
+    // Added in a scrambled order.
+    let mut scrambled = expected.clone();
+    scrambled.reverse();
+    scrambled.swap(0, 7);
+    scrambled.swap(3, 11);
+    for (order, game) in &scrambled {
+        add(store, event, *order, game).await;
+    }
+    let ids: Vec<GameId> = expected.into_iter().map(|(_, game)| game).collect();
+    assert_eq!(listed(store, event, 0, ALL).await, ids);
+}
+
+async fn event_games_page_by_offset_and_limit(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = "paged {event}";
+    let games: Vec<GameId> = (0..7).map(|i| id(&format!("paged-{i}"))).collect();
+    for (board, game) in games.iter().enumerate().rev() {
+        add(store, event, (1, board as u32), game).await;
+    }
+    assert_eq!(listed(store, event, 0, ALL).await, games);
+    for limit in 1..=8 {
+        let mut collected = Vec::new();
+        let mut offset = 0;
+        loop {
+            let page = listed(store, event, offset, limit).await;
+            assert!(page.len() <= limit, "limit {limit}: {page:?}");
+            assert_eq!(page, games[offset.min(7)..(offset + limit).min(7)]);
+            offset += page.len();
+            collected.extend(page.iter().cloned());
+            if page.len() < limit {
+                break;
+            }
+        }
+        assert_eq!(collected, games, "limit {limit}");
+    }
+    assert_eq!(listed(store, event, 2, 3).await, games[2..5]);
+    assert_eq!(listed(store, event, 6, 3).await, games[6..]);
+    assert!(listed(store, event, 7, 3).await.is_empty());
+    assert!(listed(store, event, 1000, 3).await.is_empty());
+    assert!(listed(store, event, 0, 0).await.is_empty());
+    assert!(listed(store, event, 3, 0).await.is_empty());
+}
+
+async fn adding_a_game_again_lists_it_once(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = "idempotent {event}";
+    let (first, second) = (id("again-1"), id("again-2"));
+    add(store, event, (1, 1), &first).await;
+    add(store, event, (1, 2), &second).await;
+    for _ in 0..3 {
+        add(store, event, (1, 1), &first).await;
+        add(store, event, (1, 2), &second).await;
+    }
+    assert_eq!(
+        listed(store, event, 0, ALL).await,
+        vec![first.clone(), second.clone()]
+    );
+    // Concurrent re-adds too (two replicas healing the same creation).
+    let shared = Arc::clone(&subject.store);
+    let adds = (0..8).map(|_| {
+        let store = Arc::clone(&shared);
+        let game = first.clone();
+        tokio::spawn(async move {
+            store
+                .add_to_event("idempotent {event}", (1, 1), &game)
+                .await
+        })
+    });
+    for handle in adds.collect::<Vec<_>>() {
+        handle.await.expect("task").expect("add_to_event");
+    }
+    assert_eq!(listed(store, event, 0, ALL).await, vec![first, second]);
+}
+
+async fn events_are_isolated_from_each_other(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    // Ids that differ by case, a character, or a prefix.
+    let events = [
+        "Spring {Open} 2026 – A",
+        "Spring {Open} 2026 – B",
+        "spring {open} 2026 – a",
+        "Spring {Open} 2026 – ",
+        "Spring {Open} 2026 – AA",
+    ];
+    for (i, event) in events.iter().enumerate() {
+        for board in 0..=i as u32 {
+            add(store, event, (1, board), &id(&format!("iso-{i}-{board}"))).await;
+        }
+    }
+    // The same game may be listed in two events: each keeps its own entry.
+    let shared = id("in-two-events");
+    add(store, events[0], (5, 1), &shared).await;
+    add(store, events[1], (0, 1), &shared).await;
+    for (i, event) in events.iter().enumerate() {
+        let mut expected: Vec<GameId> = (0..=i as u32)
+            .map(|board| id(&format!("iso-{i}-{board}")))
+            .collect();
+        match i {
+            0 => expected.push(shared.clone()),
+            1 => expected.insert(0, shared.clone()),
+            _ => {}
+        }
+        assert_eq!(listed(store, event, 0, ALL).await, expected, "{event}");
+    }
+    assert!(listed(store, "Spring {Open} 2026", 0, ALL).await.is_empty());
+    assert!(listed(store, "no such event", 0, ALL).await.is_empty());
+}
+
+async fn event_ids_are_free_text(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    // A game whose Redis keys an event id below imitates.
+    let game = id("shared");
+    create(store, &game).await;
+    for (i, event) in AWKWARD_EVENTS.iter().enumerate() {
+        add(store, event, (1, 1), &id(&format!("free-{i}"))).await;
+        add(store, event, (1, 2), &game).await;
+    }
+    for (i, event) in AWKWARD_EVENTS.iter().enumerate() {
+        assert_eq!(
+            listed(store, event, 0, ALL).await,
+            vec![id(&format!("free-{i}")), game.clone()],
+            "{event:?}"
+        );
+        assert_eq!(
+            listed(store, event, 1, 1).await,
+            vec![game.clone()],
+            "{event:?}"
+        );
+    }
+    // Listing touched neither the game's state nor its log, nor the
+    // deadline index.
+    assert_eq!(load_state(store, &game).await, Some(state(1, b"state 1")));
+    assert_eq!(log(store, &game).await, vec![event(1, b"event 1")]);
+    assert!(due(store, when(60_000), ALL).await.is_empty());
+    // The longest event id the API accepts (128 characters, 3 bytes each).
+    let long = "€".repeat(128);
+    add(store, &long, (1, 1), &game).await;
+    assert_eq!(listed(store, &long, 0, ALL).await, vec![game.clone()]);
+    assert!(listed(store, &"€".repeat(127), 0, ALL).await.is_empty());
+}
+
 on_every_backend!(
     missing_game_loads_as_none_with_the_time,
     commit_at_zero_creates_the_game,
@@ -802,6 +1006,11 @@ on_every_backend!(
     no_deadline_takes_the_game_out_of_the_index,
     the_deadlines_of_many_games_are_all_found,
     the_deadline_index_is_independent_of_game_state,
+    event_games_are_ordered_by_round_board_then_id,
+    event_games_page_by_offset_and_limit,
+    adding_a_game_again_lists_it_once,
+    events_are_isolated_from_each_other,
+    event_ids_are_free_text,
 );
 
 // ---------------------------------------------------------------------------

@@ -80,7 +80,11 @@ fn page_offset(token: &str) -> Result<usize, Status> {
     }
     token
         .strip_prefix('p')
-        .filter(|digits| !digits.is_empty() && digits.len() <= 12)
+        .filter(|digits| {
+            !digits.is_empty()
+                && digits.len() <= 12
+                && digits.bytes().all(|b| b.is_ascii_alphanumeric())
+        })
         .and_then(|digits| usize::from_str_radix(digits, 36).ok())
         .ok_or_else(|| {
             status::invalid_field(&FieldError::new(

@@ -32,8 +32,19 @@ impl Pairing {
     /// Longest accepted event identifier.
     pub const MAX_EVENT_ID_LEN: usize = 128;
 
+    /// Highest accepted round and board number.
+    pub const MAX_NUMBER: u32 = 100_000;
+
     /// Validates a pairing taken from a request.
     pub fn parse(event_id: &str, round: u32, board: u32) -> Result<Self, FieldError> {
+        for (field, value) in [("round", round), ("board", board)] {
+            if value > Self::MAX_NUMBER {
+                return Err(FieldError::new(
+                    field,
+                    format!("must be at most {}", Self::MAX_NUMBER),
+                ));
+            }
+        }
         if event_id.chars().count() > Self::MAX_EVENT_ID_LEN {
             return Err(FieldError::new(
                 "event_id",

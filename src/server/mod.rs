@@ -7,6 +7,7 @@ mod sweeper;
 
 use std::{sync::Arc, time::Duration};
 
+use futures::StreamExt;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tokio_util::sync::CancellationToken;
@@ -72,13 +73,22 @@ pub async fn serve(
         .build_v1()?;
 
     let address = listener.local_addr()?;
+    // Small request/response messages must not wait for Nagle's algorithm
+    // and delayed ACKs (tens of milliseconds per call otherwise).
+    let incoming = TcpListenerStream::new(listener).map(|stream| {
+        stream.inspect(|stream| {
+            if let Err(err) = stream.set_nodelay(true) {
+                tracing::debug!(error = %err, "cannot set TCP_NODELAY");
+            }
+        })
+    });
     tracing::info!(%address, "serving chess.arbiter.v1.ArbiterService");
     tonic::transport::Server::builder()
         .http2_keepalive_interval(Some(Duration::from_secs(30)))
         .add_service(health_service)
         .add_service(reflection)
         .add_service(ArbiterServiceServer::new(api))
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown.cancelled_owned())
+        .serve_with_incoming_shutdown(incoming, shutdown.cancelled_owned())
         .await?;
     let _ = health_task.await;
     let _ = sweeper_task.await;

@@ -186,12 +186,14 @@ impl GameStore for MemoryStore {
         (round, board): (u32, u32),
         id: &GameId,
     ) -> Result<(), StoreError> {
-        self.events
+        let mut events = self
+            .events
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .entry(event_id.to_owned())
-            .or_default()
-            .insert((round, board, id.clone()));
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let games = events.entry(event_id.to_owned()).or_default();
+        // A game is listed once, at its latest position (as in Redis).
+        games.retain(|(_, _, listed)| listed != id);
+        games.insert((round, board, id.clone()));
         Ok(())
     }
 
