@@ -3,6 +3,17 @@
 //! Nothing here performs I/O or reads a clock. A command applied to a
 //! [`Game`] yields either a [`Rejection`] naming the exact cause, or the new
 //! game together with the [`GameEvent`]s it produced.
+//!
+//! - `game`: the game's state, moves, resignation, abort.
+//! - `draws`: offers and claims (FIDE 9.1–9.5); `repetition`: position
+//!   identity (9.2.3); `endings`: what the board decides by itself (5.1,
+//!   5.2, 9.6); `dead_position`: chasolver's unwinnability checks.
+//! - `clock`, `time_control`, `timing`: clocks, controls, scheduled start,
+//!   default time, arbiter clock commands and rulings; `adjudication`: who
+//!   wins on time (FIDE 6.9, USCF 14E).
+//! - `scoring`, `standings`: points and tie-breaks; `pgn`, `trf`: exports.
+//! - `chess_move`, `variant`, `rules`, `ids`, `player`, `ply`, `time`,
+//!   `outcome`, `event`, `error`: the vocabulary the rest is written in.
 
 mod adjudication;
 mod chess_move;
