@@ -16,7 +16,7 @@ use tonic::{Request, Response, Status};
 
 pub use self::auth::AdminToken;
 use crate::{
-    arbiter::Arbiter,
+    arbiter::{Arbiter, WatchItem},
     domain::{
         ClaimReason, ClaimVerdict, Color, FieldError, GameId, GameStatus, Outcome, Pairing, Ply,
         Ruling, Termination,
@@ -113,6 +113,7 @@ fn reason(text: &str) -> Result<String, Status> {
 }
 
 type WatchStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;
+type EventStream = Pin<Box<dyn Stream<Item = Result<proto::WatchEventResponse, Status>> + Send>>;
 
 #[tonic::async_trait]
 impl ArbiterService for ArbiterApi {
@@ -404,6 +405,39 @@ impl ArbiterService for ArbiterApi {
         let event_id = event_id(&request.get_ref().event_id)?;
         let trf = self.arbiter.export_trf(&event_id).await?;
         Ok(Response::new(proto::ExportTrfResponse { trf }))
+    }
+
+    type WatchEventStream = EventStream;
+
+    async fn watch_event(
+        &self,
+        request: Request<proto::WatchEventRequest>,
+    ) -> Result<Response<Self::WatchEventStream>, Status> {
+        let req = request.into_inner();
+        let event_id = event_id(&req.event_id)?;
+        let watcher = self.arbiter.watch_event(&event_id, &req.after_cursor)?;
+        let shutdown = self.shutdown.clone();
+        let stream = futures::stream::unfold(Some(watcher), move |state| {
+            let shutdown = shutdown.clone();
+            async move {
+                let mut watcher = state?;
+                match watcher.next(&shutdown).await {
+                    Ok(update) => Some((
+                        Ok(proto::WatchEventResponse {
+                            game_id: update.game_id.to_string(),
+                            event: Some(convert::watch_item(&WatchItem::Event(Box::new(
+                                update.event,
+                            )))),
+                            cursor: update.cursor,
+                        }),
+                        Some(watcher),
+                    )),
+                    // Send the error, then end the stream.
+                    Err(err) => Some((Err(Status::from(err)), None)),
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(stream)))
     }
 
     type WatchGameStream = WatchStream;

@@ -8,12 +8,14 @@
 
 mod codec;
 mod error;
+mod event_watch;
 mod seats;
 mod watch;
 
 use std::sync::Arc;
 
 pub use self::error::ArbiterError;
+pub use self::event_watch::{EventUpdate, EventWatcher};
 pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::watch::{WatchItem, Watcher};
 use crate::{
@@ -508,6 +510,11 @@ impl Arbiter {
             exports.push(pgn::export(&game, &moves));
         }
         Ok(exports.join("\n"))
+    }
+
+    /// Starts following every game of an event (see [`EventWatcher`]).
+    pub fn watch_event(&self, event_id: &str, cursor: &str) -> Result<EventWatcher, ArbiterError> {
+        EventWatcher::start(self.clone(), event_id.to_owned(), cursor)
     }
 
     /// Starts following a game's events for a watcher (see [`Watcher`]).

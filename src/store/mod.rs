@@ -106,6 +106,19 @@ pub trait GameStore: Send + Sync + 'static {
     /// Every retained event with a version greater than `after`, in order.
     async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError>;
 
+    /// For each `(game, after)`, the retained events with a version above
+    /// `after`, in order: several games' logs read at once.
+    async fn events_after_many(
+        &self,
+        cursors: &[(GameId, u64)],
+    ) -> Result<Vec<Vec<StoredEvent>>, StoreError> {
+        let mut all = Vec::with_capacity(cursors.len());
+        for (id, after) in cursors {
+            all.push(self.events_after(id, *after).await?);
+        }
+        Ok(all)
+    }
+
     /// A follower of one game's log, for a watcher.
     async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError>;
 

@@ -251,6 +251,25 @@ impl GameStore for RedisStore {
         decode_entries(entries)
     }
 
+    async fn events_after_many(
+        &self,
+        cursors: &[(GameId, u64)],
+    ) -> Result<Vec<Vec<StoredEvent>>, StoreError> {
+        if cursors.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut conn = self.conn.clone();
+        let mut pipe = redis::pipe();
+        for (id, after) in cursors {
+            pipe.cmd("XRANGE")
+                .arg(self.log_key(id))
+                .arg(format!("(0-{after}"))
+                .arg("+");
+        }
+        let replies: Vec<RawEntries> = bounded(pipe.query_async(&mut conn)).await?;
+        replies.into_iter().map(decode_entries).collect()
+    }
+
     async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
         Ok(Box::new(RedisFollower {
             client: self.client.clone(),

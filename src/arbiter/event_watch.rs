@@ -1,0 +1,175 @@
+//! Following every game of an event in one stream, for dashboards and
+//! broadcasts: each game's events exactly once and in order, resumable from
+//! an opaque cursor that records how far each game has been delivered.
+
+use std::{
+    collections::{BTreeMap, VecDeque},
+    time::Duration,
+};
+
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use tokio_util::sync::CancellationToken;
+
+use super::{Arbiter, ArbiterError, codec};
+use crate::{
+    domain::{FieldError, GameEvent, GameId, Rejection},
+    store::StoreError,
+};
+
+/// How long a pass that found nothing waits before looking again.
+const POLL: Duration = Duration::from_millis(200);
+/// Games read per batch of the event's list.
+const BATCH: usize = 500;
+
+/// One event of one game, with the cursor to resume after it.
+#[derive(Clone, Debug)]
+pub struct EventUpdate {
+    /// The game.
+    pub game_id: GameId,
+    /// Its event.
+    pub event: GameEvent,
+    /// Resume after this update by passing it back.
+    pub cursor: String,
+}
+
+/// A watcher's position in every game of an event.
+pub struct EventWatcher {
+    arbiter: Arbiter,
+    event_id: String,
+    /// The last version delivered, per game.
+    delivered: BTreeMap<GameId, u64>,
+    pending: VecDeque<(GameId, GameEvent)>,
+}
+
+impl EventWatcher {
+    /// A watcher of `event_id` resuming after `cursor` (empty: from the
+    /// start of every game).
+    pub fn start(arbiter: Arbiter, event_id: String, cursor: &str) -> Result<Self, ArbiterError> {
+        Ok(Self {
+            arbiter,
+            event_id,
+            delivered: decode_cursor(cursor)?,
+            pending: VecDeque::new(),
+        })
+    }
+
+    /// The next update, waiting for one if need be; the stream has no end of
+    /// its own, since an event may gain games at any time.
+    pub async fn next(
+        &mut self,
+        shutdown: &CancellationToken,
+    ) -> Result<EventUpdate, ArbiterError> {
+        loop {
+            if let Some((game_id, event)) = self.pending.pop_front() {
+                self.delivered.insert(game_id.clone(), event.version);
+                return Ok(EventUpdate {
+                    cursor: encode_cursor(&self.delivered),
+                    game_id,
+                    event,
+                });
+            }
+            if shutdown.is_cancelled() {
+                return Err(ArbiterError::ShuttingDown);
+            }
+            self.read_new().await?;
+            if self.pending.is_empty() {
+                tokio::select! {
+                    () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
+                    () = tokio::time::sleep(POLL) => {}
+                }
+            }
+        }
+    }
+
+    /// Queues every event not yet delivered, game by game in round and
+    /// board order.
+    async fn read_new(&mut self) -> Result<(), ArbiterError> {
+        let store = self.arbiter.store.clone();
+        let mut offset = 0;
+        loop {
+            let ids = store.event_games(&self.event_id, offset, BATCH).await?;
+            offset += ids.len();
+            let exhausted = ids.len() < BATCH;
+            let cursors: Vec<(GameId, u64)> = ids
+                .iter()
+                .map(|id| (id.clone(), self.delivered.get(id).copied().unwrap_or(0)))
+                .collect();
+            let logs = store.events_after_many(&cursors).await?;
+            for ((id, after), log) in cursors.into_iter().zip(logs) {
+                let mut expected = after + 1;
+                for stored in &log {
+                    let event = codec::decode_event(stored)?;
+                    if event.version != expected {
+                        return Err(StoreError::Corrupt(format!(
+                            "game {id} log jumps from version {} to {}",
+                            expected - 1,
+                            event.version
+                        ))
+                        .into());
+                    }
+                    expected += 1;
+                    self.pending.push_back((id.clone(), event));
+                }
+            }
+            if exhausted {
+                return Ok(());
+            }
+        }
+    }
+}
+
+fn invalid_cursor() -> ArbiterError {
+    ArbiterError::Rejected(Rejection::InvalidField(FieldError::new(
+        "after_cursor",
+        "is not a cursor this server issued",
+    )))
+}
+
+/// `game:version` lines, base64url-encoded behind a format marker.
+fn encode_cursor(delivered: &BTreeMap<GameId, u64>) -> String {
+    let text: Vec<String> = delivered
+        .iter()
+        .map(|(id, version)| format!("{id}:{version}"))
+        .collect();
+    format!("c1.{}", URL_SAFE_NO_PAD.encode(text.join("\n")))
+}
+
+fn decode_cursor(cursor: &str) -> Result<BTreeMap<GameId, u64>, ArbiterError> {
+    let mut delivered = BTreeMap::new();
+    if cursor.is_empty() {
+        return Ok(delivered);
+    }
+    let body = cursor.strip_prefix("c1.").ok_or_else(invalid_cursor)?;
+    let bytes = URL_SAFE_NO_PAD.decode(body).map_err(|_| invalid_cursor())?;
+    let text = String::from_utf8(bytes).map_err(|_| invalid_cursor())?;
+    for line in text.lines().filter(|line| !line.is_empty()) {
+        let (id, version) = line.rsplit_once(':').ok_or_else(invalid_cursor)?;
+        let id = GameId::parse(id).map_err(|_| invalid_cursor())?;
+        let version = version.parse::<u64>().map_err(|_| invalid_cursor())?;
+        delivered.insert(id, version);
+    }
+    Ok(delivered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_forgeries_are_refused() {
+        let mut delivered = BTreeMap::new();
+        delivered.insert(GameId::parse("g-1").unwrap(), 7);
+        delivered.insert(GameId::parse("g_2").unwrap(), 1);
+        let cursor = encode_cursor(&delivered);
+        assert_eq!(decode_cursor(&cursor).unwrap(), delivered);
+        assert!(decode_cursor("").unwrap().is_empty());
+        for forged in [
+            "x",
+            "c1.!!!",
+            "c2.Zzo3",
+            &format!("c1.{}", URL_SAFE_NO_PAD.encode("a{b}:1")),
+        ] {
+            assert!(decode_cursor(forged).is_err(), "{forged}");
+        }
+    }
+}

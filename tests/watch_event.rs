@@ -1,0 +1,144 @@
+//! WatchEvent: one resumable stream over every game of an event.
+
+mod common;
+
+use std::time::Duration;
+
+use arbiter::proto::{self, game_event::Kind};
+use common::{Backend, TestApp, create, create_request, play_line, resign};
+use tonic::{Code, Streaming};
+
+fn in_event(event: &str, round: u32, board: u32) -> proto::CreateGameRequest {
+    let mut request = create_request("", "");
+    request.event_id = event.to_owned();
+    request.round = round;
+    request.board = board;
+    request
+}
+
+async fn open(
+    client: &mut common::Client,
+    event: &str,
+    cursor: &str,
+) -> Streaming<proto::WatchEventResponse> {
+    client
+        .watch_event(proto::WatchEventRequest {
+            event_id: event.to_owned(),
+            after_cursor: cursor.to_owned(),
+        })
+        .await
+        .expect("watch the event")
+        .into_inner()
+}
+
+async fn take(
+    stream: &mut Streaming<proto::WatchEventResponse>,
+    n: usize,
+) -> Vec<proto::WatchEventResponse> {
+    let mut messages = Vec::new();
+    while messages.len() < n {
+        let message = tokio::time::timeout(Duration::from_secs(20), stream.message())
+            .await
+            .expect("an update within the test's patience")
+            .expect("stream open")
+            .expect("an update");
+        messages.push(message);
+    }
+    messages
+}
+
+fn summary(messages: &[proto::WatchEventResponse]) -> Vec<(String, u64, &'static str)> {
+    messages
+        .iter()
+        .map(|m| {
+            let event = m.event.as_ref().expect("event");
+            let kind = match event.kind.as_ref().expect("kind") {
+                Kind::GameCreated(_) => "created",
+                Kind::MoveMade(_) => "move",
+                Kind::GameEnded(_) => "ended",
+                _ => "other",
+            };
+            (m.game_id.clone(), event.version, kind)
+        })
+        .collect()
+}
+
+/// Every game's events arrive once and in order; a watcher that reconnects
+/// with its last cursor gets exactly what it missed, including games created
+/// meanwhile.
+async fn an_event_stream_resumes_without_gaps_or_duplicates(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let event = "Blitz {Arena} – 1";
+    let first = create(&mut client, in_event(event, 1, 1))
+        .await
+        .expect("create");
+    let second = create(&mut client, in_event(event, 1, 2))
+        .await
+        .expect("create");
+    create(&mut client, create_request("", ""))
+        .await
+        .expect("another event's game");
+
+    let mut stream = open(&mut client, event, "").await;
+    let created = take(&mut stream, 2).await;
+    assert_eq!(
+        summary(&created),
+        [
+            (first.id.clone(), 1, "created"),
+            (second.id.clone(), 1, "created")
+        ]
+    );
+    play_line(&mut client, &first, &["e4"]).await;
+    let moved = take(&mut stream, 1).await;
+    assert_eq!(summary(&moved), [(first.id.clone(), 2, "move")]);
+    let cursor = moved[0].cursor.clone();
+    drop(stream);
+
+    // Missed while disconnected: moves in both games, a result, a new game.
+    play_line(&mut client, &second, &["d4"]).await;
+    play_line(&mut client, &first, &["e5"]).await;
+    resign(&mut client, &second.id, &second.black)
+        .await
+        .expect("resign");
+    let third = create(&mut client, in_event(event, 2, 1))
+        .await
+        .expect("create");
+
+    let mut stream = open(&mut client, event, &cursor).await;
+    let missed = take(&mut stream, 4).await;
+    let mut got = summary(&missed);
+    got.sort();
+    let mut expected = vec![
+        (first.id.clone(), 3, "move"),
+        (second.id.clone(), 2, "move"),
+        (second.id.clone(), 3, "ended"),
+        (third.id.clone(), 1, "created"),
+    ];
+    expected.sort();
+    assert_eq!(got, expected);
+    // Nothing else is pending: the next update is a new move.
+    play_line(&mut client, &third, &["c4"]).await;
+    let next = take(&mut stream, 1).await;
+    assert_eq!(summary(&next), [(third.id.clone(), 2, "move")]);
+}
+
+async fn forged_cursors_and_missing_events_are_refused(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    for (event, cursor) in [("", ""), ("cup", "not-a-cursor"), ("cup", "c1.%%%")] {
+        let status = client
+            .watch_event(proto::WatchEventRequest {
+                event_id: event.to_owned(),
+                after_cursor: cursor.to_owned(),
+            })
+            .await
+            .expect_err("refused");
+        assert_eq!(status.code(), Code::InvalidArgument, "{event:?} {cursor:?}");
+    }
+}
+
+on_every_backend!(
+    an_event_stream_resumes_without_gaps_or_duplicates,
+    forged_cursors_and_missing_events_are_refused,
+);
