@@ -96,8 +96,7 @@ impl EventWatcher {
                 .collect();
             let logs = store.events_after_many(&cursors).await?;
             for ((id, after), log) in cursors.into_iter().zip(logs) {
-                let mut expected = after + 1;
-                for stored in &log {
+                for (expected, stored) in (after + 1..).zip(log.iter()) {
                     let event = codec::decode_event(stored)?;
                     if event.version != expected {
                         return Err(StoreError::Corrupt(format!(
@@ -107,7 +106,6 @@ impl EventWatcher {
                         ))
                         .into());
                     }
-                    expected += 1;
                     self.pending.push_back((id.clone(), event));
                 }
             }
