@@ -1,0 +1,113 @@
+//! An event's PGN and TRF exports compared with expected files
+//! (`tests/data/`), byte for byte. Game ids come from request ids, so the
+//! exports are the same on every run; only the PGN `Date` tag (the day the
+//! test runs) is normalised.
+
+mod common;
+
+use arbiter::proto;
+use common::{Backend, TestApp, create, offer_draw, play_line, resign, respond_to_draw};
+
+const EVENT: &str = "Club Championship 2026";
+
+fn pairing(
+    round: u32,
+    board: u32,
+    white: (&str, &str),
+    black: (&str, &str),
+) -> proto::CreateGameRequest {
+    let mut request = common::create_request(&format!("club-2026/r{round}/b{board}"), "");
+    request.event_id = EVENT.to_owned();
+    request.round = round;
+    request.board = board;
+    request.white = Some(proto::Player {
+        id: white.0.to_owned(),
+        name: white.1.to_owned(),
+    });
+    request.black = Some(proto::Player {
+        id: black.0.to_owned(),
+        name: black.1.to_owned(),
+    });
+    request
+}
+
+/// Two rounds of four players: round 1 a mate and an agreed draw, round 2
+/// a resignation and a game in progress.
+async fn play_the_event(client: &mut common::Client) {
+    let anna = ("p-anna", "Anand, Anna");
+    let boris = ("p-boris", "Berg, Boris");
+    let clara = ("p-clara", "Chen, Clara");
+    let dmitri = ("p-dmitri", "Dvorak, Dmitri");
+    let r1b1 = create(client, pairing(1, 1, anna, boris))
+        .await
+        .expect("create");
+    let r1b2 = create(client, pairing(1, 2, clara, dmitri))
+        .await
+        .expect("create");
+    play_line(
+        client,
+        &r1b1,
+        &["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"],
+    )
+    .await;
+    play_line(client, &r1b2, &["d4", "d5", "c4", "e6"]).await;
+    offer_draw(client, &r1b2.id, &r1b2.white)
+        .await
+        .expect("offer");
+    respond_to_draw(client, &r1b2.id, &r1b2.black, true)
+        .await
+        .expect("accept");
+    let r2b1 = create(client, pairing(2, 1, dmitri, anna))
+        .await
+        .expect("create");
+    let r2b2 = create(client, pairing(2, 2, boris, clara))
+        .await
+        .expect("create");
+    play_line(client, &r2b1, &["Nf3", "d5", "g3"]).await;
+    resign(client, &r2b1.id, &r2b1.white).await.expect("resign");
+    play_line(client, &r2b2, &["e4", "c5"]).await;
+}
+
+fn normalise_dates(pgn: &str) -> String {
+    pgn.lines()
+        .map(|line| {
+            if line.starts_with("[Date \"") {
+                "[Date \"????.??.??\"]"
+            } else {
+                line
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+async fn exports_match_the_expected_files(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    play_the_event(&mut client).await;
+    let pgn = client
+        .export_pgn(proto::ExportPgnRequest {
+            game_id: String::new(),
+            event_id: EVENT.to_owned(),
+        })
+        .await
+        .expect("export PGN")
+        .into_inner()
+        .pgn;
+    let trf = client
+        .export_trf(proto::ExportTrfRequest {
+            event_id: EVENT.to_owned(),
+        })
+        .await
+        .expect("export TRF")
+        .into_inner()
+        .trf;
+    assert_eq!(
+        normalise_dates(&pgn),
+        include_str!("data/club-championship.pgn")
+    );
+    assert_eq!(trf, include_str!("data/club-championship.trf"));
+}
+
+on_every_backend!(exports_match_the_expected_files);
