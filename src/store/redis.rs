@@ -25,7 +25,9 @@ use crate::domain::{GameId, Timestamp};
 
 /// Compare-and-set of the version, state write and event append, atomically.
 /// KEYS: state hash, log stream. ARGV: expected version, new version, state,
-/// then (event version, event bytes) pairs. Returns {1, new} or {0, current}.
+/// then (event version, event bytes) pairs. Returns {1, new}, {0, current} on a
+/// version conflict, or {-1, logged} when the log does not end at the stored
+/// version (state and log disagree: nothing is written).
 /// Everything is checked before the first write, because Redis does not undo
 /// a script's earlier writes when a later command fails.
 const COMMIT_SCRIPT: &str = r"
@@ -37,7 +39,7 @@ local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
 local logged = 0
 if #last > 0 then logged = tonumber(string.match(last[1][1], '^0%-(%d+)$')) or -1 end
 if logged ~= current then
-  return redis.error_reply('ARBITER_LOG_MISMATCH state at ' .. current .. ' but log at ' .. logged)
+  return {-1, logged}
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 for i = 4, #ARGV, 2 do
@@ -147,9 +149,6 @@ impl RedisStore {
 }
 
 fn unavailable(err: RedisError) -> StoreError {
-    if err.to_string().contains("ARBITER_LOG_MISMATCH") {
-        return StoreError::Corrupt(format!("Redis: {err}"));
-    }
     StoreError::Unavailable(format!("Redis: {err}"))
 }
 
@@ -236,11 +235,17 @@ impl GameStore for RedisStore {
         for event in events {
             invocation.arg(event.version).arg(event.bytes);
         }
-        let (committed, version): (u8, u64) = bounded(invocation.invoke_async(&mut conn)).await?;
-        Ok(if committed == 1 {
-            CommitOutcome::Committed
-        } else {
-            CommitOutcome::Conflict { current: version }
+        let (status, version): (i8, i64) = bounded(invocation.invoke_async(&mut conn)).await?;
+        Ok(match status {
+            1 => CommitOutcome::Committed,
+            0 => CommitOutcome::Conflict {
+                current: u64::try_from(version).unwrap_or(0),
+            },
+            _ => {
+                return Err(StoreError::Corrupt(format!(
+                    "game {id}: state and log disagree (the log ends at version {version})"
+                )));
+            }
         })
     }
 
