@@ -19,7 +19,7 @@ use crate::{
     arbiter::{Arbiter, WatchItem},
     domain::{
         ClaimReason, ClaimVerdict, Color, FieldError, GameId, GameStatus, Outcome, Pairing, Ply,
-        Ruling, Termination,
+        Ruling,
     },
     proto::{self, arbiter_service_server::ArbiterService},
 };
@@ -371,11 +371,9 @@ impl ArbiterService for ArbiterApi {
                         )));
                     }
                 };
-                let termination = convert::termination_from(req.termination())
-                    .unwrap_or(Termination::ArbiterDecision);
                 Ruling::Played {
                     outcome,
-                    termination,
+                    termination: convert::termination_from(req.termination()),
                 }
             }
             _ if played_fields_given => {

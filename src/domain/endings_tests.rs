@@ -950,7 +950,7 @@ fn ended_by(termination: Termination) -> Played {
             let d = p.game.set_result(
                 crate::domain::Ruling::Played {
                     outcome: Outcome::Draw,
-                    termination: Termination::ArbiterDecision,
+                    termination: None,
                 },
                 "adjourned game adjudicated",
                 at(9_000),

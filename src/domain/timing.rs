@@ -40,8 +40,8 @@ pub enum Ruling {
     Played {
         /// The outcome.
         outcome: Outcome,
-        /// The termination to record (often `ArbiterDecision`).
-        termination: Termination,
+        /// The termination to record; `ArbiterDecision` when none is named.
+        termination: Option<Termination>,
     },
     /// `loser` forfeits: the opponent wins, the game counts as unplayed.
     Forfeit {
@@ -183,7 +183,7 @@ impl Game {
                 }
                 self.scoring.report(GameResult {
                     outcome,
-                    termination,
+                    termination: termination.unwrap_or(Termination::ArbiterDecision),
                 })
             }
             Ruling::Forfeit { loser } => GameResult {
