@@ -2,7 +2,7 @@
 //! `redis-cli` when an arbiter needs to look at a disputed game).
 
 use crate::{
-    domain::{Game, GameEvent},
+    domain::{Game, GameEvent, GameId},
     store::{StoreError, StoredEvent, StoredState},
 };
 
@@ -52,4 +52,19 @@ pub fn decode_event(stored: &StoredEvent) -> Result<GameEvent, StoreError> {
         )));
     }
     Ok(event)
+}
+
+/// Checks that `events` are exactly the versions after `after`, one by one:
+/// a log with a hole (or out of order) is corrupt, never silently skipped.
+pub fn check_contiguous(id: &GameId, after: u64, events: &[GameEvent]) -> Result<(), StoreError> {
+    for (expected, event) in (after + 1..).zip(events) {
+        if event.version != expected {
+            return Err(StoreError::Corrupt(format!(
+                "game {id} log jumps from version {} to {}",
+                expected - 1,
+                event.version
+            )));
+        }
+    }
+    Ok(())
 }

@@ -11,10 +11,7 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use tokio_util::sync::CancellationToken;
 
 use super::{Arbiter, ArbiterError, codec};
-use crate::{
-    domain::{FieldError, GameEvent, GameId, Rejection},
-    store::StoreError,
-};
+use crate::domain::{FieldError, GameEvent, GameId, Rejection};
 
 /// How long a pass that found nothing waits before looking again.
 const POLL: Duration = Duration::from_millis(200);
@@ -96,18 +93,13 @@ impl EventWatcher {
                 .collect();
             let logs = store.events_after_many(&cursors).await?;
             for ((id, after), log) in cursors.into_iter().zip(logs) {
-                for (expected, stored) in (after + 1..).zip(log.iter()) {
-                    let event = codec::decode_event(stored)?;
-                    if event.version != expected {
-                        return Err(StoreError::Corrupt(format!(
-                            "game {id} log jumps from version {} to {}",
-                            expected - 1,
-                            event.version
-                        ))
-                        .into());
-                    }
-                    self.pending.push_back((id.clone(), event));
-                }
+                let events = log
+                    .iter()
+                    .map(codec::decode_event)
+                    .collect::<Result<Vec<_>, _>>()?;
+                codec::check_contiguous(&id, after, &events)?;
+                self.pending
+                    .extend(events.into_iter().map(|event| (id.clone(), event)));
             }
             if exhausted {
                 return Ok(());

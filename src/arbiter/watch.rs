@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 use super::{Arbiter, ArbiterError, GameView, codec};
 use crate::{
     domain::{GameEvent, GameId, GameStatus},
-    store::{EventFollower, StoreError},
+    store::EventFollower,
 };
 
 /// How long one blocking read of the log waits before it is renewed.
@@ -113,17 +113,12 @@ impl Watcher {
 
     /// Queues the events that follow the cursor, checking there is no gap.
     fn accept(&mut self, events: impl IntoIterator<Item = GameEvent>) -> Result<(), ArbiterError> {
+        let events: Vec<GameEvent> = events
+            .into_iter()
+            .filter(|event| event.version > self.cursor)
+            .collect();
+        codec::check_contiguous(&self.id, self.cursor, &events)?;
         for event in events {
-            if event.version <= self.cursor {
-                continue;
-            }
-            if event.version != self.cursor + 1 {
-                return Err(StoreError::Corrupt(format!(
-                    "game {} log jumps from version {} to {}",
-                    self.id, self.cursor, event.version
-                ))
-                .into());
-            }
             self.cursor = event.version;
             self.complete = event.is_final();
             self.pending.push_back(WatchItem::Event(Box::new(event)));
