@@ -16,16 +16,22 @@ pub const LIVENESS: &str = "liveness";
 /// How often storage is probed.
 const PROBE_INTERVAL: Duration = Duration::from_millis(500);
 
-/// Keeps the health statuses current until `shutdown`, then marks the
+/// Registers every service name before the server accepts a connection:
+/// live, and not ready until storage has answered once.
+pub async fn register(reporter: &HealthReporter) {
+    reporter
+        .set_service_status(LIVENESS, ServingStatus::Serving)
+        .await;
+    set_ready(reporter, ServingStatus::NotServing).await;
+}
+
+/// Keeps the readiness statuses current until `shutdown`, then marks the
 /// server not ready so that load balancers stop sending it requests.
 pub async fn report(
     reporter: HealthReporter,
     store: Arc<dyn GameStore>,
     shutdown: CancellationToken,
 ) {
-    reporter
-        .set_service_status(LIVENESS, ServingStatus::Serving)
-        .await;
     let mut last = None;
     loop {
         let status = match store.ping().await {

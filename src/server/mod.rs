@@ -66,6 +66,7 @@ pub async fn serve(
     let api = ArbiterApi::new(arbiter, admin, shutdown.clone());
 
     let (reporter, health_service) = tonic_health::server::health_reporter();
+    health::register(&reporter).await;
     let health_task = tokio::spawn(health::report(reporter, store, shutdown.clone()));
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
