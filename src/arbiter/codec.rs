@@ -1,25 +1,29 @@
-//! Encoding of game states and events for the store (JSON: readable with
-//! `redis-cli` when an arbiter needs to look at a disputed game).
+//! Games and events to and from the store's opaque records, in the
+//! domain's versioned encoding (see [`crate::domain::encoding`]).
 
 use crate::{
-    domain::{Game, GameEvent, GameId},
+    domain::{
+        Game, GameEvent, GameId,
+        encoding::{self, DecodeError},
+    },
     store::{StoreError, StoredEvent, StoredState},
 };
 
+fn corrupt(err: DecodeError) -> StoreError {
+    StoreError::Corrupt(err.to_string())
+}
+
 /// A game's state as the store keeps it.
 pub fn encode_state(game: &Game) -> Result<StoredState, StoreError> {
-    let bytes = serde_json::to_vec(game)
-        .map_err(|err| StoreError::Corrupt(format!("cannot encode game {}: {err}", game.id())))?;
     Ok(StoredState {
         version: game.version(),
-        bytes,
+        bytes: encoding::encode_game(game).map_err(corrupt)?,
     })
 }
 
 /// A game from its stored state.
 pub fn decode_state(state: &StoredState) -> Result<Game, StoreError> {
-    let game: Game = serde_json::from_slice(&state.bytes)
-        .map_err(|err| StoreError::Corrupt(format!("cannot decode game state: {err}")))?;
+    let game = encoding::decode_game(&state.bytes).map_err(corrupt)?;
     if game.version() != state.version {
         return Err(StoreError::Corrupt(format!(
             "game {} is stored at version {} but its state says {}",
@@ -33,18 +37,15 @@ pub fn decode_state(state: &StoredState) -> Result<Game, StoreError> {
 
 /// An event as the store keeps it.
 pub fn encode_event(event: &GameEvent) -> Result<StoredEvent, StoreError> {
-    let bytes = serde_json::to_vec(event)
-        .map_err(|err| StoreError::Corrupt(format!("cannot encode event: {err}")))?;
     Ok(StoredEvent {
         version: event.version,
-        bytes,
+        bytes: encoding::encode_event(event).map_err(corrupt)?,
     })
 }
 
 /// An event from the store.
 pub fn decode_event(stored: &StoredEvent) -> Result<GameEvent, StoreError> {
-    let event: GameEvent = serde_json::from_slice(&stored.bytes)
-        .map_err(|err| StoreError::Corrupt(format!("cannot decode event: {err}")))?;
+    let event = encoding::decode_event(&stored.bytes).map_err(corrupt)?;
     if event.version != stored.version {
         return Err(StoreError::Corrupt(format!(
             "log entry {} holds an event of version {}",

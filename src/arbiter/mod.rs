@@ -110,7 +110,6 @@ impl Arbiter {
         request_id: Option<RequestId>,
         new: NewGame,
     ) -> Result<CreatedGame, ArbiterError> {
-        let fingerprint = new.fingerprint();
         for _ in 0..MAX_ATTEMPTS {
             let id = match &request_id {
                 Some(key) => GameId::for_request(key),
@@ -141,7 +140,7 @@ impl Arbiter {
                         continue;
                     };
                     let (existing, now) = self.load_current(&id).await?;
-                    if existing.fingerprint() != fingerprint {
+                    if !existing.was_created_by(&new) {
                         return Err(ArbiterError::RequestIdReused {
                             request_id: key.as_str().to_owned(),
                         });

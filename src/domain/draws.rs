@@ -1,7 +1,7 @@
 //! Draws by agreement (FIDE 9.1) and by claim (FIDE 9.2, 9.3, 9.5).
 
 use serde::{Deserialize, Serialize};
-use shakmaty::{Color, Position};
+use shakmaty::Color;
 
 use super::{
     Decision, EventKind, Game, GameResult, GameStatus, Outcome, Ply, Rejection, Termination,
@@ -43,16 +43,16 @@ impl Game {
     /// pending accepts it.
     pub fn offer_draw(&self, seat: Color, now: Timestamp) -> Result<Decision, Rejection> {
         self.ensure_active()?;
-        if let Some(reason) = self.rules.draw_offer_refusal(self.ply) {
+        if let Some(reason) = self.rules().draw_offer_refusal(self.ply()) {
             return Err(Rejection::DrawOfferNotAllowed { reason });
         }
         let mut next = self.clone();
         let mut kinds = Vec::new();
-        match self.draw_offer {
+        match self.draw_offer() {
             Some(by) if by == seat => return Err(Rejection::DrawAlreadyOffered),
             Some(_) => next.finish(agreement(), &mut kinds),
             None => {
-                next.draw_offer = Some(seat);
+                next.set_draw_offer(Some(seat));
                 kinds.push(EventKind::DrawOffered { by: seat });
             }
         }
@@ -67,7 +67,7 @@ impl Game {
         now: Timestamp,
     ) -> Result<Decision, Rejection> {
         self.ensure_active()?;
-        if self.draw_offer != Some(!seat) {
+        if self.draw_offer() != Some(!seat) {
             return Err(Rejection::NoDrawOffer);
         }
         let mut next = self.clone();
@@ -75,7 +75,7 @@ impl Game {
         if accept {
             next.finish(agreement(), &mut kinds);
         } else {
-            next.draw_offer = None;
+            next.set_draw_offer(None);
             kinds.push(EventKind::DrawDeclined { by: seat });
         }
         Ok(next.commit(kinds, now))
@@ -103,7 +103,7 @@ impl Game {
         let mut next = self.clone();
         let mut kinds = Vec::new();
         if let Some(text) = intended {
-            let m = parse_move(&self.position, self.variant.castling_mode(), text)?;
+            let m = parse_move(self.position(), self.variant().castling_mode(), text)?;
             next.apply_move(m, now, &mut kinds);
             if next.status() != GameStatus::Active {
                 return Ok((next.commit(kinds, now), ClaimVerdict::Moot));
@@ -111,7 +111,7 @@ impl Game {
         }
         let refusal = match reason {
             ClaimReason::ThreefoldRepetition => {
-                let count = next.repetition.current_count();
+                let count = next.repetition_count();
                 (count < THREEFOLD).then(|| {
                     format!(
                         "the position {} appeared {count} time{}, not {THREEFOLD}",
@@ -125,7 +125,7 @@ impl Game {
                 })
             }
             ClaimReason::FiftyMoves => {
-                let halfmoves = next.position.halfmoves();
+                let halfmoves = next.halfmove_clock();
                 (halfmoves < FIFTY_MOVES).then(|| {
                     format!(
                         "only {halfmoves} half-moves without a pawn move or capture{}, not {FIFTY_MOVES}",
@@ -155,7 +155,7 @@ impl Game {
                     explanation: explanation.clone(),
                 });
                 if let Some(penalty) = next.claim_penalty_ms()
-                    && let Some(clock) = next.clock.as_mut()
+                    && let Some(clock) = next.clock_mut()
                 {
                     clock.adjust(!seat, penalty);
                     kinds.push(EventKind::ClockAdjusted {
@@ -164,12 +164,12 @@ impl Game {
                         reason: "incorrect draw claim (FIDE 9.5.3)".to_owned(),
                     });
                 }
-                if next.rules.draw_offer_refusal(next.ply).is_none() {
-                    match next.draw_offer {
+                if next.rules().draw_offer_refusal(next.ply()).is_none() {
+                    match next.draw_offer() {
                         Some(by) if by != seat => next.finish(agreement(), &mut kinds),
                         Some(_) => {}
                         None => {
-                            next.draw_offer = Some(seat);
+                            next.set_draw_offer(Some(seat));
                             kinds.push(EventKind::DrawOffered { by: seat });
                         }
                     }

@@ -6,9 +6,9 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMo
 use subtle::ConstantTimeEq;
 
 use super::{
-    Clock, EventKind, FieldError, GameEvent, GameId, GameResult, GameRules, MoveRecord, Outcome,
-    Player, Ply, Rejection, Repetition, Schedule, Score, ScoringSystem, Termination, Timestamp,
-    Timing, Variant, chess960_fen,
+    Board, Clock, EventKind, FieldError, GameEvent, GameId, GameResult, GameRules, MoveRecord,
+    NewGame, Outcome, Player, Ply, Rejection, Score, ScoringSystem, Termination, Timestamp,
+    Variant,
     dead_position::{self, Mating},
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
@@ -116,139 +116,6 @@ pub struct SeatHashes {
     pub black: TokenHash,
 }
 
-/// Where a new game starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StartPosition {
-    /// The standard starting position.
-    Standard,
-    /// A position given in FEN.
-    Fen(String),
-    /// A Chess960 starting position by number (0 to 959).
-    Chess960(u32),
-}
-
-/// A validated request to create a game.
-#[derive(Clone, Debug)]
-pub struct NewGame {
-    white: Player,
-    black: Player,
-    variant: Variant,
-    start: Chess,
-    pairing: Pairing,
-    rules: GameRules,
-    timing: Option<Timing>,
-    schedule: Schedule,
-    scoring: ScoringSystem,
-}
-
-impl NewGame {
-    /// Scores the game under `scoring` (classic 1/½/0 by default).
-    pub fn with_scoring(mut self, scoring: ScoringSystem) -> Self {
-        self.scoring = scoring;
-        self
-    }
-
-    /// Makes the game timed, with an optional schedule.
-    pub fn with_clock(mut self, timing: Option<Timing>, schedule: Schedule) -> Self {
-        self.timing = timing;
-        self.schedule = schedule;
-        self
-    }
-
-    /// Validates the parts of a new game. A FEN start must be a legal
-    /// position of the variant with a move to make; it is refused with the
-    /// exact reason otherwise.
-    pub fn new(
-        white: Player,
-        black: Player,
-        variant: Variant,
-        start: &StartPosition,
-        pairing: Pairing,
-        rules: GameRules,
-    ) -> Result<Self, FieldError> {
-        let start = match (variant, start) {
-            (Variant::Standard, StartPosition::Standard) => Chess::default(),
-            (Variant::Standard, StartPosition::Chess960(_)) => {
-                return Err(FieldError::new(
-                    "chess960_position",
-                    "applies only to the Chess960 variant",
-                ));
-            }
-            (Variant::Chess960, StartPosition::Standard) => {
-                return Err(FieldError::new(
-                    "chess960_position",
-                    "is required for a Chess960 game without an initial_fen",
-                ));
-            }
-            (Variant::Chess960, &StartPosition::Chess960(number)) => {
-                let fen = chess960_fen(number)?;
-                parse_start(&fen, variant)?
-            }
-            (_, StartPosition::Fen(fen)) => parse_start(fen, variant)?,
-        };
-        Ok(Self {
-            white,
-            black,
-            variant,
-            start,
-            pairing,
-            rules,
-            timing: None,
-            schedule: Schedule::default(),
-            scoring: ScoringSystem::default(),
-        })
-    }
-
-    /// A digest of everything the request asked for, so a reused
-    /// idempotency key with different contents can be told apart.
-    pub fn fingerprint(&self) -> String {
-        let mut hasher = Sha256::new();
-        for part in [
-            self.white.id.as_str(),
-            self.white.name.as_str(),
-            self.black.id.as_str(),
-            self.black.name.as_str(),
-            &fen_of(&self.start),
-            self.pairing.event_id.as_str(),
-            &self.pairing.round.to_string(),
-            &self.pairing.board.to_string(),
-            &format!("{:?}", self.variant),
-            &format!("{:?}", self.rules),
-            &format!("{:?}", self.timing),
-            &format!("{:?}", self.schedule),
-            &format!("{:?}", self.scoring),
-        ] {
-            hasher.update((part.len() as u64).to_le_bytes());
-            hasher.update(part.as_bytes());
-        }
-        hasher
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    }
-}
-
-fn parse_start(text: &str, variant: Variant) -> Result<Chess, FieldError> {
-    let fen: Fen = text
-        .trim()
-        .parse()
-        .map_err(|err| FieldError::new("initial_fen", format!("is not valid FEN: {err}")))?;
-    let pos: Chess = fen
-        .into_position(variant.castling_mode())
-        .map_err(|err| FieldError::new("initial_fen", format!("is not a legal position: {err}")))?;
-    if let Some(ending) = automatic_ending(&pos, &Repetition::starting_at(&pos)) {
-        return Err(FieldError::new(
-            "initial_fen",
-            format!(
-                "is a finished position ({}); a game must start with a move to play",
-                ending.termination.describe()
-            ),
-        ));
-    }
-    Ok(pos)
-}
-
 /// Where a game is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameStatus {
@@ -274,132 +141,49 @@ pub enum Decision {
     Unchanged,
 }
 
-/// The complete persistent state of one game.
-///
-/// Its size is bounded whatever the game's length: the moves themselves
-/// live in the event log, and the repetition history holds only the
-/// positions since the last pawn move or capture.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "GameRecord", into = "GameRecord")]
-pub struct Game {
-    pub(super) id: GameId,
-    pub(super) version: u64,
-    pub(super) created_at: Timestamp,
-    pub(super) updated_at: Timestamp,
-    pub(super) white: Player,
-    pub(super) black: Player,
-    pub(super) pairing: Pairing,
-    pub(super) variant: Variant,
-    pub(super) rules: GameRules,
-    pub(super) initial_fen: String,
-    pub(super) position: Chess,
-    pub(super) ply: Ply,
-    pub(super) result: Option<GameResult>,
-    pub(super) aborted_by: Option<Color>,
-    pub(super) draw_offer: Option<Color>,
-    pub(super) repetition: Repetition,
-    pub(super) clock: Option<Clock>,
-    pub(super) schedule: Schedule,
-    pub(super) scoring: ScoringSystem,
-    pub(super) seats: SeatHashes,
-    pub(super) fingerprint: String,
+/// Where a game stands: in play (with a pending draw offer, if any),
+/// finished with a result, or aborted. A finished or aborted game has no
+/// draw offer, and a game is never both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub(super) enum Progress {
+    /// Moves are being played.
+    Active {
+        /// The side whose draw offer is pending.
+        #[serde(with = "serde_chess::opt_color", default)]
+        draw_offer: Option<Color>,
+    },
+    /// The game has a result (as the scoring system reports it).
+    Finished {
+        /// The result.
+        result: GameResult,
+    },
+    /// The game was called off before both players moved.
+    Aborted {
+        /// Who aborted it.
+        #[serde(with = "serde_chess::color")]
+        by: Color,
+    },
 }
 
-/// The stored form of a [`Game`]: the position as FEN, read back in the
-/// game's variant.
-#[derive(Serialize, Deserialize)]
-struct GameRecord {
+/// The complete persistent state of one game: its setup, fixed at
+/// creation, and what has happened since. Its size is bounded whatever the
+/// game's length (see [`Board`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Game {
     id: GameId,
     version: u64,
     created_at: Timestamp,
     updated_at: Timestamp,
-    white: Player,
-    black: Player,
-    pairing: Pairing,
-    variant: Variant,
-    rules: GameRules,
-    initial_fen: String,
-    position: String,
-    ply: Ply,
-    result: Option<GameResult>,
-    #[serde(with = "serde_chess::opt_color")]
-    aborted_by: Option<Color>,
-    #[serde(with = "serde_chess::opt_color")]
-    draw_offer: Option<Color>,
-    repetition: Repetition,
-    #[serde(default)]
-    clock: Option<Clock>,
-    #[serde(default)]
-    schedule: Schedule,
-    #[serde(default)]
-    scoring: ScoringSystem,
+    setup: NewGame,
     seats: SeatHashes,
-    fingerprint: String,
-}
-
-impl From<Game> for GameRecord {
-    fn from(game: Game) -> Self {
-        Self {
-            position: fen_of(&game.position),
-            id: game.id,
-            version: game.version,
-            created_at: game.created_at,
-            updated_at: game.updated_at,
-            white: game.white,
-            black: game.black,
-            pairing: game.pairing,
-            variant: game.variant,
-            rules: game.rules,
-            initial_fen: game.initial_fen,
-            ply: game.ply,
-            result: game.result,
-            aborted_by: game.aborted_by,
-            draw_offer: game.draw_offer,
-            repetition: game.repetition,
-            clock: game.clock,
-            schedule: game.schedule,
-            scoring: game.scoring,
-            seats: game.seats,
-            fingerprint: game.fingerprint,
-        }
-    }
-}
-
-impl TryFrom<GameRecord> for Game {
-    type Error = String;
-
-    fn try_from(record: GameRecord) -> Result<Self, Self::Error> {
-        let fen: Fen = record
-            .position
-            .parse()
-            .map_err(|err| format!("stored position: {err}"))?;
-        let position = fen
-            .into_position(record.variant.castling_mode())
-            .map_err(|err| format!("stored position: {err}"))?;
-        Ok(Self {
-            id: record.id,
-            version: record.version,
-            created_at: record.created_at,
-            updated_at: record.updated_at,
-            white: record.white,
-            black: record.black,
-            pairing: record.pairing,
-            variant: record.variant,
-            rules: record.rules,
-            initial_fen: record.initial_fen,
-            position,
-            ply: record.ply,
-            result: record.result,
-            aborted_by: record.aborted_by,
-            draw_offer: record.draw_offer,
-            repetition: record.repetition,
-            clock: record.clock,
-            schedule: record.schedule,
-            scoring: record.scoring,
-            seats: record.seats,
-            fingerprint: record.fingerprint,
-        })
-    }
+    board: Board,
+    clock: Option<Clock>,
+    progress: Progress,
+    /// The idempotency digest of a game stored before setups were kept
+    /// (see [`super::encoding`]); `None` for every game created since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    legacy_fingerprint: Option<String>,
 }
 
 impl Game {
@@ -410,49 +194,69 @@ impl Game {
         seats: SeatHashes,
         now: Timestamp,
     ) -> (Game, GameEvent) {
-        let fingerprint = new.fingerprint();
-        let initial_fen = fen_of(&new.start);
-        let clock = new.timing.clone().map(|timing| {
-            let running = (!timing.clock_starts_after_first_moves).then(|| new.start.turn());
-            let starts_at = new.schedule.scheduled_start.unwrap_or(now);
-            Clock::new(timing.white, timing.black, running, starts_at)
+        let clock = new.timing().map(|timing| {
+            let running = (!timing.clock_starts_after_first_moves).then(|| new.start().turn());
+            let starts_at = new.schedule().scheduled_start.unwrap_or(now);
+            Clock::new(
+                timing.white.clone(),
+                timing.black.clone(),
+                running,
+                starts_at,
+            )
         });
         let game = Game {
             id,
             version: 1,
             created_at: now,
             updated_at: now,
-            white: new.white.clone(),
-            black: new.black.clone(),
-            pairing: new.pairing.clone(),
-            variant: new.variant,
-            rules: new.rules,
-            initial_fen: initial_fen.clone(),
-            repetition: Repetition::starting_at(&new.start),
-            position: new.start,
-            ply: Ply::START,
-            result: None,
-            aborted_by: None,
-            draw_offer: None,
-            clock,
-            schedule: new.schedule,
-            scoring: new.scoring,
+            board: Board::new(new.start().clone()),
+            setup: new,
             seats,
-            fingerprint,
+            clock,
+            progress: Progress::Active { draw_offer: None },
+            legacy_fingerprint: None,
         };
         let event = GameEvent {
             version: 1,
             at: now,
             clock: game.clock.as_ref().map(|clock| clock.view(now)),
             kind: EventKind::GameCreated {
-                white: new.white,
-                black: new.black,
-                initial_fen,
-                pairing: new.pairing,
-                variant: new.variant,
+                white: game.white().clone(),
+                black: game.black().clone(),
+                initial_fen: game.initial_fen(),
+                pairing: game.pairing().clone(),
+                variant: game.variant(),
             },
         };
         (game, event)
+    }
+
+    /// A game as stored by a release that kept no setup: everything the
+    /// game needs is there, and `fingerprint` stands for the creation
+    /// request when a retry has to be recognised.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn restore_legacy(
+        id: GameId,
+        (version, created_at, updated_at): (u64, Timestamp, Timestamp),
+        setup: NewGame,
+        seats: SeatHashes,
+        board: Board,
+        clock: Option<Clock>,
+        progress: Progress,
+        fingerprint: String,
+    ) -> Self {
+        Self {
+            id,
+            version,
+            created_at,
+            updated_at,
+            setup,
+            seats,
+            board,
+            clock,
+            progress,
+            legacy_fingerprint: Some(fingerprint),
+        }
     }
 
     /// The game's identifier.
@@ -471,89 +275,110 @@ impl Game {
     pub fn updated_at(&self) -> Timestamp {
         self.updated_at
     }
+    /// Everything fixed when the game was created.
+    pub fn setup(&self) -> &NewGame {
+        &self.setup
+    }
     /// The white player.
     pub fn white(&self) -> &Player {
-        &self.white
+        self.setup.white()
     }
     /// The black player.
     pub fn black(&self) -> &Player {
-        &self.black
+        self.setup.black()
     }
     /// Where the game belongs in its event.
     pub fn pairing(&self) -> &Pairing {
-        &self.pairing
+        self.setup.pairing()
     }
     /// The variant.
     pub fn variant(&self) -> Variant {
-        self.variant
+        self.setup.variant()
     }
     /// The regulations the game is played under.
     pub fn rules(&self) -> GameRules {
-        self.rules
+        self.setup.rules()
     }
     /// The starting position in FEN.
-    pub fn initial_fen(&self) -> &str {
-        &self.initial_fen
+    pub fn initial_fen(&self) -> String {
+        fen_of(self.setup.start())
+    }
+    /// The board: position, half-moves played, repetition history.
+    pub fn board(&self) -> &Board {
+        &self.board
     }
     /// The current position.
     pub fn position(&self) -> &Chess {
-        &self.position
+        self.board.position()
     }
     /// The current position in FEN.
     pub fn fen(&self) -> String {
-        fen_of(&self.position)
+        fen_of(self.board.position())
     }
     /// Half-moves played.
     pub fn ply(&self) -> Ply {
-        self.ply
+        self.board.ply()
     }
     /// The side to move.
     pub fn side_to_move(&self) -> Color {
-        self.position.turn()
+        self.board.side_to_move()
     }
     /// The result, once the game has ended.
     pub fn result(&self) -> Option<GameResult> {
-        self.result
+        match self.progress {
+            Progress::Finished { result } => Some(result),
+            _ => None,
+        }
     }
     /// Who aborted the game, if it was aborted.
     pub fn aborted_by(&self) -> Option<Color> {
-        self.aborted_by
+        match self.progress {
+            Progress::Aborted { by } => Some(by),
+            _ => None,
+        }
     }
     /// The side whose draw offer is pending, if any.
     pub fn draw_offer(&self) -> Option<Color> {
-        self.draw_offer
+        match self.progress {
+            Progress::Active { draw_offer } => draw_offer,
+            _ => None,
+        }
     }
     /// Whether the game is being played, over, or aborted.
     pub fn status(&self) -> GameStatus {
-        if self.result.is_some() {
-            GameStatus::Finished
-        } else if self.aborted_by.is_some() {
-            GameStatus::Aborted
-        } else {
-            GameStatus::Active
+        match self.progress {
+            Progress::Active { .. } => GameStatus::Active,
+            Progress::Finished { .. } => GameStatus::Finished,
+            Progress::Aborted { .. } => GameStatus::Aborted,
         }
     }
     /// Half-moves since the last pawn move or capture.
     pub fn halfmove_clock(&self) -> u32 {
-        self.position.halfmoves()
+        self.position().halfmoves()
     }
     /// How often the current position has appeared (FIDE 9.2.3 identity).
     pub fn repetition_count(&self) -> usize {
-        self.repetition.current_count()
+        self.board.repetition().current_count()
     }
     /// Whether the player to move may claim a draw by threefold repetition
     /// on the current position.
     pub fn can_claim_threefold(&self) -> bool {
-        self.status() == GameStatus::Active && self.repetition.current_count() >= THREEFOLD
+        self.status() == GameStatus::Active && self.repetition_count() >= THREEFOLD
     }
     /// Whether the player to move may claim a draw under the fifty-move rule
     /// on the current position.
     pub fn can_claim_fifty_moves(&self) -> bool {
-        self.status() == GameStatus::Active && self.position.halfmoves() >= FIFTY_MOVES
+        self.status() == GameStatus::Active && self.halfmove_clock() >= FIFTY_MOVES
     }
-    /// The digest of the request that created the game.
-    pub fn fingerprint(&self) -> &str {
-        &self.fingerprint
+    /// Whether `request` asks for exactly this game, so that a creation
+    /// request repeated with the same idempotency key gets it back.
+    pub fn was_created_by(&self, request: &NewGame) -> bool {
+        match &self.legacy_fingerprint {
+            Some(fingerprint) => *fingerprint == super::encoding::legacy_fingerprint(request),
+            // `Chess` equality is position identity; the FEN also compares
+            // the move counters a request may set.
+            None => self.setup == *request && fen_of(self.setup.start()) == fen_of(request.start()),
+        }
     }
     /// The token hashes of the seats.
     pub fn seats(&self) -> SeatHashes {
@@ -565,8 +390,8 @@ impl Game {
         if self.status() != GameStatus::Active {
             return Vec::new();
         }
-        let mode = self.variant.castling_mode();
-        self.position
+        let mode = self.variant().castling_mode();
+        self.position()
             .legal_moves()
             .iter()
             .map(|m| UciMove::from_move(*m, mode).to_string())
@@ -600,15 +425,15 @@ impl Game {
     ) -> Result<Decision, Rejection> {
         self.ensure_turn(seat, ply)?;
         self.ensure_clock_allows(now)?;
-        if offer_draw && let Some(reason) = self.rules.draw_offer_refusal(ply.next()) {
+        if offer_draw && let Some(reason) = self.rules().draw_offer_refusal(ply.next()) {
             return Err(Rejection::DrawOfferNotAllowed { reason });
         }
-        let m = parse_move(&self.position, self.variant.castling_mode(), text)?;
+        let m = parse_move(self.position(), self.variant().castling_mode(), text)?;
         let mut next = self.clone();
         let mut kinds = Vec::new();
         next.apply_move(m, now, &mut kinds);
-        if offer_draw && next.status() == GameStatus::Active && next.draw_offer.is_none() {
-            next.draw_offer = Some(seat);
+        if offer_draw && next.status() == GameStatus::Active && next.draw_offer().is_none() {
+            next.set_draw_offer(Some(seat));
             kinds.push(EventKind::DrawOffered { by: seat });
         }
         Ok(next.commit(kinds, now))
@@ -626,9 +451,9 @@ impl Game {
     ) -> Result<Decision, Rejection> {
         let stale = Rejection::StalePly {
             requested: ply,
-            current: self.ply,
+            current: self.ply(),
         };
-        if ply >= self.ply {
+        if ply >= self.ply() {
             return Err(stale);
         }
         match history.iter().find(|record| record.ply == ply) {
@@ -644,7 +469,7 @@ impl Game {
     /// by a full helpmate search), in which case the game is drawn.
     pub fn resign(&self, seat: Color, now: Timestamp) -> Result<Decision, Rejection> {
         self.ensure_active()?;
-        let outcome = match dead_position::can_checkmate(&self.position, !seat) {
+        let outcome = match dead_position::can_checkmate(self.position(), !seat) {
             Mating::Impossible => Outcome::Draw,
             Mating::Possible | Mating::Undecided => Outcome::win_for(!seat),
         };
@@ -664,12 +489,11 @@ impl Game {
     /// made their first move. An aborted game has no result.
     pub fn abort(&self, seat: Color, now: Timestamp) -> Result<Decision, Rejection> {
         self.ensure_active()?;
-        if self.ply.count() >= 2 {
+        if self.ply().count() >= 2 {
             return Err(Rejection::AbortTooLate);
         }
         let mut next = self.clone();
-        next.aborted_by = Some(seat);
-        next.draw_offer = None;
+        next.progress = Progress::Aborted { by: seat };
         Ok(next.commit(vec![EventKind::GameAborted { by: seat }], now))
     }
 
@@ -684,14 +508,14 @@ impl Game {
     /// Checks that `seat`, acting at `ply`, is the side to move in an
     /// active game at that ply.
     pub(super) fn ensure_turn(&self, seat: Color, ply: Ply) -> Result<(), Rejection> {
-        if ply != self.ply {
+        if ply != self.ply() {
             return Err(Rejection::StalePly {
                 requested: ply,
-                current: self.ply,
+                current: self.ply(),
             });
         }
         self.ensure_active()?;
-        let to_move = self.position.turn();
+        let to_move = self.side_to_move();
         if seat != to_move {
             return Err(Rejection::NotYourTurn { seat, to_move });
         }
@@ -702,53 +526,67 @@ impl Game {
     /// it, the position and its history advance, and the position's own
     /// ending (if any) ends the game.
     pub(super) fn apply_move(&mut self, m: Move, now: Timestamp, kinds: &mut Vec<EventKind>) {
-        let mover = self.position.turn();
-        if self.draw_offer == Some(!mover) {
-            self.draw_offer = None;
+        let mover = self.side_to_move();
+        if self.draw_offer() == Some(!mover) {
+            self.set_draw_offer(None);
             kinds.push(EventKind::DrawDeclined { by: mover });
         }
-        let (mut record, after) = MoveRecord::play(
-            &self.position,
-            m,
-            self.variant.castling_mode(),
-            self.ply,
-            now,
-        );
-        record.time = self.clock_move(now);
-        self.position = after;
-        self.ply = self.ply.next();
-        self.repetition.record(&self.position);
+        let time = self.clock_move(now);
+        let mut record = self.board.play(m, self.variant().castling_mode(), now);
+        record.time = time;
         kinds.push(EventKind::MoveMade {
             record,
-            side_to_move: self.position.turn(),
-            ply: self.ply,
-            in_check: self.position.is_check(),
+            side_to_move: self.side_to_move(),
+            ply: self.ply(),
+            in_check: self.position().is_check(),
         });
-        if let Some(result) = automatic_ending(&self.position, &self.repetition) {
+        if let Some(result) = automatic_ending(self.position(), self.board.repetition()) {
             self.finish(result, kinds);
+        }
+    }
+
+    /// Makes `offer` the pending draw offer (`None`: no offer) of a game in
+    /// play; a finished or aborted game has none to change.
+    pub(super) fn set_draw_offer(&mut self, offer: Option<Color>) {
+        if let Progress::Active { draw_offer } = &mut self.progress {
+            *draw_offer = offer;
         }
     }
 
     /// Ends the game with `result` as the scoring system reports it (an
     /// Armageddon draw is a win for Black); any pending offer lapses.
     pub(super) fn finish(&mut self, result: GameResult, kinds: &mut Vec<EventKind>) {
-        let result = self.scoring.report(result);
-        self.result = Some(result);
-        self.draw_offer = None;
+        let result = self.scoring().report(result);
+        self.progress = Progress::Finished { result };
         kinds.push(EventKind::GameEnded {
             result,
-            score: Some(self.scoring.score(result)),
+            score: Some(self.scoring().score(result)),
         });
+    }
+
+    /// Puts an arbiter's `result` in force, whatever the game's state was.
+    pub(super) fn impose_result(&mut self, result: GameResult) {
+        self.progress = Progress::Finished { result };
+    }
+
+    /// The clock, in a timed game.
+    pub fn clock(&self) -> Option<&Clock> {
+        self.clock.as_ref()
+    }
+
+    /// The clock, for a command that changes it.
+    pub(super) fn clock_mut(&mut self) -> Option<&mut Clock> {
+        self.clock.as_mut()
     }
 
     /// How the game is scored.
     pub fn scoring(&self) -> ScoringSystem {
-        self.scoring
+        self.setup.scoring()
     }
 
     /// Both players' points, once the game has a result.
     pub fn score(&self) -> Option<Score> {
-        self.result.map(|result| self.scoring.score(result))
+        self.result().map(|result| self.scoring().score(result))
     }
 
     /// Numbers the events after the current version and stamps the state.
@@ -772,7 +610,7 @@ impl Game {
     }
 }
 
-fn fen_of(pos: &Chess) -> String {
+pub(super) fn fen_of(pos: &Chess) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 

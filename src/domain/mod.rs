@@ -4,7 +4,9 @@
 //! [`Game`] yields either a [`Rejection`] naming the exact cause, or the new
 //! game together with the [`GameEvent`]s it produced.
 //!
-//! - `game`: the game's state, moves, resignation, abort.
+//! - `game`: the game's state, moves, resignation, abort; `setup`: what is
+//!   fixed when a game is created; `board`: position, ply and repetition
+//!   history; `encoding`: the versioned stored form of games and events.
 //! - `draws`: offers and claims (FIDE 9.1–9.5); `repetition`: position
 //!   identity (9.2.3); `endings`: what the board decides by itself (5.1,
 //!   5.2, 9.6); `dead_position`: chasolver's unwinnability checks.
@@ -16,10 +18,12 @@
 //!   `outcome`, `event`, `error`: the vocabulary the rest is written in.
 
 mod adjudication;
+mod board;
 mod chess_move;
 mod clock;
 pub mod dead_position;
 mod draws;
+pub mod encoding;
 mod endings;
 mod error;
 mod event;
@@ -33,6 +37,7 @@ mod repetition;
 mod rules;
 mod scoring;
 mod serde_chess;
+mod setup;
 mod standings;
 mod time;
 mod time_control;
@@ -41,15 +46,14 @@ pub mod trf;
 mod variant;
 
 pub use adjudication::{FlagRuling, RulesProfile, on_flag};
+pub use board::Board;
 pub use chess_move::{MoveRecord, parse_move};
 pub use clock::{Clock, ClockView, MoveTime};
 pub use draws::{ClaimReason, ClaimVerdict};
 pub use endings::automatic_ending;
 pub use error::{FieldError, Rejection};
 pub use event::{EventKind, GameEvent};
-pub use game::{
-    Decision, Game, GameStatus, NewGame, Pairing, SeatHashes, StartPosition, TokenHash,
-};
+pub use game::{Decision, Game, GameStatus, Pairing, SeatHashes, TokenHash};
 pub use ids::{GameId, RequestId};
 pub use outcome::{GameResult, Outcome, Termination};
 pub use player::Player;
@@ -57,6 +61,7 @@ pub use ply::Ply;
 pub use repetition::Repetition;
 pub use rules::GameRules;
 pub use scoring::{PointTable, Points, Score, ScoringSystem};
+pub use setup::{NewGame, StartPosition};
 pub use shakmaty::Color;
 pub use standings::{GameRecordForStandings, Standing, standings};
 pub use time::Timestamp;

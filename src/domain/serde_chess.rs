@@ -40,3 +40,45 @@ pub mod opt_color {
         }
     }
 }
+
+/// A [`shakmaty::Chess`] position as its FEN (en passant square only when
+/// the capture is legal) and, for Chess960 castling, `"chess960": true`, so
+/// that it reads back with the castling rules it was played under.
+pub mod position {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error};
+    use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen};
+
+    #[derive(Serialize, Deserialize)]
+    struct Stored {
+        fen: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        chess960: bool,
+    }
+
+    pub fn serialize<S: Serializer>(pos: &Chess, s: S) -> Result<S::Ok, S::Error> {
+        Stored {
+            fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+            chess960: pos.castles().mode().is_chess960(),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Chess, D::Error> {
+        let stored = Stored::deserialize(d)?;
+        let mode = if stored.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        from_fen(&stored.fen, mode).map_err(D::Error::custom)
+    }
+
+    /// Reads a stored FEN under `mode`.
+    pub fn from_fen(fen: &str, mode: CastlingMode) -> Result<Chess, String> {
+        let fen: Fen = fen
+            .parse()
+            .map_err(|err| format!("stored position: {err}"))?;
+        fen.into_position(mode)
+            .map_err(|err| format!("stored position: {err}"))
+    }
+}

@@ -2,7 +2,7 @@
 //! time (FIDE 6.6, 6.7), flag-fall (6.9), and the arbiter's clock controls.
 
 use serde::{Deserialize, Serialize};
-use shakmaty::{Color, Position};
+use shakmaty::Color;
 
 use super::{
     Decision, EventKind, Game, GameResult, GameStatus, Outcome, Pace, Rejection, Termination,
@@ -73,22 +73,22 @@ impl Game {
         }
         // Whichever came first decides, however late it is checked: a flag
         // that fell before the default time ended is a loss on time.
-        let flag_first = self.clock.as_ref().and_then(|clock| clock.flag_time());
+        let flag_first = self.clock().and_then(super::Clock::flag_time);
         let no_show_due = self
             .no_show_deadline()
             .is_some_and(|d| now >= d && flag_first.is_none_or(|flag| d <= flag));
         let (result, note) = if no_show_due {
-            (no_show(self.position.turn()), None)
+            (no_show(self.side_to_move()), None)
         } else {
-            let flagger = self.clock.as_ref()?.flagged(now)?;
-            if self.rules.pending_offer_draws_on_flag && self.draw_offer == Some(!flagger) {
+            let flagger = self.clock()?.flagged(now)?;
+            if self.rules().pending_offer_draws_on_flag && self.draw_offer() == Some(!flagger) {
                 let result = GameResult {
                     outcome: Outcome::Draw,
                     termination: Termination::TimeoutWithPendingDrawOffer,
                 };
                 (result, None)
             } else {
-                let ruling = on_flag(&self.position, flagger, self.rules.profile);
+                let ruling = on_flag(self.position(), flagger, self.rules().profile);
                 (ruling.result, ruling.note)
             }
         };
@@ -101,11 +101,15 @@ impl Game {
     /// The default-time deadline while the player to move has not made a
     /// first move.
     fn no_show_deadline(&self) -> Option<Timestamp> {
-        if self.ply.count() >= 2 {
+        if self.ply().count() >= 2 {
             return None;
         }
-        let start = self.schedule.scheduled_start?;
-        Some(start.plus_millis(self.schedule.default_time_ms?))
+        let schedule = self.schedule();
+        Some(
+            schedule
+                .scheduled_start?
+                .plus_millis(schedule.default_time_ms?),
+        )
     }
 
     /// The next instant at which time alone can end the game (a flag or a
@@ -114,7 +118,7 @@ impl Game {
         if self.status() != GameStatus::Active {
             return None;
         }
-        let flag = self.clock.as_ref().and_then(|clock| clock.flag_time());
+        let flag = self.clock().and_then(super::Clock::flag_time);
         match (flag, self.no_show_deadline()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -124,19 +128,12 @@ impl Game {
     /// The game's pace (FIDE A.1, B.1), by White's control; `None` when
     /// untimed.
     pub fn pace(&self) -> Option<Pace> {
-        self.clock
-            .as_ref()
-            .map(|clock| clock.control(Color::White).pace())
-    }
-
-    /// The clock, in a timed game.
-    pub fn clock(&self) -> Option<&super::Clock> {
-        self.clock.as_ref()
+        self.clock().map(|clock| clock.control(Color::White).pace())
     }
 
     /// The schedule.
     pub fn schedule(&self) -> Schedule {
-        self.schedule
+        self.setup().schedule()
     }
 
     /// An arbiter adds `delta_ms` (negative: deducts) to `color`'s time.
@@ -149,8 +146,7 @@ impl Game {
     ) -> Result<Decision, Rejection> {
         self.ensure_active()?;
         let mut next = self.clone();
-        next.clock
-            .as_mut()
+        next.clock_mut()
             .ok_or(Rejection::Untimed)?
             .adjust(color, delta_ms);
         let kinds = vec![EventKind::ClockAdjusted {
@@ -181,7 +177,7 @@ impl Game {
                         "a double forfeit is given with forfeit FORFEIT_BOTH",
                     )));
                 }
-                self.scoring.report(GameResult {
+                self.scoring().report(GameResult {
                     outcome,
                     termination: termination.unwrap_or(Termination::ArbiterDecision),
                 })
@@ -196,12 +192,10 @@ impl Game {
             },
         };
         let mut next = self.clone();
-        next.result = Some(result);
-        next.aborted_by = None;
-        next.draw_offer = None;
+        next.impose_result(result);
         let kinds = vec![EventKind::ResultSet {
             result,
-            score: self.scoring.score(result),
+            score: self.scoring().score(result),
             reason: reason.to_owned(),
         }];
         Ok(next.commit(kinds, now))
@@ -211,7 +205,7 @@ impl Game {
     pub fn pause_clock(&self, reason: &str, now: Timestamp) -> Result<Decision, Rejection> {
         self.ensure_active()?;
         let mut next = self.clone();
-        let clock = next.clock.as_mut().ok_or(Rejection::Untimed)?;
+        let clock = next.clock_mut().ok_or(Rejection::Untimed)?;
         if clock.is_paused() {
             return Err(Rejection::ClockPaused);
         }
@@ -226,7 +220,7 @@ impl Game {
     pub fn resume_clock(&self, reason: &str, now: Timestamp) -> Result<Decision, Rejection> {
         self.ensure_active()?;
         let mut next = self.clone();
-        let clock = next.clock.as_mut().ok_or(Rejection::Untimed)?;
+        let clock = next.clock_mut().ok_or(Rejection::Untimed)?;
         if !clock.is_paused() {
             return Err(Rejection::ClockNotPaused);
         }
@@ -251,14 +245,14 @@ impl Game {
     /// is paused, or after the flag has fallen (which the caller must have
     /// committed first).
     pub(super) fn ensure_clock_allows(&self, now: Timestamp) -> Result<(), Rejection> {
-        if let Some(start) = self.schedule.scheduled_start
+        if let Some(start) = self.schedule().scheduled_start
             && now < start
         {
             return Err(Rejection::NotStarted {
                 starts_at_ms: start.unix_millis(),
             });
         }
-        match &self.clock {
+        match self.clock() {
             Some(clock) if clock.is_paused() => Err(Rejection::ClockPaused),
             Some(clock) if clock.flagged(now).is_some() => Err(Rejection::GameOver),
             _ if self.no_show_deadline().is_some_and(|d| now >= d) => Err(Rejection::GameOver),
@@ -268,10 +262,9 @@ impl Game {
 
     /// Charges the mover's clock for the move completed at `now`.
     pub(super) fn clock_move(&mut self, now: Timestamp) -> Option<super::MoveTime> {
-        let mover = self.position.turn();
-        let starts = self.ply.count() + 1 == 2;
-        self.clock
-            .as_mut()
+        let mover = self.side_to_move();
+        let starts = self.ply().count() + 1 == 2;
+        self.clock_mut()
             .map(|clock| clock.complete_move(mover, now, starts))
     }
 }

@@ -1,0 +1,384 @@
+//! The stored encoding: what earlier releases wrote keeps decoding, and the
+//! current schema's bytes are pinned by golden files.
+
+use std::path::PathBuf;
+
+use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
+
+use super::*;
+use crate::domain::{
+    Decision, DelayMode, EventKind, GameStatus, Outcome, Period, PointTable, RulesProfile,
+    Termination, TimeControl, TokenHash,
+};
+
+fn data(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(path)
+}
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(data(path)).unwrap_or_else(|err| panic!("{path}: {err}"))
+}
+
+/// A schema 0 fixture: the state and every event, decoded.
+fn legacy(name: &str) -> (Game, Vec<GameEvent>) {
+    let game = decode_game(&read(&format!("stored-v0/{name}.state.json")))
+        .unwrap_or_else(|err| panic!("{name} state: {err}"));
+    let log = String::from_utf8(read(&format!("stored-v0/{name}.events.tsv"))).expect("utf-8");
+    let events: Vec<GameEvent> = log
+        .lines()
+        .map(|line| {
+            let (version, json) = line.split_once('\t').expect("version<TAB>event");
+            let event = decode_event(json.as_bytes())
+                .unwrap_or_else(|err| panic!("{name} event {version}: {err}"));
+            assert_eq!(event.version.to_string(), version, "{name}");
+            event
+        })
+        .collect();
+    (game, events)
+}
+
+/// Checks that the log explains the state: versions 1..=version with no
+/// gap, the moves replayed from the created position reach the stored one,
+/// and the state survives a round trip through the current schema.
+#[track_caller]
+fn consistent(name: &str, game: &Game, events: &[GameEvent]) {
+    let versions: Vec<u64> = events.iter().map(|e| e.version).collect();
+    assert_eq!(versions, (1..=game.version()).collect::<Vec<_>>(), "{name}");
+    let EventKind::GameCreated { initial_fen, .. } = &events[0].kind else {
+        panic!("{name}: the log starts with {:?}", events[0].kind);
+    };
+    assert_eq!(initial_fen, &game.initial_fen(), "{name}");
+    let mode = game.variant().castling_mode();
+    let fen: Fen = initial_fen.parse().expect("created FEN");
+    let mut pos: Chess = fen.into_position(mode).expect("created position");
+    for record in events.iter().filter_map(GameEvent::move_record) {
+        let uci: UciMove = record.uci.parse().expect("uci");
+        let m = uci.to_move(&pos).expect("a legal move");
+        pos.play_unchecked(m);
+        assert_eq!(record.fen_after, super::super::game::fen_of(&pos), "{name}");
+    }
+    assert_eq!(game.fen(), super::super::game::fen_of(&pos), "{name}");
+    assert_eq!(
+        game.ply().count() as usize,
+        events.iter().filter_map(GameEvent::move_record).count()
+    );
+    let again = decode_game(&encode_game(game).expect("encode")).expect("decode");
+    assert_eq!(&again, game, "{name}");
+    assert_eq!(again.fen(), game.fen(), "{name}");
+    for event in events {
+        let again = decode_event(&encode_event(event).expect("encode")).expect("decode");
+        assert_eq!(&again, event, "{name}");
+    }
+}
+
+fn alice_bob(pairing: Pairing) -> (Player, Player, Pairing) {
+    let player = |id: &str, name: &str| Player {
+        id: id.to_owned(),
+        name: name.to_owned(),
+    };
+    (player("alice", "Alice"), player("bob", "Bob"), pairing)
+}
+
+fn test_pairing() -> Pairing {
+    Pairing {
+        event_id: "test-event".to_owned(),
+        round: 1,
+        board: 1,
+    }
+}
+
+#[test]
+fn schema_0_untimed_games_decode_and_recognise_their_request() {
+    let (game, events) = legacy("untimed-in-progress");
+    consistent("untimed-in-progress", &game, &events);
+    assert_eq!(game.status(), GameStatus::Active);
+    assert_eq!(game.ply().count(), 6);
+    // Black's refused claim stands as its offer, White's lapsed by the move.
+    assert_eq!(game.draw_offer(), Some(Color::Black));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::DrawClaimRefused { .. }))
+    );
+
+    let (white, black, pairing) = alice_bob(test_pairing());
+    let request = NewGame::new(
+        white,
+        black,
+        Variant::Standard,
+        &StartPosition::Standard,
+        pairing,
+        GameRules::default(),
+    )
+    .expect("request");
+    assert!(game.was_created_by(&request));
+    assert!(
+        !game.was_created_by(
+            &request
+                .clone()
+                .with_scoring(ScoringSystem::uniform(PointTable::FOOTBALL))
+        )
+    );
+
+    let (game, events) = legacy("untimed-checkmate");
+    consistent("untimed-checkmate", &game, &events);
+    assert_eq!(
+        game.result(),
+        Some(GameResult {
+            outcome: Outcome::WhiteWins,
+            termination: Termination::Checkmate
+        })
+    );
+    assert!(game.was_created_by(&request));
+}
+
+#[test]
+fn schema_0_timed_games_keep_their_clock_controls_and_corrections() {
+    let (game, events) = legacy("timed-paused");
+    consistent("timed-paused", &game, &events);
+    let clock = game.clock().expect("timed");
+    assert!(clock.is_paused());
+    assert_eq!(game.draw_offer(), None);
+
+    let white = TimeControl::new(
+        "time_control",
+        vec![
+            Period {
+                time_ms: 5_400_000,
+                moves: 40,
+                increment_ms: 30_000,
+                delay_ms: 0,
+            },
+            Period {
+                time_ms: 1_800_000,
+                moves: 0,
+                increment_ms: 30_000,
+                delay_ms: 0,
+            },
+        ],
+        DelayMode::Simple,
+    )
+    .expect("control");
+    let black = TimeControl::new(
+        "black_time_control",
+        vec![Period {
+            time_ms: 3_000_000,
+            moves: 0,
+            increment_ms: 0,
+            delay_ms: 5_000,
+        }],
+        DelayMode::Bronstein,
+    )
+    .expect("control");
+    assert_eq!(clock.control(Color::White), &white);
+    assert_eq!(clock.control(Color::Black), &black);
+
+    let (p_white, p_black, pairing) = alice_bob(Pairing {
+        event_id: "fixture-open".to_owned(),
+        round: 2,
+        board: 3,
+    });
+    let request = NewGame::new(
+        p_white,
+        p_black,
+        Variant::Standard,
+        &StartPosition::Standard,
+        pairing,
+        GameRules {
+            draw_offers_from_move: 30,
+            sofia_rules: false,
+            profile: RulesProfile::Uscf,
+            pending_offer_draws_on_flag: true,
+        },
+    )
+    .expect("request")
+    .with_clock(
+        Some(Timing {
+            white,
+            black,
+            clock_starts_after_first_moves: false,
+        }),
+        Schedule::default(),
+    )
+    .with_scoring(ScoringSystem::uniform(PointTable::FOOTBALL));
+    assert!(game.was_created_by(&request));
+
+    let (game, events) = legacy("timed-corrected");
+    consistent("timed-corrected", &game, &events);
+    assert_eq!(
+        game.result(),
+        Some(GameResult {
+            outcome: Outcome::Draw,
+            termination: Termination::ArbiterDecision
+        })
+    );
+    assert!(matches!(
+        events.last().map(|e| &e.kind),
+        Some(EventKind::ResultSet { .. })
+    ));
+    assert!(game.was_created_by(&request));
+}
+
+#[test]
+fn schema_0_chess960_scheduled_and_fen_games_decode() {
+    let (game, events) = legacy("chess960-flag");
+    consistent("chess960-flag", &game, &events);
+    assert_eq!(game.variant(), Variant::Chess960);
+    assert_eq!(game.position().castles().mode(), CastlingMode::Chess960);
+    let result = game.result().expect("ended on time");
+    assert_eq!(result.termination, Termination::Timeout);
+    assert!(game.scoring().armageddon);
+
+    let (game, events) = legacy("scheduled-aborted");
+    consistent("scheduled-aborted", &game, &events);
+    assert_eq!(game.status(), GameStatus::Aborted);
+    assert_eq!(game.aborted_by(), Some(Color::White));
+    assert_eq!(game.schedule().default_time_ms, Some(900_000));
+
+    let (game, events) = legacy("fen-start-repetition");
+    consistent("fen-start-repetition", &game, &events);
+    assert_eq!(game.repetition_count(), 2);
+    assert_eq!(game.position().turn(), Color::Black);
+}
+
+/// A game that exercises every part of the state: a clock with two
+/// periods, a schedule, custom scoring, moves, a pending offer.
+fn golden_game() -> (Game, Vec<GameEvent>) {
+    let t0 = Timestamp::from_unix_millis(1_800_000_000_000);
+    let control = TimeControl::new(
+        "time_control",
+        vec![
+            Period {
+                time_ms: 600_000,
+                moves: 40,
+                increment_ms: 2_000,
+                delay_ms: 0,
+            },
+            Period {
+                time_ms: 300_000,
+                moves: 0,
+                increment_ms: 0,
+                delay_ms: 3_000,
+            },
+        ],
+        DelayMode::Bronstein,
+    )
+    .expect("control");
+    let (white, black, pairing) = alice_bob(Pairing {
+        event_id: "golden-open".to_owned(),
+        round: 4,
+        board: 2,
+    });
+    let request = NewGame::new(
+        white,
+        black,
+        Variant::Standard,
+        &StartPosition::Standard,
+        pairing,
+        GameRules::default(),
+    )
+    .expect("request")
+    .with_clock(
+        Some(Timing {
+            white: control.clone(),
+            black: control,
+            clock_starts_after_first_moves: true,
+        }),
+        Schedule {
+            scheduled_start: Some(t0),
+            default_time_ms: Some(900_000),
+        },
+    )
+    .with_scoring(ScoringSystem::uniform(PointTable::FOOTBALL));
+    let seats = SeatHashes {
+        white: TokenHash::of("golden-white"),
+        black: TokenHash::of("golden-black"),
+    };
+    let id = GameId::parse("golden-game").expect("id");
+    let (mut game, created) = Game::create(id, request, seats, t0);
+    let mut events = vec![created];
+    for (i, text) in ["e4", "c5", "Nf3", "d6"].iter().enumerate() {
+        let now = t0.plus_millis(1_000 * (i as u64 + 1));
+        let offer = i == 3;
+        let Ok(Decision::Changed {
+            game: next,
+            events: produced,
+        }) = game.play_move(game.side_to_move(), game.ply(), text, offer, now)
+        else {
+            panic!("{text} refused");
+        };
+        game = *next;
+        events.extend(produced);
+    }
+    (game, events)
+}
+
+/// Compares `bytes` with a golden file; `ARBITER_BLESS=1` rewrites it.
+#[track_caller]
+fn golden(path: &str, bytes: &[u8]) {
+    if std::env::var_os("ARBITER_BLESS").is_some() {
+        std::fs::write(data(path), bytes).expect("write golden file");
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&read(path)),
+        String::from_utf8_lossy(bytes),
+        "the stored form changed: bump encoding::SCHEMA, keep decoding the old one, \
+         and add its files under tests/data (ARBITER_BLESS=1 rewrites the golden files)"
+    );
+}
+
+#[test]
+fn schema_1_bytes_are_pinned() {
+    let (game, events) = golden_game();
+    let state = encode_game(&game).expect("encode");
+    golden("stored-v1/game.state.json", &state);
+    let mut log = Vec::new();
+    for event in &events {
+        log.extend(encode_event(event).expect("encode"));
+        log.push(b'\n');
+    }
+    golden("stored-v1/game.events.jsonl", &log);
+    assert_eq!(decode_game(&state).expect("decode"), game);
+    for event in events {
+        assert_eq!(
+            decode_event(&encode_event(&event).expect("encode")).expect("decode"),
+            event
+        );
+    }
+}
+
+#[test]
+fn newer_and_malformed_records_are_refused_with_the_reason() {
+    assert_eq!(
+        decode_game(br#"{"schema":2,"game":{}}"#),
+        Err(DecodeError::NewerSchema {
+            what: "state",
+            schema: 2
+        })
+    );
+    assert_eq!(
+        decode_event(br#"{"schema":7,"event":{}}"#),
+        Err(DecodeError::NewerSchema {
+            what: "event",
+            schema: 7
+        })
+    );
+    for junk in [
+        &b""[..],
+        b"{",
+        b"[]",
+        br#"{"schema":1,"game":{"id":"x"}}"#,
+        b"\xff",
+    ] {
+        assert!(matches!(
+            decode_game(junk),
+            Err(DecodeError::Malformed { what: "state", .. })
+        ));
+        assert!(matches!(
+            decode_event(junk),
+            Err(DecodeError::Malformed { what: "event", .. })
+        ));
+    }
+}

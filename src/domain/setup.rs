@@ -1,0 +1,154 @@
+//! The setup of a game: who plays, where it starts, and the regulations,
+//! clocks, schedule and scoring it is played under.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{Chess, fen::Fen};
+
+use super::{
+    FieldError, GameRules, Pairing, Player, Repetition, Schedule, ScoringSystem, Timing, Variant,
+    chess960_fen, endings::automatic_ending, serde_chess,
+};
+
+/// Where a new game starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartPosition {
+    /// The standard starting position.
+    Standard,
+    /// A position given in FEN.
+    Fen(String),
+    /// A Chess960 starting position by number (0 to 959).
+    Chess960(u32),
+}
+
+/// A validated request to create a game: everything about a game that is
+/// fixed when it is created. A game keeps it for its whole life, so a
+/// repeated creation request is recognised by comparing the two.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NewGame {
+    white: Player,
+    black: Player,
+    variant: Variant,
+    #[serde(with = "serde_chess::position")]
+    start: Chess,
+    pairing: Pairing,
+    rules: GameRules,
+    timing: Option<Timing>,
+    schedule: Schedule,
+    scoring: ScoringSystem,
+}
+
+impl NewGame {
+    /// Scores the game under `scoring` (classic 1/½/0 by default).
+    pub fn with_scoring(mut self, scoring: ScoringSystem) -> Self {
+        self.scoring = scoring;
+        self
+    }
+
+    /// Makes the game timed, with an optional schedule.
+    pub fn with_clock(mut self, timing: Option<Timing>, schedule: Schedule) -> Self {
+        self.timing = timing;
+        self.schedule = schedule;
+        self
+    }
+
+    /// The white player.
+    pub fn white(&self) -> &Player {
+        &self.white
+    }
+    /// The black player.
+    pub fn black(&self) -> &Player {
+        &self.black
+    }
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+    /// The starting position.
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+    /// Where the game belongs in its event.
+    pub fn pairing(&self) -> &Pairing {
+        &self.pairing
+    }
+    /// The regulations the game is played under.
+    pub fn rules(&self) -> GameRules {
+        self.rules
+    }
+    /// The time controls, in a timed game.
+    pub fn timing(&self) -> Option<&Timing> {
+        self.timing.as_ref()
+    }
+    /// The schedule.
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
+    }
+    /// How the game is scored.
+    pub fn scoring(&self) -> ScoringSystem {
+        self.scoring
+    }
+
+    /// Validates the parts of a new game. A FEN start must be a legal
+    /// position of the variant with a move to make; it is refused with the
+    /// exact reason otherwise.
+    pub fn new(
+        white: Player,
+        black: Player,
+        variant: Variant,
+        start: &StartPosition,
+        pairing: Pairing,
+        rules: GameRules,
+    ) -> Result<Self, FieldError> {
+        let start = match (variant, start) {
+            (Variant::Standard, StartPosition::Standard) => Chess::default(),
+            (Variant::Standard, StartPosition::Chess960(_)) => {
+                return Err(FieldError::new(
+                    "chess960_position",
+                    "applies only to the Chess960 variant",
+                ));
+            }
+            (Variant::Chess960, StartPosition::Standard) => {
+                return Err(FieldError::new(
+                    "chess960_position",
+                    "is required for a Chess960 game without an initial_fen",
+                ));
+            }
+            (Variant::Chess960, &StartPosition::Chess960(number)) => {
+                let fen = chess960_fen(number)?;
+                parse_start(&fen, variant)?
+            }
+            (_, StartPosition::Fen(fen)) => parse_start(fen, variant)?,
+        };
+        Ok(Self {
+            white,
+            black,
+            variant,
+            start,
+            pairing,
+            rules,
+            timing: None,
+            schedule: Schedule::default(),
+            scoring: ScoringSystem::default(),
+        })
+    }
+}
+
+fn parse_start(text: &str, variant: Variant) -> Result<Chess, FieldError> {
+    let fen: Fen = text
+        .trim()
+        .parse()
+        .map_err(|err| FieldError::new("initial_fen", format!("is not valid FEN: {err}")))?;
+    let pos: Chess = fen
+        .into_position(variant.castling_mode())
+        .map_err(|err| FieldError::new("initial_fen", format!("is not a legal position: {err}")))?;
+    if let Some(ending) = automatic_ending(&pos, &Repetition::starting_at(&pos)) {
+        return Err(FieldError::new(
+            "initial_fen",
+            format!(
+                "is a finished position ({}); a game must start with a move to play",
+                ending.termination.describe()
+            ),
+        ));
+    }
+    Ok(pos)
+}
