@@ -97,11 +97,6 @@ impl Arbiter {
         Self { store, seats }
     }
 
-    /// The store, for health checks.
-    pub fn store(&self) -> &Arc<dyn GameStore> {
-        &self.store
-    }
-
     /// Creates a game. With a `request_id`, a repeat of the same request
     /// returns the same game and tokens; a different request with the same
     /// key is refused.

@@ -56,26 +56,16 @@ impl Watcher {
             pending: VecDeque::new(),
             complete: false,
         };
-        let missed = if after == 0 {
-            Vec::new()
-        } else {
-            arbiter.events_after(&id, after).await?
-        };
-        // A log that no longer starts right after `after` has been trimmed:
-        // the watcher needs the whole game instead of the missing events.
-        let gap = missed.first().is_some_and(|e| e.version != after + 1);
-        if after == 0 || gap {
-            let finished = game.status() != GameStatus::Active;
+        if after == 0 {
+            // A new watcher gets the game as it stands, then what follows.
             watcher.cursor = current;
-            watcher.complete = finished;
+            watcher.complete = game.status() != GameStatus::Active;
             watcher.pending.push_back(WatchItem::Snapshot(Box::new(
                 arbiter.view(game, now).await?,
             )));
-            if !finished {
-                watcher.accept(missed.into_iter().filter(|e| e.version > current))?;
-            }
         } else {
             watcher.complete = game.status() != GameStatus::Active && after == current;
+            let missed = arbiter.events_after(&id, after).await?;
             watcher.accept(missed)?;
         }
         Ok(watcher)
@@ -104,11 +94,6 @@ impl Watcher {
                 .collect::<Result<Vec<_>, _>>()?;
             self.accept(events)?;
         }
-    }
-
-    /// The version of the last item handed out.
-    pub fn cursor(&self) -> u64 {
-        self.cursor
     }
 
     /// Queues the events that follow the cursor, checking there is no gap.

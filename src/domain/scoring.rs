@@ -29,6 +29,12 @@ impl Points {
         self.0
     }
 
+    /// These points weighted by `weight` (e.g. an opponent's score times ½
+    /// for a draw), truncated to thousandths.
+    pub fn times(self, weight: Points) -> Self {
+        Self(self.0 * weight.0 / 1000)
+    }
+
     /// Reads a decimal with at most three decimals ("1", "0.5", "2.25").
     pub fn parse(field: &'static str, text: &str) -> Result<Self, FieldError> {
         let text = text.trim();

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{Outcome, Player, Points, Score};
+use super::{Outcome, Player, PointTable, Points, Score};
 
 /// What standings need from one game.
 #[derive(Clone, Debug)]
@@ -51,6 +51,43 @@ pub struct Standing {
     pub direct_encounter: Points,
 }
 
+/// A player's result in one game, whatever the scoring system pays for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GameScore {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl GameScore {
+    fn of(outcome: Outcome, my_win: Outcome) -> Self {
+        match outcome {
+            Outcome::Draw => Self::Draw,
+            o if o == my_win => Self::Win,
+            // A loss, or a double forfeit (both lose).
+            _ => Self::Loss,
+        }
+    }
+
+    /// The game's weight in Sonneborn-Berger: 1, ½ or 0 whatever the
+    /// scoring system, as FIDE's tie-break regulations define it.
+    fn weight(self) -> Points {
+        let table = PointTable::CLASSIC;
+        match self {
+            Self::Win => table.win,
+            Self::Draw => table.draw,
+            Self::Loss => table.loss,
+        }
+    }
+}
+
+/// An over-the-board game from one player's side.
+struct Encounter {
+    opponent: String,
+    score: GameScore,
+    points: Points,
+}
+
 #[derive(Default)]
 struct Tally {
     player: Option<Player>,
@@ -61,9 +98,31 @@ struct Tally {
     losses: u32,
     forfeit_wins: u32,
     forfeit_losses: u32,
-    /// Over-the-board games: (opponent id, game score in thousandths: 1000,
-    /// 500 or 0, and the points scored in the game).
-    games: Vec<(String, i64, Points)>,
+    encounters: Vec<Encounter>,
+}
+
+impl Tally {
+    fn count(&mut self, opponent: &Player, score: GameScore, points: Points, played: bool) {
+        self.points = self.points + points;
+        if !played {
+            match score {
+                GameScore::Win => self.forfeit_wins += 1,
+                GameScore::Draw | GameScore::Loss => self.forfeit_losses += 1,
+            }
+            return;
+        }
+        self.played += 1;
+        match score {
+            GameScore::Win => self.wins += 1,
+            GameScore::Draw => self.draws += 1,
+            GameScore::Loss => self.losses += 1,
+        }
+        self.encounters.push(Encounter {
+            opponent: opponent.id.clone(),
+            score,
+            points,
+        });
+    }
 }
 
 /// The standings of an event's games, best first: by points, then direct
@@ -73,6 +132,21 @@ struct Tally {
 /// sides (no virtual opponent). Unfinished and aborted games count for
 /// nothing.
 pub fn standings(games: &[GameRecordForStandings]) -> Vec<Standing> {
+    let tallies = tally(games);
+    let totals: HashMap<&str, Points> = tallies
+        .iter()
+        .map(|(id, tally)| (id.as_str(), tally.points))
+        .collect();
+    let mut rows: Vec<Standing> = tallies
+        .iter()
+        .map(|(id, tally)| standing(id, tally, &totals))
+        .collect();
+    rank(&mut rows);
+    rows
+}
+
+/// Every player's games, in player id order.
+fn tally(games: &[GameRecordForStandings]) -> BTreeMap<String, Tally> {
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     for game in games {
         for player in [&game.white, &game.black] {
@@ -81,83 +155,67 @@ pub fn standings(games: &[GameRecordForStandings]) -> Vec<Standing> {
         let Some((outcome, score)) = game.finished else {
             continue;
         };
-        // A double forfeit: both lose, unplayed; `fraction` below is 0.
         let sides = [
             (&game.white, &game.black, score.white, Outcome::WhiteWins),
             (&game.black, &game.white, score.black, Outcome::BlackWins),
         ];
         for (me, opponent, points, my_win) in sides {
-            let tally = tallies.entry(me.id.clone()).or_default();
-            tally.points = tally.points + points;
-            let fraction = match outcome {
-                Outcome::Draw => 500,
-                o if o == my_win => 1000,
-                _ => 0,
-            };
-            if score.played {
-                tally.played += 1;
-                match fraction {
-                    1000 => tally.wins += 1,
-                    500 => tally.draws += 1,
-                    _ => tally.losses += 1,
-                }
-                tally.games.push((opponent.id.clone(), fraction, points));
-            } else if fraction == 1000 {
-                tally.forfeit_wins += 1;
-            } else {
-                tally.forfeit_losses += 1;
-            }
+            tallies.entry(me.id.clone()).or_default().count(
+                opponent,
+                GameScore::of(outcome, my_win),
+                points,
+                score.played,
+            );
         }
     }
-    let totals: HashMap<String, Points> = tallies
+    tallies
+}
+
+/// A player's line with its tie-breaks; `totals` holds every player's
+/// points.
+fn standing(id: &str, tally: &Tally, totals: &HashMap<&str, Points>) -> Standing {
+    let total = |opponent: &str| totals.get(opponent).copied().unwrap_or_default();
+    let opponent_points: Vec<Points> = tally
+        .encounters
         .iter()
-        .map(|(id, tally)| (id.clone(), tally.points))
+        .map(|e| total(&e.opponent))
         .collect();
-    let mut rows: Vec<Standing> = tallies
+    let buchholz: Points = opponent_points.iter().copied().sum();
+    let lowest = opponent_points.iter().copied().min().unwrap_or_default();
+    let sonneborn_berger = tally
+        .encounters
         .iter()
-        .map(|(id, tally)| {
-            let opponent_points: Vec<Points> = tally
-                .games
-                .iter()
-                .map(|(opponent, _, _)| totals.get(opponent).copied().unwrap_or_default())
-                .collect();
-            let buchholz: Points = opponent_points.iter().copied().sum();
-            let lowest = opponent_points.iter().copied().min().unwrap_or_default();
-            let sonneborn_berger = Points::from_milli(
-                tally
-                    .games
-                    .iter()
-                    .map(|(opponent, fraction, _)| {
-                        totals.get(opponent).copied().unwrap_or_default().milli() * fraction / 1000
-                    })
-                    .sum(),
-            );
-            let direct_encounter: Points = tally
-                .games
-                .iter()
-                .filter(|(opponent, _, _)| totals.get(opponent) == totals.get(id))
-                .map(|(_, _, points)| *points)
-                .sum();
-            Standing {
-                rank: 0,
-                player: tally.player.clone().unwrap_or(Player {
-                    id: id.clone(),
-                    name: String::new(),
-                }),
-                points: tally.points,
-                played: tally.played,
-                wins: tally.wins,
-                draws: tally.draws,
-                losses: tally.losses,
-                forfeit_wins: tally.forfeit_wins,
-                forfeit_losses: tally.forfeit_losses,
-                buchholz,
-                buchholz_cut1: Points::from_milli(buchholz.milli() - lowest.milli()),
-                sonneborn_berger,
-                direct_encounter,
-            }
-        })
-        .collect();
+        .map(|e| total(&e.opponent).times(e.score.weight()))
+        .sum();
+    let direct_encounter = tally
+        .encounters
+        .iter()
+        .filter(|e| total(&e.opponent) == tally.points)
+        .map(|e| e.points)
+        .sum();
+    Standing {
+        rank: 0,
+        player: tally.player.clone().unwrap_or(Player {
+            id: id.to_owned(),
+            name: String::new(),
+        }),
+        points: tally.points,
+        played: tally.played,
+        wins: tally.wins,
+        draws: tally.draws,
+        losses: tally.losses,
+        forfeit_wins: tally.forfeit_wins,
+        forfeit_losses: tally.forfeit_losses,
+        buchholz,
+        buchholz_cut1: Points::from_milli(buchholz.milli() - lowest.milli()),
+        sonneborn_berger,
+        direct_encounter,
+    }
+}
+
+/// Sorts best first and numbers the ranks; players equal on every
+/// criterion share one (ties broken by id only for a stable order).
+fn rank(rows: &mut [Standing]) {
     let key = |s: &Standing| {
         (
             s.points,
@@ -180,7 +238,6 @@ pub fn standings(games: &[GameRecordForStandings]) -> Vec<Standing> {
         }
         rows[index].rank = rank;
     }
-    rows
 }
 
 #[cfg(test)]

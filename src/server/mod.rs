@@ -30,7 +30,40 @@ pub async fn serve(
     listener: TcpListener,
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
-    let store: Arc<dyn GameStore> = match &settings.store {
+    let store = open_store(&settings.store)?;
+    let arbiter = Arbiter::new(store.clone(), seat_keys(settings.token_secret.as_deref()));
+    let sweeper_task = tokio::spawn(sweeper::run(arbiter.clone(), shutdown.clone()));
+    let api = ArbiterApi::new(
+        arbiter,
+        admin_token(settings.admin_token.as_deref()),
+        shutdown.clone(),
+    );
+
+    let (reporter, health_service) = tonic_health::server::health_reporter();
+    health::register(&reporter).await;
+    let health_task = tokio::spawn(health::report(reporter, store, shutdown.clone()));
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+
+    tracing::info!(address = %listener.local_addr()?, "serving chess.arbiter.v1.ArbiterService");
+    tonic::transport::Server::builder()
+        .http2_keepalive_interval(Some(Duration::from_secs(30)))
+        .add_service(health_service)
+        .add_service(reflection)
+        .add_service(ArbiterServiceServer::new(api))
+        .serve_with_incoming_shutdown(without_nagle(listener), shutdown.cancelled_owned())
+        .await?;
+    let _ = health_task.await;
+    let _ = sweeper_task.await;
+    tracing::info!("server stopped");
+    Ok(())
+}
+
+/// The configured store.
+fn open_store(choice: &StoreChoice) -> Result<Arc<dyn GameStore>, ServeError> {
+    Ok(match choice {
         StoreChoice::Memory => {
             tracing::warn!(
                 "no Redis configured: games are kept in memory and lost when the server stops \
@@ -42,8 +75,13 @@ pub async fn serve(
             tracing::info!(key_prefix = %redis.key_prefix, "games are kept in Redis");
             Arc::new(RedisStore::new(redis)?)
         }
-    };
-    let seats = match &settings.token_secret {
+    })
+}
+
+/// The keys seat tokens derive from: the configured secret, or a random one
+/// (with a warning: tokens then cannot be re-issued by another replica).
+fn seat_keys(secret: Option<&str>) -> SeatKeys {
+    match secret {
         Some(secret) => SeatKeys::from_secret(secret.as_bytes()),
         None => {
             tracing::warn!(
@@ -52,47 +90,32 @@ pub async fn serve(
             );
             SeatKeys::random()
         }
-    };
-    let admin = AdminToken::new(settings.admin_token.as_deref());
+    }
+}
+
+/// The admin token, warning loudly when there is none.
+fn admin_token(token: Option<&str>) -> AdminToken {
+    let admin = AdminToken::new(token);
     if admin.is_open() {
         tracing::warn!(
             "OPEN MODE: ARBITER_ADMIN_TOKEN is not set, so anyone who can reach this server may \
              create games"
         );
     }
+    admin
+}
 
-    let arbiter = Arbiter::new(store.clone(), seats);
-    let sweeper_task = tokio::spawn(sweeper::run(arbiter.clone(), shutdown.clone()));
-    let api = ArbiterApi::new(arbiter, admin, shutdown.clone());
-
-    let (reporter, health_service) = tonic_health::server::health_reporter();
-    health::register(&reporter).await;
-    let health_task = tokio::spawn(health::report(reporter, store, shutdown.clone()));
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
-
-    let address = listener.local_addr()?;
-    // Small request/response messages must not wait for Nagle's algorithm
-    // and delayed ACKs (tens of milliseconds per call otherwise).
-    let incoming = TcpListenerStream::new(listener).map(|stream| {
+/// The accepted connections, with Nagle's algorithm off: small request and
+/// response messages must not wait for delayed ACKs (tens of milliseconds
+/// per call otherwise).
+fn without_nagle(
+    listener: TcpListener,
+) -> impl futures::Stream<Item = std::io::Result<tokio::net::TcpStream>> {
+    TcpListenerStream::new(listener).map(|stream| {
         stream.inspect(|stream| {
             if let Err(err) = stream.set_nodelay(true) {
                 tracing::debug!(error = %err, "cannot set TCP_NODELAY");
             }
         })
-    });
-    tracing::info!(%address, "serving chess.arbiter.v1.ArbiterService");
-    tonic::transport::Server::builder()
-        .http2_keepalive_interval(Some(Duration::from_secs(30)))
-        .add_service(health_service)
-        .add_service(reflection)
-        .add_service(ArbiterServiceServer::new(api))
-        .serve_with_incoming_shutdown(incoming, shutdown.cancelled_owned())
-        .await?;
-    let _ = health_task.await;
-    let _ = sweeper_task.await;
-    tracing::info!("server stopped");
-    Ok(())
+    })
 }
