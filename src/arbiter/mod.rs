@@ -307,20 +307,14 @@ impl Arbiter {
 
     /// Resigns for the seat holding `token`.
     pub async fn resign(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
-        self.execute(id, token, |game, seat, now| {
-            game.resign(seat, now).map(|d| (d, ()))
-        })
-        .await
-        .map(|(view, ())| view)
+        self.execute(id, token, |game, seat, now| game.resign(seat, now))
+            .await
     }
 
     /// Offers a draw for the seat holding `token`.
     pub async fn offer_draw(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
-        self.execute(id, token, |game, seat, now| {
-            game.offer_draw(seat, now).map(|d| (d, ()))
-        })
-        .await
-        .map(|(view, ())| view)
+        self.execute(id, token, |game, seat, now| game.offer_draw(seat, now))
+            .await
     }
 
     /// Answers the opponent's draw offer for the seat holding `token`.
@@ -332,10 +326,8 @@ impl Arbiter {
     ) -> Result<GameView, ArbiterError> {
         self.execute(id, token, |game, seat, now| {
             game.respond_to_draw_offer(seat, accept, now)
-                .map(|d| (d, ()))
         })
         .await
-        .map(|(view, ())| view)
     }
 
     /// Rules on a draw claim by the seat holding `token`.
@@ -347,7 +339,7 @@ impl Arbiter {
         reason: ClaimReason,
         intended: Option<&str>,
     ) -> Result<(GameView, ClaimVerdict), ArbiterError> {
-        self.execute(id, token, |game, seat, now| {
+        self.execute_with(id, token, |game, seat, now| {
             game.claim_draw(seat, ply, reason, intended, now)
         })
         .await
@@ -355,16 +347,28 @@ impl Arbiter {
 
     /// Aborts the game for the seat holding `token`.
     pub async fn abort(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
-        self.execute(id, token, |game, seat, now| {
-            game.abort(seat, now).map(|d| (d, ()))
+        self.execute(id, token, |game, seat, now| game.abort(seat, now))
+            .await
+    }
+
+    /// Runs one seat command: load, authorise, decide, commit; again from
+    /// the fresh state when a concurrent commit won the race.
+    async fn execute(
+        &self,
+        id: &GameId,
+        token: &str,
+        decide: impl Fn(&Game, Color, Timestamp) -> Result<Decision, Rejection>,
+    ) -> Result<GameView, ArbiterError> {
+        self.execute_with(id, token, |game, seat, now| {
+            decide(game, seat, now).map(|decision| (decision, ()))
         })
         .await
         .map(|(view, ())| view)
     }
 
-    /// Runs one seat command: load, authorise, decide, commit; again from
-    /// the fresh state when a concurrent commit won the race.
-    async fn execute<T>(
+    /// Like [`Arbiter::execute`], for a command whose ruling also yields a
+    /// value for the caller (e.g. a claim's verdict).
+    async fn execute_with<T>(
         &self,
         id: &GameId,
         token: &str,
