@@ -5,7 +5,7 @@ use shakmaty::Position;
 use crate::{
     arbiter::{GameView, WatchItem},
     domain::{
-        self, ClaimReason, ClockView, Color, DelayMode, EventKind, GameEvent, GameRules,
+        self, ClaimReason, ClockView, Color, DelayMode, EventId, EventKind, GameEvent, GameRules,
         GameStatus, MoveRecord, Outcome, Pace, PointTable, RulesProfile, Score, ScoringSystem,
         Standing, Termination, TimeControl, Timestamp, Variant,
     },
@@ -148,7 +148,7 @@ pub fn game(view: &GameView) -> proto::Game {
         white: Some(player(game.white())),
         black: Some(player(game.black())),
         result: game.result().map(|r| result(r, game.score())),
-        event_id: game.pairing().event_id.clone(),
+        event_id: event_id(&game.pairing().event_id),
         round: game.pairing().round,
         board: game.pairing().board,
         initial_fen: game.initial_fen().to_owned(),
@@ -194,6 +194,11 @@ fn scoring(system: ScoringSystem) -> proto::ResolvedScoring {
         black: Some(point_table(&system.black)),
         armageddon: system.armageddon,
     }
+}
+
+/// An event id as the API carries it: empty for none.
+fn event_id(id: &Option<EventId>) -> String {
+    id.as_ref().map(ToString::to_string).unwrap_or_default()
 }
 
 fn optional_color(side: Option<Color>) -> proto::Color {
@@ -257,7 +262,7 @@ fn game_event(event: &GameEvent) -> proto::GameEvent {
             white: Some(player(white)),
             black: Some(player(black)),
             initial_fen: initial_fen.clone(),
-            event_id: pairing.event_id.clone(),
+            event_id: event_id(&pairing.event_id),
             round: pairing.round,
             board: pairing.board,
             variant: variant(*v).into(),

@@ -18,7 +18,7 @@ pub use self::auth::AdminToken;
 use crate::{
     arbiter::{Arbiter, WatchItem},
     domain::{
-        ClaimReason, ClaimVerdict, Color, FieldError, GameId, GameStatus, Outcome, Pairing, Ply,
+        ClaimReason, ClaimVerdict, Color, EventId, FieldError, GameId, GameStatus, Outcome, Ply,
         Ruling,
     },
     proto::{self, arbiter_service_server::ArbiterService},
@@ -47,17 +47,9 @@ fn game_id(raw: &str) -> Result<GameId, Status> {
     GameId::parse(raw).map_err(|err| status::invalid_field(&err))
 }
 
-/// A required event id, validated like the one CreateGame takes.
-fn event_id(raw: &str) -> Result<String, Status> {
-    if raw.is_empty() {
-        return Err(status::invalid_field(&FieldError::new(
-            "event_id",
-            "is required",
-        )));
-    }
-    Pairing::parse(raw, 0, 0)
-        .map(|pairing| pairing.event_id)
-        .map_err(|err| status::invalid_field(&err))
+/// A required event id.
+fn event_id(raw: &str) -> Result<EventId, Status> {
+    EventId::parse(raw).map_err(|err| status::invalid_field(&err))
 }
 
 /// Page tokens are opaque to clients: `p` and an offset in base 36.

@@ -20,9 +20,9 @@ pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::watch::{WatchItem, Watcher};
 use crate::{
     domain::{
-        CHESS960_POSITIONS, ClaimReason, ClaimVerdict, Color, Decision, Game, GameEvent, GameId,
-        GameRecordForStandings, GameStatus, MoveRecord, NewGame, Ply, Rejection, RequestId, Ruling,
-        Standing, Timestamp, TokenHash, TrfGame, pgn, standings, trf,
+        CHESS960_POSITIONS, ClaimReason, ClaimVerdict, Color, Decision, EventId, Game, GameEvent,
+        GameId, GameRecordForStandings, GameStatus, MoveRecord, NewGame, Ply, Rejection, RequestId,
+        Ruling, Standing, Timestamp, TokenHash, TrfGame, pgn, standings, trf,
     },
     store::{CommitOutcome, GameStore},
 };
@@ -165,9 +165,9 @@ impl Arbiter {
     /// Lists a game under its event, if it has one.
     async fn list_in_event(&self, game: &Game) -> Result<(), ArbiterError> {
         let pairing = game.pairing();
-        if !pairing.event_id.is_empty() {
+        if let Some(event_id) = &pairing.event_id {
             self.store
-                .add_to_event(&pairing.event_id, (pairing.round, pairing.board), game.id())
+                .add_to_event(event_id, (pairing.round, pairing.board), game.id())
                 .await?;
         }
         Ok(())
@@ -179,7 +179,7 @@ impl Arbiter {
     /// are more.
     pub async fn list_games(
         &self,
-        event_id: &str,
+        event_id: &EventId,
         status: Option<GameStatus>,
         offset: usize,
         page_size: usize,
@@ -220,7 +220,7 @@ impl Arbiter {
     }
 
     /// Every game of an event as it stands now, in round and board order.
-    async fn event_snapshot(&self, event_id: &str) -> Result<Vec<Game>, ArbiterError> {
+    async fn event_snapshot(&self, event_id: &EventId) -> Result<Vec<Game>, ArbiterError> {
         const BATCH: usize = 500;
         let mut games = Vec::new();
         let mut offset = 0;
@@ -244,14 +244,17 @@ impl Arbiter {
     /// The event's standings, derived from the committed results of all its
     /// games (so each finished game counts exactly once), and how many
     /// finished games they count.
-    pub async fn standings(&self, event_id: &str) -> Result<(Vec<Standing>, usize), ArbiterError> {
+    pub async fn standings(
+        &self,
+        event_id: &EventId,
+    ) -> Result<(Vec<Standing>, usize), ArbiterError> {
         let records = standing_records(&self.event_snapshot(event_id).await?);
         let counted = records.iter().filter(|r| r.finished.is_some()).count();
         Ok((standings(&records), counted))
     }
 
     /// The event as a FIDE Tournament Report File.
-    pub async fn export_trf(&self, event_id: &str) -> Result<String, ArbiterError> {
+    pub async fn export_trf(&self, event_id: &EventId) -> Result<String, ArbiterError> {
         let games = self.event_snapshot(event_id).await?;
         let rows = standings(&standing_records(&games));
         let trf_games: Vec<TrfGame> = games
@@ -507,7 +510,7 @@ impl Arbiter {
 
     /// Every game of an event in PGN, in round and board order, separated
     /// by blank lines.
-    pub async fn export_event_pgn(&self, event_id: &str) -> Result<String, ArbiterError> {
+    pub async fn export_event_pgn(&self, event_id: &EventId) -> Result<String, ArbiterError> {
         let mut exports = Vec::new();
         for game in self.event_snapshot(event_id).await? {
             let moves = self.moves(game.id(), game.ply()).await?;
@@ -517,8 +520,12 @@ impl Arbiter {
     }
 
     /// Starts following every game of an event (see [`EventWatcher`]).
-    pub fn watch_event(&self, event_id: &str, cursor: &str) -> Result<EventWatcher, ArbiterError> {
-        EventWatcher::start(self.clone(), event_id.to_owned(), cursor)
+    pub fn watch_event(
+        &self,
+        event_id: &EventId,
+        cursor: &str,
+    ) -> Result<EventWatcher, ArbiterError> {
+        EventWatcher::start(self.clone(), event_id.clone(), cursor)
     }
 
     /// Starts following a game's events for a watcher (see [`Watcher`]).

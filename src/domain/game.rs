@@ -6,9 +6,9 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMo
 use subtle::ConstantTimeEq;
 
 use super::{
-    Clock, EventKind, FieldError, GameEvent, GameId, GameResult, GameRules, MoveRecord, Outcome,
-    Player, Ply, Rejection, Repetition, Schedule, Score, ScoringSystem, Termination, Timestamp,
-    Timing, Variant, chess960_fen,
+    Clock, EventId, EventKind, FieldError, GameEvent, GameId, GameResult, GameRules, MoveRecord,
+    Outcome, Player, Ply, Rejection, Repetition, Schedule, Score, ScoringSystem, Termination,
+    Timestamp, Timing, Variant, chess960_fen,
     dead_position::{self, Mating},
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
@@ -20,8 +20,10 @@ pub(crate) const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB
 /// Where a game belongs in a tournament. All parts are optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pairing {
-    /// The platform's event identifier (empty when none).
-    pub event_id: String,
+    /// The platform's event, if the game belongs to one (stored as a
+    /// string, empty when none).
+    #[serde(with = "super::ids::opt_event_id")]
+    pub event_id: Option<EventId>,
     /// The round number (0 when none).
     pub round: u32,
     /// The board number within the round (0 when none).
@@ -29,13 +31,11 @@ pub struct Pairing {
 }
 
 impl Pairing {
-    /// Longest accepted event identifier.
-    pub const MAX_EVENT_ID_LEN: usize = 128;
-
     /// Highest accepted round and board number.
     pub const MAX_NUMBER: u32 = 100_000;
 
-    /// Validates a pairing taken from a request.
+    /// Validates a pairing taken from a request; an empty `event_id` means
+    /// the game belongs to no event.
     pub fn parse(event_id: &str, round: u32, board: u32) -> Result<Self, FieldError> {
         for (field, value) in [("round", round), ("board", board)] {
             if value > Self::MAX_NUMBER {
@@ -45,17 +45,8 @@ impl Pairing {
                 ));
             }
         }
-        if event_id.chars().count() > Self::MAX_EVENT_ID_LEN {
-            return Err(FieldError::new(
-                "event_id",
-                format!("is longer than {} characters", Self::MAX_EVENT_ID_LEN),
-            ));
-        }
-        if event_id.chars().any(char::is_control) {
-            return Err(FieldError::new("event_id", "contains control characters"));
-        }
         Ok(Self {
-            event_id: event_id.to_owned(),
+            event_id: EventId::parse_optional(event_id)?,
             round,
             board,
         })
@@ -209,7 +200,9 @@ impl NewGame {
             self.black.id.as_str(),
             self.black.name.as_str(),
             &fen_of(&self.start),
-            self.pairing.event_id.as_str(),
+            // No event hashes as the empty string it used to be stored as,
+            // so a retried request keeps its fingerprint.
+            self.pairing.event_id.as_ref().map_or("", EventId::as_str),
             &self.pairing.round.to_string(),
             &self.pairing.board.to_string(),
             &format!("{:?}", self.variant),

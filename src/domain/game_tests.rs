@@ -19,7 +19,7 @@ fn player(id: &str, name: &str) -> Player {
 
 fn pairing() -> Pairing {
     Pairing {
-        event_id: "spring-open".to_owned(),
+        event_id: Some(EventId::parse("spring-open").unwrap()),
         round: 3,
         board: 7,
     }
@@ -756,8 +756,11 @@ fn fingerprints_tell_requests_apart() {
     v.2 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
     variants.push(("fen", v));
     let mut v = base();
-    v.3.event_id = "autumn-open".into();
+    v.3.event_id = Some(EventId::parse("autumn-open").unwrap());
     variants.push(("event id", v));
+    let mut v = base();
+    v.3.event_id = None;
+    variants.push(("no event", v));
     let mut v = base();
     v.3.round = 4;
     variants.push(("round", v));
@@ -825,6 +828,60 @@ fn games_survive_a_serde_round_trip() {
     assert_eq!(
         back.play_move(Color::White, back.ply(), "e4", false, at(0)),
         Err(Rejection::GameOver)
+    );
+}
+
+#[test]
+fn a_pairing_is_stored_with_an_empty_event_id_for_none() {
+    let none = Pairing::parse("", 0, 0).unwrap();
+    assert_eq!(none.event_id, None);
+    assert_eq!(
+        serde_json::to_string(&none).unwrap(),
+        r#"{"event_id":"","round":0,"board":0}"#
+    );
+    let stored = r#"{"event_id":"spring-open","round":3,"board":7}"#;
+    assert_eq!(serde_json::to_string(&pairing()).unwrap(), stored);
+    assert_eq!(serde_json::from_str::<Pairing>(stored).unwrap(), pairing());
+    assert_eq!(
+        serde_json::from_str::<Pairing>(r#"{"event_id":"","round":0,"board":0}"#).unwrap(),
+        Pairing::default()
+    );
+    assert!(
+        serde_json::from_str::<Pairing>(r#"{"event_id":"a\u0007","round":0,"board":0}"#).is_err()
+    );
+    assert_eq!(
+        Pairing::parse("spring-open", 100_001, 0),
+        Err(FieldError::new("round", "must be at most 100000"))
+    );
+    assert_eq!(
+        Pairing::parse("bell\u{7}", 1, 1),
+        Err(FieldError::new("event_id", "contains control characters"))
+    );
+}
+
+#[test]
+fn fingerprints_are_stable_across_releases() {
+    // A retried CreateGame must match the game its first attempt created,
+    // even when a newer release serves the retry.
+    let fingerprint = |pairing| {
+        NewGame::new(
+            player("alice", "Alice"),
+            player("bob", "Bob"),
+            Variant::Standard,
+            &StartPosition::Standard,
+            pairing,
+            GameRules::default(),
+        )
+        .expect("valid new game")
+        .fingerprint()
+    };
+    assert_eq!(
+        fingerprint(Pairing::default()),
+        "5c6c82a9b17bf2b08a5514e7567c6c27dbcd2f3cfc56f5b40c3fb2607a14ec64"
+    );
+    assert_eq!(
+        fingerprint(pairing()),
+        "fcbfcef9fb58df6bb1ba6ec745fffa927c532d1d14ad3d660ecb430b4682de4e"
     );
 }
 

@@ -50,7 +50,7 @@ pub use event::{EventKind, GameEvent};
 pub use game::{
     Decision, Game, GameStatus, NewGame, Pairing, SeatHashes, StartPosition, TokenHash,
 };
-pub use ids::{GameId, RequestId};
+pub use ids::{EventId, GameId, RequestId};
 pub use outcome::{GameResult, Outcome, Termination};
 pub use player::Player;
 pub use ply::Ply;
