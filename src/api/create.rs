@@ -4,7 +4,6 @@ use tonic::Status;
 
 use super::status;
 use crate::{
-    arbiter::chess960_position_for,
     domain::{
         DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player, PointTable, Points,
         RequestId, RulesProfile, Schedule, ScoringSystem, StartPosition, TimeControl, Timestamp,
@@ -20,28 +19,6 @@ fn invalid(field: &'static str, reason: &str) -> Status {
 fn player(field: &'static str, player: Option<&proto::Player>) -> Result<Player, Status> {
     let player = player.ok_or_else(|| invalid(field, "is required"))?;
     Player::parse(field, &player.id, &player.name).map_err(|err| status::invalid_field(&err))
-}
-
-fn start(
-    variant: Variant,
-    req: &proto::CreateGameRequest,
-    request_id: Option<&RequestId>,
-) -> Result<StartPosition, Status> {
-    let fen = req.initial_fen.trim();
-    Ok(match (variant, fen.is_empty(), req.chess960_position) {
-        (_, false, Some(_)) => {
-            return Err(invalid(
-                "chess960_position",
-                "cannot be combined with initial_fen",
-            ));
-        }
-        (_, true, Some(number)) => StartPosition::Chess960(number),
-        (Variant::Standard, true, None) => StartPosition::Standard,
-        (Variant::Chess960, true, None) => {
-            StartPosition::Chess960(chess960_position_for(request_id))
-        }
-        (_, false, None) => StartPosition::Fen(fen.to_owned()),
-    })
 }
 
 fn rules(rules: Option<&proto::GameRules>) -> GameRules {
@@ -194,7 +171,13 @@ pub fn new_game(req: &proto::CreateGameRequest) -> Result<(Option<RequestId>, Ne
         proto::Variant::Unspecified | proto::Variant::Standard => Variant::Standard,
         proto::Variant::Chess960 => Variant::Chess960,
     };
-    let start = start(variant, req, request_id.as_ref())?;
+    let start = StartPosition::requested(
+        variant,
+        &req.initial_fen,
+        req.chess960_position,
+        request_id.as_ref(),
+    )
+    .map_err(|e| status::invalid_field(&e))?;
     let new = NewGame::new(
         white,
         black,

@@ -20,9 +20,9 @@ pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::watch::{WatchItem, Watcher};
 use crate::{
     domain::{
-        CHESS960_POSITIONS, ClaimReason, ClaimVerdict, Color, Decision, EventId, Game, GameEvent,
-        GameId, GameRecordForStandings, GameStatus, MoveRecord, NewGame, Ply, Rejection, RequestId,
-        Ruling, Standing, Timestamp, TokenHash, TrfGame, pgn, standings, trf,
+        ClaimReason, ClaimVerdict, Color, Decision, EventId, Game, GameEvent, GameId,
+        GameRecordForStandings, GameStatus, MoveRecord, NewGame, Ply, Rejection, RequestId, Ruling,
+        Standing, Timestamp, TokenHash, TrfGame, pgn, standings, trf,
     },
     store::{CommitOutcome, GameStore},
 };
@@ -30,24 +30,6 @@ use crate::{
 /// How often a command is re-decided after losing a version race before
 /// the request gives up as contended.
 const MAX_ATTEMPTS: usize = 8;
-
-/// The Chess960 starting position for a request that names none: derived
-/// from the idempotency key when there is one (so a repeated request gets
-/// the same position), random otherwise.
-pub fn chess960_position_for(request_id: Option<&RequestId>) -> u32 {
-    use rand::Rng;
-    use sha2::{Digest, Sha256};
-    match request_id {
-        Some(key) => {
-            let digest = Sha256::digest(format!("chess-arbiter/chess960/{}", key.as_str()));
-            let mut first = [0u8; 8];
-            first.copy_from_slice(&digest[..8]);
-            // 2^64 is not a multiple of 960; the bias is below 1e-16.
-            (u64::from_le_bytes(first) % u64::from(CHESS960_POSITIONS)) as u32
-        }
-        None => rand::rng().random_range(0..CHESS960_POSITIONS),
-    }
-}
 
 /// What standings need from each game.
 fn standing_records(games: &[Game]) -> Vec<GameRecordForStandings> {

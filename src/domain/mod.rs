@@ -63,4 +63,4 @@ pub use time::Timestamp;
 pub use time_control::{DelayMode, Pace, Period, TimeControl};
 pub use timing::{Ruling, Schedule, Timing};
 pub use trf::TrfGame;
-pub use variant::{CHESS960_POSITIONS, Variant, chess960_fen};
+pub use variant::{CHESS960_POSITIONS, Variant, chess960_fen, chess960_position_for};
