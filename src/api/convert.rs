@@ -182,9 +182,9 @@ pub fn game(view: &GameView) -> proto::Game {
 
 fn point_table(table: &PointTable) -> proto::PointTable {
     proto::PointTable {
-        win: table.win.to_string(),
-        draw: table.draw.to_string(),
-        loss: table.loss.to_string(),
+        win: table.win().to_string(),
+        draw: table.draw().to_string(),
+        loss: table.loss().to_string(),
     }
 }
 

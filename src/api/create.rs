@@ -5,9 +5,9 @@ use tonic::Status;
 use super::status;
 use crate::{
     domain::{
-        DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player, PointTable, Points,
-        RequestId, RulesProfile, Schedule, ScoringSystem, StartPosition, TimeControl, Timestamp,
-        Timing, Variant,
+        DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player, PointTable, RequestId,
+        RulesProfile, Schedule, ScoringSystem, StartPosition, TimeControl, Timestamp, Timing,
+        Variant,
     },
     proto,
 };
@@ -105,24 +105,8 @@ fn schedule(req: &proto::CreateGameRequest) -> Result<Schedule, Status> {
 }
 
 fn point_table(field: &'static str, table: &proto::PointTable) -> Result<PointTable, Status> {
-    let parse = |text: &str| Points::parse(field, text).map_err(|err| status::invalid_field(&err));
-    let table = PointTable {
-        win: parse(&table.win)?,
-        draw: parse(&table.draw)?,
-        loss: parse(&table.loss)?,
-    };
-    let limit = Points::from_milli(1_000_000);
-    let within = |p: Points| p.milli().abs() <= limit.milli();
-    if !(within(table.win) && within(table.draw) && within(table.loss)) {
-        return Err(invalid(field, "points must lie between -1000 and 1000"));
-    }
-    if !(table.win >= table.draw && table.draw >= table.loss) {
-        return Err(invalid(
-            field,
-            "a win must score at least a draw, a draw at least a loss",
-        ));
-    }
-    Ok(table)
+    PointTable::parse(field, &table.win, &table.draw, &table.loss)
+        .map_err(|err| status::invalid_field(&err))
 }
 
 fn scoring(scoring: Option<&proto::Scoring>) -> Result<ScoringSystem, Status> {
