@@ -52,31 +52,18 @@ fn time_control(field: &'static str, control: &proto::TimeControl) -> Result<Tim
 }
 
 fn timing(req: &proto::CreateGameRequest) -> Result<Option<Timing>, Status> {
-    let Some(white) = &req.time_control else {
-        if req.black_time_control.is_some() {
-            return Err(invalid(
-                "black_time_control",
-                "needs time_control for White as well",
-            ));
-        }
-        if req.clock_starts_after_first_moves {
-            return Err(invalid(
-                "clock_starts_after_first_moves",
-                "needs a time_control",
-            ));
-        }
-        return Ok(None);
-    };
-    let white = time_control("time_control", white)?;
-    let black = match &req.black_time_control {
-        Some(black) => time_control("black_time_control", black)?,
-        None => white.clone(),
-    };
-    Ok(Some(Timing {
-        white,
-        black,
-        clock_starts_after_first_moves: req.clock_starts_after_first_moves,
-    }))
+    let white = req
+        .time_control
+        .as_ref()
+        .map(|control| time_control("time_control", control))
+        .transpose()?;
+    let black = req
+        .black_time_control
+        .as_ref()
+        .map(|control| time_control("black_time_control", control))
+        .transpose()?;
+    Timing::requested(white, black, req.clock_starts_after_first_moves)
+        .map_err(|err| status::invalid_field(&err))
 }
 
 fn schedule(req: &proto::CreateGameRequest) -> Result<Schedule, Status> {
@@ -91,17 +78,9 @@ fn schedule(req: &proto::CreateGameRequest) -> Result<Schedule, Status> {
             Some(Timestamp::from_unix_millis(millis))
         }
     };
-    let default_time_ms = match (req.default_time_ms, scheduled_start) {
-        (0, _) => None,
-        (_, None) => {
-            return Err(invalid("default_time_ms", "needs a scheduled_start"));
-        }
-        (ms, Some(_)) => Some(ms),
-    };
-    Ok(Schedule {
-        scheduled_start,
-        default_time_ms,
-    })
+    // 0 is protobuf's "not set".
+    let default_time_ms = Some(req.default_time_ms).filter(|&ms| ms > 0);
+    Schedule::new(scheduled_start, default_time_ms).map_err(|err| status::invalid_field(&err))
 }
 
 fn point_table(field: &'static str, table: &proto::PointTable) -> Result<PointTable, Status> {

@@ -458,6 +458,66 @@ fn with_default_time() -> Game {
 }
 
 #[test]
+fn a_default_time_needs_a_scheduled_start() {
+    assert_eq!(
+        Schedule::new(None, Some(30 * SEC)),
+        Err(FieldError::new(
+            "default_time_ms",
+            "needs a scheduled_start"
+        ))
+    );
+    assert_eq!(
+        Schedule::new(Some(at(MIN)), Some(30 * SEC)),
+        Ok(Schedule {
+            scheduled_start: Some(at(MIN)),
+            default_time_ms: Some(30 * SEC),
+        })
+    );
+    assert_eq!(
+        Schedule::new(Some(at(MIN)), None).map(|s| s.default_time_ms),
+        Ok(None)
+    );
+    assert_eq!(Schedule::new(None, None), Ok(Schedule::default()));
+}
+
+#[test]
+fn black_plays_on_whites_control_unless_given_its_own() {
+    let white = control(&[(5 * MIN, 0, 3 * SEC, 0)], DelayMode::Simple);
+    let black = control(&[(4 * MIN, 0, 3 * SEC, 0)], DelayMode::Simple);
+    assert_eq!(Timing::requested(None, None, false), Ok(None));
+    assert_eq!(
+        Timing::requested(Some(white.clone()), None, true),
+        Ok(Some(Timing {
+            white: white.clone(),
+            black: white.clone(),
+            clock_starts_after_first_moves: true,
+        }))
+    );
+    assert_eq!(
+        Timing::requested(Some(white.clone()), Some(black.clone()), false),
+        Ok(Some(Timing {
+            white,
+            black: black.clone(),
+            clock_starts_after_first_moves: false,
+        }))
+    );
+    assert_eq!(
+        Timing::requested(None, Some(black), false),
+        Err(FieldError::new(
+            "black_time_control",
+            "needs time_control for White as well"
+        ))
+    );
+    assert_eq!(
+        Timing::requested(None, None, true),
+        Err(FieldError::new(
+            "clock_starts_after_first_moves",
+            "needs a time_control"
+        ))
+    );
+}
+
+#[test]
 fn white_without_a_first_move_by_the_default_time_forfeits() {
     let game = with_default_time();
     assert_eq!(game.deadline(), Some(at(90 * SEC)));
