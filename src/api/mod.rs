@@ -18,8 +18,8 @@ pub use self::auth::AdminToken;
 use crate::{
     arbiter::{Arbiter, WatchItem},
     domain::{
-        ClaimReason, ClaimVerdict, Color, EventId, FieldError, GameId, GameStatus, Outcome, Ply,
-        Ruling,
+        ArbiterReason, ClaimReason, ClaimVerdict, Color, EventId, FieldError, GameId, GameStatus,
+        Outcome, Ply, Ruling,
     },
     proto::{self, arbiter_service_server::ArbiterService},
 };
@@ -86,22 +86,9 @@ fn page_offset(token: &str) -> Result<usize, Status> {
         })
 }
 
-/// An arbiter's stated reason: required, at most 500 characters.
-fn reason(text: &str) -> Result<String, Status> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(status::invalid_field(&FieldError::new(
-            "reason",
-            "is required",
-        )));
-    }
-    if text.chars().count() > 500 || text.chars().any(char::is_control) {
-        return Err(status::invalid_field(&FieldError::new(
-            "reason",
-            "must be at most 500 characters without control characters",
-        )));
-    }
-    Ok(text.to_owned())
+/// An arbiter's stated reason.
+fn reason(text: &str) -> Result<ArbiterReason, Status> {
+    ArbiterReason::parse(text).map_err(|err| status::invalid_field(&err))
 }
 
 type WatchStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;
@@ -262,7 +249,7 @@ impl ArbiterService for ArbiterApi {
         let reason = reason(&req.reason)?;
         let view = self
             .arbiter
-            .adjust_clock(&id, color, req.delta_ms, &reason)
+            .adjust_clock(&id, color, req.delta_ms, reason.as_str())
             .await?;
         Ok(Response::new(proto::AdjustClockResponse {
             game: Some(convert::game(&view)),
@@ -276,7 +263,7 @@ impl ArbiterService for ArbiterApi {
         self.admin.check(&request)?;
         let id = game_id(&request.get_ref().game_id)?;
         let reason = reason(&request.get_ref().reason)?;
-        let view = self.arbiter.pause_clock(&id, &reason).await?;
+        let view = self.arbiter.pause_clock(&id, reason.as_str()).await?;
         Ok(Response::new(proto::PauseClockResponse {
             game: Some(convert::game(&view)),
         }))
@@ -289,7 +276,7 @@ impl ArbiterService for ArbiterApi {
         self.admin.check(&request)?;
         let id = game_id(&request.get_ref().game_id)?;
         let reason = reason(&request.get_ref().reason)?;
-        let view = self.arbiter.resume_clock(&id, &reason).await?;
+        let view = self.arbiter.resume_clock(&id, reason.as_str()).await?;
         Ok(Response::new(proto::ResumeClockResponse {
             game: Some(convert::game(&view)),
         }))
@@ -382,7 +369,10 @@ impl ArbiterService for ArbiterApi {
             },
             proto::Forfeit::Both => Ruling::DoubleForfeit,
         };
-        let view = self.arbiter.set_result(&id, ruling, &reason).await?;
+        let view = self
+            .arbiter
+            .set_result(&id, ruling, reason.as_str())
+            .await?;
         Ok(Response::new(proto::SetResultResponse {
             game: Some(convert::game(&view)),
         }))

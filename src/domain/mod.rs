@@ -13,9 +13,11 @@
 //!   wins on time (FIDE 6.9, USCF 14E).
 //! - `scoring`, `standings`: points and tie-breaks; `pgn`, `trf`: exports.
 //! - `chess_move`, `variant`, `rules`, `ids`, `player`, `ply`, `time`,
-//!   `outcome`, `event`, `error`: the vocabulary the rest is written in.
+//!   `outcome`, `event`, `arbiter_reason`, `error`: the vocabulary the rest
+//!   is written in.
 
 mod adjudication;
+mod arbiter_reason;
 mod chess_move;
 mod clock;
 pub mod dead_position;
@@ -41,6 +43,7 @@ pub mod trf;
 mod variant;
 
 pub use adjudication::{FlagRuling, RulesProfile, on_flag};
+pub use arbiter_reason::ArbiterReason;
 pub use chess_move::{MoveRecord, parse_move};
 pub use clock::{Clock, ClockView, MoveTime};
 pub use draws::{ClaimReason, ClaimVerdict};
