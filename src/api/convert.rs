@@ -1,7 +1,5 @@
 //! Mapping domain values to their protobuf messages.
 
-use shakmaty::Position;
-
 use crate::{
     arbiter::{GameView, WatchItem},
     domain::{
@@ -122,16 +120,6 @@ fn time_control(control: &TimeControl) -> proto::TimeControl {
 /// The protobuf view of a game, with its clocks as of `now`.
 pub fn game(view: &GameView) -> proto::Game {
     let game = &view.game;
-    let now = view.as_of;
-    let active = game.status() == GameStatus::Active;
-    // A finished game's clock stopped when it ended.
-    let clock_at = if active { now } else { game.updated_at() };
-    let mut clock_view = game.clock().map(|c| c.view(clock_at));
-    if let Some(view) = clock_view.as_mut()
-        && !active
-    {
-        view.running = None;
-    }
     let status = match game.status() {
         GameStatus::Active => proto::GameStatus::Active,
         GameStatus::Finished => proto::GameStatus::Finished,
@@ -153,7 +141,7 @@ pub fn game(view: &GameView) -> proto::Game {
         board: game.pairing().board,
         initial_fen: game.initial_fen().to_owned(),
         legal_moves: game.legal_moves_uci(),
-        in_check: game.status() == GameStatus::Active && game.position().is_check(),
+        in_check: game.in_check(),
         created_at: Some(timestamp(game.created_at())),
         updated_at: Some(timestamp(game.updated_at())),
         variant: variant(game.variant()).into(),
@@ -164,7 +152,7 @@ pub fn game(view: &GameView) -> proto::Game {
         halfmove_clock: game.halfmove_clock(),
         repetition_count: u32::try_from(game.repetition_count()).unwrap_or(u32::MAX),
         aborted_by: optional_color(game.aborted_by()).into(),
-        clock: clock_view.as_ref().map(clock),
+        clock: game.clock_view(view.as_of).as_ref().map(clock),
         time_control: game.clock().map(|c| time_control(c.control(Color::White))),
         black_time_control: game.clock().map(|c| time_control(c.control(Color::Black))),
         pace: match game.pace() {
@@ -323,16 +311,10 @@ fn game_event(event: &GameEvent) -> proto::GameEvent {
             reason: reason.clone(),
         }),
     };
-    let mut clock_view = event.clock;
-    if event.is_final()
-        && let Some(view) = clock_view.as_mut()
-    {
-        view.running = None;
-    }
     proto::GameEvent {
         version: event.version,
         timestamp: Some(timestamp(event.at)),
-        clock: clock_view.as_ref().map(clock),
+        clock: event.clock_view().as_ref().map(clock),
         kind: Some(kind),
     }
 }

@@ -763,6 +763,11 @@ impl Game {
             events,
         }
     }
+
+    /// Whether the side to move is in check in a game still being played.
+    pub fn in_check(&self) -> bool {
+        self.status() == GameStatus::Active && self.position.is_check()
+    }
 }
 
 fn fen_of(pos: &Chess) -> String {

@@ -220,6 +220,7 @@ fn a_check_is_reported_in_the_move_event() {
     };
     assert_eq!(record.san, "Bxf7+");
     assert!(in_check);
+    assert!(game.in_check());
     assert_eq!(game.status(), GameStatus::Active);
     assert_eq!(game.version(), 6);
 }
@@ -267,6 +268,14 @@ fn fools_mate_is_a_checkmate_win_for_black() {
     assert_eq!(game.fen(), FOOLS_MATE_FEN);
     assert_eq!(game.updated_at(), at(9000));
     assert!(game.legal_moves_uci().is_empty());
+}
+
+#[test]
+fn a_finished_game_shows_no_check() {
+    let (mated, _) = fools_mate();
+    assert!(mated.position().is_check());
+    assert!(!mated.in_check());
+    assert!(!start("").in_check());
 }
 
 #[test]

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Position};
 
 use super::{
-    Decision, EventKind, FieldError, Game, GameResult, GameStatus, Outcome, Pace, Rejection,
-    Termination, TimeControl, Timestamp, on_flag,
+    ClockView, Decision, EventKind, FieldError, Game, GameResult, GameStatus, Outcome, Pace,
+    Rejection, Termination, TimeControl, Timestamp, on_flag,
 };
 
 /// The time controls of a timed game.
@@ -189,6 +189,16 @@ impl Game {
     /// The schedule.
     pub fn schedule(&self) -> Schedule {
         self.schedule
+    }
+
+    /// The clocks as shown at `now`, in a timed game. Once the game is over
+    /// they stay as they were when it ended, with nobody's time running.
+    pub fn clock_view(&self, now: Timestamp) -> Option<ClockView> {
+        let clock = self.clock.as_ref()?;
+        Some(match self.status() {
+            GameStatus::Active => clock.view(now),
+            GameStatus::Finished | GameStatus::Aborted => clock.view(self.updated_at).stopped(),
+        })
     }
 
     /// An arbiter adds `delta_ms` (negative: deducts) to `color`'s time.
