@@ -198,15 +198,11 @@ impl ArbiterService for ArbiterApi {
             .arbiter
             .claim_draw(&id, &token, Ply::new(req.ply), reason, intended)
             .await?;
-        let (ruling, explanation) = match verdict {
-            ClaimVerdict::Upheld => (proto::DrawClaimVerdict::Upheld, String::new()),
-            ClaimVerdict::Refused { explanation } => {
-                (proto::DrawClaimVerdict::Refused, explanation)
-            }
-            ClaimVerdict::Moot => (
-                proto::DrawClaimVerdict::Moot,
-                "the intended move ended the game by itself; there was nothing to claim".to_owned(),
-            ),
+        let explanation = verdict.explanation().unwrap_or_default();
+        let ruling = match verdict {
+            ClaimVerdict::Upheld => proto::DrawClaimVerdict::Upheld,
+            ClaimVerdict::Refused(_) => proto::DrawClaimVerdict::Refused,
+            ClaimVerdict::Moot => proto::DrawClaimVerdict::Moot,
         };
         let upheld = ruling == proto::DrawClaimVerdict::Upheld;
         Ok(Response::new(proto::ClaimDrawResponse {

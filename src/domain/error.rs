@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use super::{Color, Ply};
+use super::{Color, DrawOfferRefusal, Ply};
 
 /// A request field that failed validation, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -65,7 +65,7 @@ pub enum Rejection {
     #[error("no draw offer allowed: {reason}")]
     DrawOfferNotAllowed {
         /// Which regulation forbids it.
-        reason: String,
+        reason: DrawOfferRefusal,
     },
     /// The seat already has a draw offer pending.
     #[error("your draw offer is already pending; offers cannot be repeated")]
