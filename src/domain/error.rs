@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use super::{Color, DrawOfferRefusal, Ply};
+use super::{Color, DrawOfferRefusal, IllegalMoveReason, Ply};
 
 /// A request field that failed validation, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -42,7 +42,7 @@ pub enum Rejection {
         /// The text as received.
         text: String,
         /// What makes it illegal.
-        reason: String,
+        reason: IllegalMoveReason,
     },
     /// The seat that acted is not the side to move.
     #[error("it is {to_move}'s turn, not {seat}'s")]

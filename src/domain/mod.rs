@@ -42,9 +42,9 @@ mod timing;
 pub mod trf;
 mod variant;
 
-pub use adjudication::{FlagRuling, RulesProfile, on_flag};
+pub use adjudication::{AdjudicationNote, FlagRuling, RulesProfile, on_flag};
 pub use arbiter_reason::ArbiterReason;
-pub use chess_move::{MoveRecord, parse_move};
+pub use chess_move::{IllegalMoveReason, MoveRecord, parse_move};
 pub use clock::{Clock, ClockView, MoveTime};
 pub use draws::{ClaimReason, ClaimRefusal, ClaimVerdict};
 pub use endings::automatic_ending;

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Position};
 
 use super::{
-    ClockView, Decision, EventKind, FieldError, Game, GameResult, GameStatus, Outcome, Pace,
-    Rejection, Termination, TimeControl, Timestamp, on_flag,
+    AdjudicationNote, ClockView, Decision, EventKind, FieldError, Game, GameResult, GameStatus,
+    Outcome, Pace, Rejection, Termination, TimeControl, Timestamp, on_flag,
 };
 
 /// The time controls of a timed game.
@@ -119,7 +119,7 @@ impl Game {
     /// command runs this first and commits its decision before anything
     /// else. The returned note, if any, explains an adjudication that rests
     /// on an undecided analysis.
-    pub fn check_time(&self, now: Timestamp) -> Option<(Decision, Option<String>)> {
+    pub fn check_time(&self, now: Timestamp) -> Option<(Decision, Option<AdjudicationNote>)> {
         if self.status() != GameStatus::Active {
             return None;
         }
