@@ -39,29 +39,9 @@ fn result(result: domain::GameResult, score: Option<Score>) -> proto::GameResult
         Outcome::Draw => proto::Outcome::Draw,
         Outcome::DoubleForfeit => proto::Outcome::DoubleForfeit,
     };
-    let termination = match result.termination {
-        Termination::Checkmate => proto::Termination::Checkmate,
-        Termination::Resignation => proto::Termination::Resignation,
-        Termination::Stalemate => proto::Termination::Stalemate,
-        Termination::InsufficientMaterial => proto::Termination::InsufficientMaterial,
-        Termination::Agreement => proto::Termination::Agreement,
-        Termination::ThreefoldRepetition => proto::Termination::ThreefoldRepetition,
-        Termination::FiftyMoves => proto::Termination::FiftyMoves,
-        Termination::FivefoldRepetition => proto::Termination::FivefoldRepetition,
-        Termination::SeventyFiveMoves => proto::Termination::SeventyFiveMoves,
-        Termination::DeadPosition => proto::Termination::DeadPosition,
-        Termination::Timeout => proto::Termination::Timeout,
-        Termination::TimeoutVsInsufficientMaterial => {
-            proto::Termination::TimeoutVsInsufficientMaterial
-        }
-        Termination::TimeoutWithPendingDrawOffer => proto::Termination::TimeoutWithPendingDrawOffer,
-        Termination::NoShow => proto::Termination::NoShow,
-        Termination::Forfeit => proto::Termination::Forfeit,
-        Termination::ArbiterDecision => proto::Termination::ArbiterDecision,
-    };
     proto::GameResult {
         outcome: outcome.into(),
-        termination: termination.into(),
+        termination: termination(result.termination).into(),
         white_points: score.map(|s| s.white.to_string()).unwrap_or_default(),
         black_points: score.map(|s| s.black.to_string()).unwrap_or_default(),
         unplayed: score.is_some_and(|s| !s.played),
@@ -338,26 +318,63 @@ pub fn standing(row: &Standing) -> proto::Standing {
     }
 }
 
-/// The domain termination a protobuf one names, if any.
-pub fn termination_from(termination: proto::Termination) -> Option<Termination> {
-    use proto::Termination as T;
-    Some(match termination {
-        T::Unspecified => return None,
-        T::Checkmate => Termination::Checkmate,
-        T::Resignation => Termination::Resignation,
-        T::Stalemate => Termination::Stalemate,
-        T::InsufficientMaterial => Termination::InsufficientMaterial,
-        T::Agreement => Termination::Agreement,
-        T::ThreefoldRepetition => Termination::ThreefoldRepetition,
-        T::FiftyMoves => Termination::FiftyMoves,
-        T::FivefoldRepetition => Termination::FivefoldRepetition,
-        T::SeventyFiveMoves => Termination::SeventyFiveMoves,
-        T::DeadPosition => Termination::DeadPosition,
-        T::Timeout => Termination::Timeout,
-        T::TimeoutVsInsufficientMaterial => Termination::TimeoutVsInsufficientMaterial,
-        T::TimeoutWithPendingDrawOffer => Termination::TimeoutWithPendingDrawOffer,
-        T::NoShow => Termination::NoShow,
-        T::Forfeit => Termination::Forfeit,
-        T::ArbiterDecision => Termination::ArbiterDecision,
-    })
+/// One table of terminations, read in both directions: the domain and the
+/// protobuf enums name them alike, and both generated `match`es are
+/// exhaustive, so a termination added to either side without the other
+/// does not compile.
+macro_rules! terminations {
+    ($($name:ident),* $(,)?) => {
+        /// The protobuf form of a termination.
+        fn termination(termination: Termination) -> proto::Termination {
+            match termination {
+                $(Termination::$name => proto::Termination::$name,)*
+            }
+        }
+
+        /// The domain termination a protobuf one names, if any.
+        pub fn termination_from(termination: proto::Termination) -> Option<Termination> {
+            match termination {
+                proto::Termination::Unspecified => None,
+                $(proto::Termination::$name => Some(Termination::$name),)*
+            }
+        }
+    };
+}
+
+terminations!(
+    Checkmate,
+    Resignation,
+    Stalemate,
+    InsufficientMaterial,
+    Agreement,
+    ThreefoldRepetition,
+    FiftyMoves,
+    FivefoldRepetition,
+    SeventyFiveMoves,
+    DeadPosition,
+    Timeout,
+    TimeoutVsInsufficientMaterial,
+    TimeoutWithPendingDrawOffer,
+    NoShow,
+    Forfeit,
+    ArbiterDecision,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_termination_maps_to_its_protobuf_value_and_back() {
+        let named: Vec<proto::Termination> = (0..64)
+            .filter_map(|n| proto::Termination::try_from(n).ok())
+            .filter(|&t| t != proto::Termination::Unspecified)
+            .collect();
+        assert_eq!(named.len(), 16);
+        for value in named {
+            let domain = termination_from(value).expect("a named termination");
+            assert_eq!(termination(domain), value);
+        }
+        assert_eq!(termination_from(proto::Termination::Unspecified), None);
+    }
 }
