@@ -3,9 +3,9 @@
 use crate::{
     arbiter::{GameView, WatchItem},
     domain::{
-        self, ClaimReason, ClockView, Color, DelayMode, EventId, EventKind, GameEvent, GameRules,
-        GameStatus, MoveRecord, Outcome, Pace, PointTable, RulesProfile, Score, ScoringSystem,
-        Standing, Termination, TimeControl, Timestamp, Variant,
+        self, ClaimReason, ClaimVerdict, ClockView, Color, DelayMode, EventId, EventKind,
+        GameEvent, GameRules, GameStatus, MoveRecord, Outcome, Pace, PointTable, RulesProfile,
+        Score, ScoringSystem, Standing, Termination, TimeControl, Timestamp, Variant,
     },
     proto,
 };
@@ -201,6 +201,15 @@ pub fn claim_reason(reason: ClaimReason) -> proto::DrawClaimReason {
     }
 }
 
+/// The protobuf form of a claim's verdict.
+pub fn claim_verdict(verdict: ClaimVerdict) -> proto::DrawClaimVerdict {
+    match verdict {
+        ClaimVerdict::Upheld => proto::DrawClaimVerdict::Upheld,
+        ClaimVerdict::Refused(_) => proto::DrawClaimVerdict::Refused,
+        ClaimVerdict::Moot => proto::DrawClaimVerdict::Moot,
+    }
+}
+
 /// The protobuf form of one watch item.
 pub fn watch_item(item: &WatchItem) -> proto::GameEvent {
     match item {
@@ -217,7 +226,8 @@ pub fn watch_item(item: &WatchItem) -> proto::GameEvent {
     }
 }
 
-fn game_event(event: &GameEvent) -> proto::GameEvent {
+/// The protobuf form of one committed event.
+pub fn game_event(event: &GameEvent) -> proto::GameEvent {
     use proto::game_event::Kind;
     let kind = match &event.kind {
         EventKind::GameCreated {
