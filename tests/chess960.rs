@@ -5,8 +5,7 @@
 mod common;
 
 use arbiter::{
-    arbiter::chess960_position_for,
-    domain::{CHESS960_POSITIONS, RequestId, chess960_fen},
+    domain::{CHESS960_POSITIONS, RequestId, chess960_fen, chess960_position_for},
     proto::{self, Color, GameStatus, Variant},
 };
 use common::{Backend, TestApp, create, create_request, expect_code, get, play, play_line, reason};

@@ -10,7 +10,7 @@ use std::{
 };
 
 use arbiter::{
-    domain::{GameId, Timestamp},
+    domain::{EventId, GameId, Timestamp},
     store::{
         CommitOutcome, GameStore, MemoryStore, RedisConfig, RedisStore, StoreError, StoredEvent,
         StoredState,
@@ -785,16 +785,20 @@ async fn the_deadline_index_is_independent_of_game_state(backend: Backend) {
 // Event game lists
 // ---------------------------------------------------------------------------
 
+fn event_id(event: &str) -> EventId {
+    EventId::parse(event).expect("valid event id")
+}
+
 async fn add(store: &dyn GameStore, event: &str, order: (u32, u32), game: &GameId) {
     store
-        .add_to_event(event, order, game)
+        .add_to_event(&event_id(event), order, game)
         .await
         .expect("add_to_event");
 }
 
 async fn listed(store: &dyn GameStore, event: &str, offset: usize, limit: usize) -> Vec<GameId> {
     store
-        .event_games(event, offset, limit)
+        .event_games(&event_id(event), offset, limit)
         .await
         .expect("event_games")
 }
@@ -906,7 +910,7 @@ async fn adding_a_game_again_lists_it_once(backend: Backend) {
         let game = first.clone();
         tokio::spawn(async move {
             store
-                .add_to_event("idempotent {event}", (1, 1), &game)
+                .add_to_event(&event_id("idempotent {event}"), (1, 1), &game)
                 .await
         })
     });

@@ -1,13 +1,11 @@
 //! Mapping domain values to their protobuf messages.
 
-use shakmaty::Position;
-
 use crate::{
     arbiter::{GameView, WatchItem},
     domain::{
-        self, ClaimReason, ClockView, Color, DelayMode, EventKind, GameEvent, GameRules,
-        GameStatus, MoveRecord, Outcome, Pace, PointTable, RulesProfile, Score, ScoringSystem,
-        Standing, Termination, TimeControl, Timestamp, Variant,
+        self, ClaimReason, ClaimVerdict, ClockView, Color, DelayMode, EventId, EventKind,
+        GameEvent, GameRules, GameStatus, MoveRecord, Outcome, Pace, PointTable, RulesProfile,
+        Score, ScoringSystem, Standing, Termination, TimeControl, Timestamp, Variant,
     },
     proto,
 };
@@ -41,29 +39,9 @@ fn result(result: domain::GameResult, score: Option<Score>) -> proto::GameResult
         Outcome::Draw => proto::Outcome::Draw,
         Outcome::DoubleForfeit => proto::Outcome::DoubleForfeit,
     };
-    let termination = match result.termination {
-        Termination::Checkmate => proto::Termination::Checkmate,
-        Termination::Resignation => proto::Termination::Resignation,
-        Termination::Stalemate => proto::Termination::Stalemate,
-        Termination::InsufficientMaterial => proto::Termination::InsufficientMaterial,
-        Termination::Agreement => proto::Termination::Agreement,
-        Termination::ThreefoldRepetition => proto::Termination::ThreefoldRepetition,
-        Termination::FiftyMoves => proto::Termination::FiftyMoves,
-        Termination::FivefoldRepetition => proto::Termination::FivefoldRepetition,
-        Termination::SeventyFiveMoves => proto::Termination::SeventyFiveMoves,
-        Termination::DeadPosition => proto::Termination::DeadPosition,
-        Termination::Timeout => proto::Termination::Timeout,
-        Termination::TimeoutVsInsufficientMaterial => {
-            proto::Termination::TimeoutVsInsufficientMaterial
-        }
-        Termination::TimeoutWithPendingDrawOffer => proto::Termination::TimeoutWithPendingDrawOffer,
-        Termination::NoShow => proto::Termination::NoShow,
-        Termination::Forfeit => proto::Termination::Forfeit,
-        Termination::ArbiterDecision => proto::Termination::ArbiterDecision,
-    };
     proto::GameResult {
         outcome: outcome.into(),
-        termination: termination.into(),
+        termination: termination(result.termination).into(),
         white_points: score.map(|s| s.white.to_string()).unwrap_or_default(),
         black_points: score.map(|s| s.black.to_string()).unwrap_or_default(),
         unplayed: score.is_some_and(|s| !s.played),
@@ -122,16 +100,6 @@ fn time_control(control: &TimeControl) -> proto::TimeControl {
 /// The protobuf view of a game, with its clocks as of `now`.
 pub fn game(view: &GameView) -> proto::Game {
     let game = &view.game;
-    let now = view.as_of;
-    let active = game.status() == GameStatus::Active;
-    // A finished game's clock stopped when it ended.
-    let clock_at = if active { now } else { game.updated_at() };
-    let mut clock_view = game.clock().map(|c| c.view(clock_at));
-    if let Some(view) = clock_view.as_mut()
-        && !active
-    {
-        view.running = None;
-    }
     let status = match game.status() {
         GameStatus::Active => proto::GameStatus::Active,
         GameStatus::Finished => proto::GameStatus::Finished,
@@ -148,12 +116,12 @@ pub fn game(view: &GameView) -> proto::Game {
         white: Some(player(game.white())),
         black: Some(player(game.black())),
         result: game.result().map(|r| result(r, game.score())),
-        event_id: game.pairing().event_id.clone(),
+        event_id: event_id(&game.pairing().event_id),
         round: game.pairing().round,
         board: game.pairing().board,
         initial_fen: game.initial_fen().to_owned(),
         legal_moves: game.legal_moves_uci(),
-        in_check: game.status() == GameStatus::Active && game.position().is_check(),
+        in_check: game.in_check(),
         created_at: Some(timestamp(game.created_at())),
         updated_at: Some(timestamp(game.updated_at())),
         variant: variant(game.variant()).into(),
@@ -164,7 +132,7 @@ pub fn game(view: &GameView) -> proto::Game {
         halfmove_clock: game.halfmove_clock(),
         repetition_count: u32::try_from(game.repetition_count()).unwrap_or(u32::MAX),
         aborted_by: optional_color(game.aborted_by()).into(),
-        clock: clock_view.as_ref().map(clock),
+        clock: game.clock_view(view.as_of).as_ref().map(clock),
         time_control: game.clock().map(|c| time_control(c.control(Color::White))),
         black_time_control: game.clock().map(|c| time_control(c.control(Color::Black))),
         pace: match game.pace() {
@@ -182,9 +150,9 @@ pub fn game(view: &GameView) -> proto::Game {
 
 fn point_table(table: &PointTable) -> proto::PointTable {
     proto::PointTable {
-        win: table.win.to_string(),
-        draw: table.draw.to_string(),
-        loss: table.loss.to_string(),
+        win: table.win().to_string(),
+        draw: table.draw().to_string(),
+        loss: table.loss().to_string(),
     }
 }
 
@@ -194,6 +162,11 @@ fn scoring(system: ScoringSystem) -> proto::ResolvedScoring {
         black: Some(point_table(&system.black)),
         armageddon: system.armageddon,
     }
+}
+
+/// An event id as the API carries it: empty for none.
+fn event_id(id: &Option<EventId>) -> String {
+    id.as_ref().map(ToString::to_string).unwrap_or_default()
 }
 
 fn optional_color(side: Option<Color>) -> proto::Color {
@@ -228,6 +201,15 @@ pub fn claim_reason(reason: ClaimReason) -> proto::DrawClaimReason {
     }
 }
 
+/// The protobuf form of a claim's verdict.
+pub fn claim_verdict(verdict: ClaimVerdict) -> proto::DrawClaimVerdict {
+    match verdict {
+        ClaimVerdict::Upheld => proto::DrawClaimVerdict::Upheld,
+        ClaimVerdict::Refused(_) => proto::DrawClaimVerdict::Refused,
+        ClaimVerdict::Moot => proto::DrawClaimVerdict::Moot,
+    }
+}
+
 /// The protobuf form of one watch item.
 pub fn watch_item(item: &WatchItem) -> proto::GameEvent {
     match item {
@@ -244,7 +226,8 @@ pub fn watch_item(item: &WatchItem) -> proto::GameEvent {
     }
 }
 
-fn game_event(event: &GameEvent) -> proto::GameEvent {
+/// The protobuf form of one committed event.
+pub fn game_event(event: &GameEvent) -> proto::GameEvent {
     use proto::game_event::Kind;
     let kind = match &event.kind {
         EventKind::GameCreated {
@@ -257,7 +240,7 @@ fn game_event(event: &GameEvent) -> proto::GameEvent {
             white: Some(player(white)),
             black: Some(player(black)),
             initial_fen: initial_fen.clone(),
-            event_id: pairing.event_id.clone(),
+            event_id: event_id(&pairing.event_id),
             round: pairing.round,
             board: pairing.board,
             variant: variant(*v).into(),
@@ -318,16 +301,10 @@ fn game_event(event: &GameEvent) -> proto::GameEvent {
             reason: reason.clone(),
         }),
     };
-    let mut clock_view = event.clock;
-    if event.is_final()
-        && let Some(view) = clock_view.as_mut()
-    {
-        view.running = None;
-    }
     proto::GameEvent {
         version: event.version,
         timestamp: Some(timestamp(event.at)),
-        clock: clock_view.as_ref().map(clock),
+        clock: event.clock_view().as_ref().map(clock),
         kind: Some(kind),
     }
 }
@@ -351,26 +328,63 @@ pub fn standing(row: &Standing) -> proto::Standing {
     }
 }
 
-/// The domain termination a protobuf one names, if any.
-pub fn termination_from(termination: proto::Termination) -> Option<Termination> {
-    use proto::Termination as T;
-    Some(match termination {
-        T::Unspecified => return None,
-        T::Checkmate => Termination::Checkmate,
-        T::Resignation => Termination::Resignation,
-        T::Stalemate => Termination::Stalemate,
-        T::InsufficientMaterial => Termination::InsufficientMaterial,
-        T::Agreement => Termination::Agreement,
-        T::ThreefoldRepetition => Termination::ThreefoldRepetition,
-        T::FiftyMoves => Termination::FiftyMoves,
-        T::FivefoldRepetition => Termination::FivefoldRepetition,
-        T::SeventyFiveMoves => Termination::SeventyFiveMoves,
-        T::DeadPosition => Termination::DeadPosition,
-        T::Timeout => Termination::Timeout,
-        T::TimeoutVsInsufficientMaterial => Termination::TimeoutVsInsufficientMaterial,
-        T::TimeoutWithPendingDrawOffer => Termination::TimeoutWithPendingDrawOffer,
-        T::NoShow => Termination::NoShow,
-        T::Forfeit => Termination::Forfeit,
-        T::ArbiterDecision => Termination::ArbiterDecision,
-    })
+/// One table of terminations, read in both directions: the domain and the
+/// protobuf enums name them alike, and both generated `match`es are
+/// exhaustive, so a termination added to either side without the other
+/// does not compile.
+macro_rules! terminations {
+    ($($name:ident),* $(,)?) => {
+        /// The protobuf form of a termination.
+        fn termination(termination: Termination) -> proto::Termination {
+            match termination {
+                $(Termination::$name => proto::Termination::$name,)*
+            }
+        }
+
+        /// The domain termination a protobuf one names, if any.
+        pub fn termination_from(termination: proto::Termination) -> Option<Termination> {
+            match termination {
+                proto::Termination::Unspecified => None,
+                $(proto::Termination::$name => Some(Termination::$name),)*
+            }
+        }
+    };
+}
+
+terminations!(
+    Checkmate,
+    Resignation,
+    Stalemate,
+    InsufficientMaterial,
+    Agreement,
+    ThreefoldRepetition,
+    FiftyMoves,
+    FivefoldRepetition,
+    SeventyFiveMoves,
+    DeadPosition,
+    Timeout,
+    TimeoutVsInsufficientMaterial,
+    TimeoutWithPendingDrawOffer,
+    NoShow,
+    Forfeit,
+    ArbiterDecision,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_termination_maps_to_its_protobuf_value_and_back() {
+        let named: Vec<proto::Termination> = (0..64)
+            .filter_map(|n| proto::Termination::try_from(n).ok())
+            .filter(|&t| t != proto::Termination::Unspecified)
+            .collect();
+        assert_eq!(named.len(), 16);
+        for value in named {
+            let domain = termination_from(value).expect("a named termination");
+            assert_eq!(termination(domain), value);
+        }
+        assert_eq!(termination_from(proto::Termination::Unspecified), None);
+    }
 }

@@ -4,11 +4,10 @@ use tonic::Status;
 
 use super::status;
 use crate::{
-    arbiter::chess960_position_for,
     domain::{
-        DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player, PointTable, Points,
-        RequestId, RulesProfile, Schedule, ScoringSystem, StartPosition, TimeControl, Timestamp,
-        Timing, Variant,
+        DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player, PointTable, RequestId,
+        RulesProfile, Schedule, ScoringSystem, StartPosition, TimeControl, Timestamp, Timing,
+        Variant,
     },
     proto,
 };
@@ -20,28 +19,6 @@ fn invalid(field: &'static str, reason: &str) -> Status {
 fn player(field: &'static str, player: Option<&proto::Player>) -> Result<Player, Status> {
     let player = player.ok_or_else(|| invalid(field, "is required"))?;
     Player::parse(field, &player.id, &player.name).map_err(|err| status::invalid_field(&err))
-}
-
-fn start(
-    variant: Variant,
-    req: &proto::CreateGameRequest,
-    request_id: Option<&RequestId>,
-) -> Result<StartPosition, Status> {
-    let fen = req.initial_fen.trim();
-    Ok(match (variant, fen.is_empty(), req.chess960_position) {
-        (_, false, Some(_)) => {
-            return Err(invalid(
-                "chess960_position",
-                "cannot be combined with initial_fen",
-            ));
-        }
-        (_, true, Some(number)) => StartPosition::Chess960(number),
-        (Variant::Standard, true, None) => StartPosition::Standard,
-        (Variant::Chess960, true, None) => {
-            StartPosition::Chess960(chess960_position_for(request_id))
-        }
-        (_, false, None) => StartPosition::Fen(fen.to_owned()),
-    })
 }
 
 fn rules(rules: Option<&proto::GameRules>) -> GameRules {
@@ -75,31 +52,18 @@ fn time_control(field: &'static str, control: &proto::TimeControl) -> Result<Tim
 }
 
 fn timing(req: &proto::CreateGameRequest) -> Result<Option<Timing>, Status> {
-    let Some(white) = &req.time_control else {
-        if req.black_time_control.is_some() {
-            return Err(invalid(
-                "black_time_control",
-                "needs time_control for White as well",
-            ));
-        }
-        if req.clock_starts_after_first_moves {
-            return Err(invalid(
-                "clock_starts_after_first_moves",
-                "needs a time_control",
-            ));
-        }
-        return Ok(None);
-    };
-    let white = time_control("time_control", white)?;
-    let black = match &req.black_time_control {
-        Some(black) => time_control("black_time_control", black)?,
-        None => white.clone(),
-    };
-    Ok(Some(Timing {
-        white,
-        black,
-        clock_starts_after_first_moves: req.clock_starts_after_first_moves,
-    }))
+    let white = req
+        .time_control
+        .as_ref()
+        .map(|control| time_control("time_control", control))
+        .transpose()?;
+    let black = req
+        .black_time_control
+        .as_ref()
+        .map(|control| time_control("black_time_control", control))
+        .transpose()?;
+    Timing::requested(white, black, req.clock_starts_after_first_moves)
+        .map_err(|err| status::invalid_field(&err))
 }
 
 fn schedule(req: &proto::CreateGameRequest) -> Result<Schedule, Status> {
@@ -114,38 +78,14 @@ fn schedule(req: &proto::CreateGameRequest) -> Result<Schedule, Status> {
             Some(Timestamp::from_unix_millis(millis))
         }
     };
-    let default_time_ms = match (req.default_time_ms, scheduled_start) {
-        (0, _) => None,
-        (_, None) => {
-            return Err(invalid("default_time_ms", "needs a scheduled_start"));
-        }
-        (ms, Some(_)) => Some(ms),
-    };
-    Ok(Schedule {
-        scheduled_start,
-        default_time_ms,
-    })
+    // 0 is protobuf's "not set".
+    let default_time_ms = Some(req.default_time_ms).filter(|&ms| ms > 0);
+    Schedule::new(scheduled_start, default_time_ms).map_err(|err| status::invalid_field(&err))
 }
 
 fn point_table(field: &'static str, table: &proto::PointTable) -> Result<PointTable, Status> {
-    let parse = |text: &str| Points::parse(field, text).map_err(|err| status::invalid_field(&err));
-    let table = PointTable {
-        win: parse(&table.win)?,
-        draw: parse(&table.draw)?,
-        loss: parse(&table.loss)?,
-    };
-    let limit = Points::from_milli(1_000_000);
-    let within = |p: Points| p.milli().abs() <= limit.milli();
-    if !(within(table.win) && within(table.draw) && within(table.loss)) {
-        return Err(invalid(field, "points must lie between -1000 and 1000"));
-    }
-    if !(table.win >= table.draw && table.draw >= table.loss) {
-        return Err(invalid(
-            field,
-            "a win must score at least a draw, a draw at least a loss",
-        ));
-    }
-    Ok(table)
+    PointTable::parse(field, &table.win, &table.draw, &table.loss)
+        .map_err(|err| status::invalid_field(&err))
 }
 
 fn scoring(scoring: Option<&proto::Scoring>) -> Result<ScoringSystem, Status> {
@@ -194,7 +134,13 @@ pub fn new_game(req: &proto::CreateGameRequest) -> Result<(Option<RequestId>, Ne
         proto::Variant::Unspecified | proto::Variant::Standard => Variant::Standard,
         proto::Variant::Chess960 => Variant::Chess960,
     };
-    let start = start(variant, req, request_id.as_ref())?;
+    let start = StartPosition::requested(
+        variant,
+        &req.initial_fen,
+        req.chess960_position,
+        request_id.as_ref(),
+    )
+    .map_err(|e| status::invalid_field(&e))?;
     let new = NewGame::new(
         white,
         black,

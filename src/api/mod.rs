@@ -1,26 +1,27 @@
 //! The gRPC surface: protobuf in, arbiter calls, protobuf out.
 //!
-//! It validates request fields into domain types, checks credentials, and
-//! maps errors to statuses ([`status`]). It holds no rules.
+//! It reads request fields into domain types (`request`, `create`), checks
+//! credentials (`auth`), converts results (`convert`), serves the watch
+//! streams (`stream`) and maps errors to statuses ([`status`]). It holds no
+//! rules. Every handler has one shape: `seat` (a player's call) or
+//! `ArbiterApi::ruling` (an arbiter's) reads the game and the caller, the
+//! arbiter acts, `reply` converts the game it returns.
 
 mod auth;
 mod convert;
 mod create;
+mod request;
 pub mod status;
+mod stream;
 
-use std::pin::Pin;
-
-use futures::Stream;
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status};
 
 pub use self::auth::AdminToken;
+use self::request::{ArbiterRequest, GameRequest, PgnSubject};
 use crate::{
-    arbiter::{Arbiter, WatchItem},
-    domain::{
-        ClaimReason, ClaimVerdict, Color, FieldError, GameId, GameStatus, Outcome, Pairing, Ply,
-        Ruling,
-    },
+    arbiter::{Arbiter, GameView},
+    domain::{ArbiterReason, ClaimVerdict, GameId, Ply},
     proto::{self, arbiter_service_server::ArbiterService},
 };
 
@@ -41,79 +42,61 @@ impl ArbiterApi {
             shutdown,
         }
     }
-}
 
-fn game_id(raw: &str) -> Result<GameId, Status> {
-    GameId::parse(raw).map_err(|err| status::invalid_field(&err))
-}
-
-/// A required event id, validated like the one CreateGame takes.
-fn event_id(raw: &str) -> Result<String, Status> {
-    if raw.is_empty() {
-        return Err(status::invalid_field(&FieldError::new(
-            "event_id",
-            "is required",
-        )));
+    /// An arbiter's request about one game: the admin token checked, then
+    /// the game's id and the stated reason read.
+    fn ruling<T: ArbiterRequest>(
+        &self,
+        request: Request<T>,
+    ) -> Result<(GameId, ArbiterReason, T), Status> {
+        self.admin.check(&request)?;
+        let req = request.into_inner();
+        let id = request::game_id(req.game_id())?;
+        let reason = ArbiterReason::parse(req.reason()).map_err(|e| status::invalid_field(&e))?;
+        Ok((id, reason, req))
     }
-    Pairing::parse(raw, 0, 0)
-        .map(|pairing| pairing.event_id)
-        .map_err(|err| status::invalid_field(&err))
 }
 
-/// Page tokens are opaque to clients: `p` and an offset in base 36.
-fn page_token(offset: usize) -> String {
-    let mut digits = Vec::new();
-    let mut n = offset;
-    loop {
-        digits.push(char::from_digit((n % 36) as u32, 36).unwrap_or('0'));
-        n /= 36;
-        if n == 0 {
-            break;
-        }
-    }
-    format!("p{}", digits.iter().rev().collect::<String>())
+/// A player's request about one game: the seat's bearer token and the
+/// game's id (the arbiter tells which seat the token holds).
+fn seat<T: GameRequest>(request: Request<T>) -> Result<(GameId, String, T), Status> {
+    let token = auth::bearer(&request)?;
+    let req = request.into_inner();
+    Ok((request::game_id(req.game_id())?, token, req))
 }
 
-fn page_offset(token: &str) -> Result<usize, Status> {
-    if token.is_empty() {
-        return Ok(0);
-    }
-    token
-        .strip_prefix('p')
-        .filter(|digits| {
-            !digits.is_empty()
-                && digits.len() <= 12
-                && digits.bytes().all(|b| b.is_ascii_alphanumeric())
-        })
-        .and_then(|digits| usize::from_str_radix(digits, 36).ok())
-        .ok_or_else(|| {
-            status::invalid_field(&FieldError::new(
-                "page_token",
-                "is not a token this server issued",
-            ))
-        })
+/// Responses that carry the game as the call left it.
+trait GameResponse {
+    fn with_game(game: proto::Game) -> Self;
 }
 
-/// An arbiter's stated reason: required, at most 500 characters.
-fn reason(text: &str) -> Result<String, Status> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(status::invalid_field(&FieldError::new(
-            "reason",
-            "is required",
-        )));
-    }
-    if text.chars().count() > 500 || text.chars().any(char::is_control) {
-        return Err(status::invalid_field(&FieldError::new(
-            "reason",
-            "must be at most 500 characters without control characters",
-        )));
-    }
-    Ok(text.to_owned())
+macro_rules! game_responses {
+    ($($response:ident),* $(,)?) => {
+        $(impl GameResponse for proto::$response {
+            fn with_game(game: proto::Game) -> Self {
+                Self { game: Some(game) }
+            }
+        })*
+    };
 }
 
-type WatchStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;
-type EventStream = Pin<Box<dyn Stream<Item = Result<proto::WatchEventResponse, Status>> + Send>>;
+game_responses!(
+    GetGameResponse,
+    MakeMoveResponse,
+    ResignResponse,
+    OfferDrawResponse,
+    RespondToDrawOfferResponse,
+    AbortGameResponse,
+    AdjustClockResponse,
+    PauseClockResponse,
+    ResumeClockResponse,
+    SetResultResponse,
+);
+
+/// The response carrying `view`.
+fn reply<R: GameResponse>(view: &GameView) -> Result<Response<R>, Status> {
+    Ok(Response::new(R::with_game(convert::game(view))))
+}
 
 #[tonic::async_trait]
 impl ArbiterService for ArbiterApi {
@@ -135,106 +118,69 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::GetGameRequest>,
     ) -> Result<Response<proto::GetGameResponse>, Status> {
-        let id = game_id(&request.get_ref().game_id)?;
-        let view = self.arbiter.get_game(&id).await?;
-        Ok(Response::new(proto::GetGameResponse {
-            game: Some(convert::game(&view)),
-        }))
+        let id = request::game_id(&request.get_ref().game_id)?;
+        reply(&self.arbiter.get_game(&id).await?)
     }
 
     async fn make_move(
         &self,
         request: Request<proto::MakeMoveRequest>,
     ) -> Result<Response<proto::MakeMoveResponse>, Status> {
-        let token = auth::bearer(&request)?;
-        let req = request.into_inner();
-        let id = game_id(&req.game_id)?;
-        let view = self
-            .arbiter
-            .make_move(&id, &token, Ply::new(req.ply), &req.r#move, req.offer_draw)
-            .await?;
-        Ok(Response::new(proto::MakeMoveResponse {
-            game: Some(convert::game(&view)),
-        }))
+        let (id, token, req) = seat(request)?;
+        let ply = Ply::new(req.ply);
+        reply(
+            &self
+                .arbiter
+                .make_move(&id, &token, ply, &req.r#move, req.offer_draw)
+                .await?,
+        )
     }
 
     async fn resign(
         &self,
         request: Request<proto::ResignRequest>,
     ) -> Result<Response<proto::ResignResponse>, Status> {
-        let token = auth::bearer(&request)?;
-        let id = game_id(&request.get_ref().game_id)?;
-        let view = self.arbiter.resign(&id, &token).await?;
-        Ok(Response::new(proto::ResignResponse {
-            game: Some(convert::game(&view)),
-        }))
+        let (id, token, _) = seat(request)?;
+        reply(&self.arbiter.resign(&id, &token).await?)
     }
 
     async fn offer_draw(
         &self,
         request: Request<proto::OfferDrawRequest>,
     ) -> Result<Response<proto::OfferDrawResponse>, Status> {
-        let token = auth::bearer(&request)?;
-        let id = game_id(&request.get_ref().game_id)?;
-        let view = self.arbiter.offer_draw(&id, &token).await?;
-        Ok(Response::new(proto::OfferDrawResponse {
-            game: Some(convert::game(&view)),
-        }))
+        let (id, token, _) = seat(request)?;
+        reply(&self.arbiter.offer_draw(&id, &token).await?)
     }
 
     async fn respond_to_draw_offer(
         &self,
         request: Request<proto::RespondToDrawOfferRequest>,
     ) -> Result<Response<proto::RespondToDrawOfferResponse>, Status> {
-        let token = auth::bearer(&request)?;
-        let id = game_id(&request.get_ref().game_id)?;
-        let view = self
-            .arbiter
-            .respond_to_draw_offer(&id, &token, request.get_ref().accept)
-            .await?;
-        Ok(Response::new(proto::RespondToDrawOfferResponse {
-            game: Some(convert::game(&view)),
-        }))
+        let (id, token, req) = seat(request)?;
+        reply(
+            &self
+                .arbiter
+                .respond_to_draw_offer(&id, &token, req.accept)
+                .await?,
+        )
     }
 
     async fn claim_draw(
         &self,
         request: Request<proto::ClaimDrawRequest>,
     ) -> Result<Response<proto::ClaimDrawResponse>, Status> {
-        let token = auth::bearer(&request)?;
-        let req = request.into_inner();
-        let id = game_id(&req.game_id)?;
-        let reason = match req.reason() {
-            proto::DrawClaimReason::ThreefoldRepetition => ClaimReason::ThreefoldRepetition,
-            proto::DrawClaimReason::FiftyMoves => ClaimReason::FiftyMoves,
-            proto::DrawClaimReason::Unspecified => {
-                return Err(status::invalid_field(&FieldError::new(
-                    "reason",
-                    "must be DRAW_CLAIM_REASON_THREEFOLD_REPETITION or DRAW_CLAIM_REASON_FIFTY_MOVES",
-                )));
-            }
-        };
+        let (id, token, req) = seat(request)?;
+        let reason = request::claim_reason(req.reason())?;
         let intended = Some(req.r#move.trim()).filter(|m| !m.is_empty());
         let (view, verdict) = self
             .arbiter
             .claim_draw(&id, &token, Ply::new(req.ply), reason, intended)
             .await?;
-        let (ruling, explanation) = match verdict {
-            ClaimVerdict::Upheld => (proto::DrawClaimVerdict::Upheld, String::new()),
-            ClaimVerdict::Refused { explanation } => {
-                (proto::DrawClaimVerdict::Refused, explanation)
-            }
-            ClaimVerdict::Moot => (
-                proto::DrawClaimVerdict::Moot,
-                "the intended move ended the game by itself; there was nothing to claim".to_owned(),
-            ),
-        };
-        let upheld = ruling == proto::DrawClaimVerdict::Upheld;
         Ok(Response::new(proto::ClaimDrawResponse {
             game: Some(convert::game(&view)),
-            upheld,
-            explanation,
-            verdict: ruling.into(),
+            upheld: verdict == ClaimVerdict::Upheld,
+            explanation: verdict.explanation().unwrap_or_default(),
+            verdict: convert::claim_verdict(verdict).into(),
         }))
     }
 
@@ -242,97 +188,69 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::AbortGameRequest>,
     ) -> Result<Response<proto::AbortGameResponse>, Status> {
-        let token = auth::bearer(&request)?;
-        let id = game_id(&request.get_ref().game_id)?;
-        let view = self.arbiter.abort(&id, &token).await?;
-        Ok(Response::new(proto::AbortGameResponse {
-            game: Some(convert::game(&view)),
-        }))
+        let (id, token, _) = seat(request)?;
+        reply(&self.arbiter.abort(&id, &token).await?)
     }
 
     async fn adjust_clock(
         &self,
         request: Request<proto::AdjustClockRequest>,
     ) -> Result<Response<proto::AdjustClockResponse>, Status> {
-        self.admin.check(&request)?;
-        let req = request.into_inner();
-        let id = game_id(&req.game_id)?;
-        let color = match req.color() {
-            proto::Color::White => Color::White,
-            proto::Color::Black => Color::Black,
-            proto::Color::Unspecified => {
-                return Err(status::invalid_field(&FieldError::new(
-                    "color",
-                    "must be COLOR_WHITE or COLOR_BLACK",
-                )));
-            }
-        };
-        let reason = reason(&req.reason)?;
-        let view = self
-            .arbiter
-            .adjust_clock(&id, color, req.delta_ms, &reason)
-            .await?;
-        Ok(Response::new(proto::AdjustClockResponse {
-            game: Some(convert::game(&view)),
-        }))
+        let (id, reason, req) = self.ruling(request)?;
+        let color = request::color(req.color())?;
+        reply(
+            &self
+                .arbiter
+                .adjust_clock(&id, color, req.delta_ms, reason.as_str())
+                .await?,
+        )
     }
 
     async fn pause_clock(
         &self,
         request: Request<proto::PauseClockRequest>,
     ) -> Result<Response<proto::PauseClockResponse>, Status> {
-        self.admin.check(&request)?;
-        let id = game_id(&request.get_ref().game_id)?;
-        let reason = reason(&request.get_ref().reason)?;
-        let view = self.arbiter.pause_clock(&id, &reason).await?;
-        Ok(Response::new(proto::PauseClockResponse {
-            game: Some(convert::game(&view)),
-        }))
+        let (id, reason, _) = self.ruling(request)?;
+        reply(&self.arbiter.pause_clock(&id, reason.as_str()).await?)
     }
 
     async fn resume_clock(
         &self,
         request: Request<proto::ResumeClockRequest>,
     ) -> Result<Response<proto::ResumeClockResponse>, Status> {
-        self.admin.check(&request)?;
-        let id = game_id(&request.get_ref().game_id)?;
-        let reason = reason(&request.get_ref().reason)?;
-        let view = self.arbiter.resume_clock(&id, &reason).await?;
-        Ok(Response::new(proto::ResumeClockResponse {
-            game: Some(convert::game(&view)),
-        }))
+        let (id, reason, _) = self.ruling(request)?;
+        reply(&self.arbiter.resume_clock(&id, reason.as_str()).await?)
+    }
+
+    async fn set_result(
+        &self,
+        request: Request<proto::SetResultRequest>,
+    ) -> Result<Response<proto::SetResultResponse>, Status> {
+        let (id, reason, req) = self.ruling(request)?;
+        let ruling = request::ruling(&req)?;
+        reply(
+            &self
+                .arbiter
+                .set_result(&id, ruling, reason.as_str())
+                .await?,
+        )
     }
 
     async fn list_games(
         &self,
         request: Request<proto::ListGamesRequest>,
     ) -> Result<Response<proto::ListGamesResponse>, Status> {
-        let req = request.into_inner();
-        let event_id = event_id(&req.event_id)?;
-        let page_size = match req.page_size {
-            0 => 50,
-            n @ 1..=500 => n as usize,
-            _ => {
-                return Err(status::invalid_field(&FieldError::new(
-                    "page_size",
-                    "must be from 1 to 500 (0 means 50)",
-                )));
-            }
-        };
-        let offset = page_offset(&req.page_token)?;
-        let wanted = match req.status() {
-            proto::GameStatus::Unspecified => None,
-            proto::GameStatus::Active => Some(GameStatus::Active),
-            proto::GameStatus::Finished => Some(GameStatus::Finished),
-            proto::GameStatus::Aborted => Some(GameStatus::Aborted),
-        };
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        let page = request::page(req.page_size, &req.page_token)?;
+        let wanted = request::status_filter(req.status());
         let (games, next) = self
             .arbiter
-            .list_games(&event_id, wanted, offset, page_size)
+            .list_games(&event_id, wanted, page.offset, page.size)
             .await?;
         Ok(Response::new(proto::ListGamesResponse {
             games: games.iter().map(convert::game).collect(),
-            next_page_token: next.map(page_token).unwrap_or_default(),
+            next_page_token: next.map(request::page_token).unwrap_or_default(),
         }))
     }
 
@@ -340,7 +258,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::GetStandingsRequest>,
     ) -> Result<Response<proto::GetStandingsResponse>, Status> {
-        let event_id = event_id(&request.get_ref().event_id)?;
+        let event_id = request::event_id(&request.get_ref().event_id)?;
         let (rows, counted) = self.arbiter.standings(&event_id).await?;
         Ok(Response::new(proto::GetStandingsResponse {
             standings: rows.iter().map(convert::standing).collect(),
@@ -348,150 +266,47 @@ impl ArbiterService for ArbiterApi {
         }))
     }
 
-    async fn set_result(
-        &self,
-        request: Request<proto::SetResultRequest>,
-    ) -> Result<Response<proto::SetResultResponse>, Status> {
-        self.admin.check(&request)?;
-        let req = request.into_inner();
-        let id = game_id(&req.game_id)?;
-        let reason = reason(&req.reason)?;
-        let played_fields_given = req.outcome() != proto::Outcome::Unspecified
-            || req.termination() != proto::Termination::Unspecified;
-        let ruling = match req.forfeit() {
-            proto::Forfeit::Unspecified => {
-                let outcome = match req.outcome() {
-                    proto::Outcome::WhiteWins => Outcome::WhiteWins,
-                    proto::Outcome::BlackWins => Outcome::BlackWins,
-                    proto::Outcome::Draw => Outcome::Draw,
-                    proto::Outcome::Unspecified | proto::Outcome::DoubleForfeit => {
-                        return Err(status::invalid_field(&FieldError::new(
-                            "outcome",
-                            "must be a win or a draw (use forfeit for forfeits)",
-                        )));
-                    }
-                };
-                Ruling::Played {
-                    outcome,
-                    termination: convert::termination_from(req.termination()),
-                }
-            }
-            _ if played_fields_given => {
-                return Err(status::invalid_field(&FieldError::new(
-                    "forfeit",
-                    "a forfeit takes no outcome or termination",
-                )));
-            }
-            proto::Forfeit::White => Ruling::Forfeit {
-                loser: Color::White,
-            },
-            proto::Forfeit::Black => Ruling::Forfeit {
-                loser: Color::Black,
-            },
-            proto::Forfeit::Both => Ruling::DoubleForfeit,
-        };
-        let view = self.arbiter.set_result(&id, ruling, &reason).await?;
-        Ok(Response::new(proto::SetResultResponse {
-            game: Some(convert::game(&view)),
-        }))
-    }
-
     async fn export_trf(
         &self,
         request: Request<proto::ExportTrfRequest>,
     ) -> Result<Response<proto::ExportTrfResponse>, Status> {
-        let event_id = event_id(&request.get_ref().event_id)?;
+        let event_id = request::event_id(&request.get_ref().event_id)?;
         let trf = self.arbiter.export_trf(&event_id).await?;
         Ok(Response::new(proto::ExportTrfResponse { trf }))
-    }
-
-    type WatchEventStream = EventStream;
-
-    async fn watch_event(
-        &self,
-        request: Request<proto::WatchEventRequest>,
-    ) -> Result<Response<Self::WatchEventStream>, Status> {
-        let req = request.into_inner();
-        let event_id = event_id(&req.event_id)?;
-        let watcher = self.arbiter.watch_event(&event_id, &req.after_cursor)?;
-        let shutdown = self.shutdown.clone();
-        let stream = futures::stream::unfold(Some(watcher), move |state| {
-            let shutdown = shutdown.clone();
-            async move {
-                let mut watcher = state?;
-                match watcher.next(&shutdown).await {
-                    Ok(update) => Some((
-                        Ok(proto::WatchEventResponse {
-                            game_id: update.game_id.to_string(),
-                            event: Some(convert::watch_item(&WatchItem::Event(Box::new(
-                                update.event,
-                            )))),
-                            cursor: update.cursor,
-                        }),
-                        Some(watcher),
-                    )),
-                    // Send the error, then end the stream.
-                    Err(err) => Some((Err(Status::from(err)), None)),
-                }
-            }
-        });
-        Ok(Response::new(Box::pin(stream)))
-    }
-
-    type WatchGameStream = WatchStream;
-
-    async fn watch_game(
-        &self,
-        request: Request<proto::WatchGameRequest>,
-    ) -> Result<Response<Self::WatchGameStream>, Status> {
-        let req = request.into_inner();
-        let id = game_id(&req.game_id)?;
-        let watcher = self.arbiter.watch(&id, req.after_version).await?;
-        let shutdown = self.shutdown.clone();
-        let stream = futures::stream::unfold(Some(watcher), move |state| {
-            let shutdown = shutdown.clone();
-            async move {
-                let mut watcher = state?;
-                match watcher.next(&shutdown).await {
-                    Ok(Some(item)) => Some((
-                        Ok(proto::WatchGameResponse {
-                            event: Some(convert::watch_item(&item)),
-                        }),
-                        Some(watcher),
-                    )),
-                    Ok(None) => None,
-                    // Send the error, then end the stream.
-                    Err(err) => Some((Err(Status::from(err)), None)),
-                }
-            }
-        });
-        Ok(Response::new(Box::pin(stream)))
     }
 
     async fn export_pgn(
         &self,
         request: Request<proto::ExportPgnRequest>,
     ) -> Result<Response<proto::ExportPgnResponse>, Status> {
-        let req = request.get_ref();
-        let pgn = match (req.game_id.is_empty(), req.event_id.is_empty()) {
-            (false, true) => self.arbiter.export_pgn(&game_id(&req.game_id)?).await?,
-            (true, false) => {
-                let event_id = event_id(&req.event_id)?;
-                self.arbiter.export_event_pgn(&event_id).await?
-            }
-            (false, false) => {
-                return Err(status::invalid_field(&FieldError::new(
-                    "event_id",
-                    "give either game_id or event_id, not both",
-                )));
-            }
-            (true, true) => {
-                return Err(status::invalid_field(&FieldError::new(
-                    "game_id",
-                    "is required (or event_id, for a whole event)",
-                )));
-            }
+        let pgn = match request::pgn_subject(request.get_ref())? {
+            PgnSubject::Game(id) => self.arbiter.export_pgn(&id).await?,
+            PgnSubject::Event(event_id) => self.arbiter.export_event_pgn(&event_id).await?,
         };
         Ok(Response::new(proto::ExportPgnResponse { pgn }))
+    }
+
+    type WatchGameStream = stream::GameStream;
+
+    async fn watch_game(
+        &self,
+        request: Request<proto::WatchGameRequest>,
+    ) -> Result<Response<Self::WatchGameStream>, Status> {
+        let req = request.get_ref();
+        let id = request::game_id(&req.game_id)?;
+        let watcher = self.arbiter.watch(&id, req.after_version).await?;
+        Ok(Response::new(stream::game(watcher, self.shutdown.clone())))
+    }
+
+    type WatchEventStream = stream::EventStream;
+
+    async fn watch_event(
+        &self,
+        request: Request<proto::WatchEventRequest>,
+    ) -> Result<Response<Self::WatchEventStream>, Status> {
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        let watcher = self.arbiter.watch_event(&event_id, &req.after_cursor)?;
+        Ok(Response::new(stream::event(watcher, self.shutdown.clone())))
     }
 }

@@ -11,7 +11,7 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use tokio_util::sync::CancellationToken;
 
 use super::{Arbiter, ArbiterError, codec};
-use crate::domain::{FieldError, GameEvent, GameId, Rejection};
+use crate::domain::{EventId, FieldError, GameEvent, GameId, Rejection};
 
 /// How long a pass that found nothing waits before looking again.
 const POLL: Duration = Duration::from_millis(200);
@@ -32,7 +32,7 @@ pub struct EventUpdate {
 /// A watcher's position in every game of an event.
 pub struct EventWatcher {
     arbiter: Arbiter,
-    event_id: String,
+    event_id: EventId,
     /// The last version delivered, per game.
     delivered: BTreeMap<GameId, u64>,
     pending: VecDeque<(GameId, GameEvent)>,
@@ -41,7 +41,7 @@ pub struct EventWatcher {
 impl EventWatcher {
     /// A watcher of `event_id` resuming after `cursor` (empty: from the
     /// start of every game).
-    pub fn start(arbiter: Arbiter, event_id: String, cursor: &str) -> Result<Self, ArbiterError> {
+    pub fn start(arbiter: Arbiter, event_id: EventId, cursor: &str) -> Result<Self, ArbiterError> {
         Ok(Self {
             arbiter,
             event_id,

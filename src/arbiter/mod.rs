@@ -20,7 +20,7 @@ pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::watch::{WatchItem, Watcher};
 use crate::{
     domain::{
-        CHESS960_POSITIONS, ClaimReason, ClaimVerdict, Color, Decision, Game, GameEvent, GameId,
+        ClaimReason, ClaimVerdict, Color, Decision, EventId, Game, GameEvent, GameId,
         GameRecordForStandings, GameStatus, MoveRecord, NewGame, Ply, Rejection, RequestId, Ruling,
         Standing, Timestamp, TokenHash, TrfGame, pgn, standings, trf,
     },
@@ -30,24 +30,6 @@ use crate::{
 /// How often a command is re-decided after losing a version race before
 /// the request gives up as contended.
 const MAX_ATTEMPTS: usize = 8;
-
-/// The Chess960 starting position for a request that names none: derived
-/// from the idempotency key when there is one (so a repeated request gets
-/// the same position), random otherwise.
-pub fn chess960_position_for(request_id: Option<&RequestId>) -> u32 {
-    use rand::Rng;
-    use sha2::{Digest, Sha256};
-    match request_id {
-        Some(key) => {
-            let digest = Sha256::digest(format!("chess-arbiter/chess960/{}", key.as_str()));
-            let mut first = [0u8; 8];
-            first.copy_from_slice(&digest[..8]);
-            // 2^64 is not a multiple of 960; the bias is below 1e-16.
-            (u64::from_le_bytes(first) % u64::from(CHESS960_POSITIONS)) as u32
-        }
-        None => rand::rng().random_range(0..CHESS960_POSITIONS),
-    }
-}
 
 /// What standings need from each game.
 fn standing_records(games: &[Game]) -> Vec<GameRecordForStandings> {
@@ -159,9 +141,9 @@ impl Arbiter {
     /// Lists a game under its event, if it has one.
     async fn list_in_event(&self, game: &Game) -> Result<(), ArbiterError> {
         let pairing = game.pairing();
-        if !pairing.event_id.is_empty() {
+        if let Some(event_id) = &pairing.event_id {
             self.store
-                .add_to_event(&pairing.event_id, (pairing.round, pairing.board), game.id())
+                .add_to_event(event_id, (pairing.round, pairing.board), game.id())
                 .await?;
         }
         Ok(())
@@ -173,7 +155,7 @@ impl Arbiter {
     /// are more.
     pub async fn list_games(
         &self,
-        event_id: &str,
+        event_id: &EventId,
         status: Option<GameStatus>,
         offset: usize,
         page_size: usize,
@@ -214,7 +196,7 @@ impl Arbiter {
     }
 
     /// Every game of an event as it stands now, in round and board order.
-    async fn event_snapshot(&self, event_id: &str) -> Result<Vec<Game>, ArbiterError> {
+    async fn event_snapshot(&self, event_id: &EventId) -> Result<Vec<Game>, ArbiterError> {
         const BATCH: usize = 500;
         let mut games = Vec::new();
         let mut offset = 0;
@@ -238,14 +220,17 @@ impl Arbiter {
     /// The event's standings, derived from the committed results of all its
     /// games (so each finished game counts exactly once), and how many
     /// finished games they count.
-    pub async fn standings(&self, event_id: &str) -> Result<(Vec<Standing>, usize), ArbiterError> {
+    pub async fn standings(
+        &self,
+        event_id: &EventId,
+    ) -> Result<(Vec<Standing>, usize), ArbiterError> {
         let records = standing_records(&self.event_snapshot(event_id).await?);
         let counted = records.iter().filter(|r| r.finished.is_some()).count();
         Ok((standings(&records), counted))
     }
 
     /// The event as a FIDE Tournament Report File.
-    pub async fn export_trf(&self, event_id: &str) -> Result<String, ArbiterError> {
+    pub async fn export_trf(&self, event_id: &EventId) -> Result<String, ArbiterError> {
         let games = self.event_snapshot(event_id).await?;
         let rows = standings(&standing_records(&games));
         let trf_games: Vec<TrfGame> = games
@@ -301,20 +286,14 @@ impl Arbiter {
 
     /// Resigns for the seat holding `token`.
     pub async fn resign(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
-        self.execute(id, token, |game, seat, now| {
-            game.resign(seat, now).map(|d| (d, ()))
-        })
-        .await
-        .map(|(view, ())| view)
+        self.execute(id, token, |game, seat, now| game.resign(seat, now))
+            .await
     }
 
     /// Offers a draw for the seat holding `token`.
     pub async fn offer_draw(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
-        self.execute(id, token, |game, seat, now| {
-            game.offer_draw(seat, now).map(|d| (d, ()))
-        })
-        .await
-        .map(|(view, ())| view)
+        self.execute(id, token, |game, seat, now| game.offer_draw(seat, now))
+            .await
     }
 
     /// Answers the opponent's draw offer for the seat holding `token`.
@@ -326,10 +305,8 @@ impl Arbiter {
     ) -> Result<GameView, ArbiterError> {
         self.execute(id, token, |game, seat, now| {
             game.respond_to_draw_offer(seat, accept, now)
-                .map(|d| (d, ()))
         })
         .await
-        .map(|(view, ())| view)
     }
 
     /// Rules on a draw claim by the seat holding `token`.
@@ -341,7 +318,7 @@ impl Arbiter {
         reason: ClaimReason,
         intended: Option<&str>,
     ) -> Result<(GameView, ClaimVerdict), ArbiterError> {
-        self.execute(id, token, |game, seat, now| {
+        self.execute_with(id, token, |game, seat, now| {
             game.claim_draw(seat, ply, reason, intended, now)
         })
         .await
@@ -349,16 +326,28 @@ impl Arbiter {
 
     /// Aborts the game for the seat holding `token`.
     pub async fn abort(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
-        self.execute(id, token, |game, seat, now| {
-            game.abort(seat, now).map(|d| (d, ()))
+        self.execute(id, token, |game, seat, now| game.abort(seat, now))
+            .await
+    }
+
+    /// Runs one seat command: load, authorise, decide, commit; again from
+    /// the fresh state when a concurrent commit won the race.
+    async fn execute(
+        &self,
+        id: &GameId,
+        token: &str,
+        decide: impl Fn(&Game, Color, Timestamp) -> Result<Decision, Rejection>,
+    ) -> Result<GameView, ArbiterError> {
+        self.execute_with(id, token, |game, seat, now| {
+            decide(game, seat, now).map(|decision| (decision, ()))
         })
         .await
         .map(|(view, ())| view)
     }
 
-    /// Runs one seat command: load, authorise, decide, commit; again from
-    /// the fresh state when a concurrent commit won the race.
-    async fn execute<T>(
+    /// Like [`Arbiter::execute`], for a command whose ruling also yields a
+    /// value for the caller (e.g. a claim's verdict).
+    async fn execute_with<T>(
         &self,
         id: &GameId,
         token: &str,
@@ -497,7 +486,7 @@ impl Arbiter {
 
     /// Every game of an event in PGN, in round and board order, separated
     /// by blank lines.
-    pub async fn export_event_pgn(&self, event_id: &str) -> Result<String, ArbiterError> {
+    pub async fn export_event_pgn(&self, event_id: &EventId) -> Result<String, ArbiterError> {
         let mut exports = Vec::new();
         for game in self.event_snapshot(event_id).await? {
             let moves = self.moves(game.id(), game.ply()).await?;
@@ -507,8 +496,12 @@ impl Arbiter {
     }
 
     /// Starts following every game of an event (see [`EventWatcher`]).
-    pub fn watch_event(&self, event_id: &str, cursor: &str) -> Result<EventWatcher, ArbiterError> {
-        EventWatcher::start(self.clone(), event_id.to_owned(), cursor)
+    pub fn watch_event(
+        &self,
+        event_id: &EventId,
+        cursor: &str,
+    ) -> Result<EventWatcher, ArbiterError> {
+        EventWatcher::start(self.clone(), event_id.clone(), cursor)
     }
 
     /// Starts following a game's events for a watcher (see [`Watcher`]).

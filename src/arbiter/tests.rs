@@ -6,7 +6,7 @@ use async_trait::async_trait;
 
 use super::*;
 use crate::{
-    domain::{GameRules, Pairing, Player, StartPosition, Variant},
+    domain::{EventId, GameRules, Pairing, Player, StartPosition, Variant},
     store::{EventFollower, MemoryStore, StoreError, StoredEvent, StoredState},
 };
 
@@ -59,7 +59,7 @@ impl GameStore for RecordingStore {
     }
     async fn add_to_event(
         &self,
-        event_id: &str,
+        event_id: &EventId,
         order: (u32, u32),
         id: &GameId,
     ) -> Result<(), StoreError> {
@@ -67,7 +67,7 @@ impl GameStore for RecordingStore {
     }
     async fn event_games(
         &self,
-        event_id: &str,
+        event_id: &EventId,
         offset: usize,
         limit: usize,
     ) -> Result<Vec<GameId>, StoreError> {

@@ -1,5 +1,7 @@
 //! Who wins when a flag falls (FIDE Art. 6.9, USCF rule 14E).
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, Position, Role};
 
@@ -26,7 +28,31 @@ pub struct FlagRuling {
     /// The result.
     pub result: GameResult,
     /// Set when the helpmate search was undecided.
-    pub note: Option<String>,
+    pub note: Option<AdjudicationNote>,
+}
+
+/// Why an adjudication deserves an operator's attention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdjudicationNote {
+    /// The helpmate search for `opponent` (the side with time) hit its
+    /// limits, so the flag fell in its favour without proof that it could
+    /// checkmate.
+    HelpmateSearchUndecided {
+        /// The flagging player's opponent.
+        opponent: Color,
+    },
+}
+
+impl fmt::Display for AdjudicationNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AdjudicationNote::HelpmateSearchUndecided { opponent } => write!(
+                f,
+                "the helpmate search for {opponent} did not decide within its limits; the flag \
+                 falls in {opponent}'s favour"
+            ),
+        }
+    }
 }
 
 /// The result when `flagger`'s time has run out in `pos`.
@@ -68,10 +94,7 @@ pub fn on_flag(pos: &Chess, flagger: Color, profile: RulesProfile) -> FlagRuling
         },
         Mating::Undecided => FlagRuling {
             result: win,
-            note: Some(format!(
-                "the helpmate search for {opponent} did not decide within its limits; the flag \
-                 falls in {opponent}'s favour"
-            )),
+            note: Some(AdjudicationNote::HelpmateSearchUndecided { opponent }),
         },
     }
 }
@@ -110,6 +133,18 @@ mod tests {
             outcome: Outcome::win_for(color),
             termination: Termination::Timeout,
         }
+    }
+
+    #[test]
+    fn an_undecided_search_is_noted_for_the_operator() {
+        let note = AdjudicationNote::HelpmateSearchUndecided {
+            opponent: Color::Black,
+        };
+        assert_eq!(
+            note.to_string(),
+            "the helpmate search for black did not decide within its limits; the flag falls in \
+             black's favour"
+        );
     }
 
     #[test]

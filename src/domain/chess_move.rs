@@ -1,8 +1,10 @@
 //! Reading a client's move (UCI or SAN) and recording a played move.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, Move, Position,
+    CastlingMode, Chess, Color, EnPassantMode, Move, Position, Square,
     fen::Fen,
     san::{SanError, SanPlus},
     uci::UciMove,
@@ -47,10 +49,8 @@ pub fn parse_move(pos: &Chess, mode: CastlingMode, text: &str) -> Result<Move, R
         Ok(san) => san.san.to_move(pos).map_err(|err| Rejection::IllegalMove {
             text: trimmed.to_owned(),
             reason: match err {
-                SanError::AmbiguousSan => {
-                    "it is ambiguous: more than one piece can make it".to_owned()
-                }
-                SanError::IllegalSan => "no piece can make that move".to_owned(),
+                SanError::AmbiguousSan => IllegalMoveReason::AmbiguousSan,
+                SanError::IllegalSan => IllegalMoveReason::NoPieceCanMakeIt,
             },
         }),
         Err(_) => Err(Rejection::UnparsableMove {
@@ -59,22 +59,90 @@ pub fn parse_move(pos: &Chess, mode: CastlingMode, text: &str) -> Result<Move, R
     }
 }
 
-/// Explains why a well-formed UCI move is not legal, in the words a player
-/// would use.
-fn illegal_uci_reason(pos: &Chess, mode: CastlingMode, uci: &UciMove) -> String {
+/// Why a well-formed move is not legal; its `Display` says it in the words
+/// a player would use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMoveReason {
+    /// A UCI null move or drop: not a chess move here.
+    NotPlayable,
+    /// The from-square is empty.
+    NoPieceOn {
+        /// The square named.
+        square: Square,
+    },
+    /// The piece on the from-square is the opponent's.
+    OpponentsPiece {
+        /// The square named.
+        square: Square,
+    },
+    /// In check, and the move does not get out of it.
+    DoesNotEscapeCheck {
+        /// Where the piece moves from.
+        from: Square,
+        /// Where it would go.
+        to: Square,
+    },
+    /// The piece cannot go there, or going there leaves the king in check.
+    CannotMoveThere {
+        /// Where the piece moves from.
+        from: Square,
+        /// Where it would go.
+        to: Square,
+    },
+    /// A pawn reaches the last rank without naming its promotion.
+    PromotionMissing,
+    /// A pawn promotes to a piece it may not become.
+    PromotionInvalid,
+    /// The SAN fits more than one piece.
+    AmbiguousSan,
+    /// The SAN fits no piece.
+    NoPieceCanMakeIt,
+}
+
+impl fmt::Display for IllegalMoveReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMoveReason::NotPlayable => f.write_str("that kind of move is not playable here"),
+            IllegalMoveReason::NoPieceOn { square } => write!(f, "there is no piece on {square}"),
+            IllegalMoveReason::OpponentsPiece { square } => {
+                write!(f, "the piece on {square} belongs to the opponent")
+            }
+            IllegalMoveReason::DoesNotEscapeCheck { from, to } => {
+                write!(f, "{from}{to} does not get the king out of check")
+            }
+            IllegalMoveReason::CannotMoveThere { from, to } => write!(
+                f,
+                "the piece on {from} cannot move to {to}, or doing so would leave the king in check"
+            ),
+            IllegalMoveReason::PromotionMissing => {
+                f.write_str("a pawn reaching the last rank must promote: add q, r, b or n")
+            }
+            IllegalMoveReason::PromotionInvalid => {
+                f.write_str("a pawn may promote only to a queen, rook, bishop or knight")
+            }
+            IllegalMoveReason::AmbiguousSan => {
+                f.write_str("it is ambiguous: more than one piece can make it")
+            }
+            IllegalMoveReason::NoPieceCanMakeIt => f.write_str("no piece can make that move"),
+        }
+    }
+}
+
+/// Why a well-formed UCI move is not legal in `pos`.
+fn illegal_uci_reason(pos: &Chess, mode: CastlingMode, uci: &UciMove) -> IllegalMoveReason {
     let UciMove::Normal {
         from,
         to,
         promotion,
     } = *uci
     else {
-        return "that kind of move is not playable here".to_owned();
+        return IllegalMoveReason::NotPlayable;
     };
     let Some(piece) = pos.board().piece_at(from) else {
-        return format!("there is no piece on {from}");
+        return IllegalMoveReason::NoPieceOn { square: from };
     };
     if piece.color != pos.turn() {
-        return format!("the piece on {from} belongs to the opponent");
+        return IllegalMoveReason::OpponentsPiece { square: from };
     }
     let legal = pos.legal_moves();
     let candidates: Vec<&Move> = legal
@@ -87,16 +155,14 @@ fn illegal_uci_reason(pos: &Chess, mode: CastlingMode, uci: &UciMove) -> String 
         .collect();
     if candidates.is_empty() {
         if pos.is_check() {
-            format!("{from}{to} does not get the king out of check")
+            IllegalMoveReason::DoesNotEscapeCheck { from, to }
         } else {
-            format!(
-                "the piece on {from} cannot move to {to}, or doing so would leave the king in check"
-            )
+            IllegalMoveReason::CannotMoveThere { from, to }
         }
     } else if promotion.is_none() {
-        "a pawn reaching the last rank must promote: add q, r, b or n".to_owned()
+        IllegalMoveReason::PromotionMissing
     } else {
-        "a pawn may promote only to a queen, rook, bishop or knight".to_owned()
+        IllegalMoveReason::PromotionInvalid
     }
 }
 
@@ -195,7 +261,11 @@ mod tests {
         else {
             panic!("promotion without a piece was accepted");
         };
-        assert!(reason.contains("must promote"), "{reason}");
+        assert_eq!(reason, IllegalMoveReason::PromotionMissing);
+        assert_eq!(
+            reason.to_string(),
+            "a pawn reaching the last rank must promote: add q, r, b or n"
+        );
         assert!(matches!(
             parse_move(&pos, CastlingMode::Standard, "e7e8k"),
             Err(Rejection::IllegalMove { .. }) | Err(Rejection::UnparsableMove { .. })
@@ -226,10 +296,50 @@ mod tests {
             Err(Rejection::IllegalMove { reason, .. }) => reason,
             other => panic!("{text}: {other:?}"),
         };
-        assert!(reason("e3e4").contains("no piece"));
-        assert!(reason("e7e5").contains("opponent"));
-        assert!(reason("e2e5").contains("cannot move"));
-        assert!(reason("Nd2").contains("no piece can"));
+        assert_eq!(
+            reason("e3e4"),
+            IllegalMoveReason::NoPieceOn { square: Square::E3 }
+        );
+        assert_eq!(
+            reason("e7e5"),
+            IllegalMoveReason::OpponentsPiece { square: Square::E7 }
+        );
+        assert_eq!(
+            reason("e2e5"),
+            IllegalMoveReason::CannotMoveThere {
+                from: Square::E2,
+                to: Square::E5
+            }
+        );
+        assert_eq!(reason("Nd2"), IllegalMoveReason::NoPieceCanMakeIt);
+        assert_eq!(reason("0000"), IllegalMoveReason::NotPlayable);
+        assert_eq!(
+            reason("e2e5").to_string(),
+            "the piece on e2 cannot move to e5, or doing so would leave the king in check"
+        );
+        assert_eq!(reason("e3e4").to_string(), "there is no piece on e3");
+    }
+
+    #[test]
+    fn a_move_that_leaves_the_king_in_check_says_so() {
+        // The black rook on e8 checks the white king on e1.
+        let pos = position("4r2k/8/8/8/8/8/8/R3K3 w Q - 0 1");
+        let Err(Rejection::IllegalMove { reason, .. }) =
+            parse_move(&pos, CastlingMode::Standard, "a1a2")
+        else {
+            panic!("a move ignoring check was accepted");
+        };
+        assert_eq!(
+            reason,
+            IllegalMoveReason::DoesNotEscapeCheck {
+                from: Square::A1,
+                to: Square::A2
+            }
+        );
+        assert_eq!(
+            reason.to_string(),
+            "a1a2 does not get the king out of check"
+        );
     }
 
     #[test]

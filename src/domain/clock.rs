@@ -92,6 +92,17 @@ pub struct ClockView {
     pub delay_left_ms: u64,
 }
 
+impl ClockView {
+    /// The view with nobody's time running: how the clocks of a game that
+    /// has ended are shown.
+    pub fn stopped(self) -> Self {
+        Self {
+            running: None,
+            ..self
+        }
+    }
+}
+
 /// Both players' clocks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clock {

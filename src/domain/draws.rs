@@ -1,5 +1,7 @@
 //! Draws by agreement (FIDE 9.1) and by claim (FIDE 9.2, 9.3, 9.5).
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
@@ -23,19 +25,82 @@ pub enum ClaimReason {
 }
 
 /// How the arbiter ruled on a draw claim.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClaimVerdict {
     /// The claim is correct: the game is drawn.
     Upheld,
     /// The claim is incorrect; the game goes on (and the claim stands as a
     /// draw offer where offers are allowed).
-    Refused {
-        /// Why it does not hold.
-        explanation: String,
-    },
+    Refused(ClaimRefusal),
     /// The intended move ended the game by itself (e.g. checkmate), so
     /// there was nothing left to claim.
     Moot,
+}
+
+impl ClaimVerdict {
+    /// What the claimant is told beyond the verdict itself: why a claim was
+    /// refused or moot; nothing when upheld.
+    pub fn explanation(&self) -> Option<String> {
+        match self {
+            ClaimVerdict::Upheld => None,
+            ClaimVerdict::Refused(refusal) => Some(refusal.to_string()),
+            ClaimVerdict::Moot => Some(
+                "the intended move ended the game by itself; there was nothing to claim".to_owned(),
+            ),
+        }
+    }
+}
+
+/// Why a draw claim does not hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimRefusal {
+    /// The position has appeared fewer than three times (FIDE 9.2).
+    TooFewRepetitions {
+        /// How often it has appeared.
+        count: usize,
+        /// Whether the claim was about the position after an intended move.
+        after_intended_move: bool,
+    },
+    /// Fewer than fifty moves by each player without a pawn move or capture
+    /// (FIDE 9.3).
+    TooFewQuietMoves {
+        /// The half-moves without a pawn move or capture.
+        halfmoves: u32,
+        /// Whether the claim was about the position after an intended move.
+        after_intended_move: bool,
+    },
+}
+
+impl fmt::Display for ClaimRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ClaimRefusal::TooFewRepetitions {
+                count,
+                after_intended_move,
+            } => write!(
+                f,
+                "the position {} appeared {count} time{}, not {THREEFOLD}",
+                if after_intended_move {
+                    "after the intended move has"
+                } else {
+                    "has"
+                },
+                if count == 1 { "" } else { "s" },
+            ),
+            ClaimRefusal::TooFewQuietMoves {
+                halfmoves,
+                after_intended_move,
+            } => write!(
+                f,
+                "only {halfmoves} half-moves without a pawn move or capture{}, not {FIFTY_MOVES}",
+                if after_intended_move {
+                    " after the intended move"
+                } else {
+                    ""
+                },
+            ),
+        }
+    }
 }
 
 impl Game {
@@ -109,28 +174,20 @@ impl Game {
                 return Ok((next.commit(kinds, now), ClaimVerdict::Moot));
             }
         }
+        let after_intended_move = intended.is_some();
         let refusal = match reason {
             ClaimReason::ThreefoldRepetition => {
                 let count = next.repetition_count();
-                (count < THREEFOLD).then(|| {
-                    format!(
-                        "the position {} appeared {count} time{}, not {THREEFOLD}",
-                        if intended.is_some() {
-                            "after the intended move has"
-                        } else {
-                            "has"
-                        },
-                        if count == 1 { "" } else { "s" },
-                    )
+                (count < THREEFOLD).then_some(ClaimRefusal::TooFewRepetitions {
+                    count,
+                    after_intended_move,
                 })
             }
             ClaimReason::FiftyMoves => {
                 let halfmoves = next.halfmove_clock();
-                (halfmoves < FIFTY_MOVES).then(|| {
-                    format!(
-                        "only {halfmoves} half-moves without a pawn move or capture{}, not {FIFTY_MOVES}",
-                        if intended.is_some() { " after the intended move" } else { "" },
-                    )
+                (halfmoves < FIFTY_MOVES).then_some(ClaimRefusal::TooFewQuietMoves {
+                    halfmoves,
+                    after_intended_move,
                 })
             }
         };
@@ -148,11 +205,11 @@ impl Game {
                 );
                 ClaimVerdict::Upheld
             }
-            Some(explanation) => {
+            Some(refusal) => {
                 kinds.push(EventKind::DrawClaimRefused {
                     by: seat,
                     reason,
-                    explanation: explanation.clone(),
+                    explanation: refusal.to_string(),
                 });
                 if let Some(penalty) = next.claim_penalty_ms()
                     && let Some(clock) = next.clock_mut()
@@ -174,7 +231,7 @@ impl Game {
                         }
                     }
                 }
-                ClaimVerdict::Refused { explanation }
+                ClaimVerdict::Refused(refusal)
             }
         };
         Ok((next.commit(kinds, now), verdict))

@@ -6,8 +6,8 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen};
 
 use super::*;
 use crate::domain::{
-    GameEvent, GameId, GameRules, NewGame, Pairing, Player, Repetition, SeatHashes, StartPosition,
-    TokenHash, dead_position, repetition::identity,
+    DrawOfferRefusal, GameEvent, GameId, GameRules, NewGame, Pairing, Player, Repetition,
+    SeatHashes, StartPosition, TokenHash, dead_position, repetition::identity,
 };
 
 const T0: u64 = 1_700_000_000_000;
@@ -170,7 +170,12 @@ fn art_9_1_1_offer_with_whites_first_move_refuses_the_whole_move() {
     let before = game.clone();
     let refused = game.play_move(Color::White, Ply::START, "e4", true, at(1));
     assert!(
-        matches!(refused, Err(Rejection::DrawOfferNotAllowed { ref reason }) if reason.contains("both players")),
+        matches!(
+            refused,
+            Err(Rejection::DrawOfferNotAllowed {
+                reason: DrawOfferRefusal::TooEarly { moves: 1 }
+            })
+        ),
         "{refused:?}"
     );
     assert_eq!(game, before);
@@ -381,7 +386,9 @@ fn art_9_1_1_regulations_can_forbid_offers_before_move_thirty() {
     for seat in [Color::White, Color::Black] {
         assert!(matches!(
             at_58.offer_draw(seat, at(1)),
-            Err(Rejection::DrawOfferNotAllowed { ref reason }) if reason.contains("30 moves")
+            Err(Rejection::DrawOfferNotAllowed {
+                reason: DrawOfferRefusal::TooEarly { moves: 30 }
+            })
         ));
     }
     assert!(matches!(
@@ -412,7 +419,9 @@ fn art_9_1_1_sofia_rules_refuse_every_offer() {
     for seat in [Color::White, Color::Black] {
         assert!(matches!(
             game.offer_draw(seat, at(1)),
-            Err(Rejection::DrawOfferNotAllowed { ref reason }) if reason.contains("Sofia")
+            Err(Rejection::DrawOfferNotAllowed {
+                reason: DrawOfferRefusal::SofiaRules
+            })
         ));
     }
     assert!(matches!(
@@ -453,6 +462,7 @@ fn art_9_1_2_3_under_sofia_rules_a_refused_claim_is_not_an_offer() {
     let shuffled = line(&game, &[SHUFFLE, SHUFFLE].concat());
     let (drawn, _, verdict) = claim(&shuffled, ClaimReason::ThreefoldRepetition, None);
     assert_eq!(verdict, ClaimVerdict::Upheld);
+    assert_eq!(verdict.explanation(), None);
     assert_eq!(drawn.result(), draw_by(Termination::ThreefoldRepetition));
 }
 
@@ -553,11 +563,15 @@ fn art_9_5_3_an_incorrect_claim_is_refused_the_move_stands_and_it_is_an_offer() 
     // appear a second time only.
     let game = line(&standard(), &SHUFFLE);
     let (after, events, verdict) = claim(&game, ClaimReason::ThreefoldRepetition, Some("Nf3"));
-    let ClaimVerdict::Refused { explanation } = verdict else {
-        panic!("{verdict:?}");
+    let refusal = ClaimRefusal::TooFewRepetitions {
+        count: 2,
+        after_intended_move: true,
     };
-    assert!(explanation.contains("2 times"), "{explanation}");
-    assert!(explanation.contains("intended move"), "{explanation}");
+    assert_eq!(verdict, ClaimVerdict::Refused(refusal));
+    assert_eq!(
+        verdict.explanation().as_deref(),
+        Some("the position after the intended move has appeared 2 times, not 3")
+    );
     let kinds = kinds(&events);
     assert_eq!(kinds.len(), 3, "{kinds:?}");
     assert!(is_move(&kinds[0]));
@@ -566,7 +580,7 @@ fn art_9_5_3_an_incorrect_claim_is_refused_the_move_stands_and_it_is_an_offer() 
         EventKind::DrawClaimRefused {
             by: Color::White,
             reason: ClaimReason::ThreefoldRepetition,
-            explanation: explanation.clone(),
+            explanation: refusal.to_string(),
         }
     );
     // 9.1.2.3: the claim counts as an offer by the claimant.
@@ -580,10 +594,17 @@ fn art_9_5_3_an_incorrect_claim_is_refused_the_move_stands_and_it_is_an_offer() 
 
     // Without a move, the explanation speaks of the current position.
     let (after, events, verdict) = claim(&game, ClaimReason::ThreefoldRepetition, None);
-    let ClaimVerdict::Refused { explanation } = verdict else {
-        panic!("{verdict:?}");
-    };
-    assert!(explanation.contains("2 times"), "{explanation}");
+    assert_eq!(
+        verdict,
+        ClaimVerdict::Refused(ClaimRefusal::TooFewRepetitions {
+            count: 2,
+            after_intended_move: false,
+        })
+    );
+    assert_eq!(
+        verdict.explanation().as_deref(),
+        Some("the position has appeared 2 times, not 3")
+    );
     assert_eq!(after.ply(), game.ply());
     assert_eq!(kind_names(&events), ["DrawClaimRefused", "DrawOffered"]);
 }
@@ -682,16 +703,17 @@ fn art_9_3_1_fifty_moves_with_an_intended_quiet_move_is_upheld() {
 fn art_9_3_a_fifty_move_claim_at_ninety_nine_half_moves_is_refused() {
     let game = from_fen(KRK_99);
     let (after, events, verdict) = claim(&game, ClaimReason::FiftyMoves, None);
-    let ClaimVerdict::Refused { explanation } = verdict else {
-        panic!("{verdict:?}");
+    let refusal = ClaimRefusal::TooFewQuietMoves {
+        halfmoves: 99,
+        after_intended_move: false,
     };
-    assert!(explanation.contains("99"), "{explanation}");
+    assert_eq!(verdict, ClaimVerdict::Refused(refusal));
     assert_eq!(
         events[0].kind,
         EventKind::DrawClaimRefused {
             by: Color::White,
             reason: ClaimReason::FiftyMoves,
-            explanation
+            explanation: "only 99 half-moves without a pawn move or capture, not 100".to_owned(),
         }
     );
     // At ply 0 no offer is allowed, so the claim does not become one.
@@ -705,13 +727,16 @@ fn art_9_3_a_fifty_move_claim_at_ninety_nine_half_moves_is_refused() {
 fn art_9_3_1_an_intended_pawn_move_or_capture_resets_the_count() {
     let game = from_fen("8/8/4k3/8/8/3K4/3R3P/8 w - - 99 80");
     let (after, events, verdict) = claim(&game, ClaimReason::FiftyMoves, Some("h3"));
-    let ClaimVerdict::Refused { explanation } = verdict else {
-        panic!("{verdict:?}");
-    };
-    assert!(explanation.contains("only 0 half-moves"), "{explanation}");
-    assert!(
-        explanation.contains("after the intended move"),
-        "{explanation}"
+    assert_eq!(
+        verdict,
+        ClaimVerdict::Refused(ClaimRefusal::TooFewQuietMoves {
+            halfmoves: 0,
+            after_intended_move: true,
+        })
+    );
+    assert_eq!(
+        verdict.explanation().as_deref(),
+        Some("only 0 half-moves without a pawn move or capture after the intended move, not 100")
     );
     assert_eq!(kind_names(&events), ["MoveMade", "DrawClaimRefused"]);
     assert_eq!(after.halfmove_clock(), 0);
@@ -732,6 +757,10 @@ fn art_9_5_an_intended_move_that_mates_makes_the_claim_moot() {
         let game = from_fen(fen);
         let (mated, events, verdict) = claim(&game, reason, Some("Ra8"));
         assert_eq!(verdict, ClaimVerdict::Moot);
+        assert_eq!(
+            verdict.explanation().as_deref(),
+            Some("the intended move ended the game by itself; there was nothing to claim")
+        );
         assert_eq!(kind_names(&events), ["MoveMade", "GameEnded"]);
         assert_eq!(
             mated.result(),

@@ -152,7 +152,7 @@ pub fn legacy_fingerprint(request: &NewGame) -> String {
         request.black().id.as_str(),
         request.black().name.as_str(),
         &Fen::from_position(request.start(), shakmaty::EnPassantMode::Legal).to_string(),
-        pairing.event_id.as_str(),
+        pairing.event_id.as_ref().map_or("", super::EventId::as_str),
         &pairing.round.to_string(),
         &pairing.board.to_string(),
         &format!("{:?}", request.variant()),

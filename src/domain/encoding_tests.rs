@@ -7,7 +7,7 @@ use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
 
 use super::*;
 use crate::domain::{
-    Decision, DelayMode, EventKind, GameStatus, Outcome, Period, PointTable, RulesProfile,
+    Decision, DelayMode, EventId, EventKind, GameStatus, Outcome, Period, PointTable, RulesProfile,
     Termination, TimeControl, TokenHash,
 };
 
@@ -83,7 +83,7 @@ fn alice_bob(pairing: Pairing) -> (Player, Player, Pairing) {
 
 fn test_pairing() -> Pairing {
     Pairing {
-        event_id: "test-event".to_owned(),
+        event_id: Some(EventId::parse("test-event").expect("event id")),
         round: 1,
         board: 1,
     }
@@ -176,7 +176,7 @@ fn schema_0_timed_games_keep_their_clock_controls_and_corrections() {
     assert_eq!(clock.control(Color::Black), &black);
 
     let (p_white, p_black, pairing) = alice_bob(Pairing {
-        event_id: "fixture-open".to_owned(),
+        event_id: Some(EventId::parse("fixture-open").expect("event id")),
         round: 2,
         board: 3,
     });
@@ -267,7 +267,7 @@ fn golden_game() -> (Game, Vec<GameEvent>) {
     )
     .expect("control");
     let (white, black, pairing) = alice_bob(Pairing {
-        event_id: "golden-open".to_owned(),
+        event_id: Some(EventId::parse("golden-open").expect("event id")),
         round: 4,
         board: 2,
     });

@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use super::{Color, Ply};
+use super::{Color, DrawOfferRefusal, IllegalMoveReason, Ply};
 
 /// A request field that failed validation, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -42,7 +42,7 @@ pub enum Rejection {
         /// The text as received.
         text: String,
         /// What makes it illegal.
-        reason: String,
+        reason: IllegalMoveReason,
     },
     /// The seat that acted is not the side to move.
     #[error("it is {to_move}'s turn, not {seat}'s")]
@@ -65,7 +65,7 @@ pub enum Rejection {
     #[error("no draw offer allowed: {reason}")]
     DrawOfferNotAllowed {
         /// Which regulation forbids it.
-        reason: String,
+        reason: DrawOfferRefusal,
     },
     /// The seat already has a draw offer pending.
     #[error("your draw offer is already pending; offers cannot be repeated")]

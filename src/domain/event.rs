@@ -143,6 +143,16 @@ impl GameEvent {
         }
     }
 
+    /// The clocks as shown with this event: as recorded, but with nobody's
+    /// time running once the event ends the game.
+    pub fn clock_view(&self) -> Option<ClockView> {
+        if self.is_final() {
+            self.clock.map(ClockView::stopped)
+        } else {
+            self.clock
+        }
+    }
+
     /// Whether this event ends the game.
     pub fn is_final(&self) -> bool {
         matches!(

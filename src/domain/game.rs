@@ -6,9 +6,9 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMo
 use subtle::ConstantTimeEq;
 
 use super::{
-    Board, Clock, EventKind, FieldError, GameEvent, GameId, GameResult, GameRules, MoveRecord,
-    NewGame, Outcome, Player, Ply, Rejection, Score, ScoringSystem, Termination, Timestamp,
-    Variant,
+    Board, Clock, EventId, EventKind, FieldError, GameEvent, GameId, GameResult, GameRules,
+    MoveRecord, NewGame, Outcome, Player, Ply, Rejection, Score, ScoringSystem, Termination,
+    Timestamp, Variant,
     dead_position::{self, Mating},
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
@@ -20,8 +20,10 @@ pub(crate) const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB
 /// Where a game belongs in a tournament. All parts are optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pairing {
-    /// The platform's event identifier (empty when none).
-    pub event_id: String,
+    /// The platform's event, if the game belongs to one (stored as a
+    /// string, empty when none).
+    #[serde(with = "super::ids::opt_event_id")]
+    pub event_id: Option<EventId>,
     /// The round number (0 when none).
     pub round: u32,
     /// The board number within the round (0 when none).
@@ -29,13 +31,11 @@ pub struct Pairing {
 }
 
 impl Pairing {
-    /// Longest accepted event identifier.
-    pub const MAX_EVENT_ID_LEN: usize = 128;
-
     /// Highest accepted round and board number.
     pub const MAX_NUMBER: u32 = 100_000;
 
-    /// Validates a pairing taken from a request.
+    /// Validates a pairing taken from a request; an empty `event_id` means
+    /// the game belongs to no event.
     pub fn parse(event_id: &str, round: u32, board: u32) -> Result<Self, FieldError> {
         for (field, value) in [("round", round), ("board", board)] {
             if value > Self::MAX_NUMBER {
@@ -45,17 +45,8 @@ impl Pairing {
                 ));
             }
         }
-        if event_id.chars().count() > Self::MAX_EVENT_ID_LEN {
-            return Err(FieldError::new(
-                "event_id",
-                format!("is longer than {} characters", Self::MAX_EVENT_ID_LEN),
-            ));
-        }
-        if event_id.chars().any(char::is_control) {
-            return Err(FieldError::new("event_id", "contains control characters"));
-        }
         Ok(Self {
-            event_id: event_id.to_owned(),
+            event_id: EventId::parse_optional(event_id)?,
             round,
             board,
         })
@@ -607,6 +598,11 @@ impl Game {
             game: Box::new(self),
             events,
         }
+    }
+
+    /// Whether the side to move is in check in a game still being played.
+    pub fn in_check(&self) -> bool {
+        self.status() == GameStatus::Active && self.position().is_check()
     }
 }
 

@@ -20,7 +20,7 @@ fn player(id: &str, name: &str) -> Player {
 
 fn pairing() -> Pairing {
     Pairing {
-        event_id: "spring-open".to_owned(),
+        event_id: Some(EventId::parse("spring-open").unwrap()),
         round: 3,
         board: 7,
     }
@@ -221,6 +221,7 @@ fn a_check_is_reported_in_the_move_event() {
     };
     assert_eq!(record.san, "Bxf7+");
     assert!(in_check);
+    assert!(game.in_check());
     assert_eq!(game.status(), GameStatus::Active);
     assert_eq!(game.version(), 6);
 }
@@ -268,6 +269,14 @@ fn fools_mate_is_a_checkmate_win_for_black() {
     assert_eq!(game.fen(), FOOLS_MATE_FEN);
     assert_eq!(game.updated_at(), at(9000));
     assert!(game.legal_moves_uci().is_empty());
+}
+
+#[test]
+fn a_finished_game_shows_no_check() {
+    let (mated, _) = fools_mate();
+    assert!(mated.position().is_check());
+    assert!(!mated.in_check());
+    assert!(!start("").in_check());
 }
 
 #[test]
@@ -756,8 +765,11 @@ fn a_repeated_creation_request_is_told_from_a_different_one() {
     v.2 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 7";
     variants.push(("move number", v));
     let mut v = base();
-    v.3.event_id = "autumn-open".into();
+    v.3.event_id = Some(EventId::parse("autumn-open").unwrap());
     variants.push(("event id", v));
+    let mut v = base();
+    v.3.event_id = None;
+    variants.push(("no event", v));
     let mut v = base();
     v.3.round = 4;
     variants.push(("round", v));
@@ -823,6 +835,60 @@ fn games_survive_a_serde_round_trip() {
     assert_eq!(
         back.play_move(Color::White, back.ply(), "e4", false, at(0)),
         Err(Rejection::GameOver)
+    );
+}
+
+#[test]
+fn a_pairing_is_stored_with_an_empty_event_id_for_none() {
+    let none = Pairing::parse("", 0, 0).unwrap();
+    assert_eq!(none.event_id, None);
+    assert_eq!(
+        serde_json::to_string(&none).unwrap(),
+        r#"{"event_id":"","round":0,"board":0}"#
+    );
+    let stored = r#"{"event_id":"spring-open","round":3,"board":7}"#;
+    assert_eq!(serde_json::to_string(&pairing()).unwrap(), stored);
+    assert_eq!(serde_json::from_str::<Pairing>(stored).unwrap(), pairing());
+    assert_eq!(
+        serde_json::from_str::<Pairing>(r#"{"event_id":"","round":0,"board":0}"#).unwrap(),
+        Pairing::default()
+    );
+    assert!(
+        serde_json::from_str::<Pairing>(r#"{"event_id":"a\u0007","round":0,"board":0}"#).is_err()
+    );
+    assert_eq!(
+        Pairing::parse("spring-open", 100_001, 0),
+        Err(FieldError::new("round", "must be at most 100000"))
+    );
+    assert_eq!(
+        Pairing::parse("bell\u{7}", 1, 1),
+        Err(FieldError::new("event_id", "contains control characters"))
+    );
+}
+
+#[test]
+fn legacy_fingerprints_stay_as_the_first_release_computed_them() {
+    // A retried CreateGame must match a game the first release created,
+    // which kept only this digest of its request.
+    let fingerprint = |pairing| {
+        let request = NewGame::new(
+            player("alice", "Alice"),
+            player("bob", "Bob"),
+            Variant::Standard,
+            &StartPosition::Standard,
+            pairing,
+            GameRules::default(),
+        )
+        .expect("valid new game");
+        crate::domain::encoding::legacy_fingerprint(&request)
+    };
+    assert_eq!(
+        fingerprint(Pairing::default()),
+        "5c6c82a9b17bf2b08a5514e7567c6c27dbcd2f3cfc56f5b40c3fb2607a14ec64"
+    );
+    assert_eq!(
+        fingerprint(pairing()),
+        "fcbfcef9fb58df6bb1ba6ec745fffa927c532d1d14ad3d660ecb430b4682de4e"
     );
 }
 

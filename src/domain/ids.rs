@@ -136,6 +136,73 @@ impl RequestId {
     }
 }
 
+/// The platform's identifier of an event (a tournament, a match): 1 to
+/// 128 characters, none of them a control character.
+///
+/// Games carry an `Option<EventId>`: a game outside any event has none,
+/// which is distinct from every valid identifier.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventId(String);
+
+impl EventId {
+    /// Longest accepted identifier, in characters.
+    pub const MAX_LEN: usize = 128;
+
+    /// Parses a client-supplied identifier; an empty one is refused as
+    /// missing.
+    pub fn parse(raw: &str) -> Result<Self, FieldError> {
+        Self::parse_optional(raw)?.ok_or_else(|| FieldError::new("event_id", "is required"))
+    }
+
+    /// Parses an identifier that may be absent: an empty string means "no
+    /// event".
+    pub fn parse_optional(raw: &str) -> Result<Option<Self>, FieldError> {
+        if raw.is_empty() {
+            return Ok(None);
+        }
+        if raw.chars().count() > Self::MAX_LEN {
+            return Err(FieldError::new(
+                "event_id",
+                format!("is longer than {} characters", Self::MAX_LEN),
+            ));
+        }
+        if raw.chars().any(char::is_control) {
+            return Err(FieldError::new("event_id", "contains control characters"));
+        }
+        Ok(Some(Self(raw.to_owned())))
+    }
+
+    /// The identifier as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for EventId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Stores an optional [`EventId`] as a string, empty for "no event", the
+/// form stored games and events have always had.
+pub(crate) mod opt_event_id {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::EventId;
+
+    /// Writes the id, or `""` for none.
+    pub fn serialize<S: Serializer>(id: &Option<EventId>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(id.as_ref().map_or("", EventId::as_str))
+    }
+
+    /// Reads an id, validated as a request's would be; `""` is none.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<EventId>, D::Error> {
+        let text = String::deserialize(d)?;
+        EventId::parse_optional(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,6 +231,27 @@ mod tests {
         let a = GameId::random();
         assert!(GameId::parse(a.as_str()).is_ok());
         assert_ne!(a, GameId::random());
+    }
+
+    #[test]
+    fn event_id_is_printable_bounded_text_and_empty_means_none() {
+        let id = EventId::parse("Club Open 2025 / Group A").unwrap();
+        assert_eq!(id.as_str(), "Club Open 2025 / Group A");
+        assert_eq!(EventId::parse_optional("").unwrap(), None);
+        assert_eq!(
+            EventId::parse(""),
+            Err(FieldError::new("event_id", "is required"))
+        );
+        assert_eq!(
+            EventId::parse("tab\there"),
+            Err(FieldError::new("event_id", "contains control characters"))
+        );
+        // The limit counts characters, not bytes.
+        assert!(EventId::parse(&"é".repeat(EventId::MAX_LEN)).is_ok());
+        assert_eq!(
+            EventId::parse(&"x".repeat(EventId::MAX_LEN + 1)),
+            Err(FieldError::new("event_id", "is longer than 128 characters"))
+        );
     }
 
     #[test]

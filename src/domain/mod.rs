@@ -15,9 +15,11 @@
 //!   wins on time (FIDE 6.9, USCF 14E).
 //! - `scoring`, `standings`: points and tie-breaks; `pgn`, `trf`: exports.
 //! - `chess_move`, `variant`, `rules`, `ids`, `player`, `ply`, `time`,
-//!   `outcome`, `event`, `error`: the vocabulary the rest is written in.
+//!   `outcome`, `event`, `arbiter_reason`, `error`: the vocabulary the rest
+//!   is written in.
 
 mod adjudication;
+mod arbiter_reason;
 mod board;
 mod chess_move;
 mod clock;
@@ -45,21 +47,22 @@ mod timing;
 pub mod trf;
 mod variant;
 
-pub use adjudication::{FlagRuling, RulesProfile, on_flag};
+pub use adjudication::{AdjudicationNote, FlagRuling, RulesProfile, on_flag};
+pub use arbiter_reason::ArbiterReason;
 pub use board::Board;
-pub use chess_move::{MoveRecord, parse_move};
+pub use chess_move::{IllegalMoveReason, MoveRecord, parse_move};
 pub use clock::{Clock, ClockView, MoveTime};
-pub use draws::{ClaimReason, ClaimVerdict};
+pub use draws::{ClaimReason, ClaimRefusal, ClaimVerdict};
 pub use endings::automatic_ending;
 pub use error::{FieldError, Rejection};
 pub use event::{EventKind, GameEvent};
 pub use game::{Decision, Game, GameStatus, Pairing, SeatHashes, TokenHash};
-pub use ids::{GameId, RequestId};
+pub use ids::{EventId, GameId, RequestId};
 pub use outcome::{GameResult, Outcome, Termination};
 pub use player::Player;
 pub use ply::Ply;
 pub use repetition::Repetition;
-pub use rules::GameRules;
+pub use rules::{DrawOfferRefusal, GameRules};
 pub use scoring::{PointTable, Points, Score, ScoringSystem};
 pub use setup::{NewGame, StartPosition};
 pub use shakmaty::Color;
@@ -68,4 +71,4 @@ pub use time::Timestamp;
 pub use time_control::{DelayMode, Pace, Period, TimeControl};
 pub use timing::{Ruling, Schedule, Timing};
 pub use trf::TrfGame;
-pub use variant::{CHESS960_POSITIONS, Variant, chess960_fen};
+pub use variant::{CHESS960_POSITIONS, Variant, chess960_fen, chess960_position_for};

@@ -16,7 +16,13 @@ pub fn export(game: &Game, moves: &[MoveRecord]) -> String {
     let result = game.result().map_or("*", |r| r.outcome.pgn());
     let pairing = game.pairing();
     let mut tags: Vec<(&str, String)> = vec![
-        ("Event", non_empty(&pairing.event_id)),
+        (
+            "Event",
+            pairing
+                .event_id
+                .as_ref()
+                .map_or_else(|| "?".to_owned(), ToString::to_string),
+        ),
         ("Site", "?".to_owned()),
         ("Date", pgn_date(game.created_at())),
         (
@@ -186,14 +192,6 @@ fn wrap(tokens: &[String]) -> String {
         line_len += token.len();
     }
     out
-}
-
-fn non_empty(value: &str) -> String {
-    if value.is_empty() {
-        "?".to_owned()
-    } else {
-        value.to_owned()
-    }
 }
 
 fn escape(value: &str) -> String {

@@ -1,5 +1,7 @@
 //! Per-game rules a tournament's regulations may set.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use super::{Ply, RulesProfile};
@@ -22,25 +24,45 @@ pub struct GameRules {
     pub pending_offer_draws_on_flag: bool,
 }
 
+/// Why the regulations forbid a draw offer (FIDE 9.1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawOfferRefusal {
+    /// The game is played under Sofia rules: no draw by agreement at all.
+    SofiaRules,
+    /// No draw before both players have made `moves` moves (at least 1).
+    TooEarly {
+        /// The moves each player must have made first.
+        moves: u32,
+    },
+}
+
+impl fmt::Display for DrawOfferRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DrawOfferRefusal::SofiaRules => f.write_str(
+                "this game is played under Sofia rules: draws only by claim or on the board",
+            ),
+            DrawOfferRefusal::TooEarly { moves: 1 } => {
+                f.write_str("a draw can be agreed only once both players have made a move")
+            }
+            DrawOfferRefusal::TooEarly { moves } => write!(
+                f,
+                "no draw can be agreed before both players have made {moves} moves"
+            ),
+        }
+    }
+}
+
 impl GameRules {
     /// Why a draw offer is not allowed at `ply` (half-moves played), or
     /// `None` when it is.
-    pub fn draw_offer_refusal(&self, ply: Ply) -> Option<String> {
+    pub fn draw_offer_refusal(&self, ply: Ply) -> Option<DrawOfferRefusal> {
         if self.sofia_rules {
-            return Some(
-                "this game is played under Sofia rules: draws only by claim or on the board"
-                    .to_owned(),
-            );
+            return Some(DrawOfferRefusal::SofiaRules);
         }
         let moves = self.draw_offers_from_move.max(1);
-        if u64::from(ply.count()) < 2 * u64::from(moves) {
-            return Some(if moves == 1 {
-                "a draw can be agreed only once both players have made a move".to_owned()
-            } else {
-                format!("no draw can be agreed before both players have made {moves} moves")
-            });
-        }
-        None
+        (u64::from(ply.count()) < 2 * u64::from(moves))
+            .then_some(DrawOfferRefusal::TooEarly { moves })
     }
 }
 
@@ -51,9 +73,14 @@ mod tests {
     #[test]
     fn agreement_needs_both_players_to_have_moved() {
         let rules = GameRules::default();
-        assert!(rules.draw_offer_refusal(Ply::new(0)).is_some());
-        assert!(rules.draw_offer_refusal(Ply::new(1)).is_some());
-        assert!(rules.draw_offer_refusal(Ply::new(2)).is_none());
+        let too_early = Some(DrawOfferRefusal::TooEarly { moves: 1 });
+        assert_eq!(rules.draw_offer_refusal(Ply::new(0)), too_early);
+        assert_eq!(rules.draw_offer_refusal(Ply::new(1)), too_early);
+        assert_eq!(rules.draw_offer_refusal(Ply::new(2)), None);
+        assert_eq!(
+            too_early.map(|r| r.to_string()).as_deref(),
+            Some("a draw can be agreed only once both players have made a move")
+        );
     }
 
     #[test]
@@ -62,12 +89,22 @@ mod tests {
             draw_offers_from_move: 30,
             ..GameRules::default()
         };
-        assert!(rules.draw_offer_refusal(Ply::new(59)).is_some());
-        assert!(rules.draw_offer_refusal(Ply::new(60)).is_none());
+        assert_eq!(
+            rules.draw_offer_refusal(Ply::new(59)),
+            Some(DrawOfferRefusal::TooEarly { moves: 30 })
+        );
+        assert_eq!(rules.draw_offer_refusal(Ply::new(60)), None);
+        assert_eq!(
+            DrawOfferRefusal::TooEarly { moves: 30 }.to_string(),
+            "no draw can be agreed before both players have made 30 moves"
+        );
         let sofia = GameRules {
             sofia_rules: true,
             ..GameRules::default()
         };
-        assert!(sofia.draw_offer_refusal(Ply::new(200)).is_some());
+        assert_eq!(
+            sofia.draw_offer_refusal(Ply::new(200)),
+            Some(DrawOfferRefusal::SofiaRules)
+        );
     }
 }

@@ -93,15 +93,31 @@ impl fmt::Display for Points {
     }
 }
 
-/// Points for a win, a draw and a loss.
+/// Points for a win, a draw and a loss: each between -1000 and 1000, and
+/// a win worth at least a draw, a draw at least a loss. Only
+/// [`PointTable::new`] (or [`PointTable::parse`]) makes one, so every table
+/// in a game obeys these limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "PointTableRecord")]
 pub struct PointTable {
-    /// For a win.
-    pub win: Points,
-    /// For a draw.
-    pub draw: Points,
-    /// For a loss.
-    pub loss: Points,
+    win: Points,
+    draw: Points,
+    loss: Points,
+}
+
+/// The stored form of a [`PointTable`], validated again when read.
+#[derive(Deserialize)]
+struct PointTableRecord {
+    win: Points,
+    draw: Points,
+    loss: Points,
+}
+
+impl TryFrom<PointTableRecord> for PointTable {
+    type Error = FieldError;
+    fn try_from(record: PointTableRecord) -> Result<Self, Self::Error> {
+        Self::new("scoring", record.win, record.draw, record.loss)
+    }
 }
 
 impl PointTable {
@@ -117,6 +133,64 @@ impl PointTable {
         draw: Points(1000),
         loss: Points(0),
     };
+    /// The most (and, negated, the fewest) points a result may give.
+    pub const LIMIT: Points = Points(1_000_000);
+
+    /// A table for an event's regulations, refused (as `field`) unless
+    /// every value lies within [`PointTable::LIMIT`] and a win scores at
+    /// least a draw, a draw at least a loss.
+    pub fn new(
+        field: &'static str,
+        win: Points,
+        draw: Points,
+        loss: Points,
+    ) -> Result<Self, FieldError> {
+        let within = |p: Points| p.0.abs() <= Self::LIMIT.0;
+        if !(within(win) && within(draw) && within(loss)) {
+            return Err(FieldError::new(
+                field,
+                "points must lie between -1000 and 1000",
+            ));
+        }
+        if !(win >= draw && draw >= loss) {
+            return Err(FieldError::new(
+                field,
+                "a win must score at least a draw, a draw at least a loss",
+            ));
+        }
+        Ok(Self { win, draw, loss })
+    }
+
+    /// Reads a table written as decimals ("3", "1", "0"; at most three
+    /// decimals each), validated as by [`PointTable::new`].
+    pub fn parse(
+        field: &'static str,
+        win: &str,
+        draw: &str,
+        loss: &str,
+    ) -> Result<Self, FieldError> {
+        Self::new(
+            field,
+            Points::parse(field, win)?,
+            Points::parse(field, draw)?,
+            Points::parse(field, loss)?,
+        )
+    }
+
+    /// Points for a win.
+    pub fn win(&self) -> Points {
+        self.win
+    }
+
+    /// Points for a draw.
+    pub fn draw(&self) -> Points {
+        self.draw
+    }
+
+    /// Points for a loss.
+    pub fn loss(&self) -> Points {
+        self.loss
+    }
 }
 
 /// How a game is scored.
@@ -224,6 +298,45 @@ mod tests {
     }
 
     #[test]
+    fn a_point_table_is_bounded_and_ordered() {
+        let table = |win, draw, loss| PointTable::parse("custom", win, draw, loss);
+        let ok = table("2", "0.5", "-1").unwrap();
+        assert_eq!(
+            (ok.win().milli(), ok.draw().milli(), ok.loss().milli()),
+            (2000, 500, -1000)
+        );
+        assert!(table("1000", "-1000", "-1000").is_ok());
+        assert!(table("1", "1", "1").is_ok());
+        let bounds = FieldError::new("custom", "points must lie between -1000 and 1000");
+        assert_eq!(table("1000.001", "0", "0"), Err(bounds.clone()));
+        assert_eq!(table("1", "0", "-1000.5"), Err(bounds));
+        let order = FieldError::new(
+            "custom",
+            "a win must score at least a draw, a draw at least a loss",
+        );
+        assert_eq!(table("1", "2", "0"), Err(order.clone()));
+        assert_eq!(table("1", "0", "0.5"), Err(order));
+        assert_eq!(
+            table("1", "0.0001", "0"),
+            Err(FieldError::new(
+                "custom",
+                "'0.0001' is not a number of points with at most 3 decimals"
+            ))
+        );
+    }
+
+    #[test]
+    fn a_stored_point_table_is_validated_when_read() {
+        let stored = serde_json::to_string(&PointTable::FOOTBALL).unwrap();
+        assert_eq!(stored, r#"{"win":3000,"draw":1000,"loss":0}"#);
+        assert_eq!(
+            serde_json::from_str::<PointTable>(&stored).unwrap(),
+            PointTable::FOOTBALL
+        );
+        assert!(serde_json::from_str::<PointTable>(r#"{"win":0,"draw":1000,"loss":0}"#).is_err());
+    }
+
+    #[test]
     fn classic_and_football_tables() {
         let classic = ScoringSystem::default();
         let draw = classic.score(result(Outcome::Draw, Termination::Agreement));
@@ -238,11 +351,13 @@ mod tests {
     fn colours_may_score_differently_and_armageddon_gives_draws_to_black() {
         let system = ScoringSystem {
             white: PointTable::FOOTBALL,
-            black: PointTable {
-                win: Points::from_milli(3000),
-                draw: Points::from_milli(1500),
-                loss: Points::ZERO,
-            },
+            black: PointTable::new(
+                "black",
+                Points::from_milli(3000),
+                Points::from_milli(1500),
+                Points::ZERO,
+            )
+            .unwrap(),
             armageddon: true,
         };
         let reported = system.report(result(Outcome::Draw, Termination::Stalemate));

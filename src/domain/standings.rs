@@ -74,9 +74,9 @@ impl GameScore {
     fn weight(self) -> Points {
         let table = PointTable::CLASSIC;
         match self {
-            Self::Win => table.win,
-            Self::Draw => table.draw,
-            Self::Loss => table.loss,
+            Self::Win => table.win(),
+            Self::Draw => table.draw(),
+            Self::Loss => table.loss(),
         }
     }
 }

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{
-    Decision, EventKind, Game, GameResult, GameStatus, Outcome, Pace, Rejection, Termination,
-    TimeControl, Timestamp, on_flag,
+    AdjudicationNote, ClockView, Decision, EventKind, FieldError, Game, GameResult, GameStatus,
+    Outcome, Pace, Rejection, Termination, TimeControl, Timestamp, on_flag,
 };
 
 /// The time controls of a timed game.
@@ -31,6 +31,58 @@ pub struct Schedule {
     /// With a scheduled start: a player who has not made a first move this
     /// long after it loses by forfeit (FIDE 6.7).
     pub default_time_ms: Option<u64>,
+}
+
+impl Timing {
+    /// The timing a request asks for: untimed without White's control;
+    /// Black's control is White's unless given. A control for Black alone,
+    /// or the first-moves convention without a control, is refused.
+    pub fn requested(
+        white: Option<TimeControl>,
+        black: Option<TimeControl>,
+        clock_starts_after_first_moves: bool,
+    ) -> Result<Option<Self>, FieldError> {
+        let Some(white) = white else {
+            if black.is_some() {
+                return Err(FieldError::new(
+                    "black_time_control",
+                    "needs time_control for White as well",
+                ));
+            }
+            if clock_starts_after_first_moves {
+                return Err(FieldError::new(
+                    "clock_starts_after_first_moves",
+                    "needs a time_control",
+                ));
+            }
+            return Ok(None);
+        };
+        Ok(Some(Self {
+            black: black.unwrap_or_else(|| white.clone()),
+            white,
+            clock_starts_after_first_moves,
+        }))
+    }
+}
+
+impl Schedule {
+    /// A schedule; a default time counts from a scheduled start (FIDE 6.7),
+    /// so it is refused without one.
+    pub fn new(
+        scheduled_start: Option<Timestamp>,
+        default_time_ms: Option<u64>,
+    ) -> Result<Self, FieldError> {
+        if default_time_ms.is_some() && scheduled_start.is_none() {
+            return Err(FieldError::new(
+                "default_time_ms",
+                "needs a scheduled_start",
+            ));
+        }
+        Ok(Self {
+            scheduled_start,
+            default_time_ms,
+        })
+    }
 }
 
 /// What an arbiter rules a game's result to be.
@@ -67,7 +119,7 @@ impl Game {
     /// command runs this first and commits its decision before anything
     /// else. The returned note, if any, explains an adjudication that rests
     /// on an undecided analysis.
-    pub fn check_time(&self, now: Timestamp) -> Option<(Decision, Option<String>)> {
+    pub fn check_time(&self, now: Timestamp) -> Option<(Decision, Option<AdjudicationNote>)> {
         if self.status() != GameStatus::Active {
             return None;
         }
@@ -136,6 +188,16 @@ impl Game {
         self.setup().schedule()
     }
 
+    /// The clocks as shown at `now`, in a timed game. Once the game is over
+    /// they stay as they were when it ended, with nobody's time running.
+    pub fn clock_view(&self, now: Timestamp) -> Option<ClockView> {
+        let clock = self.clock()?;
+        Some(match self.status() {
+            GameStatus::Active => clock.view(now),
+            GameStatus::Finished | GameStatus::Aborted => clock.view(self.updated_at()).stopped(),
+        })
+    }
+
     /// An arbiter adds `delta_ms` (negative: deducts) to `color`'s time.
     pub fn adjust_clock(
         &self,
@@ -172,7 +234,7 @@ impl Game {
                 termination,
             } => {
                 if outcome == Outcome::DoubleForfeit {
-                    return Err(Rejection::InvalidField(super::FieldError::new(
+                    return Err(Rejection::InvalidField(FieldError::new(
                         "outcome",
                         "a double forfeit is given with forfeit FORFEIT_BOTH",
                     )));

@@ -255,6 +255,39 @@ fn the_increment_is_credited_for_a_move_in_time_and_recorded_with_it() {
 }
 
 #[test]
+fn a_games_clock_runs_while_it_is_played_and_stops_when_it_ends() {
+    let game = timed(fischer(5 * MIN, 0));
+    let (game, _) = play(&game, "e4", 10 * SEC);
+    let playing = game.clock_view(at(40 * SEC)).expect("timed");
+    assert_eq!(playing.at, at(40 * SEC));
+    assert_eq!(playing.running, Some(Color::Black));
+    assert_eq!(playing.black_ms, ms(5 * MIN - 30 * SEC));
+
+    let (ended, events) = changed(game.resign(Color::Black, at(70 * SEC)));
+    let frozen = ended.clock_view(at(10 * MIN)).expect("timed");
+    // As of the resignation, whenever it is looked at.
+    assert_eq!(frozen, ended.clock_view(at(70 * SEC)).expect("timed"));
+    assert_eq!(frozen.at, at(70 * SEC));
+    assert_eq!(frozen.running, None);
+    assert_eq!(frozen.black_ms, ms(5 * MIN - 60 * SEC));
+    assert_eq!(frozen.white_ms, ms(5 * MIN - 10 * SEC));
+
+    // The final event shows the same stopped clock; earlier ones run.
+    let last = events.last().expect("an event");
+    assert!(last.is_final());
+    assert_eq!(last.clock.map(|c| c.running), Some(Some(Color::Black)));
+    assert_eq!(last.clock_view(), Some(frozen));
+    let (_, moved) = play(&game, "e5", 20 * SEC);
+    assert_eq!(moved[0].clock_view(), moved[0].clock);
+    assert_eq!(
+        moved[0].clock_view().and_then(|c| c.running),
+        Some(Color::White)
+    );
+
+    assert_eq!(untimed().clock_view(at(0)), None);
+}
+
+#[test]
 fn before_the_flag_falls_check_time_does_nothing_and_moves_count() {
     let game = timed(fischer(MIN, 0));
     assert_eq!(game.check_time(at(0)), None);
@@ -455,6 +488,66 @@ fn with_default_time() -> Game {
             default_time_ms: Some(30 * SEC),
         },
     )
+}
+
+#[test]
+fn a_default_time_needs_a_scheduled_start() {
+    assert_eq!(
+        Schedule::new(None, Some(30 * SEC)),
+        Err(FieldError::new(
+            "default_time_ms",
+            "needs a scheduled_start"
+        ))
+    );
+    assert_eq!(
+        Schedule::new(Some(at(MIN)), Some(30 * SEC)),
+        Ok(Schedule {
+            scheduled_start: Some(at(MIN)),
+            default_time_ms: Some(30 * SEC),
+        })
+    );
+    assert_eq!(
+        Schedule::new(Some(at(MIN)), None).map(|s| s.default_time_ms),
+        Ok(None)
+    );
+    assert_eq!(Schedule::new(None, None), Ok(Schedule::default()));
+}
+
+#[test]
+fn black_plays_on_whites_control_unless_given_its_own() {
+    let white = control(&[(5 * MIN, 0, 3 * SEC, 0)], DelayMode::Simple);
+    let black = control(&[(4 * MIN, 0, 3 * SEC, 0)], DelayMode::Simple);
+    assert_eq!(Timing::requested(None, None, false), Ok(None));
+    assert_eq!(
+        Timing::requested(Some(white.clone()), None, true),
+        Ok(Some(Timing {
+            white: white.clone(),
+            black: white.clone(),
+            clock_starts_after_first_moves: true,
+        }))
+    );
+    assert_eq!(
+        Timing::requested(Some(white.clone()), Some(black.clone()), false),
+        Ok(Some(Timing {
+            white,
+            black: black.clone(),
+            clock_starts_after_first_moves: false,
+        }))
+    );
+    assert_eq!(
+        Timing::requested(None, Some(black), false),
+        Err(FieldError::new(
+            "black_time_control",
+            "needs time_control for White as well"
+        ))
+    );
+    assert_eq!(
+        Timing::requested(None, None, true),
+        Err(FieldError::new(
+            "clock_starts_after_first_moves",
+            "needs a time_control"
+        ))
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{Color, Outcome, Player, Score, Standing};
+use super::{Color, EventId, Outcome, Player, Score, Standing};
 
 /// What the report needs from one game.
 #[derive(Clone, Debug)]
@@ -54,7 +54,7 @@ fn result_code(outcome: Outcome, score: Score, color: Color) -> char {
 /// first appearance (round, board, White before Black), so they stay stable
 /// as rounds are added. A round in progress shows its pairings with a blank
 /// result.
-pub fn export(event_id: &str, games: &[TrfGame], standings: &[Standing]) -> String {
+pub fn export(event_id: &EventId, games: &[TrfGame], standings: &[Standing]) -> String {
     let mut games: Vec<&TrfGame> = games.iter().filter(|g| g.round > 0).collect();
     games.sort_by_key(|g| (g.round, g.board));
     let mut ranks: HashMap<&str, usize> = HashMap::new();
@@ -74,7 +74,10 @@ pub fn export(event_id: &str, games: &[TrfGame], standings: &[Standing]) -> Stri
         .collect();
 
     let mut out = String::new();
-    out.push_str(&format!("012 {}\n", left(event_id, 120).trim_end()));
+    out.push_str(&format!(
+        "012 {}\n",
+        left(event_id.as_str(), 120).trim_end()
+    ));
     out.push_str(&format!("062 {}\n", players.len()));
     for (index, player) in players.iter().enumerate() {
         let row = standing.get(player.id.as_str());
@@ -165,7 +168,11 @@ mod tests {
                 finished: g.finished,
             })
             .collect();
-        export("Club Open", games, &crate::domain::standings(&records))
+        export(
+            &EventId::parse("Club Open").unwrap(),
+            games,
+            &crate::domain::standings(&records),
+        )
     }
 
     /// The fixed columns of TRF-16 (1-based, inclusive).

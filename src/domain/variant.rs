@@ -1,9 +1,11 @@
 //! Chess variants the arbiter runs: standard chess and Chess960.
 
+use rand::Rng;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use shakmaty::CastlingMode;
 
-use super::FieldError;
+use super::{FieldError, RequestId, StartPosition};
 
 /// The variant of a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -76,6 +78,52 @@ pub fn chess960_fen(number: u32) -> Result<String, FieldError> {
     ))
 }
 
+/// The Chess960 starting position for a request that names none: derived
+/// from the idempotency key when there is one (so a repeated request, even
+/// one served by a newer release, gets the same position), random
+/// otherwise.
+pub fn chess960_position_for(request_id: Option<&RequestId>) -> u32 {
+    match request_id {
+        Some(key) => {
+            let digest = Sha256::digest(format!("chess-arbiter/chess960/{}", key.as_str()));
+            let mut first = [0u8; 8];
+            first.copy_from_slice(&digest[..8]);
+            // 2^64 is not a multiple of 960; the bias is below 1e-16.
+            (u64::from_le_bytes(first) % u64::from(CHESS960_POSITIONS)) as u32
+        }
+        None => rand::rng().random_range(0..CHESS960_POSITIONS),
+    }
+}
+
+impl StartPosition {
+    /// The start a request asks for: `initial_fen` (blank for none) or a
+    /// Chess960 position by number, not both. A Chess960 game that names
+    /// neither starts from [`chess960_position_for`] the request's
+    /// idempotency key; a standard one from the standard position.
+    pub fn requested(
+        variant: Variant,
+        initial_fen: &str,
+        chess960_position: Option<u32>,
+        request_id: Option<&RequestId>,
+    ) -> Result<Self, FieldError> {
+        let fen = initial_fen.trim();
+        Ok(match (variant, fen.is_empty(), chess960_position) {
+            (_, false, Some(_)) => {
+                return Err(FieldError::new(
+                    "chess960_position",
+                    "cannot be combined with initial_fen",
+                ));
+            }
+            (_, true, Some(number)) => StartPosition::Chess960(number),
+            (Variant::Standard, true, None) => StartPosition::Standard,
+            (Variant::Chess960, true, None) => {
+                StartPosition::Chess960(chess960_position_for(request_id))
+            }
+            (_, false, None) => StartPosition::Fen(fen.to_owned()),
+        })
+    }
+}
+
 /// Puts `piece` on the `index`-th empty square from the a-file.
 fn place_on_empty(rank: &mut [Option<char>; 8], index: usize, piece: char) {
     if let Some(square) = rank.iter_mut().filter(|s| s.is_none()).nth(index) {
@@ -127,5 +175,53 @@ mod tests {
             assert!(seen.insert(back));
         }
         assert!(chess960_fen(960).is_err());
+    }
+
+    #[test]
+    fn the_default_chess960_position_is_fixed_by_the_idempotency_key() {
+        let key = |text| RequestId::parse(text).unwrap().unwrap();
+        // Pinned: a retry served by another release must get the same
+        // position.
+        assert_eq!(
+            chess960_position_for(Some(&key("960/round-1/board-1"))),
+            463
+        );
+        assert_eq!(chess960_position_for(Some(&key("a"))), 103);
+        for text in ["x", "round-3/board-7", "960/round-1/board-1"] {
+            let number = chess960_position_for(Some(&key(text)));
+            assert!(number < CHESS960_POSITIONS);
+            assert_eq!(number, chess960_position_for(Some(&key(text))));
+        }
+        assert!(chess960_position_for(None) < CHESS960_POSITIONS);
+    }
+
+    #[test]
+    fn a_request_names_a_fen_or_a_chess960_number_not_both() {
+        let key = RequestId::parse("k").unwrap();
+        let start =
+            |variant, fen, number| StartPosition::requested(variant, fen, number, key.as_ref());
+        assert_eq!(
+            start(Variant::Chess960, " 8/8 ", Some(3)),
+            Err(FieldError::new(
+                "chess960_position",
+                "cannot be combined with initial_fen"
+            ))
+        );
+        assert_eq!(
+            start(Variant::Chess960, "", Some(3)),
+            Ok(StartPosition::Chess960(3))
+        );
+        assert_eq!(
+            start(Variant::Standard, "  ", None),
+            Ok(StartPosition::Standard)
+        );
+        assert_eq!(
+            start(Variant::Standard, " 8/8 w ", None),
+            Ok(StartPosition::Fen("8/8 w".to_owned()))
+        );
+        assert_eq!(
+            start(Variant::Chess960, "", None),
+            Ok(StartPosition::Chess960(chess960_position_for(key.as_ref())))
+        );
     }
 }

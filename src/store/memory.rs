@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use tokio::sync::watch;
 
 use super::{CommitOutcome, EventFollower, GameStore, StoreError, StoredEvent, StoredState};
-use crate::domain::{GameId, Timestamp};
+use crate::domain::{EventId, GameId, Timestamp};
 
 struct Entry {
     state: StoredState,
@@ -182,7 +182,7 @@ impl GameStore for MemoryStore {
 
     async fn add_to_event(
         &self,
-        event_id: &str,
+        event_id: &EventId,
         (round, board): (u32, u32),
         id: &GameId,
     ) -> Result<(), StoreError> {
@@ -190,7 +190,7 @@ impl GameStore for MemoryStore {
             .events
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let games = events.entry(event_id.to_owned()).or_default();
+        let games = events.entry(event_id.as_str().to_owned()).or_default();
         // A game is listed once, at its latest position (as in Redis).
         games.retain(|(_, _, listed)| listed != id);
         games.insert((round, board, id.clone()));
@@ -199,7 +199,7 @@ impl GameStore for MemoryStore {
 
     async fn event_games(
         &self,
-        event_id: &str,
+        event_id: &EventId,
         offset: usize,
         limit: usize,
     ) -> Result<Vec<GameId>, StoreError> {
@@ -208,7 +208,7 @@ impl GameStore for MemoryStore {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         Ok(events
-            .get(event_id)
+            .get(event_id.as_str())
             .map(|games| {
                 games
                     .iter()

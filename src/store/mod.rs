@@ -16,7 +16,7 @@ use thiserror::Error;
 
 pub use self::memory::MemoryStore;
 pub use self::redis::{RedisConfig, RedisStore};
-use crate::domain::{GameId, Timestamp};
+use crate::domain::{EventId, GameId, Timestamp};
 
 /// A game's state as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,7 +143,7 @@ pub trait GameStore: Send + Sync + 'static {
     /// `(round, board)` and then by id.
     async fn add_to_event(
         &self,
-        event_id: &str,
+        event_id: &EventId,
         order: (u32, u32),
         id: &GameId,
     ) -> Result<(), StoreError>;
@@ -152,7 +152,7 @@ pub trait GameStore: Send + Sync + 'static {
     /// `offset`.
     async fn event_games(
         &self,
-        event_id: &str,
+        event_id: &EventId,
         offset: usize,
         limit: usize,
     ) -> Result<Vec<GameId>, StoreError>;

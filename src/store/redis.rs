@@ -21,7 +21,7 @@ use redis::{
 };
 
 use super::{CommitOutcome, EventFollower, GameStore, StoreError, StoredEvent, StoredState};
-use crate::domain::{GameId, Timestamp};
+use crate::domain::{EventId, GameId, Timestamp};
 
 /// Compare-and-set of the version, state write and event append, atomically.
 /// KEYS: state hash, log stream. ARGV: expected version, new version, state,
@@ -133,9 +133,9 @@ impl RedisStore {
 
     /// The key of an event's game list. Event ids are free text, so the
     /// hash tag is a digest of the id rather than the id itself.
-    fn event_key(&self, event_id: &str) -> String {
+    fn event_key(&self, event_id: &EventId) -> String {
         use sha2::{Digest, Sha256};
-        let digest = Sha256::digest(event_id.as_bytes());
+        let digest = Sha256::digest(event_id.as_str().as_bytes());
         let tag: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
         format!("{}:event:{{event-{tag}}}:games", self.prefix)
     }
@@ -328,7 +328,7 @@ impl GameStore for RedisStore {
 
     async fn add_to_event(
         &self,
-        event_id: &str,
+        event_id: &EventId,
         (round, board): (u32, u32),
         id: &GameId,
     ) -> Result<(), StoreError> {
@@ -348,7 +348,7 @@ impl GameStore for RedisStore {
 
     async fn event_games(
         &self,
-        event_id: &str,
+        event_id: &EventId,
         offset: usize,
         limit: usize,
     ) -> Result<Vec<GameId>, StoreError> {
