@@ -1,7 +1,7 @@
 //! Scoring through the API: classic, football, custom per-colour points,
 //! Armageddon, forfeits, and games that score nothing.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

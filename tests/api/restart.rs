@@ -1,6 +1,6 @@
 //! A game outlives the server process that created it: Redis keeps it.
 
-mod common;
+use crate::common;
 
 use arbiter::proto::{self, game_event::Kind};
 use common::{Backend, TestApp, get, play_line};

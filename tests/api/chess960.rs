@@ -2,7 +2,7 @@
 //! random and from FEN; refusals of bad requests; and castling by the
 //! Chess960 rules, written in SAN or as king-takes-rook UCI.
 
-mod common;
+use crate::common;
 
 use arbiter::{
     arbiter::chess960_position_for,

@@ -3,7 +3,7 @@
 //! exports are the same on every run; only the PGN `Date` tag (the day the
 //! test runs) is normalised.
 
-mod common;
+use crate::common;
 
 use arbiter::proto;
 use common::{Backend, TestApp, create, offer_draw, play_line, resign, respond_to_draw};
@@ -105,9 +105,18 @@ async fn exports_match_the_expected_files(backend: Backend) {
         .trf;
     assert_eq!(
         normalise_dates(&pgn),
-        include_str!("data/club-championship.pgn")
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/club-championship.pgn"
+        ))
     );
-    assert_eq!(trf, include_str!("data/club-championship.trf"));
+    assert_eq!(
+        trf,
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/club-championship.trf"
+        ))
+    );
 }
 
 on_every_backend!(exports_match_the_expected_files);

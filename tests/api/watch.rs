@@ -1,7 +1,7 @@
 //! Watching games: snapshots, resumption without gaps or duplicates, and
 //! the end of the stream.
 
-mod common;
+use crate::common;
 
 use arbiter::proto::{self, game_event::Kind};
 use common::{Backend, TestApp, bearer, expect_code, play_line, reason};

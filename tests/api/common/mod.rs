@@ -36,8 +36,8 @@ pub enum Backend {
 }
 
 /// Generates one `#[tokio::test]` per backend for each listed async test
-/// function taking a [`Backend`].
-#[macro_export]
+/// function taking a [`Backend`]. Visible to every test module through
+/// `#[macro_use]` on `mod common`.
 macro_rules! on_every_backend {
     ($($name:ident),* $(,)?) => {
         mod memory {

@@ -3,7 +3,7 @@
 //! and read back with an independent PGN reader (`pgn-reader`), its moves
 //! replayed with `shakmaty` and compared with the arbiter's record.
 
-mod common;
+use crate::common;
 
 use std::{io::Cursor, ops::ControlFlow};
 

@@ -10,7 +10,7 @@
 //! pass, and every wait for the server has a generous overall limit so a
 //! failure never hangs.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

@@ -2,7 +2,7 @@
 //! where the API promises one, its `BadRequest` field; refusals change
 //! nothing; idempotent retries; and storage outages on Redis.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

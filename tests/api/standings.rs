@@ -7,7 +7,7 @@
 //! non-ASCII characters, to check that the Redis key layout copes (braces
 //! delimit Redis Cluster hash tags).
 
-mod common;
+use crate::common;
 
 use std::{
     collections::HashSet,

@@ -1,7 +1,7 @@
 //! The TRF-16 export of an event over gRPC, checked against the format's
 //! published columns.
 
-mod common;
+use crate::common;
 
 use arbiter::proto;
 use common::{Backend, TestApp, create, create_request, play_line, resign};

@@ -1,7 +1,7 @@
 //! Operating the server: health, reflection, the binary's configuration and
 //! its graceful shutdown on SIGTERM.
 
-mod common;
+use crate::common;
 
 use std::{
     io::{BufRead, BufReader},

@@ -1,6 +1,6 @@
 //! Races: concurrent moves on one game, on one server and across replicas.
 
-mod common;
+use crate::common;
 
 use arbiter::{server::StoreChoice, store::RedisConfig};
 use common::{Backend, TestApp, expect_code, get, play, reason, settings};

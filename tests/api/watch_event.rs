@@ -1,6 +1,6 @@
 //! WatchEvent: one resumable stream over every game of an event.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! in-memory one and Redis. The store knows nothing of chess, so states and
 //! events here are arbitrary bytes.
 
-mod common;
+use crate::common;
 
 use std::{
     sync::Arc,

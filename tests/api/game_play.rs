@@ -1,6 +1,6 @@
 //! Playing games over gRPC: the rules of play, on both stores.
 
-mod common;
+use crate::common;
 
 use arbiter::proto::{self, GameStatus, Outcome, Termination};
 use common::{Backend, TestApp, expect_code, get, play, play_line, reason};

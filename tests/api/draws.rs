@@ -4,7 +4,7 @@
 //! endings the board decides by itself, resignation against a side that
 //! cannot mate, and aborting a game.
 
-mod common;
+use crate::common;
 
 use arbiter::{
     domain::dead_position,
