@@ -20,12 +20,10 @@ use arbiter::{
         self, Color, DelayMode, DrawClaimReason, GameStatus, Outcome, Pace, RulesProfile,
         Termination, arbiter_service_client::ArbiterServiceClient, game_event::Kind,
     },
-    server::StoreChoice,
-    store::RedisConfig,
 };
 use common::{
     Backend, NewGame, TestApp, bearer, claim_draw, create, create_request, drain, expect_code,
-    export_pgn, get, kinds, play, play_line, play_offering_draw, reason, settings, watch,
+    export_pgn, get, kinds, play, play_line, play_offering_draw, reason, watch,
 };
 use tonic::{Code, Request, Status, transport::Channel};
 use tonic_types::StatusExt;
@@ -578,15 +576,8 @@ async fn until_finished(client: &mut Client, game_id: &str) -> proto::Game {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_end_each_flagged_game_exactly_once() {
     let first = TestApp::spawn(Backend::Redis).await;
-    let url = first.redis.as_ref().expect("redis").url();
-    let second = TestApp::spawn_with(
-        settings(StoreChoice::Redis(RedisConfig {
-            url,
-            key_prefix: "arbiter".to_owned(),
-        })),
-        None,
-    )
-    .await;
+    // Same Redis, same key prefix.
+    let second = TestApp::spawn_with(first.settings.clone(), None).await;
     let mut client = first.client().await;
     let mut games = Vec::new();
     for i in 0..10 {

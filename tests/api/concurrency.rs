@@ -2,8 +2,7 @@
 
 use crate::common;
 
-use arbiter::{server::StoreChoice, store::RedisConfig};
-use common::{Backend, TestApp, expect_code, get, play, reason, settings};
+use common::{Backend, TestApp, expect_code, get, play, reason};
 use tonic::Code;
 
 /// Two clients of the White seat send different moves for the same ply at
@@ -60,15 +59,8 @@ on_every_backend!(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_on_one_redis_agree() {
     let first = TestApp::spawn(Backend::Redis).await;
-    let url = first.redis.as_ref().expect("redis").url();
-    let second = TestApp::spawn_with(
-        settings(StoreChoice::Redis(RedisConfig {
-            url,
-            key_prefix: "arbiter".to_owned(),
-        })),
-        None,
-    )
-    .await;
+    // Same Redis, same key prefix.
+    let second = TestApp::spawn_with(first.settings.clone(), None).await;
     for _ in 0..10 {
         let game = first.new_game().await;
         let (mut a, mut b) = (first.client().await, second.client().await);

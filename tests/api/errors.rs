@@ -9,11 +9,10 @@ use std::time::Duration;
 use arbiter::{
     proto::{self, GameStatus, arbiter_service_client::ArbiterServiceClient},
     server::StoreChoice,
-    store::RedisConfig,
 };
 use common::{
-    ADMIN_TOKEN, Backend, RedisServer, TestApp, admin, bearer, create_request, expect_code, get,
-    play, play_line, reason,
+    ADMIN_TOKEN, Backend, TestApp, admin, bearer, create_request, expect_code, fresh_redis_config,
+    get, play, play_line, reason,
 };
 use futures::StreamExt;
 use tonic::{Code, Request, Status, transport::Channel};
@@ -641,20 +640,13 @@ async fn foreign_tokens_are_permission_denied(backend: Backend) {
 }
 
 async fn open_mode_needs_no_admin_token(backend: Backend) {
-    let (store, redis) = match backend {
-        Backend::Memory => (StoreChoice::Memory, None),
-        Backend::Redis => {
-            let redis = RedisServer::start();
-            let store = StoreChoice::Redis(RedisConfig {
-                url: redis.url(),
-                key_prefix: "arbiter".to_owned(),
-            });
-            (store, Some(redis))
-        }
+    let store = match backend {
+        Backend::Memory => StoreChoice::Memory,
+        Backend::Redis => StoreChoice::Redis(fresh_redis_config()),
     };
     let mut settings = common::settings(store);
     settings.admin_token = None;
-    let app = TestApp::spawn_with(settings, redis).await;
+    let app = TestApp::spawn_with(settings, None).await;
     let mut client = app.client().await;
 
     let created = create(&mut client, Request::new(create_request("", "")))
@@ -893,7 +885,8 @@ async fn await_health(channel: &Channel, service: &str, wanted: ServingStatus, p
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_redis_outage_is_unavailable_and_recovers() {
-    let mut app = TestApp::spawn(Backend::Redis).await;
+    // Redis goes down: a private one, not the one other tests share.
+    let mut app = TestApp::spawn_with_private_redis().await;
     let channel = app.channel().await;
     let mut client = app.client().await;
     let game = app.new_game().await;

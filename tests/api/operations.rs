@@ -9,7 +9,8 @@ use std::{
     time::Duration,
 };
 
-use common::{Backend, RedisServer, TestApp};
+use arbiter::store::RedisConfig;
+use common::{Backend, TestApp, fresh_redis_config};
 use tonic_health::pb::{
     HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
 };
@@ -109,14 +110,15 @@ on_every_backend!(
 /// and on SIGTERM ends its open streams and exits cleanly.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_binary_serves_and_stops_on_sigterm() {
-    let redis = RedisServer::start();
+    let redis = fresh_redis_config();
     let port = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("port");
         listener.local_addr().expect("addr").port()
     };
     let mut child = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
         .env("ARBITER_LISTEN", format!("127.0.0.1:{port}"))
-        .env("ARBITER_REDIS_URL", redis.url())
+        .env("ARBITER_REDIS_URL", &redis.url)
+        .env("ARBITER_REDIS_KEY_PREFIX", &redis.key_prefix)
         .env("ARBITER_ADMIN_TOKEN", common::ADMIN_TOKEN)
         .env("ARBITER_TOKEN_SECRET", common::TOKEN_SECRET)
         .env("ARBITER_LOG_FORMAT", "json")
@@ -222,14 +224,15 @@ fn open_mode_is_announced() {
     assert!(announced, "{seen:?}");
 }
 
-/// A server binary on `port` sharing `redis_url`, stopped when dropped.
+/// A server binary on `port` sharing `redis`, stopped when dropped.
 struct ServerProcess(std::process::Child);
 
 impl ServerProcess {
-    fn start(port: u16, redis_url: &str) -> Self {
+    fn start(port: u16, redis: &RedisConfig) -> Self {
         let child = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
             .env("ARBITER_LISTEN", format!("127.0.0.1:{port}"))
-            .env("ARBITER_REDIS_URL", redis_url)
+            .env("ARBITER_REDIS_URL", &redis.url)
+            .env("ARBITER_REDIS_KEY_PREFIX", &redis.key_prefix)
             .env("ARBITER_ADMIN_TOKEN", common::ADMIN_TOKEN)
             .env("ARBITER_TOKEN_SECRET", common::TOKEN_SECRET)
             .stdout(Stdio::null())
@@ -267,7 +270,7 @@ async fn connect(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_server_processes_end_each_flag_exactly_once() {
     use arbiter::proto::{self, game_event::Kind};
-    let redis = RedisServer::start();
+    let redis = fresh_redis_config();
     let ports: Vec<u16> = (0..2)
         .map(|_| {
             let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("port");
@@ -276,7 +279,7 @@ async fn two_server_processes_end_each_flag_exactly_once() {
         .collect();
     let _servers: Vec<ServerProcess> = ports
         .iter()
-        .map(|&port| ServerProcess::start(port, &redis.url()))
+        .map(|&port| ServerProcess::start(port, &redis))
         .collect();
     let mut first = connect(ports[0]).await;
     let mut second = connect(ports[1]).await;

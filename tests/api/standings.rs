@@ -18,14 +18,10 @@ use std::{
     time::{Duration, Instant, SystemTime, UNIX_EPOCH},
 };
 
-use arbiter::{
-    proto::{self, GameStatus, Outcome, Termination, game_event::Kind},
-    server::StoreChoice,
-    store::RedisConfig,
-};
+use arbiter::proto::{self, GameStatus, Outcome, Termination, game_event::Kind};
 use common::{
     Backend, Client, NewGame, TestApp, abort, create, drain, expect_code, get, offer_draw, play,
-    play_line, reason, resign, respond_to_draw, settings, watch,
+    play_line, reason, resign, respond_to_draw, watch,
 };
 use tonic::{Code, Status};
 use tonic_types::StatusExt;
@@ -792,15 +788,8 @@ async fn a_flag_racing_a_move_is_counted_once(backend: Backend) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_on_one_redis_agree_on_standings() {
     let first = TestApp::spawn(Backend::Redis).await;
-    let url = first.redis.as_ref().expect("redis").url();
-    let second = TestApp::spawn_with(
-        settings(StoreChoice::Redis(RedisConfig {
-            url,
-            key_prefix: "arbiter".to_owned(),
-        })),
-        None,
-    )
-    .await;
+    // Same Redis, same key prefix.
+    let second = TestApp::spawn_with(first.settings.clone(), None).await;
     let (mut a, mut b) = (first.client().await, second.client().await);
     for attempt in 0..8u64 {
         let event = format!("Replicas {{{attempt}}} – ♞");

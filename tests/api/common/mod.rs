@@ -1,5 +1,6 @@
 //! The integration-test harness: the whole server in-process on a loopback
-//! port, over the embedded store or a real `redis-server` started per test.
+//! port, over the embedded store or a real `redis-server` (shared by all
+//! tests, each under a key prefix of its own).
 
 #![allow(dead_code)]
 
@@ -16,7 +17,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tonic::{Code, Request, Status, transport::Channel};
 
-pub use self::redis_server::RedisServer;
+pub use self::redis_server::{RedisServer, fresh_redis_config};
 
 /// A client of the arbiter service.
 pub type Client = ArbiterServiceClient<Channel>;
@@ -31,7 +32,8 @@ pub const TOKEN_SECRET: &str = "test-token-secret-of-at-least-32-characters";
 pub enum Backend {
     /// The embedded in-memory store.
     Memory,
-    /// A real Redis, started for the test.
+    /// A real Redis: the shared server, under a key prefix of the test's
+    /// own.
     Redis,
 }
 
@@ -59,7 +61,7 @@ macro_rules! on_every_backend {
     };
 }
 
-/// A running server and, for the Redis backend, its Redis.
+/// A running server and, when it has one of its own, its Redis.
 pub struct TestApp {
     pub addr: SocketAddr,
     pub redis: Option<RedisServer>,
@@ -83,14 +85,21 @@ impl TestApp {
         match backend {
             Backend::Memory => Self::spawn_with(settings(StoreChoice::Memory), None).await,
             Backend::Redis => {
-                let redis = RedisServer::start();
-                let store = StoreChoice::Redis(RedisConfig {
-                    url: redis.url(),
-                    key_prefix: "arbiter".to_owned(),
-                });
-                Self::spawn_with(settings(store), Some(redis)).await
+                let store = StoreChoice::Redis(fresh_redis_config());
+                Self::spawn_with(settings(store), None).await
             }
         }
+    }
+
+    /// A server on a Redis of its own (in `redis`), for tests that stop or
+    /// restart Redis and so would disturb every other test on a shared one.
+    pub async fn spawn_with_private_redis() -> Self {
+        let redis = RedisServer::start();
+        let store = StoreChoice::Redis(RedisConfig {
+            url: redis.url(),
+            key_prefix: "arbiter".to_owned(),
+        });
+        Self::spawn_with(settings(store), Some(redis)).await
     }
 
     /// A server with the given settings.
@@ -138,8 +147,9 @@ impl TestApp {
             .expect("connect to the test server")
     }
 
-    /// Stops the server gracefully and waits for it; returns the Redis so
-    /// another server can be started on it.
+    /// Stops the server gracefully and waits for it; returns its private
+    /// Redis, if it has one, so another server can be started on it (on the
+    /// shared Redis, the same settings find the same keys again).
     pub async fn stop(mut self) -> Option<RedisServer> {
         self.shutdown.cancel();
         if let Some(handle) = self.handle.take() {

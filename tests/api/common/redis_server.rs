@@ -1,29 +1,59 @@
-//! A real `redis-server` on a free loopback port, started for one test and
-//! stopped when dropped.
+//! Real `redis-server` processes on free loopback ports: one shared by the
+//! whole test binary, where each test keeps to a key prefix of its own, and
+//! private ones for the tests that stop or restart Redis.
 
 use std::{
     io::{Read, Write},
     net::{TcpListener, TcpStream},
-    process::{Child, Command, Stdio},
+    path::Path,
+    process::{Child, ChildStdin, Command, Stdio},
+    sync::{
+        LazyLock,
+        atomic::{AtomicU64, Ordering},
+    },
     time::{Duration, Instant},
 };
 
-/// A running `redis-server` owned by a test.
+use arbiter::store::RedisConfig;
+
+/// A running `redis-server`.
 pub struct RedisServer {
-    child: Option<Child>,
+    process: Option<Process>,
     port: u16,
     dir: tempfile::TempDir,
 }
 
+/// The Redis every test shares, started on first use. Statics are never
+/// dropped: its watchdog stops it when the test process exits.
+static SHARED: LazyLock<RedisServer> = LazyLock::new(RedisServer::start);
+
+/// A store configuration on the shared Redis under a fresh key prefix, so
+/// that a test sees only its own keys.
+pub fn fresh_redis_config() -> RedisConfig {
+    RedisConfig {
+        url: SHARED.url(),
+        key_prefix: unique_key_prefix(),
+    }
+}
+
+/// A key prefix no other store of this test process uses; the random part
+/// keeps test processes apart too should they ever share a server.
+fn unique_key_prefix() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    format!("t-{n}-{:08x}", rand::random::<u32>())
+}
+
 impl RedisServer {
-    /// Starts a fresh, empty, non-persistent Redis. Panics (failing the test
-    /// loudly) when `redis-server` is not installed or does not come up.
+    /// Starts a fresh, empty, non-persistent Redis of the caller's own (for
+    /// tests that stop or restart it). Panics (failing the test loudly)
+    /// when `redis-server` is not installed or does not come up.
     pub fn start() -> Self {
         let mut dir = tempfile::tempdir().expect("temporary directory for redis-server");
         for _ in 0..5 {
             let port = free_port();
             let mut server = Self {
-                child: Some(spawn_redis(port, dir.path())),
+                process: Some(Process::spawn(port, dir.path())),
                 port,
                 dir,
             };
@@ -48,17 +78,15 @@ impl RedisServer {
 
     /// Stops it (as an outage would).
     pub fn kill(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
+        if let Some(process) = self.process.take() {
+            process.kill();
         }
     }
 
     /// Starts it again on the same port (data is gone: it keeps none).
     pub fn restart(&mut self) {
         self.kill();
-        let child = spawn_redis(self.port, self.dir.path());
-        self.child = Some(child);
+        self.process = Some(Process::spawn(self.port, self.dir.path()));
         assert!(
             self.wait_until_ready(Duration::from_secs(10)),
             "redis-server did not come back"
@@ -68,9 +96,7 @@ impl RedisServer {
     fn wait_until_ready(&mut self, limit: Duration) -> bool {
         let deadline = Instant::now() + limit;
         while Instant::now() < deadline {
-            if let Some(child) = self.child.as_mut()
-                && let Ok(Some(_)) = child.try_wait()
-            {
+            if self.process.as_mut().is_some_and(Process::has_exited) {
                 return false;
             }
             if ping(self.port) {
@@ -88,24 +114,71 @@ impl Drop for RedisServer {
     }
 }
 
-fn spawn_redis(port: u16, dir: &std::path::Path) -> Child {
-    Command::new("redis-server")
-        .args([
-            "--port",
-            &port.to_string(),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-        ])
-        .arg(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("cannot start redis-server: is it installed? `scripts/test` installs it")
+/// A `redis-server` and its watchdog: a shell that waits for end-of-file
+/// on a pipe from this process, which comes when this process exits in
+/// any way (even killed), and then kills the server and removes its
+/// directory. Without it the shared server, never dropped, would outlive
+/// the tests.
+struct Process {
+    redis: Child,
+    watchdog: Child,
+    /// The watchdog's end of the pipe: held, never written.
+    _lifeline: ChildStdin,
+}
+
+impl Process {
+    fn spawn(port: u16, dir: &Path) -> Self {
+        let redis = Command::new("redis-server")
+            .args([
+                "--port",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+            ])
+            .arg(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("cannot start redis-server: is it installed? `scripts/test` installs it");
+        let mut watchdog = Command::new("sh")
+            .args([
+                "-c",
+                r#"cat >/dev/null; kill -KILL "$1"; rm -rf "$2""#,
+                "redis-watchdog",
+                &redis.id().to_string(),
+            ])
+            .arg(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the redis-server watchdog");
+        let lifeline = watchdog.stdin.take().expect("watchdog stdin");
+        Self {
+            redis,
+            watchdog,
+            _lifeline: lifeline,
+        }
+    }
+
+    fn has_exited(&mut self) -> bool {
+        matches!(self.redis.try_wait(), Ok(Some(_)))
+    }
+
+    /// Kills the server at once. The watchdog goes first, so that it never
+    /// signals a process id that may have been reused.
+    fn kill(mut self) {
+        let _ = self.watchdog.kill();
+        let _ = self.watchdog.wait();
+        let _ = self.redis.kill();
+        let _ = self.redis.wait();
+    }
 }
 
 fn ping(port: u16) -> bool {
