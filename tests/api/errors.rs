@@ -12,9 +12,8 @@ use arbiter::{
 };
 use common::{
     ADMIN_TOKEN, Backend, TestApp, admin, bearer, create_request, expect_code, fresh_redis_config,
-    get, play, play_line, reason,
+    get, next_event, play, play_line, reason,
 };
-use futures::StreamExt;
 use tonic::{Code, Request, Status, transport::Channel};
 use tonic_health::pb::{
     HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
@@ -809,13 +808,7 @@ async fn repeated_moves_are_idempotent(backend: Backend) {
     let next = play(&mut client, &game.id, &game.white, 2, "Nf3")
         .await
         .expect("next move");
-    let event = stream
-        .next()
-        .await
-        .expect("an event")
-        .expect("event")
-        .event
-        .expect("event");
+    let event = next_event(&mut stream).await;
     assert_eq!(event.version, after_reply.version + 1);
     assert_eq!(event.version, next.version);
 }

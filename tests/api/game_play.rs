@@ -3,8 +3,7 @@
 use crate::common;
 
 use arbiter::proto::{self, GameStatus, Outcome, Termination};
-use common::{Backend, TestApp, expect_code, get, play, play_line, reason};
-use futures::StreamExt;
+use common::{Backend, TestApp, drain, expect_code, get, play, play_line, reason};
 use tonic::Code;
 
 /// A full game to checkmate, played by the two seat holders while a third
@@ -42,10 +41,7 @@ async fn scholars_mate_with_a_watcher(backend: Backend) {
     assert!(end.legal_moves.is_empty());
     assert!(!end.in_check, "a finished game reports no check to answer");
 
-    let mut seen = Vec::new();
-    while let Some(message) = stream.next().await {
-        seen.push(message.expect("event").event.expect("event"));
-    }
+    let seen = drain(&mut stream).await;
     use proto::game_event::Kind;
     assert!(matches!(seen[0].kind, Some(Kind::Snapshot(_))));
     let moves: Vec<String> = seen

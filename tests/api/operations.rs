@@ -10,7 +10,7 @@ use std::{
 };
 
 use arbiter::store::RedisConfig;
-use common::{Backend, TestApp, fresh_redis_config};
+use common::{Backend, STREAM_PATIENCE, TestApp, drain, fresh_redis_config, next_within};
 use tonic_health::pb::{
     HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
 };
@@ -64,11 +64,10 @@ async fn reflection_lists_the_services(backend: Backend) {
         .await
         .expect("reflection")
         .into_inner();
-    let response = responses
-        .message()
+    let response = next_within(&mut responses, STREAM_PATIENCE)
         .await
-        .expect("reflection response")
-        .expect("one response");
+        .expect("one response")
+        .expect("reflection response");
     let Some(MessageResponse::ListServicesResponse(list)) = response.message_response else {
         panic!("unexpected reflection response: {response:?}");
     };
@@ -94,7 +93,10 @@ async fn reflection_lists_the_services(backend: Backend) {
         .await
         .expect("reflection")
         .into_inner();
-    let response = responses.message().await.expect("response").expect("one");
+    let response = next_within(&mut responses, STREAM_PATIENCE)
+        .await
+        .expect("one")
+        .expect("response");
     assert!(
         matches!(response.message_response, Some(MessageResponse::FileDescriptorResponse(ref f)) if !f.file_descriptor_proto.is_empty()),
         "{response:?}"
@@ -161,7 +163,10 @@ async fn the_binary_serves_and_stops_on_sigterm() {
         .await
         .expect("watch")
         .into_inner();
-    stream.message().await.expect("snapshot").expect("snapshot");
+    next_within(&mut stream, STREAM_PATIENCE)
+        .await
+        .expect("snapshot")
+        .expect("snapshot");
 
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -313,14 +318,8 @@ async fn two_server_processes_end_each_flag_exactly_once() {
             .await
             .expect("watch")
             .into_inner();
-        let mut events = Vec::new();
-        while let Some(message) = tokio::time::timeout(Duration::from_secs(20), stream.message())
-            .await
-            .expect("the flag falls and the stream ends")
-            .expect("event")
-        {
-            events.push(message.event.expect("body"));
-        }
+        // The flag falls and the stream ends.
+        let events = drain(&mut stream).await;
         let endings = events
             .iter()
             .filter(|e| matches!(e.kind, Some(Kind::GameEnded(_))))

@@ -2,10 +2,10 @@
 
 use crate::common;
 
-use std::time::Duration;
-
 use arbiter::proto::{self, game_event::Kind};
-use common::{Backend, TestApp, create, create_request, play_line, resign};
+use common::{
+    Backend, STREAM_PATIENCE, TestApp, create, create_request, next_within, play_line, resign,
+};
 use tonic::{Code, Streaming};
 
 fn in_event(event: &str, round: u32, board: u32) -> proto::CreateGameRequest {
@@ -37,9 +37,8 @@ async fn take(
 ) -> Vec<proto::WatchEventResponse> {
     let mut messages = Vec::new();
     while messages.len() < n {
-        let message = tokio::time::timeout(Duration::from_secs(20), stream.message())
+        let message = next_within(stream, STREAM_PATIENCE)
             .await
-            .expect("an update within the test's patience")
             .expect("stream open")
             .expect("an update");
         messages.push(message);

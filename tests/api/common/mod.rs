@@ -13,9 +13,10 @@ use arbiter::{
     server::{self, Settings, StoreChoice},
     store::RedisConfig,
 };
+use futures::{Stream, StreamExt};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use tonic::{Code, Request, Status, transport::Channel};
+use tonic::{Code, Request, Status, Streaming, transport::Channel};
 
 pub use self::redis_server::{RedisServer, fresh_redis_config};
 
@@ -475,7 +476,7 @@ pub async fn watch(
     client: &mut ArbiterServiceClient<Channel>,
     game_id: &str,
     after_version: u64,
-) -> tonic::Streaming<proto::WatchGameResponse> {
+) -> Streaming<proto::WatchGameResponse> {
     client
         .watch_game(proto::WatchGameRequest {
             game_id: game_id.to_owned(),
@@ -486,21 +487,52 @@ pub async fn watch(
         .into_inner()
 }
 
-/// Every event left on a watch stream until the server closes it (which it
-/// does after a game's final event). The timeout only turns a stream that
-/// never closes into a failure instead of a hang.
-pub async fn drain(
-    stream: &mut tonic::Streaming<proto::WatchGameResponse>,
-) -> Vec<proto::GameEvent> {
-    use futures::StreamExt;
-    let mut events = Vec::new();
-    while let Some(message) = tokio::time::timeout(Duration::from_secs(30), stream.next())
+/// How long a test waits for a stream's next message (or its end): far
+/// longer than any should take, so that a stalled stream fails the test
+/// instead of hanging it.
+pub const STREAM_PATIENCE: Duration = Duration::from_secs(30);
+
+/// The next item of `stream`, or `None` once the stream has ended. Panics
+/// if neither comes within `patience`.
+pub async fn next_within<S: Stream + Unpin>(stream: &mut S, patience: Duration) -> Option<S::Item> {
+    tokio::time::timeout(patience, stream.next())
         .await
-        .expect("the stream closes after the game's final event")
-    {
-        events.push(message.expect("event").event.expect("event body"));
+        .unwrap_or_else(|_| {
+            panic!("the stream neither sent a message nor ended within {patience:?}")
+        })
+}
+
+/// Every item left on `stream` until it ends, each within `patience` of
+/// the one before.
+pub async fn collect_until_end<S: Stream + Unpin>(
+    stream: &mut S,
+    patience: Duration,
+) -> Vec<S::Item> {
+    let mut items = Vec::new();
+    while let Some(item) = next_within(stream, patience).await {
+        items.push(item);
     }
-    events
+    items
+}
+
+/// The next event of a watch stream, which must still be open.
+pub async fn next_event(stream: &mut Streaming<proto::WatchGameResponse>) -> proto::GameEvent {
+    next_within(stream, STREAM_PATIENCE)
+        .await
+        .expect("the stream is still open")
+        .expect("an event, not an error")
+        .event
+        .expect("event body")
+}
+
+/// Every event left on a watch stream until the server closes it (which it
+/// does after a game's final event).
+pub async fn drain(stream: &mut Streaming<proto::WatchGameResponse>) -> Vec<proto::GameEvent> {
+    collect_until_end(stream, STREAM_PATIENCE)
+        .await
+        .into_iter()
+        .map(|message| message.expect("event").event.expect("event body"))
+        .collect()
 }
 
 /// The kinds of `events`, in order, as short names.
