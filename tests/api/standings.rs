@@ -250,20 +250,25 @@ fn from_now(ms: u64) -> prost_types::Timestamp {
     }
 }
 
-/// Sleeps until `ms` milliseconds after the game was created (by the
-/// server's clock, which is this machine's: the in-memory store's or the
-/// local Redis's). Timing from the creation itself, not from when the
-/// response arrived, keeps the race window where it is meant to be.
-async fn sleep_until_after_creation(game: &proto::Game, ms: u64) {
-    let created = game.created_at.expect("created_at");
-    let created = Duration::new(
-        u64::try_from(created.seconds).expect("seconds"),
-        u32::try_from(created.nanos).expect("nanos"),
+/// Sleeps until `ms` milliseconds after `at`, a time from the server
+/// (whose clock is this machine's: the in-memory store's or the local
+/// Redis's).
+async fn sleep_until(at: prost_types::Timestamp, ms: u64) {
+    let at = Duration::new(
+        u64::try_from(at.seconds).expect("seconds"),
+        u32::try_from(at.nanos).expect("nanos"),
     );
-    let target = UNIX_EPOCH + created + Duration::from_millis(ms);
+    let target = UNIX_EPOCH + at + Duration::from_millis(ms);
     if let Ok(left) = target.duration_since(SystemTime::now()) {
         tokio::time::sleep(left).await;
     }
+}
+
+/// Sleeps until `ms` milliseconds after the game was created. Timing from
+/// the creation itself, not from when the response arrived, keeps the race
+/// window where it is meant to be.
+async fn sleep_until_after_creation(game: &proto::Game, ms: u64) {
+    sleep_until(game.created_at.expect("created_at"), ms).await;
 }
 
 /// Polls a game until it is finished (time must end it).
@@ -568,19 +573,22 @@ async fn forfeits_count_for_points_but_not_as_games_played(backend: Backend) {
         &mut client,
         proto::CreateGameRequest {
             scheduled_start: Some(from_now(200)),
-            default_time_ms: 300,
+            default_time_ms: 1000,
             ..pairing(event, 1, 1, "x", "y")
         },
     )
     .await
     .expect("create");
-    let created = Instant::now();
     // Before the default time has run out the game counts for nothing.
     let early = standings(&mut client, event).await;
-    assert!(
-        created.elapsed() < Duration::from_millis(400),
-        "too slow to check the standings before the default time"
-    );
+    // Every read settles a default time that has run out, so a game still
+    // undecided after the standings were read proves, by the server's own
+    // clock, that they were read before its default time ran out, and that
+    // reading them did not forfeit it early.
+    let waiting = get(&mut client, &no_show.id).await;
+    assert_eq!(waiting.status, GameStatus::Active as i32, "{waiting:?}");
+    assert_eq!(waiting.result, None, "{waiting:?}");
+    assert_eq!(waiting.version, no_show.game.version, "{waiting:?}");
     assert_eq!(early.games_counted, 0);
     assert_eq!(
         lines(&early),
@@ -592,7 +600,11 @@ async fn forfeits_count_for_points_but_not_as_games_played(backend: Backend) {
     played(&mut client, pairing(event, 1, 2, "y", "z"), WhiteWins).await;
     played(&mut client, pairing(event, 2, 1, "z", "x"), Draw).await;
     // Well after the default time: reading the standings alone settles it.
-    tokio::time::sleep(Duration::from_millis(1200).saturating_sub(created.elapsed())).await;
+    sleep_until(
+        no_show.game.scheduled_start.expect("scheduled_start"),
+        no_show.game.default_time_ms + 300,
+    )
+    .await;
     let table = standings(&mut client, event).await;
     assert_eq!(table.games_counted, 3);
     let forfeit = get(&mut client, &no_show.id).await;
