@@ -6,7 +6,7 @@
 use crate::common;
 
 use arbiter::proto;
-use common::{Backend, TestApp, create, offer_draw, play_line, resign, respond_to_draw};
+use common::{Backend, TestApp, create, offer_draw, play_line, resign, respond_to_draw, seat};
 
 const EVENT: &str = "Club Championship 2026";
 
@@ -51,10 +51,10 @@ async fn play_the_event(client: &mut common::Client) {
     )
     .await;
     play_line(client, &r1b2, &["d4", "d5", "c4", "e6"]).await;
-    offer_draw(client, &r1b2.id, &r1b2.white)
+    seat(client, &r1b2.white, offer_draw(&r1b2.id))
         .await
         .expect("offer");
-    respond_to_draw(client, &r1b2.id, &r1b2.black, true)
+    seat(client, &r1b2.black, respond_to_draw(&r1b2.id, true))
         .await
         .expect("accept");
     let r2b1 = create(client, pairing(2, 1, dmitri, anna))
@@ -64,7 +64,9 @@ async fn play_the_event(client: &mut common::Client) {
         .await
         .expect("create");
     play_line(client, &r2b1, &["Nf3", "d5", "g3"]).await;
-    resign(client, &r2b1.id, &r2b1.white).await.expect("resign");
+    seat(client, &r2b1.white, resign(&r2b1.id))
+        .await
+        .expect("resign");
     play_line(client, &r2b2, &["e4", "c5"]).await;
 }
 

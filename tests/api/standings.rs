@@ -20,8 +20,8 @@ use std::{
 
 use arbiter::proto::{self, GameStatus, Outcome, Termination, game_event::Kind};
 use common::{
-    Backend, Client, NewGame, TestApp, abort, create, drain, expect_code, get, offer_draw, play,
-    play_line, reason, resign, respond_to_draw, watch,
+    Backend, Client, NewGame, TestApp, abort, create, drain, expect_code, get, make_move,
+    offer_draw, play_line, reason, resign, respond_to_draw, seat, watch,
 };
 use tonic::{Code, Status};
 use tonic_types::StatusExt;
@@ -115,14 +115,18 @@ use Ending::{BlackWins, Draw, WhiteWins};
 /// Ends an active game the way `ending` says.
 async fn finish(client: &mut Client, game: &NewGame, ending: Ending) -> proto::Game {
     match ending {
-        WhiteWins => resign(client, &game.id, &game.black).await.expect("resign"),
-        BlackWins => resign(client, &game.id, &game.white).await.expect("resign"),
+        WhiteWins => seat(client, &game.black, resign(&game.id))
+            .await
+            .expect("resign"),
+        BlackWins => seat(client, &game.white, resign(&game.id))
+            .await
+            .expect("resign"),
         Draw => {
             play_line(client, game, &["d4", "d5"]).await;
-            offer_draw(client, &game.id, &game.white)
+            seat(client, &game.white, offer_draw(&game.id))
                 .await
                 .expect("offer");
-            respond_to_draw(client, &game.id, &game.black, true)
+            seat(client, &game.black, respond_to_draw(&game.id, true))
                 .await
                 .expect("accept")
         }
@@ -655,7 +659,7 @@ async fn unfinished_and_aborted_games_count_for_nothing(backend: Backend) {
     let called_off = create(&mut client, pairing(event, 1, 2, "v1", "v2"))
         .await
         .expect("create");
-    let aborted = abort(&mut client, &called_off.id, &called_off.black)
+    let aborted = seat(&mut client, &called_off.black, abort(&called_off.id))
         .await
         .expect("abort");
     assert_eq!(aborted.status, GameStatus::Aborted as i32);
@@ -773,7 +777,7 @@ async fn a_flag_racing_a_move_is_counted_once(backend: Backend) {
         ));
         // Around the flag: from 50 ms before it to 20 ms after.
         sleep_until_after_creation(&game.game, 250 + 10 * attempt).await;
-        if let Err(status) = play(&mut client, &game.id, &game.white, 0, "e4").await {
+        if let Err(status) = seat(&mut client, &game.white, make_move(&game.id, 0, "e4")).await {
             assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
             assert_eq!(reason(&status), "GAME_OVER", "{status:?}");
         }
@@ -813,7 +817,7 @@ async fn two_replicas_on_one_redis_agree_on_standings() {
         let (on_a, on_b, resigned, _) = tokio::join!(
             try_standings(&mut a1, &event),
             try_standings(&mut b1, &event),
-            resign(&mut b2, &game.id, &game.black),
+            seat(&mut b2, &game.black, resign(&game.id)),
             get(&mut a2, &game.id),
         );
         for table in [on_a.expect("standings on a"), on_b.expect("standings on b")] {
@@ -969,7 +973,7 @@ async fn list_games_filters_by_status_with_paging(backend: Backend) {
     play_line(&mut client, &r1b1, &["e4"]).await;
     let r1b2 = played(&mut client, new(1, 2), WhiteWins).await;
     let r2b1 = create(&mut client, new(2, 1)).await.expect("create");
-    abort(&mut client, &r2b1.id, &r2b1.white)
+    seat(&mut client, &r2b1.white, abort(&r2b1.id))
         .await
         .expect("abort");
     let r2b2 = played(&mut client, new(2, 2), Draw).await;

@@ -5,8 +5,8 @@ use crate::common;
 
 use arbiter::proto::{self, game_event::Kind};
 use common::{
-    Backend, STREAM_PATIENCE, TestApp, bearer, drain, expect_code, next_event, next_within,
-    play_line, reason, watch,
+    Backend, STREAM_PATIENCE, TestApp, drain, expect_code, next_event, next_within, play_line,
+    reason, watch, with_token,
 };
 use tonic::Code;
 
@@ -116,11 +116,11 @@ async fn every_watcher_sees_every_event_and_resignation_ends_the_stream(backend:
         .collect();
     play_line(&mut client, &game, &["d4", "d5", "c4"]).await;
     client
-        .resign(bearer(
+        .resign(with_token(
+            &game.black,
             proto::ResignRequest {
                 game_id: game.id.clone(),
             },
-            &game.black,
         ))
         .await
         .expect("resign");

@@ -4,7 +4,7 @@ use crate::common;
 
 use arbiter::proto::{self, game_event::Kind};
 use common::{
-    Backend, STREAM_PATIENCE, TestApp, create, create_request, next_within, play_line, resign,
+    Backend, STREAM_PATIENCE, TestApp, create, create_request, next_within, play_line, resign, seat,
 };
 use tonic::{Code, Streaming};
 
@@ -97,7 +97,7 @@ async fn an_event_stream_resumes_without_gaps_or_duplicates(backend: Backend) {
     // Missed while disconnected: moves in both games, a result, a new game.
     play_line(&mut client, &second, &["d4"]).await;
     play_line(&mut client, &first, &["e5"]).await;
-    resign(&mut client, &second.id, &second.black)
+    seat(&mut client, &second.black, resign(&second.id))
         .await
         .expect("resign");
     let third = create(&mut client, in_event(event, 2, 1))

@@ -222,7 +222,7 @@ pub fn create_request(request_id: &str, fen: &str) -> proto::CreateGameRequest {
 }
 
 /// `message` with `authorization: Bearer <token>`.
-pub fn bearer<T>(message: T, token: &str) -> Request<T> {
+pub fn with_token<T>(token: &str, message: T) -> Request<T> {
     let mut request = Request::new(message);
     request.metadata_mut().insert(
         "authorization",
@@ -233,29 +233,138 @@ pub fn bearer<T>(message: T, token: &str) -> Request<T> {
 
 /// `message` with the admin token.
 pub fn admin<T>(message: T) -> Request<T> {
-    bearer(message, ADMIN_TOKEN)
+    with_token(ADMIN_TOKEN, message)
 }
 
-/// Plays `mv` at `ply` with `token`.
-pub async fn play(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
+// ---------------------------------------------------------------------------
+// Acting for a seat
+// ---------------------------------------------------------------------------
+
+/// A request that a seat holder sends, and the RPC that takes it.
+pub trait SeatCommand: Sized + Send {
+    /// What the test gets back: the game, or the whole reply when it says
+    /// more than the game.
+    type Reply;
+
+    /// Sends `request` through the RPC of its message type.
+    fn send(
+        client: &mut Client,
+        request: Request<Self>,
+    ) -> impl Future<Output = Result<Self::Reply, Status>> + Send;
+}
+
+/// Implements [`SeatCommand`] for requests whose reply is the game.
+macro_rules! replies_with_the_game {
+    ($($request:ty => $rpc:ident),* $(,)?) => {
+        $(
+            impl SeatCommand for $request {
+                type Reply = proto::Game;
+
+                async fn send(
+                    client: &mut Client,
+                    request: Request<Self>,
+                ) -> Result<proto::Game, Status> {
+                    let response = client.$rpc(request).await?;
+                    Ok(response.into_inner().game.expect("game in response"))
+                }
+            }
+        )*
+    };
+}
+
+replies_with_the_game!(
+    proto::MakeMoveRequest => make_move,
+    proto::ResignRequest => resign,
+    proto::OfferDrawRequest => offer_draw,
+    proto::RespondToDrawOfferRequest => respond_to_draw_offer,
+    proto::AbortGameRequest => abort_game,
+);
+
+/// A claim's reply also carries the ruling.
+impl SeatCommand for proto::ClaimDrawRequest {
+    type Reply = proto::ClaimDrawResponse;
+
+    async fn send(
+        client: &mut Client,
+        request: Request<Self>,
+    ) -> Result<proto::ClaimDrawResponse, Status> {
+        client
+            .claim_draw(request)
+            .await
+            .map(tonic::Response::into_inner)
+    }
+}
+
+/// Sends `command` for the seat holding `token`, e.g.
+/// `seat(&mut client, &game.white, resign(&game.id))`.
+pub async fn seat<C: SeatCommand>(
+    client: &mut Client,
     token: &str,
-    ply: u32,
+    command: C,
+) -> Result<C::Reply, Status> {
+    C::send(client, with_token(token, command)).await
+}
+
+/// A move, `mv` in SAN or UCI, chosen at `ply`.
+pub fn make_move(game_id: &str, ply: u32, mv: &str) -> proto::MakeMoveRequest {
+    proto::MakeMoveRequest {
+        game_id: game_id.to_owned(),
+        r#move: mv.to_owned(),
+        ply,
+        offer_draw: false,
+    }
+}
+
+/// A move that offers a draw with it.
+pub fn make_move_offering_draw(game_id: &str, ply: u32, mv: &str) -> proto::MakeMoveRequest {
+    proto::MakeMoveRequest {
+        offer_draw: true,
+        ..make_move(game_id, ply, mv)
+    }
+}
+
+/// A resignation.
+pub fn resign(game_id: &str) -> proto::ResignRequest {
+    proto::ResignRequest {
+        game_id: game_id.to_owned(),
+    }
+}
+
+/// A draw offer.
+pub fn offer_draw(game_id: &str) -> proto::OfferDrawRequest {
+    proto::OfferDrawRequest {
+        game_id: game_id.to_owned(),
+    }
+}
+
+/// The answer to the opponent's draw offer: accepted or declined.
+pub fn respond_to_draw(game_id: &str, accept: bool) -> proto::RespondToDrawOfferRequest {
+    proto::RespondToDrawOfferRequest {
+        game_id: game_id.to_owned(),
+        accept,
+    }
+}
+
+/// A draw claim, with the intended move when `mv` is not empty.
+pub fn claim_draw(
+    game_id: &str,
+    reason: proto::DrawClaimReason,
     mv: &str,
-) -> Result<proto::Game, Status> {
-    client
-        .make_move(bearer(
-            proto::MakeMoveRequest {
-                game_id: game_id.to_owned(),
-                r#move: mv.to_owned(),
-                ply,
-                offer_draw: false,
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
+    ply: u32,
+) -> proto::ClaimDrawRequest {
+    proto::ClaimDrawRequest {
+        game_id: game_id.to_owned(),
+        reason: reason.into(),
+        r#move: mv.to_owned(),
+        ply,
+    }
+}
+
+/// A request to abort the game.
+pub fn abort(game_id: &str) -> proto::AbortGameRequest {
+    proto::AbortGameRequest {
+        game_id: game_id.to_owned(),
+    }
 }
 
 /// Plays a sequence of moves alternately for both seats from the game's
@@ -272,7 +381,7 @@ pub async fn play_line(
         } else {
             &game.black
         };
-        current = play(client, &game.id, token, current.ply, mv)
+        current = seat(client, token, make_move(&game.id, current.ply, mv))
             .await
             .unwrap_or_else(|status| panic!("move {mv} refused: {status:?}"));
     }
@@ -332,130 +441,6 @@ pub fn token_to_move<'a>(game: &'a NewGame, current: &proto::Game) -> &'a str {
     } else {
         &game.black
     }
-}
-
-/// Plays `mv` at `ply` with `token`, offering a draw with it.
-pub async fn play_offering_draw(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-    ply: u32,
-    mv: &str,
-) -> Result<proto::Game, Status> {
-    client
-        .make_move(bearer(
-            proto::MakeMoveRequest {
-                game_id: game_id.to_owned(),
-                r#move: mv.to_owned(),
-                ply,
-                offer_draw: true,
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
-}
-
-/// Resigns for the seat holding `token`.
-pub async fn resign(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-) -> Result<proto::Game, Status> {
-    client
-        .resign(bearer(
-            proto::ResignRequest {
-                game_id: game_id.to_owned(),
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
-}
-
-/// Offers a draw for the seat holding `token`.
-pub async fn offer_draw(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-) -> Result<proto::Game, Status> {
-    client
-        .offer_draw(bearer(
-            proto::OfferDrawRequest {
-                game_id: game_id.to_owned(),
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
-}
-
-/// Accepts (`accept`) or declines the opponent's draw offer for the seat
-/// holding `token`.
-pub async fn respond_to_draw(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-    accept: bool,
-) -> Result<proto::Game, Status> {
-    client
-        .respond_to_draw_offer(bearer(
-            proto::RespondToDrawOfferRequest {
-                game_id: game_id.to_owned(),
-                accept,
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
-}
-
-/// A ClaimDraw request.
-pub fn claim_request(
-    game_id: &str,
-    reason: proto::DrawClaimReason,
-    mv: &str,
-    ply: u32,
-) -> proto::ClaimDrawRequest {
-    proto::ClaimDrawRequest {
-        game_id: game_id.to_owned(),
-        reason: reason.into(),
-        r#move: mv.to_owned(),
-        ply,
-    }
-}
-
-/// Claims a draw for the seat holding `token`, with an intended move when
-/// `mv` is not empty.
-pub async fn claim_draw(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-    reason: proto::DrawClaimReason,
-    mv: &str,
-    ply: u32,
-) -> Result<proto::ClaimDrawResponse, Status> {
-    client
-        .claim_draw(bearer(claim_request(game_id, reason, mv, ply), token))
-        .await
-        .map(tonic::Response::into_inner)
-}
-
-/// Aborts the game for the seat holding `token`.
-pub async fn abort(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-) -> Result<proto::Game, Status> {
-    client
-        .abort_game(bearer(
-            proto::AbortGameRequest {
-                game_id: game_id.to_owned(),
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
 }
 
 /// The game in PGN.
