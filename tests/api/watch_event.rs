@@ -1,11 +1,11 @@
 //! WatchEvent: one resumable stream over every game of an event.
 
-mod common;
-
-use std::time::Duration;
+use crate::common;
 
 use arbiter::proto::{self, game_event::Kind};
-use common::{Backend, TestApp, create, create_request, play_line, resign};
+use common::{
+    Backend, STREAM_PATIENCE, TestApp, create, create_request, next_within, play_line, resign, seat,
+};
 use tonic::{Code, Streaming};
 
 fn in_event(event: &str, round: u32, board: u32) -> proto::CreateGameRequest {
@@ -37,9 +37,8 @@ async fn take(
 ) -> Vec<proto::WatchEventResponse> {
     let mut messages = Vec::new();
     while messages.len() < n {
-        let message = tokio::time::timeout(Duration::from_secs(20), stream.message())
+        let message = next_within(stream, STREAM_PATIENCE)
             .await
-            .expect("an update within the test's patience")
             .expect("stream open")
             .expect("an update");
         messages.push(message);
@@ -98,7 +97,7 @@ async fn an_event_stream_resumes_without_gaps_or_duplicates(backend: Backend) {
     // Missed while disconnected: moves in both games, a result, a new game.
     play_line(&mut client, &second, &["d4"]).await;
     play_line(&mut client, &first, &["e5"]).await;
-    resign(&mut client, &second.id, &second.black)
+    seat(&mut client, &second.black, resign(&second.id))
         .await
         .expect("resign");
     let third = create(&mut client, in_event(event, 2, 1))

@@ -10,7 +10,7 @@
 //! pass, and every wait for the server has a generous overall limit so a
 //! failure never hangs.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -20,12 +20,10 @@ use arbiter::{
         self, Color, DelayMode, DrawClaimReason, GameStatus, Outcome, Pace, RulesProfile,
         Termination, arbiter_service_client::ArbiterServiceClient, game_event::Kind,
     },
-    server::StoreChoice,
-    store::RedisConfig,
 };
 use common::{
-    Backend, NewGame, TestApp, bearer, claim_draw, create, create_request, drain, expect_code,
-    export_pgn, get, kinds, play, play_line, play_offering_draw, reason, settings, watch,
+    Backend, NewGame, TestApp, claim_draw, create, create_request, drain, expect_code, export_pgn,
+    get, kinds, make_move, make_move_offering_draw, play_line, reason, seat, watch, with_token,
 };
 use tonic::{Code, Request, Status, transport::Channel};
 use tonic_types::StatusExt;
@@ -98,9 +96,9 @@ fn from_now(ms: u64) -> prost_types::Timestamp {
 }
 
 /// `message`, with `Bearer token` when a token is given.
-fn with_token<T>(message: T, token: Option<&str>) -> Request<T> {
+fn authorized<T>(message: T, token: Option<&str>) -> Request<T> {
     match token {
-        Some(token) => bearer(message, token),
+        Some(token) => with_token(token, message),
         None => Request::new(message),
     }
 }
@@ -120,7 +118,7 @@ async fn adjust(
         reason: why.to_owned(),
     };
     client
-        .adjust_clock(with_token(request, token))
+        .adjust_clock(authorized(request, token))
         .await
         .map(|r| r.into_inner().game.expect("game in response"))
 }
@@ -136,7 +134,7 @@ async fn pause(
         reason: why.to_owned(),
     };
     client
-        .pause_clock(with_token(request, token))
+        .pause_clock(authorized(request, token))
         .await
         .map(|r| r.into_inner().game.expect("game in response"))
 }
@@ -152,7 +150,7 @@ async fn resume(
         reason: why.to_owned(),
     };
     client
-        .resume_clock(with_token(request, token))
+        .resume_clock(authorized(request, token))
         .await
         .map(|r| r.into_inner().game.expect("game in response"))
 }
@@ -273,7 +271,7 @@ async fn typical_controls_are_accepted_and_reported(backend: Backend) {
     );
     // Consistency of one view: within the delay nothing is charged.
     assert_eq!(state.white_ms, 3_600_000, "{state:?}");
-    let moved = play(&mut client, &game.id, &game.white, 0, "e4")
+    let moved = seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
         .await
         .expect("e4");
     let record = &moved.moves[0];
@@ -297,7 +295,7 @@ async fn typical_controls_are_accepted_and_reported(backend: Backend) {
         0,
         "Bronstein shows no delay"
     );
-    let moved = play(&mut client, &game.id, &game.white, 0, "d4")
+    let moved = seat(&mut client, &game.white, make_move(&game.id, 0, "d4"))
         .await
         .expect("d4");
     let record = &moved.moves[0];
@@ -391,7 +389,7 @@ async fn moves_record_their_time_and_the_increment(backend: Backend) {
     for mv in ["e4", "c5", "Nf3", "d6", "d4"] {
         let mover = current.side_to_move;
         let token = common::token_to_move(&game, &current);
-        current = play(&mut client, &game.id, token, current.ply, mv)
+        current = seat(&mut client, token, make_move(&game.id, current.ply, mv))
             .await
             .unwrap_or_else(|status| panic!("{mv}: {status:?}"));
         let record = current.moves.last().expect("the move is recorded");
@@ -426,7 +424,7 @@ async fn moves_record_their_time_and_the_increment(backend: Backend) {
     assert_eq!(stored.moves, current.moves);
     assert_eq!(clock(&stored).running, Color::Black as i32);
 
-    common::resign(&mut client, &game.id, &game.black)
+    common::seat(&mut client, &game.black, common::resign(&game.id))
         .await
         .expect("resign");
     let events = until_the_end(&mut stream).await;
@@ -493,7 +491,7 @@ async fn a_move_after_the_flag_is_refused_and_the_game_ends_on_time(backend: Bac
     let game = create_ok(&mut client, timed("", sudden_death(FLAG_MS))).await;
     tokio::time::sleep(PAST_FLAG).await;
     assert_refused(
-        play(&mut client, &game.id, &game.white, 0, "e4").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "e4")).await,
         Code::FailedPrecondition,
         "GAME_OVER",
     );
@@ -506,12 +504,12 @@ async fn a_move_after_the_flag_is_refused_and_the_game_ends_on_time(backend: Bac
     let mut request = timed("", sudden_death(60_000));
     request.black_time_control = Some(sudden_death(FLAG_MS));
     let game = create_ok(&mut client, request).await;
-    play(&mut client, &game.id, &game.white, 0, "e4")
+    seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
         .await
         .expect("White moves in time");
     tokio::time::sleep(PAST_FLAG).await;
     assert_refused(
-        play(&mut client, &game.id, &game.black, 1, "e5").await,
+        seat(&mut client, &game.black, make_move(&game.id, 1, "e5")).await,
         Code::FailedPrecondition,
         "GAME_OVER",
     );
@@ -550,7 +548,7 @@ async fn the_sweeper_follows_the_clock_after_a_move(backend: Backend) {
     request.black_time_control = Some(sudden_death(FLAG_MS));
     let game = create_ok(&mut client, request).await;
     let mut stream = watch(&mut client, &game.id, 1).await;
-    play(&mut client, &game.id, &game.white, 0, "Nf3")
+    seat(&mut client, &game.white, make_move(&game.id, 0, "Nf3"))
         .await
         .expect("White moves in time");
 
@@ -578,15 +576,8 @@ async fn until_finished(client: &mut Client, game_id: &str) -> proto::Game {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_end_each_flagged_game_exactly_once() {
     let first = TestApp::spawn(Backend::Redis).await;
-    let url = first.redis.as_ref().expect("redis").url();
-    let second = TestApp::spawn_with(
-        settings(StoreChoice::Redis(RedisConfig {
-            url,
-            key_prefix: "arbiter".to_owned(),
-        })),
-        None,
-    )
-    .await;
+    // Same Redis, same key prefix.
+    let second = TestApp::spawn_with(first.settings.clone(), None).await;
     let mut client = first.client().await;
     let mut games = Vec::new();
     for i in 0..10 {
@@ -670,7 +661,7 @@ async fn a_player_who_does_not_show_up_forfeits(backend: Backend) {
     request.default_time_ms = 1_500;
     let game = create_ok(&mut client, request).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let moved = play(&mut client, &game.id, &game.white, 0, "e4")
+    let moved = seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
         .await
         .expect("White moves within the default time");
     let mut stream = watch(&mut client, &game.id, moved.version).await;
@@ -704,7 +695,7 @@ async fn the_clock_waits_for_the_scheduled_start(backend: Backend) {
         "no clock runs yet"
     );
     // Nobody may move before the start.
-    let early = play(&mut client, &game.id, &game.white, 0, "e4").await;
+    let early = seat(&mut client, &game.white, make_move(&game.id, 0, "e4")).await;
     let status = expect_code(early, Code::FailedPrecondition);
     assert_eq!(reason(&status), "NOT_STARTED");
     assert_eq!(get(&mut client, &game.id).await.ply, 0);
@@ -720,13 +711,13 @@ async fn the_clock_starts_after_both_first_moves_when_asked(backend: Backend) {
 
     // Neither first move is timed, however long it takes.
     tokio::time::sleep(PAST_FLAG).await;
-    let white = play(&mut client, &game.id, &game.white, 0, "e4")
+    let white = seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
         .await
         .expect("White's untimed first move");
     assert_eq!(clock(&white).running, Color::Unspecified as i32);
     tokio::time::sleep(PAST_FLAG).await;
     let mut stream = watch(&mut client, &game.id, white.version).await;
-    let black = play(&mut client, &game.id, &game.black, 1, "e5")
+    let black = seat(&mut client, &game.black, make_move(&game.id, 1, "e5"))
         .await
         .expect("Black's untimed first move");
     for record in &black.moves {
@@ -948,9 +939,13 @@ async fn a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so(backend: B
             drawn_on_flag
         );
         play_line(&mut client, &game, &["e4", "e5"]).await;
-        let offered = play_offering_draw(&mut client, &game.id, &game.white, 2, "Nf3")
-            .await
-            .expect("White moves and offers a draw");
+        let offered = seat(
+            &mut client,
+            &game.white,
+            make_move_offering_draw(&game.id, 2, "Nf3"),
+        )
+        .await
+        .expect("White moves and offers a draw");
         assert_eq!(offered.draw_offer, Color::White as i32);
         assert_eq!(clock(&offered).running, Color::Black as i32);
 
@@ -1087,18 +1082,15 @@ async fn arbiters_adjust_pause_and_resume_clocks(backend: Backend) {
         "CLOCK_PAUSED",
     );
     assert_refused(
-        play(&mut client, &game.id, &game.white, 0, "e4").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "e4")).await,
         Code::FailedPrecondition,
         "CLOCK_PAUSED",
     );
     assert_refused(
-        claim_draw(
+        seat(
             &mut client,
-            &game.id,
             &game.white,
-            DrawClaimReason::ThreefoldRepetition,
-            "",
-            0,
+            claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "", 0),
         )
         .await,
         Code::FailedPrecondition,
@@ -1252,13 +1244,10 @@ async fn an_incorrect_claim_gives_the_opponent_time(backend: Backend) {
         let black_before = before.moves[1].clock_ms;
         assert_eq!(clock(&before).black_ms, black_before);
 
-        let ruling = claim_draw(
+        let ruling = seat(
             &mut client,
-            &game.id,
             &game.white,
-            DrawClaimReason::ThreefoldRepetition,
-            "",
-            2,
+            claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "", 2),
         )
         .await
         .expect("claim");
@@ -1273,7 +1262,7 @@ async fn an_incorrect_claim_gives_the_opponent_time(backend: Backend) {
         );
         assert_eq!(clock(&after).running, Color::White as i32);
 
-        common::resign(&mut client, &game.id, &game.white)
+        common::seat(&mut client, &game.white, common::resign(&game.id))
             .await
             .expect("resign");
         let events = until_the_end(&mut stream).await;

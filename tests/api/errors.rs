@@ -2,20 +2,18 @@
 //! where the API promises one, its `BadRequest` field; refusals change
 //! nothing; idempotent retries; and storage outages on Redis.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
 use arbiter::{
     proto::{self, GameStatus, arbiter_service_client::ArbiterServiceClient},
     server::StoreChoice,
-    store::RedisConfig,
 };
 use common::{
-    ADMIN_TOKEN, Backend, RedisServer, TestApp, admin, bearer, create_request, expect_code, get,
-    play, play_line, reason,
+    ADMIN_TOKEN, Backend, TestApp, admin, create_request, expect_code, fresh_redis_config, get,
+    make_move, next_event, play_line, reason, resign, seat, with_token,
 };
-use futures::StreamExt;
 use tonic::{Code, Request, Status, transport::Channel};
 use tonic_health::pb::{
     HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
@@ -97,28 +95,6 @@ async fn assert_unchanged(client: &mut Client, before: &proto::Game, after_what:
     );
 }
 
-fn move_request(game_id: &str, mv: &str, ply: u32) -> proto::MakeMoveRequest {
-    proto::MakeMoveRequest {
-        game_id: game_id.to_owned(),
-        r#move: mv.to_owned(),
-        ply,
-        offer_draw: false,
-    }
-}
-
-fn resign_request(game_id: &str) -> proto::ResignRequest {
-    proto::ResignRequest {
-        game_id: game_id.to_owned(),
-    }
-}
-
-async fn resign(client: &mut Client, game_id: &str, token: &str) -> Result<proto::Game, Status> {
-    client
-        .resign(bearer(resign_request(game_id), token))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
-}
-
 async fn create(
     client: &mut Client,
     request: Request<proto::CreateGameRequest>,
@@ -149,7 +125,7 @@ async fn unparsable_moves_are_invalid_arguments(backend: Backend) {
     let before = get(&mut client, &game.id).await;
 
     let status = assert_invalid(
-        play(&mut client, &game.id, &game.white, 0, "hello").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "hello")).await,
         "UNPARSABLE_MOVE",
         "move",
     );
@@ -158,7 +134,7 @@ async fn unparsable_moves_are_invalid_arguments(backend: Backend) {
     let junk = "zq!?".repeat(100);
     assert_eq!(junk.len(), 400);
     let status = assert_invalid(
-        play(&mut client, &game.id, &game.white, 0, &junk).await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, &junk)).await,
         "UNPARSABLE_MOVE",
         "move",
     );
@@ -170,7 +146,7 @@ async fn unparsable_moves_are_invalid_arguments(backend: Backend) {
 
     for empty in ["", "   "] {
         assert_invalid(
-            play(&mut client, &game.id, &game.white, 0, empty).await,
+            seat(&mut client, &game.white, make_move(&game.id, 0, empty)).await,
             "INVALID_FIELD",
             "move",
         );
@@ -188,7 +164,7 @@ async fn illegal_moves_are_invalid_arguments(backend: Backend) {
     // opponent's piece, an empty square, a SAN move nobody can make.
     for mv in ["e2e5", "g1g3", "e7e5", "e3e4", "Ke2", "Nd4"] {
         let status = assert_invalid(
-            play(&mut client, &game.id, &game.white, 0, mv).await,
+            seat(&mut client, &game.white, make_move(&game.id, 0, mv)).await,
             "ILLEGAL_MOVE",
             "move",
         );
@@ -199,7 +175,7 @@ async fn illegal_moves_are_invalid_arguments(backend: Backend) {
     // Also once the game is under way.
     let mid = play_line(&mut client, &game, &["e4", "e5"]).await;
     assert_invalid(
-        play(&mut client, &game.id, &game.white, 2, "e4e5").await,
+        seat(&mut client, &game.white, make_move(&game.id, 2, "e4e5")).await,
         "ILLEGAL_MOVE",
         "move",
     );
@@ -319,11 +295,11 @@ async fn malformed_game_ids_are_refused_everywhere(backend: Backend) {
         assert_invalid(result, "INVALID_FIELD", "game_id");
 
         let result = client
-            .make_move(bearer(move_request(id, "e4", 0), &game.white))
+            .make_move(with_token(&game.white, make_move(id, 0, "e4")))
             .await;
         assert_invalid(result, "INVALID_FIELD", "game_id");
 
-        let result = client.resign(bearer(resign_request(id), &game.white)).await;
+        let result = client.resign(with_token(&game.white, resign(id))).await;
         assert_invalid(result, "INVALID_FIELD", "game_id");
 
         let result = client
@@ -373,7 +349,7 @@ async fn moving_out_of_turn_is_refused(backend: Backend) {
     let before = get(&mut client, &game.id).await;
 
     let status = assert_refused(
-        play(&mut client, &game.id, &game.black, 0, "e5").await,
+        seat(&mut client, &game.black, make_move(&game.id, 0, "e5")).await,
         Code::FailedPrecondition,
         "NOT_YOUR_TURN",
     );
@@ -384,7 +360,7 @@ async fn moving_out_of_turn_is_refused(backend: Backend) {
     );
     // Even a move that would be legal for White is refused to Black's seat.
     assert_refused(
-        play(&mut client, &game.id, &game.black, 0, "e2e4").await,
+        seat(&mut client, &game.black, make_move(&game.id, 0, "e2e4")).await,
         Code::FailedPrecondition,
         "NOT_YOUR_TURN",
     );
@@ -392,7 +368,7 @@ async fn moving_out_of_turn_is_refused(backend: Backend) {
 
     let mid = play_line(&mut client, &game, &["e4"]).await;
     assert_refused(
-        play(&mut client, &game.id, &game.white, 1, "d4").await,
+        seat(&mut client, &game.white, make_move(&game.id, 1, "d4")).await,
         Code::FailedPrecondition,
         "NOT_YOUR_TURN",
     );
@@ -406,18 +382,18 @@ async fn finished_games_refuse_moves_and_resignations(backend: Backend) {
     // Ended by resignation.
     let game = app.new_game().await;
     play_line(&mut client, &game, &["e4"]).await;
-    let resigned = resign(&mut client, &game.id, &game.black)
+    let resigned = seat(&mut client, &game.black, resign(&game.id))
         .await
         .expect("resign");
     assert_eq!(resigned.status, GameStatus::Finished as i32);
     for token in [&game.white, &game.black] {
         assert_refused(
-            play(&mut client, &game.id, token, resigned.ply, "d5").await,
+            seat(&mut client, token, make_move(&game.id, resigned.ply, "d5")).await,
             Code::FailedPrecondition,
             "GAME_OVER",
         );
         assert_refused(
-            resign(&mut client, &game.id, token).await,
+            seat(&mut client, token, resign(&game.id)).await,
             Code::FailedPrecondition,
             "GAME_OVER",
         );
@@ -429,13 +405,18 @@ async fn finished_games_refuse_moves_and_resignations(backend: Backend) {
     let mated = play_line(&mut client, &game, &["f3", "e5", "g4", "Qh4#"]).await;
     assert_eq!(mated.status, GameStatus::Finished as i32);
     assert_refused(
-        play(&mut client, &game.id, &game.white, mated.ply, "a3").await,
+        seat(
+            &mut client,
+            &game.white,
+            make_move(&game.id, mated.ply, "a3"),
+        )
+        .await,
         Code::FailedPrecondition,
         "GAME_OVER",
     );
     for token in [&game.white, &game.black] {
         assert_refused(
-            resign(&mut client, &game.id, token).await,
+            seat(&mut client, token, resign(&game.id)).await,
             Code::FailedPrecondition,
             "GAME_OVER",
         );
@@ -466,12 +447,12 @@ async fn unknown_games_are_not_found(backend: Backend) {
     );
 
     assert_refused(
-        play(&mut client, UNKNOWN_ID, &other.white, 0, "e4").await,
+        seat(&mut client, &other.white, make_move(UNKNOWN_ID, 0, "e4")).await,
         Code::NotFound,
         "GAME_NOT_FOUND",
     );
     assert_refused(
-        resign(&mut client, UNKNOWN_ID, &other.white).await,
+        seat(&mut client, &other.white, resign(UNKNOWN_ID)).await,
         Code::NotFound,
         "GAME_NOT_FOUND",
     );
@@ -511,37 +492,37 @@ async fn stale_plies_are_aborted(backend: Backend) {
 
     // A different move at a ply already played.
     let status = assert_refused(
-        play(&mut client, &game.id, &game.white, 0, "d4").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "d4")).await,
         Code::Aborted,
         "STALE_PLY",
     );
     assert!(status.message().contains("ply"), "{}", status.message());
     assert_refused(
-        play(&mut client, &game.id, &game.black, 1, "d5").await,
+        seat(&mut client, &game.black, make_move(&game.id, 1, "d5")).await,
         Code::Aborted,
         "STALE_PLY",
     );
     // The same text at that ply, but from the other seat, is no retry.
     assert_refused(
-        play(&mut client, &game.id, &game.black, 0, "e4").await,
+        seat(&mut client, &game.black, make_move(&game.id, 0, "e4")).await,
         Code::Aborted,
         "STALE_PLY",
     );
     // A ply the game has not reached.
     assert_refused(
-        play(&mut client, &game.id, &game.white, 3, "Nf3").await,
+        seat(&mut client, &game.white, make_move(&game.id, 3, "Nf3")).await,
         Code::Aborted,
         "STALE_PLY",
     );
     assert_refused(
-        play(&mut client, &game.id, &game.white, 40, "Nf3").await,
+        seat(&mut client, &game.white, make_move(&game.id, 40, "Nf3")).await,
         Code::Aborted,
         "STALE_PLY",
     );
     assert_unchanged(&mut client, &mid, "stale plies").await;
 
     // The game goes on at the right ply.
-    play(&mut client, &game.id, &game.white, 2, "Nf3")
+    seat(&mut client, &game.white, make_move(&game.id, 2, "Nf3"))
         .await
         .expect("move at the current ply");
 }
@@ -557,10 +538,10 @@ async fn missing_or_malformed_credentials_are_unauthenticated(backend: Backend) 
     let before = get(&mut client, &game.id).await;
 
     let result = client
-        .make_move(Request::new(move_request(&game.id, "e4", 0)))
+        .make_move(Request::new(make_move(&game.id, 0, "e4")))
         .await;
     assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
-    let result = client.resign(Request::new(resign_request(&game.id))).await;
+    let result = client.resign(Request::new(resign(&game.id))).await;
     assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
 
     let basic = format!("Basic {}", game.white);
@@ -572,11 +553,11 @@ async fn missing_or_malformed_credentials_are_unauthenticated(backend: Backend) 
         "Bearer",
     ] {
         let result = client
-            .make_move(with_authorization(move_request(&game.id, "e4", 0), value))
+            .make_move(with_authorization(make_move(&game.id, 0, "e4"), value))
             .await;
         assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
         let result = client
-            .resign(with_authorization(resign_request(&game.id), value))
+            .resign(with_authorization(resign(&game.id), value))
             .await;
         assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
     }
@@ -616,13 +597,13 @@ async fn foreign_tokens_are_permission_denied(backend: Backend) {
 
     for token in [other.white.as_str(), other.black.as_str(), ADMIN_TOKEN, "x"] {
         let status = assert_refused(
-            play(&mut client, &game.id, token, 0, "e4").await,
+            seat(&mut client, token, make_move(&game.id, 0, "e4")).await,
             Code::PermissionDenied,
             "NOT_A_SEAT",
         );
         assert!(!status.message().contains(token), "{}", status.message());
         assert_refused(
-            resign(&mut client, &game.id, token).await,
+            seat(&mut client, token, resign(&game.id)).await,
             Code::PermissionDenied,
             "NOT_A_SEAT",
         );
@@ -635,26 +616,19 @@ async fn foreign_tokens_are_permission_denied(backend: Backend) {
 
     // CreateGame with a wrong admin token, or with a seat token.
     for token in ["wrong-admin-token", game.white.as_str()] {
-        let result = create(&mut client, bearer(create_request("", ""), token)).await;
+        let result = create(&mut client, with_token(token, create_request("", ""))).await;
         assert_refused(result, Code::PermissionDenied, "NOT_ADMIN");
     }
 }
 
 async fn open_mode_needs_no_admin_token(backend: Backend) {
-    let (store, redis) = match backend {
-        Backend::Memory => (StoreChoice::Memory, None),
-        Backend::Redis => {
-            let redis = RedisServer::start();
-            let store = StoreChoice::Redis(RedisConfig {
-                url: redis.url(),
-                key_prefix: "arbiter".to_owned(),
-            });
-            (store, Some(redis))
-        }
+    let store = match backend {
+        Backend::Memory => StoreChoice::Memory,
+        Backend::Redis => StoreChoice::Redis(fresh_redis_config()),
     };
     let mut settings = common::settings(store);
     settings.admin_token = None;
-    let app = TestApp::spawn_with(settings, redis).await;
+    let app = TestApp::spawn_with(settings, None).await;
     let mut client = app.client().await;
 
     let created = create(&mut client, Request::new(create_request("", "")))
@@ -663,23 +637,27 @@ async fn open_mode_needs_no_admin_token(backend: Backend) {
     let game = created.game.expect("game");
     assert_eq!(game.version, 1);
     // Any credentials are fine too.
-    create(&mut client, bearer(create_request("", ""), "whatever"))
+    create(&mut client, with_token("whatever", create_request("", "")))
         .await
         .expect("open mode ignores the token");
 
     // Seats still need their tokens.
     let result = client
-        .make_move(Request::new(move_request(&game.game_id, "e4", 0)))
+        .make_move(Request::new(make_move(&game.game_id, 0, "e4")))
         .await;
     assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
     assert_refused(
-        play(&mut client, &game.game_id, ADMIN_TOKEN, 0, "e4").await,
+        seat(&mut client, ADMIN_TOKEN, make_move(&game.game_id, 0, "e4")).await,
         Code::PermissionDenied,
         "NOT_A_SEAT",
     );
-    play(&mut client, &game.game_id, &created.white_token, 0, "e4")
-        .await
-        .expect("the white seat moves");
+    seat(
+        &mut client,
+        &created.white_token,
+        make_move(&game.game_id, 0, "e4"),
+    )
+    .await
+    .expect("the white seat moves");
 }
 
 // ---------------------------------------------------------------------------
@@ -705,12 +683,10 @@ async fn create_game_is_idempotent_per_request_id(backend: Backend) {
     assert_ne!(first.white_token, first.black_token);
 
     // A repeat after play has started returns the game as it now stands.
-    let played = play(
+    let played = seat(
         &mut client,
-        &first_game.game_id,
         &first.white_token,
-        0,
-        "e4",
+        make_move(&first_game.game_id, 0, "e4"),
     )
     .await
     .expect("move");
@@ -773,13 +749,13 @@ async fn repeated_moves_are_idempotent(backend: Backend) {
     // The same text again, in UCI and in SAN.
     for mv in ["e2e4", "Nf3"] {
         let game = app.new_game().await;
-        let applied = play(&mut client, &game.id, &game.white, 0, mv)
+        let applied = seat(&mut client, &game.white, make_move(&game.id, 0, mv))
             .await
             .expect("move");
         assert_eq!(applied.version, 2);
         assert_eq!(applied.ply, 1);
         for _ in 0..2 {
-            let retried = play(&mut client, &game.id, &game.white, 0, mv)
+            let retried = seat(&mut client, &game.white, make_move(&game.id, 0, mv))
                 .await
                 .unwrap_or_else(|status| panic!("retry of {mv} refused: {status:?}"));
             assert_eq!(observed(&retried), observed(&applied), "{mv}");
@@ -792,12 +768,12 @@ async fn repeated_moves_are_idempotent(backend: Backend) {
     let game = app.new_game().await;
     let after_reply = play_line(&mut client, &game, &["e4", "c5"]).await;
     assert_eq!(after_reply.ply, 2);
-    let retried = play(&mut client, &game.id, &game.white, 0, "e4")
+    let retried = seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
         .await
         .expect("retry two plies later");
     assert_eq!(observed(&retried), observed(&after_reply));
     assert_eq!(retried.moves.len(), 2);
-    let retried = play(&mut client, &game.id, &game.black, 1, "c7c5")
+    let retried = seat(&mut client, &game.black, make_move(&game.id, 1, "c7c5"))
         .await
         .expect("black's retry, in UCI as sent");
     assert_eq!(observed(&retried), observed(&after_reply));
@@ -814,16 +790,10 @@ async fn repeated_moves_are_idempotent(backend: Backend) {
         .await
         .expect("watch")
         .into_inner();
-    let next = play(&mut client, &game.id, &game.white, 2, "Nf3")
+    let next = seat(&mut client, &game.white, make_move(&game.id, 2, "Nf3"))
         .await
         .expect("next move");
-    let event = stream
-        .next()
-        .await
-        .expect("an event")
-        .expect("event")
-        .event
-        .expect("event");
+    let event = next_event(&mut stream).await;
     assert_eq!(event.version, after_reply.version + 1);
     assert_eq!(event.version, next.version);
 }
@@ -893,7 +863,8 @@ async fn await_health(channel: &Channel, service: &str, wanted: ServingStatus, p
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_redis_outage_is_unavailable_and_recovers() {
-    let mut app = TestApp::spawn(Backend::Redis).await;
+    // Redis goes down: a private one, not the one other tests share.
+    let mut app = TestApp::spawn_with_private_redis().await;
     let channel = app.channel().await;
     let mut client = app.client().await;
     let game = app.new_game().await;
@@ -906,9 +877,9 @@ async fn a_redis_outage_is_unavailable_and_recovers() {
     }))
     .await;
     assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
-    let result = guarded(play(&mut client, &game.id, &game.white, 0, "e4")).await;
+    let result = guarded(seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))).await;
     assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
-    let result = guarded(resign(&mut client, &game.id, &game.white)).await;
+    let result = guarded(seat(&mut client, &game.white, resign(&game.id))).await;
     assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
     let result = guarded(create(&mut client, admin(create_request("", "")))).await;
     assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
@@ -920,7 +891,7 @@ async fn a_redis_outage_is_unavailable_and_recovers() {
     }))
     .await;
     assert_invalid(result, "INVALID_FIELD", "game_id");
-    let result = guarded(client.make_move(Request::new(move_request(&game.id, "e4", 0)))).await;
+    let result = guarded(client.make_move(Request::new(make_move(&game.id, 0, "e4")))).await;
     assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
     await_health(&channel, "readiness", ServingStatus::NotServing, 100).await;
     assert_eq!(health(&channel, "liveness").await, ServingStatus::Serving);
@@ -943,9 +914,13 @@ async fn a_redis_outage_is_unavailable_and_recovers() {
     }
     let created = recovered.expect("CreateGame succeeds again after Redis is back");
     let new_id = created.game.expect("game").game_id;
-    let after = guarded(play(&mut client, &new_id, &created.white_token, 0, "e4"))
-        .await
-        .expect("a move after recovery");
+    let after = guarded(seat(
+        &mut client,
+        &created.white_token,
+        make_move(&new_id, 0, "e4"),
+    ))
+    .await
+    .expect("a move after recovery");
     assert_eq!(after.ply, 1);
     let read = get(&mut client, &new_id).await;
     assert_eq!(observed(&read), observed(&after));

@@ -1,10 +1,10 @@
 //! The TRF-16 export of an event over gRPC, checked against the format's
 //! published columns.
 
-mod common;
+use crate::common;
 
 use arbiter::proto;
-use common::{Backend, TestApp, create, create_request, play_line, resign};
+use common::{Backend, TestApp, create, create_request, play_line, resign, seat};
 use tonic::Code;
 
 /// Characters `from` to `to` (1-based, inclusive) of a fixed-column line.
@@ -65,17 +65,21 @@ async fn a_swiss_in_progress_exports_for_a_pairing_engine(backend: Backend) {
         .await
         .expect("create");
 
-    resign(&mut client, &r1b1.id, &r1b1.black)
+    seat(&mut client, &r1b1.black, resign(&r1b1.id))
         .await
         .expect("b resigns");
     play_line(&mut client, &r1b2, &["d4", "d5"]).await;
-    common::offer_draw(&mut client, &r1b2.id, &r1b2.white)
+    common::seat(&mut client, &r1b2.white, common::offer_draw(&r1b2.id))
         .await
         .expect("offer");
-    common::respond_to_draw(&mut client, &r1b2.id, &r1b2.black, true)
-        .await
-        .expect("draw");
-    resign(&mut client, &r2b1.id, &r2b1.white)
+    common::seat(
+        &mut client,
+        &r1b2.black,
+        common::respond_to_draw(&r1b2.id, true),
+    )
+    .await
+    .expect("draw");
+    seat(&mut client, &r2b1.white, resign(&r2b1.id))
         .await
         .expect("d resigns");
 

@@ -1,51 +1,14 @@
 //! Watching games: snapshots, resumption without gaps or duplicates, and
 //! the end of the stream.
 
-mod common;
+use crate::common;
 
 use arbiter::proto::{self, game_event::Kind};
-use common::{Backend, TestApp, bearer, expect_code, play_line, reason};
-use futures::StreamExt;
-use tonic::{Code, Streaming, transport::Channel};
-
-type Client = proto::arbiter_service_client::ArbiterServiceClient<Channel>;
-
-async fn watch(
-    client: &mut Client,
-    game_id: &str,
-    after: u64,
-) -> Streaming<proto::WatchGameResponse> {
-    client
-        .watch_game(proto::WatchGameRequest {
-            game_id: game_id.to_owned(),
-            after_version: after,
-        })
-        .await
-        .expect("watch")
-        .into_inner()
-}
-
-async fn next_event(stream: &mut Streaming<proto::WatchGameResponse>) -> proto::GameEvent {
-    tokio::time::timeout(std::time::Duration::from_secs(20), stream.next())
-        .await
-        .expect("an event within the test's patience")
-        .expect("stream still open")
-        .expect("event, not error")
-        .event
-        .expect("event body")
-}
-
-async fn drain(stream: &mut Streaming<proto::WatchGameResponse>) -> Vec<proto::GameEvent> {
-    let mut events = Vec::new();
-    while let Some(message) =
-        tokio::time::timeout(std::time::Duration::from_secs(20), stream.next())
-            .await
-            .expect("stream ends within the test's patience")
-    {
-        events.push(message.expect("event").event.expect("body"));
-    }
-    events
-}
+use common::{
+    Backend, STREAM_PATIENCE, TestApp, drain, expect_code, next_event, next_within, play_line,
+    reason, watch, with_token,
+};
+use tonic::Code;
 
 fn sans(events: &[proto::GameEvent]) -> Vec<String> {
     events
@@ -153,11 +116,11 @@ async fn every_watcher_sees_every_event_and_resignation_ends_the_stream(backend:
         .collect();
     play_line(&mut client, &game, &["d4", "d5", "c4"]).await;
     client
-        .resign(bearer(
+        .resign(with_token(
+            &game.black,
             proto::ResignRequest {
                 game_id: game.id.clone(),
             },
-            &game.black,
         ))
         .await
         .expect("resign");
@@ -181,7 +144,7 @@ async fn shutdown_ends_open_streams(backend: Backend) {
     next_event(&mut stream).await;
     let reader = tokio::spawn(async move {
         let mut last = None;
-        while let Some(message) = stream.next().await {
+        while let Some(message) = next_within(&mut stream, STREAM_PATIENCE).await {
             last = Some(message);
         }
         last

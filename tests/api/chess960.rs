@@ -2,13 +2,15 @@
 //! random and from FEN; refusals of bad requests; and castling by the
 //! Chess960 rules, written in SAN or as king-takes-rook UCI.
 
-mod common;
+use crate::common;
 
 use arbiter::{
     domain::{CHESS960_POSITIONS, RequestId, chess960_fen, chess960_position_for},
     proto::{self, Color, GameStatus, Variant},
 };
-use common::{Backend, TestApp, create, create_request, expect_code, get, play, play_line, reason};
+use common::{
+    Backend, TestApp, create, create_request, expect_code, get, make_move, play_line, reason, seat,
+};
 use tonic::{Code, Status};
 use tonic_types::StatusExt;
 
@@ -243,12 +245,12 @@ async fn chess960_fens_are_accepted(backend: Backend) {
     assert!(game.game.legal_moves.contains(&"f1g1".to_owned()));
     play_line(&mut client, &game, &["Nb3", "Nb6", "Ne3", "Ne6"]).await;
     let status = expect_code(
-        play(&mut client, &game.id, &game.white, 4, "O-O-O").await,
+        seat(&mut client, &game.white, make_move(&game.id, 4, "O-O-O")).await,
         Code::InvalidArgument,
     );
     assert_eq!(reason(&status), "ILLEGAL_MOVE");
     expect_code(
-        play(&mut client, &game.id, &game.white, 4, "f1e1").await,
+        seat(&mut client, &game.white, make_move(&game.id, 4, "f1e1")).await,
         Code::InvalidArgument,
     );
     // A Chess960 position in mid-game with the a-side rook on d1, on its
@@ -470,7 +472,7 @@ async fn castling_by_the_chess960_rules(backend: Backend) {
             } else {
                 &game.black
             };
-            current = play(&mut client, &game.id, token, current.ply, mv)
+            current = seat(&mut client, token, make_move(&game.id, current.ply, mv))
                 .await
                 .unwrap_or_else(|status| panic!("{context}: {mv} refused: {status:?}"));
         }
@@ -539,12 +541,12 @@ async fn standard_castling_notation_is_not_listed_in_chess960(backend: Backend) 
     );
     // A king move onto its own rook that is not castling is refused.
     let status = expect_code(
-        play(&mut client, &game.id, &game.white, 0, "g1h1").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "g1h1")).await,
         Code::InvalidArgument,
     );
     assert_eq!(reason(&status), "ILLEGAL_MOVE");
     let status = expect_code(
-        play(&mut client, &game.id, &game.white, 0, "O-O").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "O-O")).await,
         Code::InvalidArgument,
     );
     assert_eq!(reason(&status), "ILLEGAL_MOVE");

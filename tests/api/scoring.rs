@@ -1,14 +1,14 @@
 //! Scoring through the API: classic, football, custom per-colour points,
 //! Armageddon, forfeits, and games that score nothing.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
 use arbiter::proto::{self, Color, GameStatus, Outcome, Termination, game_event::Kind};
 use common::{
     Backend, TestApp, create, create_request, drain, expect_code, offer_draw, play_line, reason,
-    resign, respond_to_draw, watch,
+    resign, respond_to_draw, seat, watch,
 };
 use tonic::Code;
 
@@ -38,10 +38,10 @@ fn owned(white: &str, black: &str, unplayed: bool) -> (String, String, bool) {
 
 async fn agreed_draw(client: &mut common::Client, game: &common::NewGame) -> proto::Game {
     play_line(client, game, &["d4", "d5"]).await;
-    offer_draw(client, &game.id, &game.white)
+    seat(client, &game.white, offer_draw(&game.id))
         .await
         .expect("offer");
-    respond_to_draw(client, &game.id, &game.black, true)
+    seat(client, &game.black, respond_to_draw(&game.id, true))
         .await
         .expect("accept")
 }
@@ -71,7 +71,7 @@ async fn football_scores_three_one_nil(backend: Backend) {
     let mut request = create_request("", "");
     request.scoring = Some(scoring(proto::ScoringPreset::Football));
     let game = create(&mut client, request.clone()).await.expect("create");
-    let end = resign(&mut client, &game.id, &game.black)
+    let end = seat(&mut client, &game.black, resign(&game.id))
         .await
         .expect("resign");
     assert_eq!(points(&end), owned("3", "0", false));
@@ -171,7 +171,7 @@ async fn aborted_games_score_nothing(backend: Backend) {
     let game = create(&mut client, create_request("", ""))
         .await
         .expect("create");
-    let aborted = common::abort(&mut client, &game.id, &game.black)
+    let aborted = common::seat(&mut client, &game.black, common::abort(&game.id))
         .await
         .expect("abort");
     assert_eq!(aborted.status, GameStatus::Aborted as i32);
@@ -302,7 +302,7 @@ async fn forfeits_by_the_arbiter_are_unplayed(backend: Backend) {
     let game = create(&mut client, create_request("", ""))
         .await
         .expect("create");
-    common::abort(&mut client, &game.id, &game.white)
+    common::seat(&mut client, &game.white, common::abort(&game.id))
         .await
         .expect("abort");
     let mut request = ruling(&game.id, "neither player appeared");
@@ -330,7 +330,7 @@ async fn rulings_need_the_admin_token_and_well_formed_fields(backend: Backend) {
     valid.outcome = Outcome::WhiteWins.into();
 
     let status = client
-        .set_result(common::bearer(valid.clone(), &game.white))
+        .set_result(common::with_token(&game.white, valid.clone()))
         .await
         .expect_err("a seat is not the arbiter");
     assert_eq!(status.code(), Code::PermissionDenied);

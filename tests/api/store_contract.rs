@@ -2,7 +2,7 @@
 //! in-memory one and Redis. The store knows nothing of chess, so states and
 //! events here are arbitrary bytes.
 
-mod common;
+use crate::common;
 
 use std::{
     sync::Arc,
@@ -16,37 +16,32 @@ use arbiter::{
         StoredState,
     },
 };
-use common::{Backend, RedisServer};
+use common::{Backend, RedisServer, fresh_redis_config};
 
-/// A store under test and, for Redis, the server it talks to (kept alive
-/// for the whole test).
+/// A store under test: a fresh in-memory one, or the shared Redis under a
+/// key prefix of its own.
 struct Subject {
     store: Arc<dyn GameStore>,
-    _redis: Option<RedisServer>,
 }
 
-fn redis_store(redis: &RedisServer) -> RedisStore {
-    RedisStore::new(&RedisConfig {
+fn redis_store(config: &RedisConfig) -> RedisStore {
+    RedisStore::new(config).expect("redis store")
+}
+
+/// A store on a Redis of the test's own, which it may stop and restart.
+fn private_redis_store(redis: &RedisServer) -> RedisStore {
+    redis_store(&RedisConfig {
         url: redis.url(),
         key_prefix: "arbiter".into(),
     })
-    .expect("redis store")
 }
 
 fn open(backend: Backend) -> Subject {
-    match backend {
-        Backend::Memory => Subject {
-            store: Arc::new(MemoryStore::new()),
-            _redis: None,
-        },
-        Backend::Redis => {
-            let redis = RedisServer::start();
-            Subject {
-                store: Arc::new(redis_store(&redis)),
-                _redis: Some(redis),
-            }
-        }
-    }
+    let store: Arc<dyn GameStore> = match backend {
+        Backend::Memory => Arc::new(MemoryStore::new()),
+        Backend::Redis => Arc::new(redis_store(&fresh_redis_config())),
+    };
+    Subject { store }
 }
 
 fn id(text: &str) -> GameId {
@@ -1023,8 +1018,9 @@ on_every_backend!(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_ping_fails_while_redis_is_down_and_recovers() {
+    // Redis goes down: a private one, not the one other tests share.
     let mut redis = RedisServer::start();
-    let store = redis_store(&redis);
+    let store = private_redis_store(&redis);
     within("ping", store.ping()).await.expect("ping while up");
     let game = id("survivor");
     create(&store, &game).await;
@@ -1064,8 +1060,8 @@ async fn redis_ping_fails_while_redis_is_down_and_recovers() {
 /// game is refused before anything is written: state and log must agree.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_refuses_a_state_its_log_does_not_explain() {
-    let redis = RedisServer::start();
-    let store = redis_store(&redis);
+    let config = fresh_redis_config();
+    let store = redis_store(&config);
     let game = id("orphan");
     assert_eq!(
         store
@@ -1074,13 +1070,13 @@ async fn redis_refuses_a_state_its_log_does_not_explain() {
             .expect("create"),
         CommitOutcome::Committed
     );
-    let client = ::redis::Client::open(redis.url()).expect("client");
+    let client = ::redis::Client::open(config.url.as_str()).expect("client");
     let mut conn = client
         .get_multiplexed_async_connection()
         .await
         .expect("connection");
     let _: () = ::redis::cmd("DEL")
-        .arg("arbiter:{orphan}:state")
+        .arg(format!("{}:{{orphan}}:state", config.key_prefix))
         .query_async(&mut conn)
         .await
         .expect("delete the state key");

@@ -3,10 +3,10 @@
 //! exports are the same on every run; only the PGN `Date` tag (the day the
 //! test runs) is normalised.
 
-mod common;
+use crate::common;
 
 use arbiter::proto;
-use common::{Backend, TestApp, create, offer_draw, play_line, resign, respond_to_draw};
+use common::{Backend, TestApp, create, offer_draw, play_line, resign, respond_to_draw, seat};
 
 const EVENT: &str = "Club Championship 2026";
 
@@ -51,10 +51,10 @@ async fn play_the_event(client: &mut common::Client) {
     )
     .await;
     play_line(client, &r1b2, &["d4", "d5", "c4", "e6"]).await;
-    offer_draw(client, &r1b2.id, &r1b2.white)
+    seat(client, &r1b2.white, offer_draw(&r1b2.id))
         .await
         .expect("offer");
-    respond_to_draw(client, &r1b2.id, &r1b2.black, true)
+    seat(client, &r1b2.black, respond_to_draw(&r1b2.id, true))
         .await
         .expect("accept");
     let r2b1 = create(client, pairing(2, 1, dmitri, anna))
@@ -64,7 +64,9 @@ async fn play_the_event(client: &mut common::Client) {
         .await
         .expect("create");
     play_line(client, &r2b1, &["Nf3", "d5", "g3"]).await;
-    resign(client, &r2b1.id, &r2b1.white).await.expect("resign");
+    seat(client, &r2b1.white, resign(&r2b1.id))
+        .await
+        .expect("resign");
     play_line(client, &r2b2, &["e4", "c5"]).await;
 }
 
@@ -105,9 +107,18 @@ async fn exports_match_the_expected_files(backend: Backend) {
         .trf;
     assert_eq!(
         normalise_dates(&pgn),
-        include_str!("data/club-championship.pgn")
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/club-championship.pgn"
+        ))
     );
-    assert_eq!(trf, include_str!("data/club-championship.trf"));
+    assert_eq!(
+        trf,
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/club-championship.trf"
+        ))
+    );
 }
 
 on_every_backend!(exports_match_the_expected_files);

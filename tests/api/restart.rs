@@ -1,10 +1,9 @@
 //! A game outlives the server process that created it: Redis keeps it.
 
-mod common;
+use crate::common;
 
 use arbiter::proto::{self, game_event::Kind};
-use common::{Backend, TestApp, get, play_line};
-use futures::StreamExt;
+use common::{Backend, TestApp, drain, get, play_line};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_survives_a_server_restart() {
@@ -42,8 +41,7 @@ async fn a_game_survives_a_server_restart() {
     );
 
     let mut versions = Vec::new();
-    while let Some(message) = stream.next().await {
-        let event = message.expect("event").event.expect("body");
+    for event in drain(&mut stream).await {
         assert!(!matches!(event.kind, Some(Kind::Snapshot(_))));
         versions.push(event.version);
     }

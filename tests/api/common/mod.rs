@@ -1,5 +1,6 @@
 //! The integration-test harness: the whole server in-process on a loopback
-//! port, over the embedded store or a real `redis-server` started per test.
+//! port, over the embedded store or a real `redis-server` (shared by all
+//! tests, each under a key prefix of its own).
 
 #![allow(dead_code)]
 
@@ -12,11 +13,12 @@ use arbiter::{
     server::{self, Settings, StoreChoice},
     store::RedisConfig,
 };
+use futures::{Stream, StreamExt};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use tonic::{Code, Request, Status, transport::Channel};
+use tonic::{Code, Request, Status, Streaming, transport::Channel};
 
-pub use self::redis_server::RedisServer;
+pub use self::redis_server::{RedisServer, fresh_redis_config};
 
 /// A client of the arbiter service.
 pub type Client = ArbiterServiceClient<Channel>;
@@ -31,13 +33,14 @@ pub const TOKEN_SECRET: &str = "test-token-secret-of-at-least-32-characters";
 pub enum Backend {
     /// The embedded in-memory store.
     Memory,
-    /// A real Redis, started for the test.
+    /// A real Redis: the shared server, under a key prefix of the test's
+    /// own.
     Redis,
 }
 
 /// Generates one `#[tokio::test]` per backend for each listed async test
-/// function taking a [`Backend`].
-#[macro_export]
+/// function taking a [`Backend`]. Visible to every test module through
+/// `#[macro_use]` on `mod common`.
 macro_rules! on_every_backend {
     ($($name:ident),* $(,)?) => {
         mod memory {
@@ -59,7 +62,7 @@ macro_rules! on_every_backend {
     };
 }
 
-/// A running server and, for the Redis backend, its Redis.
+/// A running server and, when it has one of its own, its Redis.
 pub struct TestApp {
     pub addr: SocketAddr,
     pub redis: Option<RedisServer>,
@@ -83,14 +86,21 @@ impl TestApp {
         match backend {
             Backend::Memory => Self::spawn_with(settings(StoreChoice::Memory), None).await,
             Backend::Redis => {
-                let redis = RedisServer::start();
-                let store = StoreChoice::Redis(RedisConfig {
-                    url: redis.url(),
-                    key_prefix: "arbiter".to_owned(),
-                });
-                Self::spawn_with(settings(store), Some(redis)).await
+                let store = StoreChoice::Redis(fresh_redis_config());
+                Self::spawn_with(settings(store), None).await
             }
         }
+    }
+
+    /// A server on a Redis of its own (in `redis`), for tests that stop or
+    /// restart Redis and so would disturb every other test on a shared one.
+    pub async fn spawn_with_private_redis() -> Self {
+        let redis = RedisServer::start();
+        let store = StoreChoice::Redis(RedisConfig {
+            url: redis.url(),
+            key_prefix: "arbiter".to_owned(),
+        });
+        Self::spawn_with(settings(store), Some(redis)).await
     }
 
     /// A server with the given settings.
@@ -138,8 +148,9 @@ impl TestApp {
             .expect("connect to the test server")
     }
 
-    /// Stops the server gracefully and waits for it; returns the Redis so
-    /// another server can be started on it.
+    /// Stops the server gracefully and waits for it; returns its private
+    /// Redis, if it has one, so another server can be started on it (on the
+    /// shared Redis, the same settings find the same keys again).
     pub async fn stop(mut self) -> Option<RedisServer> {
         self.shutdown.cancel();
         if let Some(handle) = self.handle.take() {
@@ -211,7 +222,7 @@ pub fn create_request(request_id: &str, fen: &str) -> proto::CreateGameRequest {
 }
 
 /// `message` with `authorization: Bearer <token>`.
-pub fn bearer<T>(message: T, token: &str) -> Request<T> {
+pub fn with_token<T>(token: &str, message: T) -> Request<T> {
     let mut request = Request::new(message);
     request.metadata_mut().insert(
         "authorization",
@@ -222,29 +233,138 @@ pub fn bearer<T>(message: T, token: &str) -> Request<T> {
 
 /// `message` with the admin token.
 pub fn admin<T>(message: T) -> Request<T> {
-    bearer(message, ADMIN_TOKEN)
+    with_token(ADMIN_TOKEN, message)
 }
 
-/// Plays `mv` at `ply` with `token`.
-pub async fn play(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
+// ---------------------------------------------------------------------------
+// Acting for a seat
+// ---------------------------------------------------------------------------
+
+/// A request that a seat holder sends, and the RPC that takes it.
+pub trait SeatCommand: Sized + Send {
+    /// What the test gets back: the game, or the whole reply when it says
+    /// more than the game.
+    type Reply;
+
+    /// Sends `request` through the RPC of its message type.
+    fn send(
+        client: &mut Client,
+        request: Request<Self>,
+    ) -> impl Future<Output = Result<Self::Reply, Status>> + Send;
+}
+
+/// Implements [`SeatCommand`] for requests whose reply is the game.
+macro_rules! replies_with_the_game {
+    ($($request:ty => $rpc:ident),* $(,)?) => {
+        $(
+            impl SeatCommand for $request {
+                type Reply = proto::Game;
+
+                async fn send(
+                    client: &mut Client,
+                    request: Request<Self>,
+                ) -> Result<proto::Game, Status> {
+                    let response = client.$rpc(request).await?;
+                    Ok(response.into_inner().game.expect("game in response"))
+                }
+            }
+        )*
+    };
+}
+
+replies_with_the_game!(
+    proto::MakeMoveRequest => make_move,
+    proto::ResignRequest => resign,
+    proto::OfferDrawRequest => offer_draw,
+    proto::RespondToDrawOfferRequest => respond_to_draw_offer,
+    proto::AbortGameRequest => abort_game,
+);
+
+/// A claim's reply also carries the ruling.
+impl SeatCommand for proto::ClaimDrawRequest {
+    type Reply = proto::ClaimDrawResponse;
+
+    async fn send(
+        client: &mut Client,
+        request: Request<Self>,
+    ) -> Result<proto::ClaimDrawResponse, Status> {
+        client
+            .claim_draw(request)
+            .await
+            .map(tonic::Response::into_inner)
+    }
+}
+
+/// Sends `command` for the seat holding `token`, e.g.
+/// `seat(&mut client, &game.white, resign(&game.id))`.
+pub async fn seat<C: SeatCommand>(
+    client: &mut Client,
     token: &str,
-    ply: u32,
+    command: C,
+) -> Result<C::Reply, Status> {
+    C::send(client, with_token(token, command)).await
+}
+
+/// A move, `mv` in SAN or UCI, chosen at `ply`.
+pub fn make_move(game_id: &str, ply: u32, mv: &str) -> proto::MakeMoveRequest {
+    proto::MakeMoveRequest {
+        game_id: game_id.to_owned(),
+        r#move: mv.to_owned(),
+        ply,
+        offer_draw: false,
+    }
+}
+
+/// A move that offers a draw with it.
+pub fn make_move_offering_draw(game_id: &str, ply: u32, mv: &str) -> proto::MakeMoveRequest {
+    proto::MakeMoveRequest {
+        offer_draw: true,
+        ..make_move(game_id, ply, mv)
+    }
+}
+
+/// A resignation.
+pub fn resign(game_id: &str) -> proto::ResignRequest {
+    proto::ResignRequest {
+        game_id: game_id.to_owned(),
+    }
+}
+
+/// A draw offer.
+pub fn offer_draw(game_id: &str) -> proto::OfferDrawRequest {
+    proto::OfferDrawRequest {
+        game_id: game_id.to_owned(),
+    }
+}
+
+/// The answer to the opponent's draw offer: accepted or declined.
+pub fn respond_to_draw(game_id: &str, accept: bool) -> proto::RespondToDrawOfferRequest {
+    proto::RespondToDrawOfferRequest {
+        game_id: game_id.to_owned(),
+        accept,
+    }
+}
+
+/// A draw claim, with the intended move when `mv` is not empty.
+pub fn claim_draw(
+    game_id: &str,
+    reason: proto::DrawClaimReason,
     mv: &str,
-) -> Result<proto::Game, Status> {
-    client
-        .make_move(bearer(
-            proto::MakeMoveRequest {
-                game_id: game_id.to_owned(),
-                r#move: mv.to_owned(),
-                ply,
-                offer_draw: false,
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
+    ply: u32,
+) -> proto::ClaimDrawRequest {
+    proto::ClaimDrawRequest {
+        game_id: game_id.to_owned(),
+        reason: reason.into(),
+        r#move: mv.to_owned(),
+        ply,
+    }
+}
+
+/// A request to abort the game.
+pub fn abort(game_id: &str) -> proto::AbortGameRequest {
+    proto::AbortGameRequest {
+        game_id: game_id.to_owned(),
+    }
 }
 
 /// Plays a sequence of moves alternately for both seats from the game's
@@ -261,7 +381,7 @@ pub async fn play_line(
         } else {
             &game.black
         };
-        current = play(client, &game.id, token, current.ply, mv)
+        current = seat(client, token, make_move(&game.id, current.ply, mv))
             .await
             .unwrap_or_else(|status| panic!("move {mv} refused: {status:?}"));
     }
@@ -323,130 +443,6 @@ pub fn token_to_move<'a>(game: &'a NewGame, current: &proto::Game) -> &'a str {
     }
 }
 
-/// Plays `mv` at `ply` with `token`, offering a draw with it.
-pub async fn play_offering_draw(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-    ply: u32,
-    mv: &str,
-) -> Result<proto::Game, Status> {
-    client
-        .make_move(bearer(
-            proto::MakeMoveRequest {
-                game_id: game_id.to_owned(),
-                r#move: mv.to_owned(),
-                ply,
-                offer_draw: true,
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
-}
-
-/// Resigns for the seat holding `token`.
-pub async fn resign(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-) -> Result<proto::Game, Status> {
-    client
-        .resign(bearer(
-            proto::ResignRequest {
-                game_id: game_id.to_owned(),
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
-}
-
-/// Offers a draw for the seat holding `token`.
-pub async fn offer_draw(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-) -> Result<proto::Game, Status> {
-    client
-        .offer_draw(bearer(
-            proto::OfferDrawRequest {
-                game_id: game_id.to_owned(),
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
-}
-
-/// Accepts (`accept`) or declines the opponent's draw offer for the seat
-/// holding `token`.
-pub async fn respond_to_draw(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-    accept: bool,
-) -> Result<proto::Game, Status> {
-    client
-        .respond_to_draw_offer(bearer(
-            proto::RespondToDrawOfferRequest {
-                game_id: game_id.to_owned(),
-                accept,
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
-}
-
-/// A ClaimDraw request.
-pub fn claim_request(
-    game_id: &str,
-    reason: proto::DrawClaimReason,
-    mv: &str,
-    ply: u32,
-) -> proto::ClaimDrawRequest {
-    proto::ClaimDrawRequest {
-        game_id: game_id.to_owned(),
-        reason: reason.into(),
-        r#move: mv.to_owned(),
-        ply,
-    }
-}
-
-/// Claims a draw for the seat holding `token`, with an intended move when
-/// `mv` is not empty.
-pub async fn claim_draw(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-    reason: proto::DrawClaimReason,
-    mv: &str,
-    ply: u32,
-) -> Result<proto::ClaimDrawResponse, Status> {
-    client
-        .claim_draw(bearer(claim_request(game_id, reason, mv, ply), token))
-        .await
-        .map(tonic::Response::into_inner)
-}
-
-/// Aborts the game for the seat holding `token`.
-pub async fn abort(
-    client: &mut ArbiterServiceClient<Channel>,
-    game_id: &str,
-    token: &str,
-) -> Result<proto::Game, Status> {
-    client
-        .abort_game(bearer(
-            proto::AbortGameRequest {
-                game_id: game_id.to_owned(),
-            },
-            token,
-        ))
-        .await
-        .map(|response| response.into_inner().game.expect("game in response"))
-}
-
 /// The game in PGN.
 pub async fn export_pgn(client: &mut ArbiterServiceClient<Channel>, game_id: &str) -> String {
     client
@@ -465,7 +461,7 @@ pub async fn watch(
     client: &mut ArbiterServiceClient<Channel>,
     game_id: &str,
     after_version: u64,
-) -> tonic::Streaming<proto::WatchGameResponse> {
+) -> Streaming<proto::WatchGameResponse> {
     client
         .watch_game(proto::WatchGameRequest {
             game_id: game_id.to_owned(),
@@ -476,21 +472,52 @@ pub async fn watch(
         .into_inner()
 }
 
-/// Every event left on a watch stream until the server closes it (which it
-/// does after a game's final event). The timeout only turns a stream that
-/// never closes into a failure instead of a hang.
-pub async fn drain(
-    stream: &mut tonic::Streaming<proto::WatchGameResponse>,
-) -> Vec<proto::GameEvent> {
-    use futures::StreamExt;
-    let mut events = Vec::new();
-    while let Some(message) = tokio::time::timeout(Duration::from_secs(30), stream.next())
+/// How long a test waits for a stream's next message (or its end): far
+/// longer than any should take, so that a stalled stream fails the test
+/// instead of hanging it.
+pub const STREAM_PATIENCE: Duration = Duration::from_secs(30);
+
+/// The next item of `stream`, or `None` once the stream has ended. Panics
+/// if neither comes within `patience`.
+pub async fn next_within<S: Stream + Unpin>(stream: &mut S, patience: Duration) -> Option<S::Item> {
+    tokio::time::timeout(patience, stream.next())
         .await
-        .expect("the stream closes after the game's final event")
-    {
-        events.push(message.expect("event").event.expect("event body"));
+        .unwrap_or_else(|_| {
+            panic!("the stream neither sent a message nor ended within {patience:?}")
+        })
+}
+
+/// Every item left on `stream` until it ends, each within `patience` of
+/// the one before.
+pub async fn collect_until_end<S: Stream + Unpin>(
+    stream: &mut S,
+    patience: Duration,
+) -> Vec<S::Item> {
+    let mut items = Vec::new();
+    while let Some(item) = next_within(stream, patience).await {
+        items.push(item);
     }
-    events
+    items
+}
+
+/// The next event of a watch stream, which must still be open.
+pub async fn next_event(stream: &mut Streaming<proto::WatchGameResponse>) -> proto::GameEvent {
+    next_within(stream, STREAM_PATIENCE)
+        .await
+        .expect("the stream is still open")
+        .expect("an event, not an error")
+        .event
+        .expect("event body")
+}
+
+/// Every event left on a watch stream until the server closes it (which it
+/// does after a game's final event).
+pub async fn drain(stream: &mut Streaming<proto::WatchGameResponse>) -> Vec<proto::GameEvent> {
+    collect_until_end(stream, STREAM_PATIENCE)
+        .await
+        .into_iter()
+        .map(|message| message.expect("event").event.expect("event body"))
+        .collect()
 }
 
 /// The kinds of `events`, in order, as short names.

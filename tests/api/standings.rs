@@ -7,7 +7,7 @@
 //! non-ASCII characters, to check that the Redis key layout copes (braces
 //! delimit Redis Cluster hash tags).
 
-mod common;
+use crate::common;
 
 use std::{
     collections::HashSet,
@@ -18,14 +18,10 @@ use std::{
     time::{Duration, Instant, SystemTime, UNIX_EPOCH},
 };
 
-use arbiter::{
-    proto::{self, GameStatus, Outcome, Termination, game_event::Kind},
-    server::StoreChoice,
-    store::RedisConfig,
-};
+use arbiter::proto::{self, GameStatus, Outcome, Termination, game_event::Kind};
 use common::{
-    Backend, Client, NewGame, TestApp, abort, create, drain, expect_code, get, offer_draw, play,
-    play_line, reason, resign, respond_to_draw, settings, watch,
+    Backend, Client, NewGame, TestApp, abort, create, drain, expect_code, get, make_move,
+    offer_draw, play_line, reason, resign, respond_to_draw, seat, watch,
 };
 use tonic::{Code, Status};
 use tonic_types::StatusExt;
@@ -119,14 +115,18 @@ use Ending::{BlackWins, Draw, WhiteWins};
 /// Ends an active game the way `ending` says.
 async fn finish(client: &mut Client, game: &NewGame, ending: Ending) -> proto::Game {
     match ending {
-        WhiteWins => resign(client, &game.id, &game.black).await.expect("resign"),
-        BlackWins => resign(client, &game.id, &game.white).await.expect("resign"),
+        WhiteWins => seat(client, &game.black, resign(&game.id))
+            .await
+            .expect("resign"),
+        BlackWins => seat(client, &game.white, resign(&game.id))
+            .await
+            .expect("resign"),
         Draw => {
             play_line(client, game, &["d4", "d5"]).await;
-            offer_draw(client, &game.id, &game.white)
+            seat(client, &game.white, offer_draw(&game.id))
                 .await
                 .expect("offer");
-            respond_to_draw(client, &game.id, &game.black, true)
+            seat(client, &game.black, respond_to_draw(&game.id, true))
                 .await
                 .expect("accept")
         }
@@ -254,20 +254,25 @@ fn from_now(ms: u64) -> prost_types::Timestamp {
     }
 }
 
-/// Sleeps until `ms` milliseconds after the game was created (by the
-/// server's clock, which is this machine's: the in-memory store's or the
-/// local Redis's). Timing from the creation itself, not from when the
-/// response arrived, keeps the race window where it is meant to be.
-async fn sleep_until_after_creation(game: &proto::Game, ms: u64) {
-    let created = game.created_at.expect("created_at");
-    let created = Duration::new(
-        u64::try_from(created.seconds).expect("seconds"),
-        u32::try_from(created.nanos).expect("nanos"),
+/// Sleeps until `ms` milliseconds after `at`, a time from the server
+/// (whose clock is this machine's: the in-memory store's or the local
+/// Redis's).
+async fn sleep_until(at: prost_types::Timestamp, ms: u64) {
+    let at = Duration::new(
+        u64::try_from(at.seconds).expect("seconds"),
+        u32::try_from(at.nanos).expect("nanos"),
     );
-    let target = UNIX_EPOCH + created + Duration::from_millis(ms);
+    let target = UNIX_EPOCH + at + Duration::from_millis(ms);
     if let Ok(left) = target.duration_since(SystemTime::now()) {
         tokio::time::sleep(left).await;
     }
+}
+
+/// Sleeps until `ms` milliseconds after the game was created. Timing from
+/// the creation itself, not from when the response arrived, keeps the race
+/// window where it is meant to be.
+async fn sleep_until_after_creation(game: &proto::Game, ms: u64) {
+    sleep_until(game.created_at.expect("created_at"), ms).await;
 }
 
 /// Polls a game until it is finished (time must end it).
@@ -572,19 +577,22 @@ async fn forfeits_count_for_points_but_not_as_games_played(backend: Backend) {
         &mut client,
         proto::CreateGameRequest {
             scheduled_start: Some(from_now(200)),
-            default_time_ms: 300,
+            default_time_ms: 1000,
             ..pairing(event, 1, 1, "x", "y")
         },
     )
     .await
     .expect("create");
-    let created = Instant::now();
     // Before the default time has run out the game counts for nothing.
     let early = standings(&mut client, event).await;
-    assert!(
-        created.elapsed() < Duration::from_millis(400),
-        "too slow to check the standings before the default time"
-    );
+    // Every read settles a default time that has run out, so a game still
+    // undecided after the standings were read proves, by the server's own
+    // clock, that they were read before its default time ran out, and that
+    // reading them did not forfeit it early.
+    let waiting = get(&mut client, &no_show.id).await;
+    assert_eq!(waiting.status, GameStatus::Active as i32, "{waiting:?}");
+    assert_eq!(waiting.result, None, "{waiting:?}");
+    assert_eq!(waiting.version, no_show.game.version, "{waiting:?}");
     assert_eq!(early.games_counted, 0);
     assert_eq!(
         lines(&early),
@@ -596,7 +604,11 @@ async fn forfeits_count_for_points_but_not_as_games_played(backend: Backend) {
     played(&mut client, pairing(event, 1, 2, "y", "z"), WhiteWins).await;
     played(&mut client, pairing(event, 2, 1, "z", "x"), Draw).await;
     // Well after the default time: reading the standings alone settles it.
-    tokio::time::sleep(Duration::from_millis(1200).saturating_sub(created.elapsed())).await;
+    sleep_until(
+        no_show.game.scheduled_start.expect("scheduled_start"),
+        no_show.game.default_time_ms + 300,
+    )
+    .await;
     let table = standings(&mut client, event).await;
     assert_eq!(table.games_counted, 3);
     let forfeit = get(&mut client, &no_show.id).await;
@@ -647,7 +659,7 @@ async fn unfinished_and_aborted_games_count_for_nothing(backend: Backend) {
     let called_off = create(&mut client, pairing(event, 1, 2, "v1", "v2"))
         .await
         .expect("create");
-    let aborted = abort(&mut client, &called_off.id, &called_off.black)
+    let aborted = seat(&mut client, &called_off.black, abort(&called_off.id))
         .await
         .expect("abort");
     assert_eq!(aborted.status, GameStatus::Aborted as i32);
@@ -765,7 +777,7 @@ async fn a_flag_racing_a_move_is_counted_once(backend: Backend) {
         ));
         // Around the flag: from 50 ms before it to 20 ms after.
         sleep_until_after_creation(&game.game, 250 + 10 * attempt).await;
-        if let Err(status) = play(&mut client, &game.id, &game.white, 0, "e4").await {
+        if let Err(status) = seat(&mut client, &game.white, make_move(&game.id, 0, "e4")).await {
             assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
             assert_eq!(reason(&status), "GAME_OVER", "{status:?}");
         }
@@ -792,15 +804,8 @@ async fn a_flag_racing_a_move_is_counted_once(backend: Backend) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_on_one_redis_agree_on_standings() {
     let first = TestApp::spawn(Backend::Redis).await;
-    let url = first.redis.as_ref().expect("redis").url();
-    let second = TestApp::spawn_with(
-        settings(StoreChoice::Redis(RedisConfig {
-            url,
-            key_prefix: "arbiter".to_owned(),
-        })),
-        None,
-    )
-    .await;
+    // Same Redis, same key prefix.
+    let second = TestApp::spawn_with(first.settings.clone(), None).await;
     let (mut a, mut b) = (first.client().await, second.client().await);
     for attempt in 0..8u64 {
         let event = format!("Replicas {{{attempt}}} – ♞");
@@ -812,7 +817,7 @@ async fn two_replicas_on_one_redis_agree_on_standings() {
         let (on_a, on_b, resigned, _) = tokio::join!(
             try_standings(&mut a1, &event),
             try_standings(&mut b1, &event),
-            resign(&mut b2, &game.id, &game.black),
+            seat(&mut b2, &game.black, resign(&game.id)),
             get(&mut a2, &game.id),
         );
         for table in [on_a.expect("standings on a"), on_b.expect("standings on b")] {
@@ -968,7 +973,7 @@ async fn list_games_filters_by_status_with_paging(backend: Backend) {
     play_line(&mut client, &r1b1, &["e4"]).await;
     let r1b2 = played(&mut client, new(1, 2), WhiteWins).await;
     let r2b1 = create(&mut client, new(2, 1)).await.expect("create");
-    abort(&mut client, &r2b1.id, &r2b1.white)
+    seat(&mut client, &r2b1.white, abort(&r2b1.id))
         .await
         .expect("abort");
     let r2b2 = played(&mut client, new(2, 2), Draw).await;

@@ -4,16 +4,16 @@
 //! endings the board decides by itself, resignation against a side that
 //! cannot mate, and aborting a game.
 
-mod common;
+use crate::common;
 
 use arbiter::{
     domain::dead_position,
     proto::{self, Color, DrawClaimReason, GameStatus, Outcome, Termination, game_event::Kind},
 };
 use common::{
-    Backend, NewGame, TestApp, abort, bearer, claim_draw, claim_request, create, create_request,
-    drain, expect_code, get, kinds, offer_draw, play, play_line, play_offering_draw, reason,
-    resign, respond_to_draw, watch,
+    Backend, NewGame, TestApp, abort, claim_draw, create, create_request, drain, expect_code, get,
+    kinds, make_move, make_move_offering_draw, offer_draw, play_line, reason, resign,
+    respond_to_draw, seat, watch, with_token,
 };
 use shakmaty::Position;
 use tonic::{Code, Status};
@@ -67,14 +67,19 @@ async fn offers_wait_until_both_players_have_moved(backend: Backend) {
     // Before any move, neither seat may offer, on its own or with a move.
     for token in [&game.white, &game.black] {
         assert_refused(
-            offer_draw(&mut client, &game.id, token).await,
+            seat(&mut client, token, offer_draw(&game.id)).await,
             Code::FailedPrecondition,
             "DRAW_OFFER_NOT_ALLOWED",
         );
     }
     // White's first move with an offer would leave Black without a move.
     let status = assert_refused(
-        play_offering_draw(&mut client, &game.id, &game.white, 0, "e4").await,
+        seat(
+            &mut client,
+            &game.white,
+            make_move_offering_draw(&game.id, 0, "e4"),
+        )
+        .await,
         Code::FailedPrecondition,
         "DRAW_OFFER_NOT_ALLOWED",
     );
@@ -92,16 +97,20 @@ async fn offers_wait_until_both_players_have_moved(backend: Backend) {
     play_line(&mut client, &game, &["e4"]).await;
     for token in [&game.white, &game.black] {
         assert_refused(
-            offer_draw(&mut client, &game.id, token).await,
+            seat(&mut client, token, offer_draw(&game.id)).await,
             Code::FailedPrecondition,
             "DRAW_OFFER_NOT_ALLOWED",
         );
     }
     // Black's first move completes the first move of both: the offer made
     // with it is allowed.
-    let after = play_offering_draw(&mut client, &game.id, &game.black, 1, "e5")
-        .await
-        .expect("offer with Black's first move");
+    let after = seat(
+        &mut client,
+        &game.black,
+        make_move_offering_draw(&game.id, 1, "e5"),
+    )
+    .await
+    .expect("offer with Black's first move");
     assert_eq!(after.ply, 2);
     assert_eq!(after.draw_offer, Color::Black as i32);
     assert_eq!(after.status, GameStatus::Active as i32);
@@ -115,9 +124,13 @@ async fn an_offer_is_pending_until_the_opponent_moves(backend: Backend) {
     let mut stream = watch(&mut watcher, &game.id, 1).await;
 
     play_line(&mut client, &game, &["e4", "e5"]).await;
-    let offered = play_offering_draw(&mut client, &game.id, &game.white, 2, "Nf3")
-        .await
-        .expect("move with an offer");
+    let offered = seat(
+        &mut client,
+        &game.white,
+        make_move_offering_draw(&game.id, 2, "Nf3"),
+    )
+    .await
+    .expect("move with an offer");
     assert_eq!(offered.draw_offer, Color::White as i32);
     assert_eq!(offered.ply, 3);
     assert_eq!(
@@ -131,13 +144,13 @@ async fn an_offer_is_pending_until_the_opponent_moves(backend: Backend) {
     assert_eq!(declined.status, GameStatus::Active as i32);
     // There is nothing left to accept.
     assert_refused(
-        respond_to_draw(&mut client, &game.id, &game.black, true).await,
+        seat(&mut client, &game.black, respond_to_draw(&game.id, true)).await,
         Code::FailedPrecondition,
         "NO_DRAW_OFFER",
     );
 
     // Black offers on its own, off the move; White's move declines it too.
-    let offered = offer_draw(&mut client, &game.id, &game.black)
+    let offered = seat(&mut client, &game.black, offer_draw(&game.id))
         .await
         .expect("offer without a move");
     assert_eq!(offered.draw_offer, Color::Black as i32);
@@ -145,7 +158,7 @@ async fn an_offer_is_pending_until_the_opponent_moves(backend: Backend) {
     let declined = play_line(&mut client, &game, &["Bc4"]).await;
     assert_eq!(declined.draw_offer, Color::Unspecified as i32);
 
-    resign(&mut client, &game.id, &game.white)
+    seat(&mut client, &game.white, resign(&game.id))
         .await
         .expect("resign to end the stream");
     let events = drain(&mut stream).await;
@@ -185,16 +198,16 @@ async fn an_accepted_offer_draws_the_game(backend: Backend) {
     let mut stream = watch(&mut watcher, &game.id, 1).await;
 
     play_line(&mut client, &game, &["d4", "d5"]).await;
-    offer_draw(&mut client, &game.id, &game.white)
+    seat(&mut client, &game.white, offer_draw(&game.id))
         .await
         .expect("offer");
     // The offerer cannot answer its own offer.
     assert_refused(
-        respond_to_draw(&mut client, &game.id, &game.white, true).await,
+        seat(&mut client, &game.white, respond_to_draw(&game.id, true)).await,
         Code::FailedPrecondition,
         "NO_DRAW_OFFER",
     );
-    let drawn = respond_to_draw(&mut client, &game.id, &game.black, true)
+    let drawn = seat(&mut client, &game.black, respond_to_draw(&game.id, true))
         .await
         .expect("accept");
     assert_draw(&drawn, Termination::Agreement);
@@ -213,30 +226,27 @@ async fn an_accepted_offer_draws_the_game(backend: Backend) {
 
     // The game is over for every seat command.
     assert_refused(
-        offer_draw(&mut client, &game.id, &game.white).await,
+        seat(&mut client, &game.white, offer_draw(&game.id)).await,
         Code::FailedPrecondition,
         "GAME_OVER",
     );
     assert_refused(
-        respond_to_draw(&mut client, &game.id, &game.black, true).await,
+        seat(&mut client, &game.black, respond_to_draw(&game.id, true)).await,
         Code::FailedPrecondition,
         "GAME_OVER",
     );
     assert_refused(
-        claim_draw(
+        seat(
             &mut client,
-            &game.id,
             &game.white,
-            DrawClaimReason::ThreefoldRepetition,
-            "",
-            2,
+            claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "", 2),
         )
         .await,
         Code::FailedPrecondition,
         "GAME_OVER",
     );
     assert_refused(
-        abort(&mut client, &game.id, &game.white).await,
+        seat(&mut client, &game.white, abort(&game.id)).await,
         Code::FailedPrecondition,
         "GAME_OVER",
     );
@@ -251,10 +261,10 @@ async fn a_declined_offer_lets_the_game_go_on(backend: Backend) {
 
     play_line(&mut client, &game, &["c4", "c5", "Nc3"]).await;
     // Black offers while it is Black's turn, then White declines outright.
-    offer_draw(&mut client, &game.id, &game.black)
+    seat(&mut client, &game.black, offer_draw(&game.id))
         .await
         .expect("offer");
-    let declined = respond_to_draw(&mut client, &game.id, &game.white, false)
+    let declined = seat(&mut client, &game.white, respond_to_draw(&game.id, false))
         .await
         .expect("decline");
     assert_eq!(declined.draw_offer, Color::Unspecified as i32);
@@ -263,17 +273,17 @@ async fn a_declined_offer_lets_the_game_go_on(backend: Backend) {
     assert_eq!(declined.ply, 3);
     // Declined once, the offer cannot be answered again.
     assert_refused(
-        respond_to_draw(&mut client, &game.id, &game.white, true).await,
+        seat(&mut client, &game.white, respond_to_draw(&game.id, true)).await,
         Code::FailedPrecondition,
         "NO_DRAW_OFFER",
     );
     // Black may offer again later; play goes on meanwhile.
     let after = play_line(&mut client, &game, &["Nc6"]).await;
     assert_eq!(after.ply, 4);
-    offer_draw(&mut client, &game.id, &game.black)
+    seat(&mut client, &game.black, offer_draw(&game.id))
         .await
         .expect("a new offer after a declined one");
-    let drawn = respond_to_draw(&mut client, &game.id, &game.white, true)
+    let drawn = seat(&mut client, &game.white, respond_to_draw(&game.id, true))
         .await
         .expect("accept");
     assert_draw(&drawn, Termination::Agreement);
@@ -304,19 +314,23 @@ async fn offers_do_not_stack_and_crossing_offers_agree(backend: Backend) {
 
     let game = app.new_game().await;
     play_line(&mut client, &game, &["e4", "c5"]).await;
-    let offered = offer_draw(&mut client, &game.id, &game.white)
+    let offered = seat(&mut client, &game.white, offer_draw(&game.id))
         .await
         .expect("offer");
     assert_refused(
-        offer_draw(&mut client, &game.id, &game.white).await,
+        seat(&mut client, &game.white, offer_draw(&game.id)).await,
         Code::FailedPrecondition,
         "DRAW_ALREADY_OFFERED",
     );
     // A move offering again while the own offer is pending neither fails
     // nor adds a second offer.
-    let moved = play_offering_draw(&mut client, &game.id, &game.white, 2, "Nf3")
-        .await
-        .expect("move with a repeated offer");
+    let moved = seat(
+        &mut client,
+        &game.white,
+        make_move_offering_draw(&game.id, 2, "Nf3"),
+    )
+    .await
+    .expect("move with a repeated offer");
     assert_eq!(moved.draw_offer, Color::White as i32);
     assert_eq!(
         moved.version,
@@ -324,7 +338,7 @@ async fn offers_do_not_stack_and_crossing_offers_agree(backend: Backend) {
         "only the move was recorded"
     );
     // Black offering in turn accepts White's pending offer.
-    let drawn = offer_draw(&mut client, &game.id, &game.black)
+    let drawn = seat(&mut client, &game.black, offer_draw(&game.id))
         .await
         .expect("crossing offer");
     assert_draw(&drawn, Termination::Agreement);
@@ -333,17 +347,21 @@ async fn offers_do_not_stack_and_crossing_offers_agree(backend: Backend) {
     // declines the pending offer, and the new offer stands.
     let game = app.new_game().await;
     play_line(&mut client, &game, &["e4", "c5"]).await;
-    offer_draw(&mut client, &game.id, &game.white)
+    seat(&mut client, &game.white, offer_draw(&game.id))
         .await
         .expect("offer");
     let after = play_line(&mut client, &game, &["Nf3"]).await;
     assert_eq!(after.draw_offer, Color::White as i32);
-    let countered = play_offering_draw(&mut client, &game.id, &game.black, 3, "d6")
-        .await
-        .expect("move with a counter-offer");
+    let countered = seat(
+        &mut client,
+        &game.black,
+        make_move_offering_draw(&game.id, 3, "d6"),
+    )
+    .await
+    .expect("move with a counter-offer");
     assert_eq!(countered.status, GameStatus::Active as i32);
     assert_eq!(countered.draw_offer, Color::Black as i32);
-    let drawn = respond_to_draw(&mut client, &game.id, &game.white, true)
+    let drawn = seat(&mut client, &game.white, respond_to_draw(&game.id, true))
         .await
         .expect("accept");
     assert_draw(&drawn, Termination::Agreement);
@@ -366,25 +384,27 @@ async fn regulations_delay_or_forbid_agreed_draws(backend: Backend) {
     assert!(!rules.sofia_rules);
     play_line(&mut client, &game, &["e4", "e5", "Nf3", "Nc6"]).await;
     let status = assert_refused(
-        offer_draw(&mut client, &game.id, &game.white).await,
+        seat(&mut client, &game.white, offer_draw(&game.id)).await,
         Code::FailedPrecondition,
         "DRAW_OFFER_NOT_ALLOWED",
     );
     assert!(status.message().contains('3'), "{}", status.message());
     assert_refused(
-        play_offering_draw(&mut client, &game.id, &game.white, 4, "Bc4").await,
+        seat(
+            &mut client,
+            &game.white,
+            make_move_offering_draw(&game.id, 4, "Bc4"),
+        )
+        .await,
         Code::FailedPrecondition,
         "DRAW_OFFER_NOT_ALLOWED",
     );
     play_line(&mut client, &game, &["Bc4"]).await;
     // An incorrect claim before the permitted move is no offer either.
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.black,
-        DrawClaimReason::ThreefoldRepetition,
-        "",
-        5,
+        claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "", 5),
     )
     .await
     .expect("claim");
@@ -399,11 +419,15 @@ async fn regulations_delay_or_forbid_agreed_draws(backend: Backend) {
     );
     // Black's third move completes three moves each: the offer made with it
     // is allowed.
-    let offered = play_offering_draw(&mut client, &game.id, &game.black, 5, "Bc5")
-        .await
-        .expect("offer with the third move");
+    let offered = seat(
+        &mut client,
+        &game.black,
+        make_move_offering_draw(&game.id, 5, "Bc5"),
+    )
+    .await
+    .expect("offer with the third move");
     assert_eq!(offered.draw_offer, Color::Black as i32);
-    let drawn = respond_to_draw(&mut client, &game.id, &game.white, true)
+    let drawn = seat(&mut client, &game.white, respond_to_draw(&game.id, true))
         .await
         .expect("accept");
     assert_draw(&drawn, Termination::Agreement);
@@ -419,25 +443,27 @@ async fn regulations_delay_or_forbid_agreed_draws(backend: Backend) {
     assert!(game.game.rules.expect("rules").sofia_rules);
     let shuffled = play_line(&mut client, &game, &SHUFFLE).await;
     let status = assert_refused(
-        offer_draw(&mut client, &game.id, &game.white).await,
+        seat(&mut client, &game.white, offer_draw(&game.id)).await,
         Code::FailedPrecondition,
         "DRAW_OFFER_NOT_ALLOWED",
     );
     assert!(status.message().contains("Sofia"), "{}", status.message());
     assert_refused(
-        play_offering_draw(&mut client, &game.id, &game.white, 4, "Nf3").await,
+        seat(
+            &mut client,
+            &game.white,
+            make_move_offering_draw(&game.id, 4, "Nf3"),
+        )
+        .await,
         Code::FailedPrecondition,
         "DRAW_OFFER_NOT_ALLOWED",
     );
     assert_eq!(get(&mut client, &game.id).await.version, shuffled.version);
     // An incorrect claim under Sofia rules stands as no offer.
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.white,
-        DrawClaimReason::ThreefoldRepetition,
-        "Nf3",
-        4,
+        claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "Nf3", 4),
     )
     .await
     .expect("claim");
@@ -446,19 +472,16 @@ async fn regulations_delay_or_forbid_agreed_draws(backend: Backend) {
     assert_eq!(after.draw_offer, Color::Unspecified as i32);
     assert_eq!(after.ply, 5);
     assert_refused(
-        respond_to_draw(&mut client, &game.id, &game.black, true).await,
+        seat(&mut client, &game.black, respond_to_draw(&game.id, true)).await,
         Code::FailedPrecondition,
         "NO_DRAW_OFFER",
     );
     // A correct claim is upheld whatever the regulations.
     play_line(&mut client, &game, &["Nf6", "Ng1"]).await;
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.black,
-        DrawClaimReason::ThreefoldRepetition,
-        "Ng8",
-        7,
+        claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "Ng8", 7),
     )
     .await
     .expect("claim");
@@ -501,13 +524,10 @@ async fn threefold_repetition_claimed_on_the_board(backend: Backend) {
     assert!(!thrice.can_claim_fifty_moves);
     assert_eq!(thrice.halfmove_clock, 8);
 
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.white,
-        DrawClaimReason::ThreefoldRepetition,
-        "",
-        8,
+        claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "", 8),
     )
     .await
     .expect("claim");
@@ -531,25 +551,19 @@ async fn threefold_repetition_claimed_with_the_intended_move(backend: Backend) {
     assert_eq!(before.ply, 7);
     assert!(!before.can_claim_threefold);
     // Ng8 would bring the starting position back for the third time.
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.black,
-        DrawClaimReason::ThreefoldRepetition,
-        "g8",
-        7,
+        claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "g8", 7),
     )
     .await;
     assert_refused(claim, Code::InvalidArgument, "ILLEGAL_MOVE");
     assert_eq!(get(&mut client, &game.id).await.version, before.version);
 
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.black,
-        DrawClaimReason::ThreefoldRepetition,
-        "Ng8",
-        7,
+        claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "Ng8", 7),
     )
     .await
     .expect("claim");
@@ -585,25 +599,19 @@ async fn fifty_moves_claimed_on_the_board(backend: Backend) {
 
     // Only the player to move may claim.
     assert_refused(
-        claim_draw(
+        seat(
             &mut client,
-            &game.id,
             &game.black,
-            DrawClaimReason::FiftyMoves,
-            "",
-            0,
+            claim_draw(&game.id, DrawClaimReason::FiftyMoves, "", 0),
         )
         .await,
         Code::FailedPrecondition,
         "NOT_YOUR_TURN",
     );
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.white,
-        DrawClaimReason::FiftyMoves,
-        "",
-        0,
+        claim_draw(&game.id, DrawClaimReason::FiftyMoves, "", 0),
     )
     .await
     .expect("claim");
@@ -620,13 +628,10 @@ async fn fifty_moves_claimed_with_the_intended_move(backend: Backend) {
     assert_eq!(game.game.halfmove_clock, 99);
     assert!(!game.game.can_claim_fifty_moves);
 
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.white,
-        DrawClaimReason::FiftyMoves,
-        "d2d1",
-        0,
+        claim_draw(&game.id, DrawClaimReason::FiftyMoves, "d2d1", 0),
     )
     .await
     .expect("claim");
@@ -644,13 +649,10 @@ async fn fifty_moves_claimed_with_the_intended_move(backend: Backend) {
     assert_eq!(after.halfmove_clock, 100);
     assert!(after.can_claim_fifty_moves);
     assert_eq!(after.status, GameStatus::Active as i32);
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.black,
-        DrawClaimReason::FiftyMoves,
-        "",
-        1,
+        claim_draw(&game.id, DrawClaimReason::FiftyMoves, "", 1),
     )
     .await
     .expect("claim");
@@ -661,13 +663,10 @@ async fn fifty_moves_claimed_with_the_intended_move(backend: Backend) {
     let game = app
         .new_game_from("8/8/4k3/8/8/3K4/3R4/3n4 w - - 99 80")
         .await;
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.white,
-        DrawClaimReason::FiftyMoves,
-        "Rxd1",
-        0,
+        claim_draw(&game.id, DrawClaimReason::FiftyMoves, "Rxd1", 0),
     )
     .await
     .expect("claim");
@@ -690,13 +689,10 @@ async fn an_incorrect_claim_stands_as_a_draw_offer(backend: Backend) {
     let mut stream = watch(&mut watcher, &game.id, 1).await;
 
     play_line(&mut client, &game, &["e4", "e5", "Nf3", "Nc6"]).await;
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.white,
-        DrawClaimReason::ThreefoldRepetition,
-        "Bc4",
-        4,
+        claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "Bc4", 4),
     )
     .await
     .expect("an incorrect claim is no error");
@@ -719,7 +715,7 @@ async fn an_incorrect_claim_stands_as_a_draw_offer(backend: Backend) {
         get(&mut client, &game.id).await.draw_offer,
         Color::White as i32
     );
-    let drawn = respond_to_draw(&mut client, &game.id, &game.black, true)
+    let drawn = seat(&mut client, &game.black, respond_to_draw(&game.id, true))
         .await
         .expect("accept the claim as an offer");
     assert_draw(&drawn, Termination::Agreement);
@@ -752,13 +748,10 @@ async fn an_incorrect_claim_without_a_move_leaves_the_turn(backend: Backend) {
     let game = app.new_game_from(&rook_ending(60)).await;
     play_line(&mut client, &game, &["Rd1", "Ke5"]).await;
 
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.white,
-        DrawClaimReason::FiftyMoves,
-        "",
-        2,
+        claim_draw(&game.id, DrawClaimReason::FiftyMoves, "", 2),
     )
     .await
     .expect("claim");
@@ -776,23 +769,20 @@ async fn an_incorrect_claim_without_a_move_leaves_the_turn(backend: Backend) {
     let moved = play_line(&mut client, &game, &["Rd2"]).await;
     assert_eq!(moved.draw_offer, Color::White as i32);
     // Black declines it explicitly.
-    let declined = respond_to_draw(&mut client, &game.id, &game.black, false)
+    let declined = seat(&mut client, &game.black, respond_to_draw(&game.id, false))
         .await
         .expect("decline");
     assert_eq!(declined.draw_offer, Color::Unspecified as i32);
     assert_eq!(declined.status, GameStatus::Active as i32);
 
     // An incorrect claim while the opponent's offer is pending accepts it.
-    offer_draw(&mut client, &game.id, &game.white)
+    seat(&mut client, &game.white, offer_draw(&game.id))
         .await
         .expect("White offers again");
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.black,
-        DrawClaimReason::ThreefoldRepetition,
-        "",
-        3,
+        claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "", 3),
     )
     .await
     .expect("claim");
@@ -816,13 +806,10 @@ async fn claims_are_checked_before_they_are_judged(backend: Backend) {
 
     // Not the claimant's turn: refused even though the position repeats.
     assert_refused(
-        claim_draw(
+        seat(
             &mut client,
-            &game.id,
             &game.black,
-            DrawClaimReason::ThreefoldRepetition,
-            "",
-            8,
+            claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "", 8),
         )
         .await,
         Code::FailedPrecondition,
@@ -830,13 +817,10 @@ async fn claims_are_checked_before_they_are_judged(backend: Backend) {
     );
     // No reason given.
     let status = assert_refused(
-        claim_draw(
+        seat(
             &mut client,
-            &game.id,
             &game.white,
-            DrawClaimReason::Unspecified,
-            "",
-            8,
+            claim_draw(&game.id, DrawClaimReason::Unspecified, "", 8),
         )
         .await,
         Code::InvalidArgument,
@@ -852,13 +836,10 @@ async fn claims_are_checked_before_they_are_judged(backend: Backend) {
     assert_eq!(fields, ["reason"]);
     // A stale ply.
     assert_refused(
-        claim_draw(
+        seat(
             &mut client,
-            &game.id,
             &game.white,
-            DrawClaimReason::ThreefoldRepetition,
-            "",
-            7,
+            claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "", 7),
         )
         .await,
         Code::Aborted,
@@ -866,13 +847,15 @@ async fn claims_are_checked_before_they_are_judged(backend: Backend) {
     );
     // An unreadable intended move.
     assert_refused(
-        claim_draw(
+        seat(
             &mut client,
-            &game.id,
             &game.white,
-            DrawClaimReason::ThreefoldRepetition,
-            "knight to f3",
-            8,
+            claim_draw(
+                &game.id,
+                DrawClaimReason::ThreefoldRepetition,
+                "knight to f3",
+                8,
+            ),
         )
         .await,
         Code::InvalidArgument,
@@ -904,7 +887,7 @@ async fn fivefold_repetition_ends_the_game(backend: Backend) {
     assert_draw(&fivefold, Termination::FivefoldRepetition);
     assert!(!fivefold.can_claim_threefold);
     let status = assert_refused(
-        play(&mut client, &game.id, &game.white, 16, "Nf3").await,
+        seat(&mut client, &game.white, make_move(&game.id, 16, "Nf3")).await,
         Code::FailedPrecondition,
         "GAME_OVER",
     );
@@ -935,13 +918,10 @@ async fn the_seventy_five_move_rule_ends_the_game(backend: Backend) {
     // A claim whose intended move reaches the 75-move rule: the move ends
     // the game by itself and the claim is moot.
     let game = app.new_game_from(&rook_ending(149)).await;
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &game.id,
         &game.white,
-        DrawClaimReason::FiftyMoves,
-        "Rd1",
-        0,
+        claim_draw(&game.id, DrawClaimReason::FiftyMoves, "Rd1", 0),
     )
     .await
     .expect("claim");
@@ -1010,14 +990,14 @@ async fn resigning_against_a_lone_king_is_a_draw(backend: Backend) {
     // Black has only its king: White's resignation cannot make Black win.
     let game = app.new_game_from(fen).await;
     play_line(&mut client, &game, &["Rh2", "Ke5"]).await;
-    let end = resign(&mut client, &game.id, &game.white)
+    let end = seat(&mut client, &game.white, resign(&game.id))
         .await
         .expect("resign");
     assert_result(&end, Outcome::Draw, Termination::Resignation);
 
     // Black resigning against the rook loses as usual.
     let game = app.new_game_from(fen).await;
-    let end = resign(&mut client, &game.id, &game.black)
+    let end = seat(&mut client, &game.black, resign(&game.id))
         .await
         .expect("resign");
     assert_result(&end, Outcome::WhiteWins, Termination::Resignation);
@@ -1025,7 +1005,7 @@ async fn resigning_against_a_lone_king_is_a_draw(backend: Backend) {
     // In the opening a resignation is a loss.
     let game = app.new_game().await;
     play_line(&mut client, &game, &["e4", "e5"]).await;
-    let end = resign(&mut client, &game.id, &game.white)
+    let end = seat(&mut client, &game.white, resign(&game.id))
         .await
         .expect("resign");
     assert_result(&end, Outcome::BlackWins, Termination::Resignation);
@@ -1049,29 +1029,33 @@ async fn either_seat_may_abort_before_both_have_moved(backend: Backend) {
     let mut client = app.client().await;
 
     // At ply 0, by either seat (Black need not wait for its turn).
-    for (seat, color) in [("white", Color::White), ("black", Color::Black)] {
+    for (side, color) in [("white", Color::White), ("black", Color::Black)] {
         let game = app.new_game().await;
         assert_eq!(game.game.aborted_by, Color::Unspecified as i32);
-        let token = if seat == "white" {
+        let token = if side == "white" {
             &game.white
         } else {
             &game.black
         };
-        let aborted = abort(&mut client, &game.id, token).await.expect("abort");
+        let aborted = seat(&mut client, token, abort(&game.id))
+            .await
+            .expect("abort");
         assert_aborted(&aborted, color);
         assert_eq!(aborted.ply, 0);
         assert_aborted(&get(&mut client, &game.id).await, color);
     }
     // At ply 1, by either seat.
-    for (seat, color) in [("white", Color::White), ("black", Color::Black)] {
+    for (side, color) in [("white", Color::White), ("black", Color::Black)] {
         let game = app.new_game().await;
         play_line(&mut client, &game, &["e4"]).await;
-        let token = if seat == "white" {
+        let token = if side == "white" {
             &game.white
         } else {
             &game.black
         };
-        let aborted = abort(&mut client, &game.id, token).await.expect("abort");
+        let aborted = seat(&mut client, token, abort(&game.id))
+            .await
+            .expect("abort");
         assert_aborted(&aborted, color);
         assert_eq!(aborted.ply, 1);
         assert_eq!(aborted.moves.len(), 1, "the move played stays recorded");
@@ -1086,7 +1070,7 @@ async fn an_abort_ends_the_stream_and_the_game(backend: Backend) {
     let mut stream = watch(&mut watcher, &game.id, 0).await;
 
     play_line(&mut client, &game, &["d4"]).await;
-    let aborted = abort(&mut client, &game.id, &game.black)
+    let aborted = seat(&mut client, &game.black, abort(&game.id))
         .await
         .expect("abort");
     assert_aborted(&aborted, Color::Black);
@@ -1102,40 +1086,37 @@ async fn an_abort_ends_the_stream_and_the_game(backend: Backend) {
 
     // Nothing more can happen to the game.
     assert_refused(
-        play(&mut client, &game.id, &game.black, 1, "d5").await,
+        seat(&mut client, &game.black, make_move(&game.id, 1, "d5")).await,
         Code::FailedPrecondition,
         "GAME_ABORTED",
     );
     assert_refused(
-        resign(&mut client, &game.id, &game.white).await,
+        seat(&mut client, &game.white, resign(&game.id)).await,
         Code::FailedPrecondition,
         "GAME_ABORTED",
     );
     assert_refused(
-        offer_draw(&mut client, &game.id, &game.white).await,
+        seat(&mut client, &game.white, offer_draw(&game.id)).await,
         Code::FailedPrecondition,
         "GAME_ABORTED",
     );
     assert_refused(
-        respond_to_draw(&mut client, &game.id, &game.white, false).await,
+        seat(&mut client, &game.white, respond_to_draw(&game.id, false)).await,
         Code::FailedPrecondition,
         "GAME_ABORTED",
     );
     assert_refused(
-        claim_draw(
+        seat(
             &mut client,
-            &game.id,
             &game.black,
-            DrawClaimReason::FiftyMoves,
-            "d5",
-            1,
+            claim_draw(&game.id, DrawClaimReason::FiftyMoves, "d5", 1),
         )
         .await,
         Code::FailedPrecondition,
         "GAME_ABORTED",
     );
     assert_refused(
-        abort(&mut client, &game.id, &game.white).await,
+        seat(&mut client, &game.white, abort(&game.id)).await,
         Code::FailedPrecondition,
         "GAME_ABORTED",
     );
@@ -1162,7 +1143,7 @@ async fn aborting_is_refused_once_both_have_moved(backend: Backend) {
     let before = play_line(&mut client, &game, &["e4", "e5"]).await;
     for token in [&game.white, &game.black] {
         let status = assert_refused(
-            abort(&mut client, &game.id, token).await,
+            seat(&mut client, token, abort(&game.id)).await,
             Code::FailedPrecondition,
             "ABORT_TOO_LATE",
         );
@@ -1187,7 +1168,7 @@ async fn seat_commands(
 ) -> Vec<(&'static str, Status)> {
     fn request<T>(message: T, token: Option<&str>) -> tonic::Request<T> {
         match token {
-            Some(token) => bearer(message, token),
+            Some(token) => with_token(token, message),
             None => tonic::Request::new(message),
         }
     }
@@ -1196,25 +1177,14 @@ async fn seat_commands(
         (
             "OfferDraw",
             client
-                .offer_draw(request(
-                    proto::OfferDrawRequest {
-                        game_id: id.clone(),
-                    },
-                    token,
-                ))
+                .offer_draw(request(offer_draw(&id), token))
                 .await
                 .expect_err("refused"),
         ),
         (
             "RespondToDrawOffer",
             client
-                .respond_to_draw_offer(request(
-                    proto::RespondToDrawOfferRequest {
-                        game_id: id.clone(),
-                        accept: true,
-                    },
-                    token,
-                ))
+                .respond_to_draw_offer(request(respond_to_draw(&id, true), token))
                 .await
                 .expect_err("refused"),
         ),
@@ -1222,7 +1192,7 @@ async fn seat_commands(
             "ClaimDraw",
             client
                 .claim_draw(request(
-                    claim_request(&id, DrawClaimReason::FiftyMoves, "", 2),
+                    claim_draw(&id, DrawClaimReason::FiftyMoves, "", 2),
                     token,
                 ))
                 .await
@@ -1231,12 +1201,7 @@ async fn seat_commands(
         (
             "AbortGame",
             client
-                .abort_game(request(
-                    proto::AbortGameRequest {
-                        game_id: id.clone(),
-                    },
-                    token,
-                ))
+                .abort_game(request(abort(&id), token))
                 .await
                 .expect_err("refused"),
         ),
@@ -1249,7 +1214,7 @@ async fn seat_commands_need_the_seat_token(backend: Backend) {
     let game = app.new_game().await;
     let other = app.new_game().await;
     let before = play_line(&mut client, &game, &["e4", "e5"]).await;
-    offer_draw(&mut client, &game.id, &game.white)
+    seat(&mut client, &game.white, offer_draw(&game.id))
         .await
         .expect("a pending offer to answer");
     let before = get(&mut client, &before.game_id).await;

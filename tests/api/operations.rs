@@ -1,15 +1,17 @@
 //! Operating the server: health, reflection, the binary's configuration and
 //! its graceful shutdown on SIGTERM.
 
-mod common;
+use crate::common;
 
 use std::{
     io::{BufRead, BufReader},
-    process::{Command, Stdio},
+    process::{Command, ExitStatus, Stdio},
     time::Duration,
 };
 
-use common::{Backend, RedisServer, TestApp};
+use arbiter::store::RedisConfig;
+use common::{Backend, STREAM_PATIENCE, TestApp, drain, fresh_redis_config, next_within};
+use tonic::Code;
 use tonic_health::pb::{
     HealthCheckRequest, health_check_response::ServingStatus, health_client::HealthClient,
 };
@@ -17,6 +19,7 @@ use tonic_reflection::pb::v1::{
     ServerReflectionRequest, server_reflection_client::ServerReflectionClient,
     server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
 };
+use tonic_types::StatusExt;
 
 async fn health_of(app: &TestApp, service: &str) -> i32 {
     HealthClient::new(app.channel().await)
@@ -63,11 +66,10 @@ async fn reflection_lists_the_services(backend: Backend) {
         .await
         .expect("reflection")
         .into_inner();
-    let response = responses
-        .message()
+    let response = next_within(&mut responses, STREAM_PATIENCE)
         .await
-        .expect("reflection response")
-        .expect("one response");
+        .expect("one response")
+        .expect("reflection response");
     let Some(MessageResponse::ListServicesResponse(list)) = response.message_response else {
         panic!("unexpected reflection response: {response:?}");
     };
@@ -93,7 +95,10 @@ async fn reflection_lists_the_services(backend: Backend) {
         .await
         .expect("reflection")
         .into_inner();
-    let response = responses.message().await.expect("response").expect("one");
+    let response = next_within(&mut responses, STREAM_PATIENCE)
+        .await
+        .expect("one")
+        .expect("response");
     assert!(
         matches!(response.message_response, Some(MessageResponse::FileDescriptorResponse(ref f)) if !f.file_descriptor_proto.is_empty()),
         "{response:?}"
@@ -109,28 +114,32 @@ on_every_backend!(
 /// and on SIGTERM ends its open streams and exits cleanly.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_binary_serves_and_stops_on_sigterm() {
-    let redis = RedisServer::start();
+    let redis = fresh_redis_config();
     let port = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("port");
         listener.local_addr().expect("addr").port()
     };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
-        .env("ARBITER_LISTEN", format!("127.0.0.1:{port}"))
-        .env("ARBITER_REDIS_URL", redis.url())
-        .env("ARBITER_ADMIN_TOKEN", common::ADMIN_TOKEN)
-        .env("ARBITER_TOKEN_SECRET", common::TOKEN_SECRET)
-        .env("ARBITER_LOG_FORMAT", "json")
-        .env("ARBITER_SHUTDOWN_GRACE_SECONDS", "5")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the server binary");
-    let stdout = child.stdout.take().expect("stdout");
-    let (lines_tx, lines_rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = lines_tx.send(line);
-        }
+    let mut server = ServerProcess(
+        Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
+            .env("ARBITER_LISTEN", format!("127.0.0.1:{port}"))
+            .env("ARBITER_REDIS_URL", &redis.url)
+            .env("ARBITER_REDIS_KEY_PREFIX", &redis.key_prefix)
+            .env("ARBITER_ADMIN_TOKEN", common::ADMIN_TOKEN)
+            .env("ARBITER_TOKEN_SECRET", common::TOKEN_SECRET)
+            .env("ARBITER_LOG_FORMAT", "json")
+            .env("ARBITER_SHUTDOWN_GRACE_SECONDS", "5")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the server binary"),
+    );
+    let stdout = server.0.stdout.take().expect("stdout");
+    // Reads the whole log: it ends when the process exits and closes stdout.
+    let log_reader = std::thread::spawn(move || {
+        BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .collect::<Vec<String>>()
     });
 
     let url = format!("http://127.0.0.1:{port}");
@@ -159,25 +168,37 @@ async fn the_binary_serves_and_stops_on_sigterm() {
         .await
         .expect("watch")
         .into_inner();
-    stream.message().await.expect("snapshot").expect("snapshot");
+    next_within(&mut stream, STREAM_PATIENCE)
+        .await
+        .expect("snapshot")
+        .expect("snapshot");
 
     let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args(["-TERM", &server.0.id().to_string()])
         .status()
         .expect("send SIGTERM");
     assert!(status.success());
 
-    // The open stream ends (with a status telling the watcher to resume).
-    let ended = tokio::time::timeout(Duration::from_secs(10), stream.message()).await;
-    assert!(ended.is_ok(), "the watch stream ends on shutdown");
+    // The open stream ends with a status telling the watcher to reconnect
+    // and resume.
+    let status = match next_within(&mut stream, Duration::from_secs(10)).await {
+        Some(Err(status)) => status,
+        other => panic!("the watch stream ends with a status on shutdown, not {other:?}"),
+    };
+    assert_eq!(status.code(), Code::Unavailable, "{status:?}");
+    let info = status
+        .get_details_error_info()
+        .unwrap_or_else(|| panic!("an ErrorInfo detail: {status:?}"));
+    assert_eq!(info.reason, "SHUTTING_DOWN", "{status:?}");
 
-    let exit = tokio::task::spawn_blocking(move || child.wait())
-        .await
-        .expect("wait task")
-        .expect("exit status");
+    let exit = server.wait_for_exit(Duration::from_secs(20)).await;
     assert!(exit.success(), "clean exit: {exit:?}");
 
-    let lines: Vec<String> = lines_rx.try_iter().collect();
+    // The process has exited, so its log is complete.
+    let lines = tokio::task::spawn_blocking(move || log_reader.join())
+        .await
+        .expect("join task")
+        .expect("the log reader");
     assert!(
         lines.iter().all(|line| line.starts_with('{')),
         "JSON log lines: {lines:?}"
@@ -195,41 +216,54 @@ fn open_mode_is_announced() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("port");
         listener.local_addr().expect("addr").port()
     };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
-        .env_remove("ARBITER_ADMIN_TOKEN")
-        .env_remove("ARBITER_REDIS_URL")
-        .env_remove("REDIS_URL")
-        .env("ARBITER_LISTEN", format!("127.0.0.1:{port}"))
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the server binary");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut lines = BufReader::new(stdout).lines();
+    let mut server = ServerProcess(
+        Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
+            .env_remove("ARBITER_ADMIN_TOKEN")
+            .env_remove("ARBITER_REDIS_URL")
+            .env_remove("REDIS_URL")
+            .env("ARBITER_LISTEN", format!("127.0.0.1:{port}"))
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the server binary"),
+    );
+    let stdout = server.0.stdout.take().expect("stdout");
+    // Lines come through a channel so that waiting for each is bounded.
+    let (lines_tx, lines_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines_tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
     let mut seen = Vec::new();
     let mut announced = false;
-    for line in lines.by_ref().take(20).map_while(Result::ok) {
+    // Up to the line saying it serves (at most 20), until the log ends or
+    // stalls.
+    while let Ok(line) = lines_rx.recv_timeout(STREAM_PATIENCE) {
         announced |= line.contains("OPEN MODE");
         let serving = line.contains("serving");
         seen.push(line);
-        if serving {
+        if serving || seen.len() == 20 {
             break;
         }
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
     assert!(announced, "{seen:?}");
 }
 
-/// A server binary on `port` sharing `redis_url`, stopped when dropped.
+/// A server binary, stopped when dropped (also when a test fails).
 struct ServerProcess(std::process::Child);
 
 impl ServerProcess {
-    fn start(port: u16, redis_url: &str) -> Self {
+    /// A server binary on `port` sharing `redis`.
+    fn start(port: u16, redis: &RedisConfig) -> Self {
         let child = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
             .env("ARBITER_LISTEN", format!("127.0.0.1:{port}"))
-            .env("ARBITER_REDIS_URL", redis_url)
+            .env("ARBITER_REDIS_URL", &redis.url)
+            .env("ARBITER_REDIS_KEY_PREFIX", &redis.key_prefix)
             .env("ARBITER_ADMIN_TOKEN", common::ADMIN_TOKEN)
             .env("ARBITER_TOKEN_SECRET", common::TOKEN_SECRET)
             .stdout(Stdio::null())
@@ -237,6 +271,21 @@ impl ServerProcess {
             .spawn()
             .expect("start the server binary");
         Self(child)
+    }
+
+    /// Waits until the process exits, for at most `limit`.
+    async fn wait_for_exit(&mut self, limit: Duration) -> ExitStatus {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            if let Some(exit) = self.0.try_wait().expect("the server's exit status") {
+                return exit;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the server did not exit within {limit:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 }
 
@@ -267,7 +316,7 @@ async fn connect(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_server_processes_end_each_flag_exactly_once() {
     use arbiter::proto::{self, game_event::Kind};
-    let redis = RedisServer::start();
+    let redis = fresh_redis_config();
     let ports: Vec<u16> = (0..2)
         .map(|_| {
             let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("port");
@@ -276,7 +325,7 @@ async fn two_server_processes_end_each_flag_exactly_once() {
         .collect();
     let _servers: Vec<ServerProcess> = ports
         .iter()
-        .map(|&port| ServerProcess::start(port, &redis.url()))
+        .map(|&port| ServerProcess::start(port, &redis))
         .collect();
     let mut first = connect(ports[0]).await;
     let mut second = connect(ports[1]).await;
@@ -310,14 +359,8 @@ async fn two_server_processes_end_each_flag_exactly_once() {
             .await
             .expect("watch")
             .into_inner();
-        let mut events = Vec::new();
-        while let Some(message) = tokio::time::timeout(Duration::from_secs(20), stream.message())
-            .await
-            .expect("the flag falls and the stream ends")
-            .expect("event")
-        {
-            events.push(message.event.expect("body"));
-        }
+        // The flag falls and the stream ends.
+        let events = drain(&mut stream).await;
         let endings = events
             .iter()
             .filter(|e| matches!(e.kind, Some(Kind::GameEnded(_))))

@@ -1,9 +1,8 @@
 //! Races: concurrent moves on one game, on one server and across replicas.
 
-mod common;
+use crate::common;
 
-use arbiter::{server::StoreChoice, store::RedisConfig};
-use common::{Backend, TestApp, expect_code, get, play, reason, settings};
+use common::{Backend, TestApp, expect_code, get, make_move, reason, seat};
 use tonic::Code;
 
 /// Two clients of the White seat send different moves for the same ply at
@@ -14,8 +13,8 @@ async fn racing_the_same_ply_has_exactly_one_winner(backend: Backend) {
         let game = app.new_game().await;
         let (mut a, mut b) = (app.client().await, app.client().await);
         let (first, second) = tokio::join!(
-            play(&mut a, &game.id, &game.white, 0, "e4"),
-            play(&mut b, &game.id, &game.white, 0, "d4"),
+            seat(&mut a, &game.white, make_move(&game.id, 0, "e4")),
+            seat(&mut b, &game.white, make_move(&game.id, 0, "d4")),
         );
         let (winner, loser) = match (first, second) {
             (Ok(game), Err(status)) | (Err(status), Ok(game)) => (game, status),
@@ -39,8 +38,8 @@ async fn a_duplicate_racing_its_original_is_applied_once(backend: Backend) {
         let game = app.new_game().await;
         let (mut a, mut b) = (app.client().await, app.client().await);
         let (first, second) = tokio::join!(
-            play(&mut a, &game.id, &game.white, 0, "e2e4"),
-            play(&mut b, &game.id, &game.white, 0, "e2e4"),
+            seat(&mut a, &game.white, make_move(&game.id, 0, "e2e4")),
+            seat(&mut b, &game.white, make_move(&game.id, 0, "e2e4")),
         );
         let (first, second) = (first.expect("first"), second.expect("second"));
         assert_eq!(first.version, 2);
@@ -60,21 +59,14 @@ on_every_backend!(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_on_one_redis_agree() {
     let first = TestApp::spawn(Backend::Redis).await;
-    let url = first.redis.as_ref().expect("redis").url();
-    let second = TestApp::spawn_with(
-        settings(StoreChoice::Redis(RedisConfig {
-            url,
-            key_prefix: "arbiter".to_owned(),
-        })),
-        None,
-    )
-    .await;
+    // Same Redis, same key prefix.
+    let second = TestApp::spawn_with(first.settings.clone(), None).await;
     for _ in 0..10 {
         let game = first.new_game().await;
         let (mut a, mut b) = (first.client().await, second.client().await);
         let (x, y) = tokio::join!(
-            play(&mut a, &game.id, &game.white, 0, "c4"),
-            play(&mut b, &game.id, &game.white, 0, "Nf3"),
+            seat(&mut a, &game.white, make_move(&game.id, 0, "c4")),
+            seat(&mut b, &game.white, make_move(&game.id, 0, "Nf3")),
         );
         assert!(
             x.is_ok() != y.is_ok(),
@@ -87,7 +79,7 @@ async fn two_replicas_on_one_redis_agree() {
         assert_eq!(on_first, on_second);
         assert_eq!(on_first.moves.len(), 1);
         // Black answers through the other replica.
-        play(&mut b, &game.id, &game.black, 1, "e5")
+        seat(&mut b, &game.black, make_move(&game.id, 1, "e5"))
             .await
             .expect("black on replica two");
         assert_eq!(get(&mut a, &game.id).await.ply, 2);

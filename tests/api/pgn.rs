@@ -3,14 +3,14 @@
 //! and read back with an independent PGN reader (`pgn-reader`), its moves
 //! replayed with `shakmaty` and compared with the arbiter's record.
 
-mod common;
+use crate::common;
 
 use std::{io::Cursor, ops::ControlFlow};
 
 use arbiter::proto::{self, Color, DrawClaimReason, GameStatus, Variant};
 use common::{
     Backend, NewGame, TestApp, abort, claim_draw, create, create_request, export_pgn, get,
-    offer_draw, play, play_line, resign, respond_to_draw, token_to_move,
+    make_move, offer_draw, play_line, resign, respond_to_draw, seat, token_to_move,
 };
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{
@@ -306,14 +306,14 @@ async fn decisive_games(backend: Backend) {
     check_export(&mut client, &mate.id, &BLACK_WINS).await;
 
     let resigned = game_from(&app, &mut client, "", &["d4", "d5", "c4"]).await;
-    resign(&mut client, &resigned.id, &resigned.black)
+    seat(&mut client, &resigned.black, resign(&resigned.id))
         .await
         .expect("resign");
     let parsed = check_export(&mut client, &resigned.id, &WHITE_WINS).await;
     assert_eq!(parsed.comments, ["Black resigns"]);
 
     let resigned = game_from(&app, &mut client, "", &["e4"]).await;
-    resign(&mut client, &resigned.id, &resigned.white)
+    seat(&mut client, &resigned.white, resign(&resigned.id))
         .await
         .expect("resign");
     check_export(&mut client, &resigned.id, &BLACK_WINS).await;
@@ -376,23 +376,24 @@ async fn draws_by_the_players(backend: Backend) {
     let mut client = app.client().await;
 
     let agreed = game_from(&app, &mut client, "", &["e4", "e5", "Nf3"]).await;
-    offer_draw(&mut client, &agreed.id, &agreed.white)
+    seat(&mut client, &agreed.white, offer_draw(&agreed.id))
         .await
         .expect("offer");
-    respond_to_draw(&mut client, &agreed.id, &agreed.black, true)
-        .await
-        .expect("accept");
+    seat(
+        &mut client,
+        &agreed.black,
+        respond_to_draw(&agreed.id, true),
+    )
+    .await
+    .expect("accept");
     let parsed = check_export(&mut client, &agreed.id, &DRAWN).await;
     assert!(parsed.comments[0].contains("agreement"), "{parsed:?}");
 
     let threefold = game_from(&app, &mut client, "", &[SHUFFLE, SHUFFLE].concat()).await;
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &threefold.id,
         &threefold.white,
-        DrawClaimReason::ThreefoldRepetition,
-        "",
-        8,
+        claim_draw(&threefold.id, DrawClaimReason::ThreefoldRepetition, "", 8),
     )
     .await
     .expect("claim");
@@ -400,13 +401,10 @@ async fn draws_by_the_players(backend: Backend) {
     check_export(&mut client, &threefold.id, &DRAWN).await;
 
     let fifty = app.new_game_from("8/8/4k3/8/8/3K4/3R4/8 w - - 99 80").await;
-    let claim = claim_draw(
+    let claim = seat(
         &mut client,
-        &fifty.id,
         &fifty.white,
-        DrawClaimReason::FiftyMoves,
-        "Rd1",
-        0,
+        claim_draw(&fifty.id, DrawClaimReason::FiftyMoves, "Rd1", 0),
     )
     .await
     .expect("claim");
@@ -423,7 +421,7 @@ async fn draws_by_the_players(backend: Backend) {
         &["Ke5", "Rh2"],
     )
     .await;
-    let game = resign(&mut client, &lone_king.id, &lone_king.white)
+    let game = seat(&mut client, &lone_king.white, resign(&lone_king.id))
         .await
         .expect("resign");
     assert_eq!(
@@ -440,14 +438,14 @@ async fn aborted_and_unfinished_games(backend: Backend) {
     let mut client = app.client().await;
 
     let aborted = game_from(&app, &mut client, "", &["e4"]).await;
-    abort(&mut client, &aborted.id, &aborted.black)
+    seat(&mut client, &aborted.black, abort(&aborted.id))
         .await
         .expect("abort");
     let parsed = check_export(&mut client, &aborted.id, &ABANDONED).await;
     assert!(parsed.comments[0].contains("aborted"), "{parsed:?}");
 
     let aborted = app.new_game().await;
-    abort(&mut client, &aborted.id, &aborted.white)
+    seat(&mut client, &aborted.white, abort(&aborted.id))
         .await
         .expect("abort");
     let parsed = check_export(&mut client, &aborted.id, &ABANDONED).await;
@@ -498,7 +496,9 @@ async fn chess960_games(backend: Backend) {
         );
         check_export(&mut client, &game.id, &UNFINISHED).await;
         let token = token_to_move(&game, &played).to_owned();
-        resign(&mut client, &game.id, &token).await.expect("resign");
+        seat(&mut client, &token, resign(&game.id))
+            .await
+            .expect("resign");
         let expected = if played.side_to_move == Color::White as i32 {
             &BLACK_WINS
         } else {
@@ -560,7 +560,7 @@ async fn random_game(client: &mut Client, game: &NewGame, plies: usize, mut seed
         }
         let mv = current.legal_moves[pick(&mut seed, current.legal_moves.len())].clone();
         let token = token_to_move(game, &current).to_owned();
-        current = play(client, &game.id, &token, current.ply, &mv)
+        current = seat(client, &token, make_move(&game.id, current.ply, &mv))
             .await
             .unwrap_or_else(|status| panic!("{mv} refused: {status:?}"));
     }
@@ -594,7 +594,9 @@ async fn long_games(backend: Backend) {
     assert!(played.moves.len() >= 40, "{}", played.moves.len());
     if played.status == GameStatus::Active as i32 {
         let token = token_to_move(&game, &played).to_owned();
-        resign(&mut client, &game.id, &token).await.expect("resign");
+        seat(&mut client, &token, resign(&game.id))
+            .await
+            .expect("resign");
     }
     let ended = get(&mut client, &game.id).await;
     let expected = match ended.result.map(|r| r.outcome) {

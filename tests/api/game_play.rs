@@ -1,10 +1,9 @@
 //! Playing games over gRPC: the rules of play, on both stores.
 
-mod common;
+use crate::common;
 
 use arbiter::proto::{self, GameStatus, Outcome, Termination};
-use common::{Backend, TestApp, expect_code, get, play, play_line, reason};
-use futures::StreamExt;
+use common::{Backend, TestApp, drain, expect_code, get, make_move, play_line, reason, seat};
 use tonic::Code;
 
 /// A full game to checkmate, played by the two seat holders while a third
@@ -42,10 +41,7 @@ async fn scholars_mate_with_a_watcher(backend: Backend) {
     assert!(end.legal_moves.is_empty());
     assert!(!end.in_check, "a finished game reports no check to answer");
 
-    let mut seen = Vec::new();
-    while let Some(message) = stream.next().await {
-        seen.push(message.expect("event").event.expect("event"));
-    }
+    let seen = drain(&mut stream).await;
     use proto::game_event::Kind;
     assert!(matches!(seen[0].kind, Some(Kind::Snapshot(_))));
     let moves: Vec<String> = seen
@@ -66,7 +62,7 @@ async fn scholars_mate_with_a_watcher(backend: Backend) {
     );
 
     // After the end, every move is refused.
-    let refused = play(&mut client, &game.id, &game.black, 7, "Ke7").await;
+    let refused = seat(&mut client, &game.black, make_move(&game.id, 7, "Ke7")).await;
     let status = expect_code(refused, Code::FailedPrecondition);
     assert_eq!(reason(&status), "GAME_OVER");
 }
@@ -136,16 +132,16 @@ async fn castling_both_ways_and_not_through_check(backend: Backend) {
     // A black rook on the f-file attacks f1: no castling through it.
     let game = app.new_game_from("4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1").await;
     let status = expect_code(
-        play(&mut client, &game.id, &game.white, 0, "O-O").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "O-O")).await,
         Code::InvalidArgument,
     );
     assert_eq!(reason(&status), "ILLEGAL_MOVE");
     expect_code(
-        play(&mut client, &game.id, &game.white, 0, "e1g1").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "e1g1")).await,
         Code::InvalidArgument,
     );
     // Queenside is still fine.
-    play(&mut client, &game.id, &game.white, 0, "O-O-O")
+    seat(&mut client, &game.white, make_move(&game.id, 0, "O-O-O"))
         .await
         .expect("queenside castling");
 
@@ -154,7 +150,7 @@ async fn castling_both_ways_and_not_through_check(backend: Backend) {
         .new_game_from("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1")
         .await;
     expect_code(
-        play(&mut client, &game.id, &game.white, 0, "O-O").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "O-O")).await,
         Code::InvalidArgument,
     );
     // Not into check.
@@ -162,7 +158,7 @@ async fn castling_both_ways_and_not_through_check(backend: Backend) {
         .new_game_from("4k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1")
         .await;
     expect_code(
-        play(&mut client, &game.id, &game.white, 0, "O-O").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "O-O")).await,
         Code::InvalidArgument,
     );
 }
@@ -176,11 +172,11 @@ async fn castling_rights_are_lost_for_good(backend: Backend) {
     let game = app.new_game_from(fen).await;
     play_line(&mut client, &game, &["Kf1", "a6", "Ke1", "a5"]).await;
     expect_code(
-        play(&mut client, &game.id, &game.white, 4, "O-O").await,
+        seat(&mut client, &game.white, make_move(&game.id, 4, "O-O")).await,
         Code::InvalidArgument,
     );
     expect_code(
-        play(&mut client, &game.id, &game.white, 4, "O-O-O").await,
+        seat(&mut client, &game.white, make_move(&game.id, 4, "O-O-O")).await,
         Code::InvalidArgument,
     );
 
@@ -188,10 +184,10 @@ async fn castling_rights_are_lost_for_good(backend: Backend) {
     let game = app.new_game_from(fen).await;
     play_line(&mut client, &game, &["Rg1", "a6", "Rh1", "a5"]).await;
     expect_code(
-        play(&mut client, &game.id, &game.white, 4, "O-O").await,
+        seat(&mut client, &game.white, make_move(&game.id, 4, "O-O")).await,
         Code::InvalidArgument,
     );
-    play(&mut client, &game.id, &game.white, 4, "O-O-O")
+    seat(&mut client, &game.white, make_move(&game.id, 4, "O-O-O"))
         .await
         .expect("queenside still allowed");
 
@@ -218,7 +214,7 @@ async fn castling_rights_are_lost_for_good(backend: Backend) {
         after.fen
     );
     expect_code(
-        play(&mut client, &game.id, &game.white, 1, "O-O-O").await,
+        seat(&mut client, &game.white, make_move(&game.id, 1, "O-O-O")).await,
         Code::InvalidArgument,
     );
 }
@@ -243,12 +239,12 @@ async fn en_passant_only_immediately(backend: Backend) {
     let game = app.new_game().await;
     play_line(&mut client, &game, &["e4", "a6", "e5", "d5", "h3", "h6"]).await;
     let status = expect_code(
-        play(&mut client, &game.id, &game.white, 6, "exd6").await,
+        seat(&mut client, &game.white, make_move(&game.id, 6, "exd6")).await,
         Code::InvalidArgument,
     );
     assert_eq!(reason(&status), "ILLEGAL_MOVE");
     expect_code(
-        play(&mut client, &game.id, &game.white, 6, "e5d6").await,
+        seat(&mut client, &game.white, make_move(&game.id, 6, "e5d6")).await,
         Code::InvalidArgument,
     );
 }
@@ -275,16 +271,16 @@ async fn every_promotion_piece(backend: Backend) {
     // Reaching the last rank without choosing a piece is refused.
     let game = app.new_game_from(fen).await;
     let status = expect_code(
-        play(&mut client, &game.id, &game.white, 0, "a7a8").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "a7a8")).await,
         Code::InvalidArgument,
     );
     assert!(status.message().contains("promote"), "{}", status.message());
     expect_code(
-        play(&mut client, &game.id, &game.white, 0, "a8").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "a8")).await,
         Code::InvalidArgument,
     );
     expect_code(
-        play(&mut client, &game.id, &game.white, 0, "a7a8k").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "a7a8k")).await,
         Code::InvalidArgument,
     );
     assert_eq!(
@@ -300,7 +296,7 @@ async fn no_move_may_leave_the_king_in_check(backend: Backend) {
     // The e2 knight is pinned by the e8 rook.
     let game = app.new_game_from("4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1").await;
     expect_code(
-        play(&mut client, &game.id, &game.white, 0, "Nc3").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "Nc3")).await,
         Code::InvalidArgument,
     );
     // In check, only answers to the check are legal.
@@ -308,13 +304,13 @@ async fn no_move_may_leave_the_king_in_check(backend: Backend) {
     let current = get(&mut client, &game.id).await;
     assert!(current.in_check);
     expect_code(
-        play(&mut client, &game.id, &game.white, 0, "d3").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "d3")).await,
         Code::InvalidArgument,
     );
     let mut legal = current.legal_moves.clone();
     legal.sort();
     assert_eq!(legal, ["e1d1", "e1f1", "e1f2"]);
-    play(&mut client, &game.id, &game.white, 0, "Kf2")
+    seat(&mut client, &game.white, make_move(&game.id, 0, "Kf2"))
         .await
         .expect("king steps aside");
 }
@@ -341,7 +337,7 @@ async fn uci_and_san_inputs_are_equivalent(backend: Backend) {
     // SAN disambiguation: both knights can reach d2 after Nb1-… no: use e5.
     let game = app.new_game_from("4k3/8/8/8/8/2N3N1/8/4K3 w - - 0 1").await;
     let status = expect_code(
-        play(&mut client, &game.id, &game.white, 0, "Ne4").await,
+        seat(&mut client, &game.white, make_move(&game.id, 0, "Ne4")).await,
         Code::InvalidArgument,
     );
     assert!(

@@ -1,0 +1,202 @@
+//! Real `redis-server` processes on free loopback ports: one shared by the
+//! whole test binary, where each test keeps to a key prefix of its own, and
+//! private ones for the tests that stop or restart Redis.
+
+use std::{
+    io::{Read, Write},
+    net::{TcpListener, TcpStream},
+    path::Path,
+    process::{Child, ChildStdin, Command, Stdio},
+    sync::{
+        LazyLock,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use arbiter::store::RedisConfig;
+
+/// A running `redis-server`.
+pub struct RedisServer {
+    process: Option<Process>,
+    port: u16,
+    dir: tempfile::TempDir,
+}
+
+/// The Redis every test shares, started on first use. Statics are never
+/// dropped: its watchdog stops it when the test process exits.
+static SHARED: LazyLock<RedisServer> = LazyLock::new(RedisServer::start);
+
+/// A store configuration on the shared Redis under a fresh key prefix, so
+/// that a test sees only its own keys.
+pub fn fresh_redis_config() -> RedisConfig {
+    RedisConfig {
+        url: SHARED.url(),
+        key_prefix: unique_key_prefix(),
+    }
+}
+
+/// A key prefix no other store of this test process uses; the random part
+/// keeps test processes apart too should they ever share a server.
+fn unique_key_prefix() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    format!("t-{n}-{:08x}", rand::random::<u32>())
+}
+
+impl RedisServer {
+    /// Starts a fresh, empty, non-persistent Redis of the caller's own (for
+    /// tests that stop or restart it). Panics (failing the test loudly)
+    /// when `redis-server` is not installed or does not come up.
+    pub fn start() -> Self {
+        let mut dir = tempfile::tempdir().expect("temporary directory for redis-server");
+        for _ in 0..5 {
+            let port = free_port();
+            let mut server = Self {
+                process: Some(Process::spawn(port, dir.path())),
+                port,
+                dir,
+            };
+            if server.wait_until_ready(Duration::from_secs(10)) {
+                return server;
+            }
+            server.kill();
+            dir = std::mem::replace(&mut server.dir, tempfile::tempdir().expect("tempdir"));
+        }
+        panic!("redis-server did not start on any free port");
+    }
+
+    /// The URL to reach it.
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// Its port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Stops it (as an outage would).
+    pub fn kill(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.kill();
+        }
+    }
+
+    /// Starts it again on the same port (data is gone: it keeps none).
+    pub fn restart(&mut self) {
+        self.kill();
+        self.process = Some(Process::spawn(self.port, self.dir.path()));
+        assert!(
+            self.wait_until_ready(Duration::from_secs(10)),
+            "redis-server did not come back"
+        );
+    }
+
+    fn wait_until_ready(&mut self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if self.process.as_mut().is_some_and(Process::has_exited) {
+                return false;
+            }
+            if ping(self.port) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A `redis-server` and its watchdog: a shell that waits for end-of-file
+/// on a pipe from this process, which comes when this process exits in
+/// any way (even killed), and then kills the server and removes its
+/// directory. Without it the shared server, never dropped, would outlive
+/// the tests.
+struct Process {
+    redis: Child,
+    watchdog: Child,
+    /// The watchdog's end of the pipe: held, never written.
+    _lifeline: ChildStdin,
+}
+
+impl Process {
+    fn spawn(port: u16, dir: &Path) -> Self {
+        let redis = Command::new("redis-server")
+            .args([
+                "--port",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+            ])
+            .arg(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("cannot start redis-server: is it installed? `scripts/test` installs it");
+        let mut watchdog = Command::new("sh")
+            .args([
+                "-c",
+                r#"cat >/dev/null; kill -KILL "$1"; rm -rf "$2""#,
+                "redis-watchdog",
+                &redis.id().to_string(),
+            ])
+            .arg(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the redis-server watchdog");
+        let lifeline = watchdog.stdin.take().expect("watchdog stdin");
+        Self {
+            redis,
+            watchdog,
+            _lifeline: lifeline,
+        }
+    }
+
+    fn has_exited(&mut self) -> bool {
+        matches!(self.redis.try_wait(), Ok(Some(_)))
+    }
+
+    /// Kills the server at once. The watchdog goes first, so that it never
+    /// signals a process id that may have been reused.
+    fn kill(mut self) {
+        let _ = self.watchdog.kill();
+        let _ = self.watchdog.wait();
+        let _ = self.redis.kill();
+        let _ = self.redis.wait();
+    }
+}
+
+fn ping(port: u16) -> bool {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+    if stream.write_all(b"PING\r\n").is_err() {
+        return false;
+    }
+    let mut reply = [0u8; 7];
+    matches!(stream.read(&mut reply), Ok(n) if reply[..n].starts_with(b"+PONG"))
+}
+
+/// A port nobody listens on right now.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("a free loopback port")
+}

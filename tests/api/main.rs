@@ -1,0 +1,23 @@
+//! The integration tests, in one binary so the server is linked once.
+//! Each module covers one area of the API; `common` is their harness (the
+//! server on a loopback port, the stores, request helpers).
+
+#[macro_use]
+mod common;
+
+mod chess960;
+mod clocks;
+mod concurrency;
+mod draws;
+mod errors;
+mod event_exports;
+mod game_play;
+mod operations;
+mod pgn;
+mod restart;
+mod scoring;
+mod standings;
+mod store_contract;
+mod trf;
+mod watch;
+mod watch_event;
