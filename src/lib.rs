@@ -9,12 +9,14 @@
 //!   Redis ([`store::RedisStore`]) and in-memory ([`store::MemoryStore`])
 //!   implementations. One commit is one atomic compare-and-set of a game's
 //!   version that writes its state and appends its events together.
-//! - [`arbiter`]: the application service. Loads a game and "now", lets
-//!   the domain decide, commits (retrying on a version conflict), and
-//!   follows a game's event log for watchers.
+//! - [`arbiter`]: the application service. Commands load a game and "now",
+//!   let the domain decide, and commit (retrying on a version conflict);
+//!   queries read games, event lists, standings and exports; watchers follow
+//!   a game's (or an event's) log.
 //! - [`api`]: the gRPC surface. Maps protobuf to the arbiter and back, checks
 //!   tokens, turns rejections into status codes with details.
-//! - [`server`]: configuration, health, reflection, graceful shutdown.
+//! - [`server`]: configuration, health, reflection, graceful shutdown, the
+//!   flag sweeper.
 //! - [`proto`]: the generated protobuf types and service stubs.
 
 pub mod api;

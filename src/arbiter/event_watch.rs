@@ -141,6 +141,17 @@ fn decode_cursor(cursor: &str) -> Result<BTreeMap<GameId, u64>, ArbiterError> {
     Ok(delivered)
 }
 
+impl Arbiter {
+    /// Starts following every game of an event (see [`EventWatcher`]).
+    pub fn watch_event(
+        &self,
+        event_id: &EventId,
+        cursor: &str,
+    ) -> Result<EventWatcher, ArbiterError> {
+        EventWatcher::start(self.clone(), event_id.clone(), cursor)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,9 @@ use async_trait::async_trait;
 
 use super::*;
 use crate::{
-    domain::{EventId, GameRules, Pairing, Player, StartPosition, Variant},
+    domain::{
+        EventId, GameRules, NewGame, Pairing, Player, Rejection, RequestId, StartPosition, Variant,
+    },
     store::{EventFollower, MemoryStore, StoreError, StoredEvent, StoredState},
 };
 

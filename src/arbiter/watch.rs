@@ -111,3 +111,10 @@ impl Watcher {
         Ok(())
     }
 }
+
+impl Arbiter {
+    /// Starts following a game's events for a watcher (see [`Watcher`]).
+    pub async fn watch(&self, id: &GameId, after: u64) -> Result<Watcher, ArbiterError> {
+        Watcher::start(self.clone(), id.clone(), after).await
+    }
+}

@@ -5,23 +5,11 @@
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen};
 
 use super::*;
+use crate::domain::test_support::*;
 use crate::domain::{
     DrawOfferRefusal, GameEvent, GameId, GameRules, NewGame, Pairing, Player, Repetition,
-    SeatHashes, StartPosition, TokenHash, dead_position, repetition::identity,
+    StartPosition, dead_position, repetition::identity,
 };
-
-const T0: u64 = 1_700_000_000_000;
-
-fn at(offset_ms: u64) -> Timestamp {
-    Timestamp::from_unix_millis(T0 + offset_ms)
-}
-
-fn seats() -> SeatHashes {
-    SeatHashes {
-        white: TokenHash::of("white-token"),
-        black: TokenHash::of("black-token"),
-    }
-}
 
 fn game_with(start: StartPosition, rules: GameRules) -> Game {
     let new = NewGame::new(
@@ -53,14 +41,6 @@ fn sofia() -> GameRules {
 
 fn kinds(events: &[GameEvent]) -> Vec<EventKind> {
     events.iter().map(|e| e.kind.clone()).collect()
-}
-
-#[track_caller]
-fn changed(decision: Result<Decision, Rejection>) -> (Game, Vec<GameEvent>) {
-    match decision {
-        Ok(Decision::Changed { game, events }) => (*game, events),
-        other => panic!("expected a change, got {other:?}"),
-    }
 }
 
 /// Plays one move for the side to move, without an offer.
@@ -118,10 +98,6 @@ fn agreement_kind() -> EventKind {
         termination: Termination::Agreement,
     })
 }
-
-/// Knights out and back: after these four half-moves the position is the
-/// one they started from.
-const SHUFFLE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
 
 /// The standard game after 1. e4 e5: both players have moved.
 fn both_moved() -> Game {

@@ -9,18 +9,13 @@ use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{CastlingMode, Color, EnPassantMode, File, Rank, Role, Square, fen::Fen};
 
 use super::*;
+use crate::domain::test_support::*;
 use crate::domain::{
     ClaimReason, ClaimVerdict, Decision, DelayMode, EventKind, Game, GameEvent, GameId, GameRules,
     GameStatus, MoveRecord, NewGame, Pairing, Period, Player, Ply, Rejection, Schedule, SeatHashes,
     StartPosition, TimeControl, Timestamp, Timing, TokenHash, Variant, chess960_fen, parse_move,
     pgn,
 };
-
-const T0: u64 = 1_700_000_000_000;
-
-fn at(offset_ms: u64) -> Timestamp {
-    Timestamp::from_unix_millis(T0 + offset_ms)
-}
 
 fn create(variant: Variant, start: StartPosition) -> Game {
     let new = NewGame::new(
@@ -33,8 +28,8 @@ fn create(variant: Variant, start: StartPosition) -> Game {
     )
     .unwrap_or_else(|err| panic!("{start:?} refused: {err}"));
     let seats = SeatHashes {
-        white: TokenHash::of("white-token"),
-        black: TokenHash::of("black-token"),
+        white: TokenHash::of("white-seat-token"),
+        black: TokenHash::of("black-seat-token"),
     };
     Game::create(GameId::parse("endings").unwrap(), new, seats, at(0)).0
 }
@@ -74,8 +69,8 @@ fn timed(start: StartPosition, rules: GameRules, schedule: Schedule) -> Game {
         schedule,
     );
     let seats = SeatHashes {
-        white: TokenHash::of("white-token"),
-        black: TokenHash::of("black-token"),
+        white: TokenHash::of("white-seat-token"),
+        black: TokenHash::of("black-seat-token"),
     };
     Game::create(GameId::parse("endings").unwrap(), new, seats, at(0)).0
 }
@@ -92,14 +87,6 @@ fn from_fen(fen: &str) -> Game {
 
 fn chess960(number: u32) -> Game {
     create(Variant::Chess960, StartPosition::Chess960(number))
-}
-
-#[track_caller]
-fn changed(decision: Result<Decision, Rejection>) -> (Game, Vec<GameEvent>) {
-    match decision {
-        Ok(Decision::Changed { game, events }) => (*game, events),
-        other => panic!("expected a change, got {other:?}"),
-    }
 }
 
 /// A game together with every event since its creation.
@@ -169,8 +156,6 @@ fn draw(termination: Termination) -> Option<GameResult> {
 fn pos(fen: &str) -> Chess {
     dead_position::position(fen).expect("legal FEN")
 }
-
-const SHUFFLE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
 
 // ---------------------------------------------------------------------------
 // automatic_ending itself

@@ -1,14 +1,12 @@
 //! A game and the commands that change it.
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
-use subtle::ConstantTimeEq;
 
 use super::{
-    Board, Clock, EventId, EventKind, FieldError, GameEvent, GameId, GameResult, GameRules,
-    MoveRecord, NewGame, Outcome, Player, Ply, Rejection, Score, ScoringSystem, Termination,
-    Timestamp, Variant,
+    Board, Clock, EventKind, GameEvent, GameId, GameResult, GameRules, MoveRecord, NewGame,
+    Outcome, Pairing, Player, Ply, Rejection, Score, ScoringSystem, SeatHashes, Termination,
+    Timestamp, TokenHash, Variant,
     dead_position::{self, Mating},
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
@@ -16,96 +14,6 @@ use super::{
 
 /// The standard starting position in FEN.
 pub(crate) const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// Where a game belongs in a tournament. All parts are optional.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pairing {
-    /// The platform's event, if the game belongs to one (stored as a
-    /// string, empty when none).
-    #[serde(with = "super::ids::opt_event_id")]
-    pub event_id: Option<EventId>,
-    /// The round number (0 when none).
-    pub round: u32,
-    /// The board number within the round (0 when none).
-    pub board: u32,
-}
-
-impl Pairing {
-    /// Highest accepted round and board number.
-    pub const MAX_NUMBER: u32 = 100_000;
-
-    /// Validates a pairing taken from a request; an empty `event_id` means
-    /// the game belongs to no event.
-    pub fn parse(event_id: &str, round: u32, board: u32) -> Result<Self, FieldError> {
-        for (field, value) in [("round", round), ("board", board)] {
-            if value > Self::MAX_NUMBER {
-                return Err(FieldError::new(
-                    field,
-                    format!("must be at most {}", Self::MAX_NUMBER),
-                ));
-            }
-        }
-        Ok(Self {
-            event_id: EventId::parse_optional(event_id)?,
-            round,
-            board,
-        })
-    }
-}
-
-/// The SHA-256 hash of a seat token. Games store only these, never tokens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TokenHash([u8; 32]);
-
-impl TokenHash {
-    /// Hashes a presented token.
-    pub fn of(token: &str) -> Self {
-        Self(Sha256::digest(token.as_bytes()).into())
-    }
-
-    /// Compares in constant time, so a timing side channel reveals nothing
-    /// about a stored hash.
-    fn matches(&self, other: &TokenHash) -> bool {
-        self.0.ct_eq(&other.0).into()
-    }
-
-    fn to_hex(self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
-    }
-
-    fn from_hex(text: &str) -> Option<Self> {
-        if text.len() != 64 || !text.is_ascii() {
-            return None;
-        }
-        let mut out = [0u8; 32];
-        for (i, byte) in out.iter_mut().enumerate() {
-            *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
-        }
-        Some(Self(out))
-    }
-}
-
-impl Serialize for TokenHash {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_hex())
-    }
-}
-
-impl<'de> Deserialize<'de> for TokenHash {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        Self::from_hex(&text).ok_or_else(|| serde::de::Error::custom("malformed token hash"))
-    }
-}
-
-/// The token hashes of both seats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatHashes {
-    /// Hash of the white seat's token.
-    pub white: TokenHash,
-    /// Hash of the black seat's token.
-    pub black: TokenHash,
-}
 
 /// Where a game is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -391,13 +299,7 @@ impl Game {
 
     /// The seat whose token hashes to `hash`, compared in constant time.
     pub fn seat_of(&self, hash: &TokenHash) -> Option<Color> {
-        let white = self.seats.white.matches(hash);
-        let black = self.seats.black.matches(hash);
-        match (white, black) {
-            (true, _) => Some(Color::White),
-            (false, true) => Some(Color::Black),
-            (false, false) => None,
-        }
+        self.seats.seat_of(hash)
     }
 
     /// Plays `text` for `seat`, which chose it at `ply`; with `offer_draw`

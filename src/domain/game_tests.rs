@@ -2,34 +2,14 @@
 //! validation of new games. Every "now" is an explicit timestamp.
 
 use super::*;
-use crate::domain::{PointTable, StartPosition};
-
-/// An arbitrary creation time; later steps add whole seconds to it.
-const T0: u64 = 1_700_000_000_000;
-
-fn at(offset_ms: u64) -> Timestamp {
-    Timestamp::from_unix_millis(T0 + offset_ms)
-}
-
-fn player(id: &str, name: &str) -> Player {
-    Player {
-        id: id.to_owned(),
-        name: name.to_owned(),
-    }
-}
+use crate::domain::test_support::*;
+use crate::domain::{EventId, FieldError, PointTable, StartPosition};
 
 fn pairing() -> Pairing {
     Pairing {
         event_id: Some(EventId::parse("spring-open").unwrap()),
         round: 3,
         board: 7,
-    }
-}
-
-fn seats() -> SeatHashes {
-    SeatHashes {
-        white: TokenHash::of("white-seat-token"),
-        black: TokenHash::of("black-seat-token"),
     }
 }
 
@@ -45,22 +25,9 @@ fn new_game(fen: &str) -> NewGame {
     .unwrap_or_else(|err| panic!("{fen:?} refused: {err}"))
 }
 
-fn game_id() -> GameId {
-    GameId::parse("game-1").expect("valid id")
-}
-
 /// A game created at `at(0)` from `fen` (empty: the standard start).
 fn start(fen: &str) -> Game {
     Game::create(game_id(), new_game(fen), seats(), at(0)).0
-}
-
-/// The game and events of a decision that must be a change.
-#[track_caller]
-fn changed(decision: Result<Decision, Rejection>) -> (Game, Vec<GameEvent>) {
-    match decision {
-        Ok(Decision::Changed { game, events }) => (*game, events),
-        other => panic!("expected a change, got {other:?}"),
-    }
 }
 
 /// Plays `moves` for whichever side is to move, one second apart after

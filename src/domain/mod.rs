@@ -4,16 +4,33 @@
 //! [`Game`] yields either a [`Rejection`] naming the exact cause, or the new
 //! game together with the [`GameEvent`]s it produced.
 //!
-//! - `game`: the game's state, moves, resignation, abort; `setup`: what is
-//!   fixed when a game is created; `board`: position, ply and repetition
-//!   history; `encoding`: the versioned stored form of games and events.
-//! - `draws`: offers and claims (FIDE 9.1–9.5); `repetition`: position
-//!   identity (9.2.3); `endings`: what the board decides by itself (5.1,
-//!   5.2, 9.6); `dead_position`: chasolver's unwinnability checks.
-//! - `clock`, `time_control`, `timing`: clocks, controls, scheduled start,
-//!   default time, arbiter clock commands and rulings; `adjudication`: who
-//!   wins on time (FIDE 6.9, USCF 14E).
-//! - `scoring`, `standings`: points and tie-breaks; `pgn`, `trf`: exports.
+//! # Where each rule lives
+//!
+//! | rule | FIDE Laws (USCF) | file |
+//! |---|---|---|
+//! | legal moves, castling, en passant, promotion; UCI and SAN | 3, 4, C | `chess_move` (on shakmaty) |
+//! | Chess960 start positions and castling | Guidelines II | `variant` |
+//! | checkmate, resignation (and against a side that cannot mate) | 5.1 | `endings`, `game`, `dead_position` |
+//! | stalemate, insufficient material, dead positions | 5.2 | `endings`, `dead_position` (chasolver) |
+//! | clocks, periods, increment and delay, pace | 6.1–6.5, A.1, B.1 | `clock`, `time_control` |
+//! | scheduled start and default time | 6.6, 6.7 | `timing` |
+//! | flag-fall and its adjudication | 6.9 (USCF 14E) | `timing`, `adjudication` |
+//! | draw offers, Sofia rules | 9.1 | `draws`, `rules` |
+//! | draw claims: threefold, fifty moves, penalties | 9.2, 9.3, 9.5 | `draws`, `repetition` |
+//! | position identity | 9.2.3 | `repetition` |
+//! | fivefold repetition, 75 moves | 9.6 | `endings` |
+//! | aborting before both have moved | (platform rule) | `game` |
+//! | arbiter's clock controls and rulings, forfeits | 12 | `timing` |
+//! | points, Armageddon | 10 | `scoring` |
+//! | standings and tie-breaks | (FIDE tie-break regulations) | `standings` |
+//! | PGN and TRF exports | (PGN standard, TRF-16) | `pgn`, `trf` |
+//!
+//! # Layout
+//!
+//! - `game`: a game's state and the commands that change it; `setup`: what
+//!   is fixed when a game is created; `board`: position, ply and repetition
+//!   history; `pairing`, `seat_hashes`: where a game belongs and who may
+//!   act in it; `encoding`: the versioned stored form of games and events.
 //! - `chess_move`, `variant`, `rules`, `ids`, `player`, `ply`, `time`,
 //!   `outcome`, `event`, `arbiter_reason`, `error`: the vocabulary the rest
 //!   is written in.
@@ -32,12 +49,14 @@ mod event;
 mod game;
 mod ids;
 mod outcome;
+mod pairing;
 pub mod pgn;
 mod player;
 mod ply;
 mod repetition;
 mod rules;
 mod scoring;
+mod seat_hashes;
 mod serde_chess;
 mod setup;
 mod standings;
@@ -46,6 +65,9 @@ mod time_control;
 mod timing;
 pub mod trf;
 mod variant;
+
+#[cfg(test)]
+mod test_support;
 
 pub use adjudication::{AdjudicationNote, FlagRuling, RulesProfile, on_flag};
 pub use arbiter_reason::ArbiterReason;
@@ -56,14 +78,16 @@ pub use draws::{ClaimReason, ClaimRefusal, ClaimVerdict};
 pub use endings::automatic_ending;
 pub use error::{FieldError, Rejection};
 pub use event::{EventKind, GameEvent};
-pub use game::{Decision, Game, GameStatus, Pairing, SeatHashes, TokenHash};
+pub use game::{Decision, Game, GameStatus};
 pub use ids::{EventId, GameId, RequestId};
 pub use outcome::{GameResult, Outcome, Termination};
+pub use pairing::Pairing;
 pub use player::Player;
 pub use ply::Ply;
 pub use repetition::Repetition;
 pub use rules::{DrawOfferRefusal, GameRules};
 pub use scoring::{PointTable, Points, Score, ScoringSystem};
+pub use seat_hashes::{SeatHashes, TokenHash};
 pub use setup::{NewGame, StartPosition};
 pub use shakmaty::Color;
 pub use standings::{GameRecordForStandings, Standing, standings};

@@ -5,18 +5,14 @@
 //! clock and nothing sleeps.
 
 use super::*;
+use crate::domain::test_support::*;
 use crate::domain::{
     ClaimReason, ClaimVerdict, DelayMode, GameEvent, GameId, GameRules, MoveTime, NewGame, Pairing,
-    Period, Player, RulesProfile, SeatHashes, StartPosition, TokenHash, Variant,
+    Period, Player, RulesProfile, StartPosition, Variant,
 };
 
-const T0: u64 = 1_700_000_000_000;
 const SEC: u64 = 1_000;
 const MIN: u64 = 60 * SEC;
-
-fn at(offset_ms: u64) -> Timestamp {
-    Timestamp::from_unix_millis(T0 + offset_ms)
-}
 
 /// Milliseconds as the clock's signed remaining time.
 fn ms(value: u64) -> i64 {
@@ -51,13 +47,6 @@ fn same(control: TimeControl) -> Timing {
         white: control.clone(),
         black: control,
         clock_starts_after_first_moves: false,
-    }
-}
-
-fn seats() -> SeatHashes {
-    SeatHashes {
-        white: TokenHash::of("white-token"),
-        black: TokenHash::of("black-token"),
     }
 }
 
@@ -122,14 +111,6 @@ fn untimed() -> Game {
         Schedule::default(),
     )
     .0
-}
-
-#[track_caller]
-fn changed(decision: Result<Decision, Rejection>) -> (Game, Vec<GameEvent>) {
-    match decision {
-        Ok(Decision::Changed { game, events }) => (*game, events),
-        other => panic!("expected a change, got {other:?}"),
-    }
 }
 
 /// Plays `text` for the side to move at `at(now_ms)`.
