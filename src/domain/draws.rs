@@ -174,67 +174,93 @@ impl Game {
                 return Ok((next.commit(kinds, now), ClaimVerdict::Moot));
             }
         }
-        let after_intended_move = intended.is_some();
-        let refusal = match reason {
+        let verdict = match next.claim_refusal(reason, intended.is_some()) {
+            None => {
+                next.finish(reason.upheld(), &mut kinds);
+                ClaimVerdict::Upheld
+            }
+            Some(refusal) => {
+                next.refuse_claim(seat, reason, &refusal, &mut kinds);
+                ClaimVerdict::Refused(refusal)
+            }
+        };
+        Ok((next.commit(kinds, now), verdict))
+    }
+
+    /// Why a claim of `reason` on the current position does not hold, if it
+    /// does not.
+    fn claim_refusal(
+        &self,
+        reason: ClaimReason,
+        after_intended_move: bool,
+    ) -> Option<ClaimRefusal> {
+        match reason {
             ClaimReason::ThreefoldRepetition => {
-                let count = next.repetition_count();
+                let count = self.repetition_count();
                 (count < THREEFOLD).then_some(ClaimRefusal::TooFewRepetitions {
                     count,
                     after_intended_move,
                 })
             }
             ClaimReason::FiftyMoves => {
-                let halfmoves = next.halfmove_clock();
+                let halfmoves = self.halfmove_clock();
                 (halfmoves < FIFTY_MOVES).then_some(ClaimRefusal::TooFewQuietMoves {
                     halfmoves,
                     after_intended_move,
                 })
             }
-        };
-        let verdict = match refusal {
+        }
+    }
+
+    /// Records a refused claim by `seat`: the opponent gets the penalty time
+    /// (9.5.3), and the claim stands as a draw offer where offers are
+    /// allowed (9.1.2.3), accepting one the opponent has pending.
+    fn refuse_claim(
+        &mut self,
+        seat: Color,
+        reason: ClaimReason,
+        refusal: &ClaimRefusal,
+        kinds: &mut Vec<EventKind>,
+    ) {
+        kinds.push(EventKind::DrawClaimRefused {
+            by: seat,
+            reason,
+            explanation: refusal.to_string(),
+        });
+        if let Some(penalty) = self.claim_penalty_ms()
+            && let Some(clock) = self.clock_mut()
+        {
+            clock.adjust(!seat, penalty);
+            kinds.push(EventKind::ClockAdjusted {
+                color: !seat,
+                delta_ms: penalty,
+                reason: "incorrect draw claim (FIDE 9.5.3)".to_owned(),
+            });
+        }
+        if self.rules().draw_offer_refusal(self.ply()).is_some() {
+            return;
+        }
+        match self.draw_offer() {
+            Some(by) if by != seat => self.finish(agreement(), kinds),
+            Some(_) => {}
             None => {
-                next.finish(
-                    GameResult {
-                        outcome: Outcome::Draw,
-                        termination: match reason {
-                            ClaimReason::ThreefoldRepetition => Termination::ThreefoldRepetition,
-                            ClaimReason::FiftyMoves => Termination::FiftyMoves,
-                        },
-                    },
-                    &mut kinds,
-                );
-                ClaimVerdict::Upheld
+                self.set_draw_offer(Some(seat));
+                kinds.push(EventKind::DrawOffered { by: seat });
             }
-            Some(refusal) => {
-                kinds.push(EventKind::DrawClaimRefused {
-                    by: seat,
-                    reason,
-                    explanation: refusal.to_string(),
-                });
-                if let Some(penalty) = next.claim_penalty_ms()
-                    && let Some(clock) = next.clock_mut()
-                {
-                    clock.adjust(!seat, penalty);
-                    kinds.push(EventKind::ClockAdjusted {
-                        color: !seat,
-                        delta_ms: penalty,
-                        reason: "incorrect draw claim (FIDE 9.5.3)".to_owned(),
-                    });
-                }
-                if next.rules().draw_offer_refusal(next.ply()).is_none() {
-                    match next.draw_offer() {
-                        Some(by) if by != seat => next.finish(agreement(), &mut kinds),
-                        Some(_) => {}
-                        None => {
-                            next.set_draw_offer(Some(seat));
-                            kinds.push(EventKind::DrawOffered { by: seat });
-                        }
-                    }
-                }
-                ClaimVerdict::Refused(refusal)
-            }
-        };
-        Ok((next.commit(kinds, now), verdict))
+        }
+    }
+}
+
+impl ClaimReason {
+    /// The result of an upheld claim.
+    fn upheld(self) -> GameResult {
+        GameResult {
+            outcome: Outcome::Draw,
+            termination: match self {
+                ClaimReason::ThreefoldRepetition => Termination::ThreefoldRepetition,
+                ClaimReason::FiftyMoves => Termination::FiftyMoves,
+            },
+        }
     }
 }
 
