@@ -101,7 +101,7 @@ fn time_control(control: &TimeControl) -> proto::TimeControl {
 pub fn game(view: &GameView) -> proto::Game {
     let game = &view.game;
     let status = match game.status() {
-        GameStatus::Active => proto::GameStatus::Active,
+        GameStatus::Active | GameStatus::Pending => proto::GameStatus::Active,
         GameStatus::Finished => proto::GameStatus::Finished,
         GameStatus::Aborted => proto::GameStatus::Aborted,
     };
@@ -230,20 +230,14 @@ pub fn watch_item(item: &WatchItem) -> proto::GameEvent {
 pub fn game_event(event: &GameEvent) -> proto::GameEvent {
     use proto::game_event::Kind;
     let kind = match &event.kind {
-        EventKind::GameCreated {
-            white,
-            black,
-            initial_fen,
-            pairing,
-            variant: v,
-        } => Kind::GameCreated(proto::GameCreated {
-            white: Some(player(white)),
-            black: Some(player(black)),
-            initial_fen: initial_fen.clone(),
-            event_id: event_id(&pairing.event_id),
-            round: pairing.round,
-            board: pairing.board,
-            variant: variant(*v).into(),
+        EventKind::GameCreated { setup } => Kind::GameCreated(proto::GameCreated {
+            white: Some(player(setup.white())),
+            black: Some(player(setup.black())),
+            initial_fen: setup.initial_fen(),
+            event_id: event_id(&setup.pairing().event_id),
+            round: setup.pairing().round,
+            board: setup.pairing().board,
+            variant: variant(setup.variant()).into(),
         }),
         EventKind::MoveMade {
             record,

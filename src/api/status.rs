@@ -70,9 +70,6 @@ impl From<ArbiterError> for Status {
                 Rejection::DrawOfferNotAllowed { .. } => {
                     precondition("DRAW_OFFER_NOT_ALLOWED", "rules", message)
                 }
-                Rejection::DrawAlreadyOffered => {
-                    precondition("DRAW_ALREADY_OFFERED", "draw_offer", message)
-                }
                 Rejection::NoDrawOffer => precondition("NO_DRAW_OFFER", "draw_offer", message),
                 Rejection::ClockPaused => precondition("CLOCK_PAUSED", "clock", message),
                 Rejection::NotStarted { .. } => {

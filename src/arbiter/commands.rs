@@ -98,8 +98,7 @@ impl Arbiter {
             let seat = game.seat_of(&hash).ok_or(ArbiterError::NotASeat)?;
             let decision = match game.play_move(seat, ply, text, offer_draw, now) {
                 Err(Rejection::StalePly { .. }) if ply < game.ply() => {
-                    let history = self.moves(id, game.ply()).await?;
-                    game.confirm_retry(seat, ply, text, &history)?
+                    game.confirm_retry(seat, ply, text)?
                 }
                 decided => decided?,
             };

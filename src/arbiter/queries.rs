@@ -18,7 +18,7 @@ fn standing_records(games: &[Game]) -> Vec<GameRecordForStandings> {
             finished: game
                 .result()
                 .zip(game.score())
-                .map(|(result, score)| (result.outcome, score)),
+                .map(|(_, score)| (score.scored_as, score)),
         })
         .collect()
 }
@@ -118,7 +118,7 @@ impl Arbiter {
                 finished: game
                     .result()
                     .zip(game.score())
-                    .map(|(result, score)| (result.outcome, score)),
+                    .map(|(_, score)| (score.scored_as, score)),
                 aborted: game.status() == GameStatus::Aborted,
             })
             .collect();

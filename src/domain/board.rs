@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use super::{MoveRecord, Ply, Repetition, Timestamp, serde_chess};
+use super::{MoveRecord, MoveTime, Ply, Repetition, Timestamp, serde_chess};
 
 /// The position reached, the half-moves played, and the repetition history
 /// (FIDE 9.2.3) since the last pawn move or capture.
@@ -18,7 +18,15 @@ pub struct Board {
     position: Chess,
     ply: Ply,
     repetition: Repetition,
+    /// The last moves played, oldest first: enough to recognise a client's
+    /// retry of its own latest move (the opponent may have answered since)
+    /// and to show the last move, without reading the game's log.
+    #[serde(default)]
+    recent: Vec<MoveRecord>,
 }
+
+/// How many of the latest moves a board keeps.
+const RECENT_MOVES: usize = 2;
 
 impl Board {
     /// A board set up at `start`, before any move.
@@ -33,6 +41,7 @@ impl Board {
             position,
             ply,
             repetition,
+            recent: Vec::new(),
         }
     }
 
@@ -56,13 +65,35 @@ impl Board {
         &self.repetition
     }
 
-    /// Plays `m` (legal in the current position) at `now`, returning its
-    /// record. `mode` is the variant's castling notation.
-    pub fn play(&mut self, m: Move, mode: CastlingMode, now: Timestamp) -> MoveRecord {
-        let (record, after) = MoveRecord::play(&self.position, m, mode, self.ply, now);
+    /// The latest moves played (at most two), oldest first.
+    pub fn recent_moves(&self) -> &[MoveRecord] {
+        &self.recent
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<&MoveRecord> {
+        self.recent.last()
+    }
+
+    /// Plays `m` (legal in the current position) at `now` with the clock's
+    /// record of it, returning the move's record. `mode` is the variant's
+    /// castling notation.
+    pub fn play(
+        &mut self,
+        m: Move,
+        mode: CastlingMode,
+        now: Timestamp,
+        time: Option<MoveTime>,
+    ) -> MoveRecord {
+        let (mut record, after) = MoveRecord::play(&self.position, m, mode, self.ply, now);
+        record.time = time;
         self.position = after;
         self.ply = self.ply.next();
         self.repetition.record(&self.position);
+        if self.recent.len() == RECENT_MOVES {
+            self.recent.remove(0);
+        }
+        self.recent.push(record.clone());
         record
     }
 }

@@ -106,7 +106,13 @@ impl fmt::Display for ClaimRefusal {
 impl Game {
     /// Offers a draw for `seat`. Offering while the opponent's offer is
     /// pending accepts it.
+    ///
+    /// A repeat is not an error: while the seat's own offer is pending, or
+    /// once the game is drawn by agreement, nothing changes.
     pub fn offer_draw(&self, seat: Color, now: Timestamp) -> Result<Decision, Rejection> {
+        if self.draw_offer() == Some(seat) || self.ended_by(Termination::Agreement, None) {
+            return Ok(Decision::Unchanged);
+        }
         self.ensure_active()?;
         if let Some(reason) = self.rules().draw_offer_refusal(self.ply()) {
             return Err(Rejection::DrawOfferNotAllowed { reason });
@@ -114,8 +120,7 @@ impl Game {
         let mut next = self.clone();
         let mut kinds = Vec::new();
         match self.draw_offer() {
-            Some(by) if by == seat => return Err(Rejection::DrawAlreadyOffered),
-            Some(_) => next.finish(agreement(), &mut kinds),
+            Some(_) => next.finish(agreement(), Some(seat), &mut kinds),
             None => {
                 next.set_draw_offer(Some(seat));
                 kinds.push(EventKind::DrawOffered { by: seat });
@@ -125,20 +130,31 @@ impl Game {
     }
 
     /// Accepts or declines the opponent's pending draw offer.
+    ///
+    /// A repeat is not an error: accepting a game already drawn by
+    /// agreement, or declining when no offer from the opponent is pending,
+    /// changes nothing.
     pub fn respond_to_draw_offer(
         &self,
         seat: Color,
         accept: bool,
         now: Timestamp,
     ) -> Result<Decision, Rejection> {
+        if accept && self.ended_by(Termination::Agreement, None) {
+            return Ok(Decision::Unchanged);
+        }
         self.ensure_active()?;
         if self.draw_offer() != Some(!seat) {
-            return Err(Rejection::NoDrawOffer);
+            return if accept {
+                Err(Rejection::NoDrawOffer)
+            } else {
+                Ok(Decision::Unchanged)
+            };
         }
         let mut next = self.clone();
         let mut kinds = Vec::new();
         if accept {
-            next.finish(agreement(), &mut kinds);
+            next.finish(agreement(), Some(seat), &mut kinds);
         } else {
             next.set_draw_offer(None);
             kinds.push(EventKind::DrawDeclined { by: seat });
@@ -163,6 +179,10 @@ impl Game {
         intended: Option<&str>,
         now: Timestamp,
     ) -> Result<(Decision, ClaimVerdict), Rejection> {
+        // A repeat of a claim that was upheld.
+        if self.ended_by(reason.upheld().termination, Some(seat)) {
+            return Ok((Decision::Unchanged, ClaimVerdict::Upheld));
+        }
         self.ensure_turn(seat, ply)?;
         self.ensure_clock_allows(now)?;
         let mut next = self.clone();
@@ -176,7 +196,7 @@ impl Game {
         }
         let verdict = match next.claim_refusal(reason, intended.is_some()) {
             None => {
-                next.finish(reason.upheld(), &mut kinds);
+                next.finish(reason.upheld(), Some(seat), &mut kinds);
                 ClaimVerdict::Upheld
             }
             Some(refusal) => {
@@ -241,7 +261,7 @@ impl Game {
             return;
         }
         match self.draw_offer() {
-            Some(by) if by != seat => self.finish(agreement(), kinds),
+            Some(by) if by != seat => self.finish(agreement(), Some(seat), kinds),
             Some(_) => {}
             None => {
                 self.set_draw_offer(Some(seat));

@@ -212,11 +212,11 @@ fn art_9_1_2_2_an_offer_made_before_moving_survives_the_offerers_own_move() {
 }
 
 #[test]
-fn art_9_1_one_side_cannot_stack_offers() {
+fn art_9_1_one_side_cannot_stack_offers_and_a_repeat_changes_nothing() {
     let (offered, _) = changed(both_moved().offer_draw(Color::White, at(5)));
     assert_eq!(
         offered.offer_draw(Color::White, at(6)),
-        Err(Rejection::DrawAlreadyOffered)
+        Ok(Decision::Unchanged)
     );
     // Offering again together with a move adds nothing either.
     let (moved, events) = mv_offering(&offered, "Nf3");
@@ -224,7 +224,7 @@ fn art_9_1_one_side_cannot_stack_offers() {
     assert_eq!(moved.draw_offer(), Some(Color::White));
     assert_eq!(
         moved.offer_draw(Color::White, at(7)),
-        Err(Rejection::DrawAlreadyOffered)
+        Ok(Decision::Unchanged)
     );
 }
 
@@ -240,22 +240,27 @@ fn art_9_1_offering_while_the_opponent_offer_is_pending_accepts_it() {
 }
 
 #[test]
-fn art_9_1_responding_needs_a_pending_offer_from_the_opponent() {
+fn art_9_1_accepting_needs_a_pending_offer_from_the_opponent_and_declining_none_is_harmless() {
     let game = both_moved();
     for seat in [Color::White, Color::Black] {
-        for accept in [true, false] {
-            assert_eq!(
-                game.respond_to_draw_offer(seat, accept, at(5)),
-                Err(Rejection::NoDrawOffer)
-            );
-        }
+        assert_eq!(
+            game.respond_to_draw_offer(seat, true, at(5)),
+            Err(Rejection::NoDrawOffer)
+        );
+        assert_eq!(
+            game.respond_to_draw_offer(seat, false, at(5)),
+            Ok(Decision::Unchanged)
+        );
     }
     // One's own offer cannot be answered by oneself.
     let (offered, _) = changed(game.offer_draw(Color::Black, at(5)));
-    for accept in [true, false] {
+    for (accept, answer) in [
+        (true, Err(Rejection::NoDrawOffer)),
+        (false, Ok(Decision::Unchanged)),
+    ] {
         assert_eq!(
             offered.respond_to_draw_offer(Color::Black, accept, at(6)),
-            Err(Rejection::NoDrawOffer)
+            answer
         );
     }
 }
@@ -936,4 +941,52 @@ fn repetition_counts_the_position_after_a_move_before_it_is_played() {
     rep.record(&e4);
     assert_eq!(rep.current_count(), 1);
     assert_eq!(rep.count(&start), 0);
+}
+
+#[test]
+fn repeats_of_settled_draw_actions_change_nothing() {
+    // An accepted offer: the acceptance and the offer repeated are done.
+    let (offered, _) = changed(both_moved().offer_draw(Color::White, at(5)));
+    let (drawn, _) = changed(offered.respond_to_draw_offer(Color::Black, true, at(6)));
+    assert_eq!(
+        drawn.respond_to_draw_offer(Color::Black, true, at(7)),
+        Ok(Decision::Unchanged)
+    );
+    assert_eq!(
+        drawn.offer_draw(Color::White, at(7)),
+        Ok(Decision::Unchanged)
+    );
+    // Declining is not accepting: the game is over.
+    assert_eq!(
+        drawn.respond_to_draw_offer(Color::Black, false, at(7)),
+        Err(Rejection::GameOver)
+    );
+
+    // An upheld claim repeated by the claimant is upheld again, unchanged;
+    // the opponent's claim on a finished game is refused.
+    let repeated = line(&standard(), &SHUFFLE);
+    let repeated = line(&repeated, &SHUFFLE);
+    let (claimed, _, verdict) = claim(&repeated, ClaimReason::ThreefoldRepetition, None);
+    assert_eq!(verdict, ClaimVerdict::Upheld);
+    let claimant = repeated.side_to_move();
+    assert_eq!(
+        claimed.claim_draw(
+            claimant,
+            repeated.ply(),
+            ClaimReason::ThreefoldRepetition,
+            None,
+            at(901)
+        ),
+        Ok((Decision::Unchanged, ClaimVerdict::Upheld))
+    );
+    assert_eq!(
+        claimed.claim_draw(
+            !claimant,
+            claimed.ply(),
+            ClaimReason::ThreefoldRepetition,
+            None,
+            at(901)
+        ),
+        Err(Rejection::GameOver)
+    );
 }

@@ -19,9 +19,9 @@ use shakmaty::{Color, fen::Fen};
 use thiserror::Error;
 
 use super::{
-    Board, Clock, Game, GameEvent, GameId, GameResult, GameRules, NewGame, Pairing, Player, Ply,
-    Repetition, Schedule, ScoringSystem, SeatHashes, StartPosition, Timestamp, Timing, Variant,
-    game::Progress, serde_chess,
+    Board, Clock, ClockView, EventKind, Game, GameEvent, GameId, GameResult, GameRules, NewGame,
+    Pairing, Player, Ply, Repetition, Schedule, ScoringSystem, SeatHashes, StartPosition,
+    Timestamp, Timing, Variant, game::Progress, serde_chess,
 };
 
 /// The schema this release writes.
@@ -135,8 +135,92 @@ pub fn decode_event(bytes: &[u8]) -> Result<GameEvent, DecodeError> {
         let EventEnvelope { event } = serde_json::from_slice(bytes).map_err(malformed("event"))?;
         return Ok(event);
     }
-    // Schema 0 events are the same JSON without the envelope.
-    serde_json::from_slice(bytes).map_err(malformed("event"))
+    // Schema 0 events are the same JSON without the envelope, except that
+    // game_created carried the players, start and pairing only, and scores
+    // did not say who they count as the winner.
+    if let Ok(created) = serde_json::from_slice::<LegacyCreated>(bytes) {
+        return created
+            .into_event()
+            .map_err(|detail| DecodeError::Malformed {
+                what: "event",
+                detail,
+            });
+    }
+    let mut event: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed("event"))?;
+    if let Some(kind) = event
+        .get_mut("kind")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        // Schema 0 stored the result as scored (an Armageddon draw as
+        // Black's win), so the score counts that outcome.
+        let outcome = kind
+            .get("result")
+            .and_then(|result| result.get("outcome"))
+            .cloned();
+        if let (Some(score), Some(outcome)) = (
+            kind.get_mut("score")
+                .and_then(serde_json::Value::as_object_mut),
+            outcome,
+        ) {
+            score.entry("scored_as").or_insert(outcome);
+        }
+    }
+    serde_json::from_value(event).map_err(malformed("event"))
+}
+
+/// A schema 0 `game_created` event.
+#[derive(Deserialize)]
+struct LegacyCreated {
+    version: u64,
+    at: Timestamp,
+    #[serde(default)]
+    clock: Option<ClockView>,
+    kind: LegacyCreatedKind,
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum LegacyCreatedKind {
+    GameCreated {
+        white: Player,
+        black: Player,
+        initial_fen: String,
+        pairing: Pairing,
+        #[serde(default)]
+        variant: Variant,
+    },
+}
+
+impl LegacyCreated {
+    /// The event with a setup of what schema 0 recorded: its rules, clocks,
+    /// schedule and scoring were not in the event (the game's state has
+    /// them), so they read as the defaults.
+    fn into_event(self) -> Result<GameEvent, String> {
+        let LegacyCreatedKind::GameCreated {
+            white,
+            black,
+            initial_fen,
+            pairing,
+            variant,
+        } = self.kind;
+        let setup = NewGame::new(
+            white,
+            black,
+            variant,
+            &StartPosition::Fen(initial_fen),
+            pairing,
+            GameRules::default(),
+        )
+        .map_err(|err| format!("stored setup: {err}"))?;
+        Ok(GameEvent {
+            version: self.version,
+            at: self.at,
+            clock: self.clock,
+            kind: EventKind::GameCreated {
+                setup: Box::new(setup),
+            },
+        })
+    }
 }
 
 /// The idempotency digest the first release stored for a game instead of
@@ -226,7 +310,7 @@ impl LegacyGame {
         .with_clock(timing, self.schedule)
         .with_scoring(self.scoring);
         let progress = match (self.result, self.aborted_by) {
-            (Some(result), _) => Progress::Finished { result },
+            (Some(result), _) => Progress::Finished { result, by: None },
             (None, Some(by)) => Progress::Aborted { by },
             (None, None) => Progress::Active {
                 draw_offer: self.draw_offer,

@@ -46,10 +46,11 @@ fn legacy(name: &str) -> (Game, Vec<GameEvent>) {
 fn consistent(name: &str, game: &Game, events: &[GameEvent]) {
     let versions: Vec<u64> = events.iter().map(|e| e.version).collect();
     assert_eq!(versions, (1..=game.version()).collect::<Vec<_>>(), "{name}");
-    let EventKind::GameCreated { initial_fen, .. } = &events[0].kind else {
+    let EventKind::GameCreated { setup } = &events[0].kind else {
         panic!("{name}: the log starts with {:?}", events[0].kind);
     };
-    assert_eq!(initial_fen, &game.initial_fen(), "{name}");
+    let initial_fen = setup.initial_fen();
+    assert_eq!(initial_fen, game.initial_fen(), "{name}");
     let mode = game.variant().castling_mode();
     let fen: Fen = initial_fen.parse().expect("created FEN");
     let mut pos: Chess = fen.into_position(mode).expect("created position");

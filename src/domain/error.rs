@@ -67,9 +67,6 @@ pub enum Rejection {
         /// Which regulation forbids it.
         reason: DrawOfferRefusal,
     },
-    /// The seat already has a draw offer pending.
-    #[error("your draw offer is already pending; offers cannot be repeated")]
-    DrawAlreadyOffered,
     /// The game is scheduled to start later.
     #[error("the game starts at its scheduled time, {starts_at_ms} ms after the Unix epoch")]
     NotStarted {

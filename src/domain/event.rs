@@ -4,8 +4,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{
-    ClaimReason, ClockView, GameResult, MoveRecord, Pairing, Player, Ply, Score, Timestamp,
-    Variant, serde_chess,
+    ClaimReason, ClockView, GameResult, MoveRecord, NewGame, Ply, Score, Timestamp, serde_chess,
 };
 
 /// One committed event. Versions of a game's events are 1, 2, 3, … with no
@@ -27,19 +26,11 @@ pub struct GameEvent {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
-    /// The game was created (always version 1).
+    /// The game was created (always version 1), with everything needed to
+    /// follow it from its events alone.
     GameCreated {
-        /// The white player.
-        white: Player,
-        /// The black player.
-        black: Player,
-        /// The starting position in FEN.
-        initial_fen: String,
-        /// Where the game stands in its event.
-        pairing: Pairing,
-        /// The variant.
-        #[serde(default)]
-        variant: Variant,
+        /// The game's setup.
+        setup: Box<NewGame>,
     },
     /// A move was played.
     MoveMade {

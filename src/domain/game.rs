@@ -18,6 +18,10 @@ pub(crate) const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB
 /// Where a game is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameStatus {
+    /// Created, and waiting for its scheduled start (only
+    /// [`Game::status_at`] says so; the rules treat it as active and refuse
+    /// moves until the start).
+    Pending,
     /// Moves are being played.
     Active,
     /// The game has a result.
@@ -52,10 +56,14 @@ pub(super) enum Progress {
         #[serde(with = "serde_chess::opt_color", default)]
         draw_offer: Option<Color>,
     },
-    /// The game has a result (as the scoring system reports it).
+    /// The game has a result.
     Finished {
-        /// The result.
+        /// The result on the board.
         result: GameResult,
+        /// The seat whose own action ended the game (a resignation, an
+        /// accepted offer, an upheld claim), so that its retry is known.
+        #[serde(with = "serde_chess::opt_color", default)]
+        by: Option<Color>,
     },
     /// The game was called off before both players moved.
     Aborted {
@@ -120,11 +128,7 @@ impl Game {
             at: now,
             clock: game.clock.as_ref().map(|clock| clock.view(now)),
             kind: EventKind::GameCreated {
-                white: game.white().clone(),
-                black: game.black().clone(),
-                initial_fen: game.initial_fen(),
-                pairing: game.pairing().clone(),
-                variant: game.variant(),
+                setup: Box::new(game.setup.clone()),
             },
         };
         (game, event)
@@ -206,6 +210,10 @@ impl Game {
     pub fn board(&self) -> &Board {
         &self.board
     }
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<&MoveRecord> {
+        self.board.last_move()
+    }
     /// The current position.
     pub fn position(&self) -> &Chess {
         self.board.position()
@@ -225,7 +233,7 @@ impl Game {
     /// The result, once the game has ended.
     pub fn result(&self) -> Option<GameResult> {
         match self.progress {
-            Progress::Finished { result } => Some(result),
+            Progress::Finished { result, .. } => Some(result),
             _ => None,
         }
     }
@@ -249,6 +257,18 @@ impl Game {
             Progress::Active { .. } => GameStatus::Active,
             Progress::Finished { .. } => GameStatus::Finished,
             Progress::Aborted { .. } => GameStatus::Aborted,
+        }
+    }
+    /// Where the game is as of `now`: [`GameStatus::Pending`] until its
+    /// scheduled start, [`Game::status`] otherwise.
+    pub fn status_at(&self, now: Timestamp) -> GameStatus {
+        let before_start = self
+            .schedule()
+            .scheduled_start
+            .is_some_and(|start| now < start);
+        match self.status() {
+            GameStatus::Active if before_start && self.ply() == Ply::START => GameStatus::Pending,
+            status => status,
         }
     }
     /// Half-moves since the last pawn move or capture.
@@ -332,16 +352,11 @@ impl Game {
         Ok(next.commit(kinds, now))
     }
 
-    /// Decides whether a move refused as stale repeats one this seat
-    /// already made at that ply (a client retry): then nothing changes.
-    /// `history` is the game's move list.
-    pub fn confirm_retry(
-        &self,
-        seat: Color,
-        ply: Ply,
-        text: &str,
-        history: &[MoveRecord],
-    ) -> Result<Decision, Rejection> {
+    /// Decides whether a move refused as stale repeats this seat's latest
+    /// move (a client retry, perhaps after the opponent answered): then
+    /// nothing changes. Older moves are not looked up, so the answer costs
+    /// nothing however long the game.
+    pub fn confirm_retry(&self, seat: Color, ply: Ply, text: &str) -> Result<Decision, Rejection> {
         let stale = Rejection::StalePly {
             requested: ply,
             current: self.ply(),
@@ -349,7 +364,12 @@ impl Game {
         if ply >= self.ply() {
             return Err(stale);
         }
-        match history.iter().find(|record| record.ply == ply) {
+        match self
+            .board
+            .recent_moves()
+            .iter()
+            .find(|record| record.ply == ply)
+        {
             Some(record) if record.color == seat && record.is_written_as(text) => {
                 Ok(Decision::Unchanged)
             }
@@ -360,7 +380,12 @@ impl Game {
     /// Resigns the game for `seat` (FIDE 5.1.2): the opponent wins, unless
     /// the opponent cannot checkmate by any series of legal moves (decided
     /// by a full helpmate search), in which case the game is drawn.
+    ///
+    /// A repeat by the seat that resigned changes nothing.
     pub fn resign(&self, seat: Color, now: Timestamp) -> Result<Decision, Rejection> {
+        if self.ended_by(Termination::Resignation, Some(seat)) {
+            return Ok(Decision::Unchanged);
+        }
         self.ensure_active()?;
         let outcome = match dead_position::can_checkmate(self.position(), !seat) {
             Mating::Impossible => Outcome::Draw,
@@ -373,6 +398,7 @@ impl Game {
                 outcome,
                 termination: Termination::Resignation,
             },
+            Some(seat),
             &mut kinds,
         );
         Ok(next.commit(kinds, now))
@@ -380,7 +406,11 @@ impl Game {
 
     /// Calls the game off for `seat`: allowed only before both players have
     /// made their first move. An aborted game has no result.
+    /// A repeat by the seat that aborted it changes nothing.
     pub fn abort(&self, seat: Color, now: Timestamp) -> Result<Decision, Rejection> {
+        if self.aborted_by() == Some(seat) {
+            return Ok(Decision::Unchanged);
+        }
         self.ensure_active()?;
         if self.ply().count() >= 2 {
             return Err(Rejection::AbortTooLate);
@@ -390,9 +420,20 @@ impl Game {
         Ok(next.commit(vec![EventKind::GameAborted { by: seat }], now))
     }
 
+    /// Whether the game ended with `termination`, by the action of `seat`
+    /// when one is given.
+    pub(super) fn ended_by(&self, termination: Termination, seat: Option<Color>) -> bool {
+        match self.progress {
+            Progress::Finished { result, by } => {
+                result.termination == termination && seat.is_none_or(|seat| by == Some(seat))
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn ensure_active(&self) -> Result<(), Rejection> {
         match self.status() {
-            GameStatus::Active => Ok(()),
+            GameStatus::Active | GameStatus::Pending => Ok(()),
             GameStatus::Finished => Err(Rejection::GameOver),
             GameStatus::Aborted => Err(Rejection::GameAborted),
         }
@@ -425,8 +466,9 @@ impl Game {
             kinds.push(EventKind::DrawDeclined { by: mover });
         }
         let time = self.clock_move(now);
-        let mut record = self.board.play(m, self.variant().castling_mode(), now);
-        record.time = time;
+        let record = self
+            .board
+            .play(m, self.variant().castling_mode(), now, time);
         kinds.push(EventKind::MoveMade {
             record,
             side_to_move: self.side_to_move(),
@@ -434,7 +476,7 @@ impl Game {
             in_check: self.position().is_check(),
         });
         if let Some(result) = automatic_ending(self.position(), self.board.repetition()) {
-            self.finish(result, kinds);
+            self.finish(result, None, kinds);
         }
     }
 
@@ -446,11 +488,15 @@ impl Game {
         }
     }
 
-    /// Ends the game with `result` as the scoring system reports it (an
-    /// Armageddon draw is a win for Black); any pending offer lapses.
-    pub(super) fn finish(&mut self, result: GameResult, kinds: &mut Vec<EventKind>) {
-        let result = self.scoring().report(result);
-        self.progress = Progress::Finished { result };
+    /// Ends the game with `result`, by the action of seat `by` (if a seat
+    /// ended it); any pending offer lapses.
+    pub(super) fn finish(
+        &mut self,
+        result: GameResult,
+        by: Option<Color>,
+        kinds: &mut Vec<EventKind>,
+    ) {
+        self.progress = Progress::Finished { result, by };
         kinds.push(EventKind::GameEnded {
             result,
             score: Some(self.scoring().score(result)),
@@ -459,7 +505,7 @@ impl Game {
 
     /// Puts an arbiter's `result` in force, whatever the game's state was.
     pub(super) fn impose_result(&mut self, result: GameResult) {
-        self.progress = Progress::Finished { result };
+        self.progress = Progress::Finished { result, by: None };
     }
 
     /// The clock, in a timed game.

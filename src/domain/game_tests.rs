@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::domain::test_support::*;
-use crate::domain::{EventId, FieldError, PointTable, StartPosition};
+use crate::domain::{EventId, FieldError, PointTable, Schedule, StartPosition};
 
 fn pairing() -> Pairing {
     Pairing {
@@ -49,14 +49,6 @@ fn play_line(game: &Game, moves: &[&str], start_ms: u64) -> (Game, Vec<GameEvent
     (game, all)
 }
 
-fn history(events: &[GameEvent]) -> Vec<MoveRecord> {
-    events
-        .iter()
-        .filter_map(GameEvent::move_record)
-        .cloned()
-        .collect()
-}
-
 /// The position after 1. f3 e5 2. g4 Qh4#, with White to move.
 const FOOLS_MATE_FEN: &str = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
 
@@ -97,11 +89,7 @@ fn creation_gives_version_one_and_one_created_event() {
             version: 1,
             at: at(0),
             kind: EventKind::GameCreated {
-                white: player("alice", "Alice"),
-                black: player("bob", "Bob"),
-                initial_fen: STANDARD_FEN.to_owned(),
-                pairing: pairing(),
-                variant: Variant::Standard,
+                setup: Box::new(new.clone()),
             },
             clock: None,
         }
@@ -378,35 +366,23 @@ fn rejected_commands_leave_the_game_as_it_was() {
 
 #[test]
 fn confirm_retry_accepts_the_same_move_by_the_same_seat() {
-    let (game, events) = play_line(
+    let (game, _) = play_line(
         &start(""),
         &["e4", "e5", "Bc4", "Nc6", "Bxf7+", "Ke7"],
         1000,
     );
-    let moves = history(&events);
     assert_eq!(game.ply(), Ply::new(6));
     let original = game.clone();
 
     for text in ["Bxf7+", "Bxf7", "c4f7", " Bxf7+ "] {
         assert_eq!(
-            game.confirm_retry(Color::White, Ply::new(4), text, &moves),
-            Ok(Decision::Unchanged),
-            "{text}"
-        );
-    }
-    for text in ["e7e5", "e5"] {
-        assert_eq!(
-            game.confirm_retry(Color::Black, Ply::new(1), text, &moves),
+            game.confirm_retry(Color::White, Ply::new(4), text),
             Ok(Decision::Unchanged),
             "{text}"
         );
     }
     assert_eq!(
-        game.confirm_retry(Color::White, Ply::START, "e2e4", &moves),
-        Ok(Decision::Unchanged)
-    );
-    assert_eq!(
-        game.confirm_retry(Color::Black, Ply::new(5), "Ke7", &moves),
+        game.confirm_retry(Color::Black, Ply::new(5), "Ke7"),
         Ok(Decision::Unchanged)
     );
     assert_eq!(game, original);
@@ -414,70 +390,73 @@ fn confirm_retry_accepts_the_same_move_by_the_same_seat() {
 
 #[test]
 fn confirm_retry_refuses_anything_but_an_exact_repeat() {
-    let (game, events) = play_line(
+    let (game, _) = play_line(
         &start(""),
         &["e4", "e5", "Bc4", "Nc6", "Bxf7+", "Ke7"],
         1000,
     );
-    let moves = history(&events);
     let current = game.ply();
     let stale = |requested| Rejection::StalePly { requested, current };
 
     // A different move at that ply.
     for text in ["Qh5", "d2d4", "Bb5", "c4b5", "garbage"] {
         assert_eq!(
-            game.confirm_retry(Color::White, Ply::new(4), text, &moves),
+            game.confirm_retry(Color::White, Ply::new(4), text),
             Err(stale(Ply::new(4))),
             "{text}"
         );
     }
     // The same move text, claimed by the other seat.
     assert_eq!(
-        game.confirm_retry(Color::Black, Ply::new(4), "Bxf7+", &moves),
+        game.confirm_retry(Color::Black, Ply::new(4), "Bxf7+"),
         Err(stale(Ply::new(4)))
     );
     assert_eq!(
-        game.confirm_retry(Color::White, Ply::new(1), "e5", &moves),
+        game.confirm_retry(Color::White, Ply::new(1), "e5"),
         Err(stale(Ply::new(1)))
     );
     // The move of another ply by the right seat.
     assert_eq!(
-        game.confirm_retry(Color::White, Ply::new(2), "Bxf7+", &moves),
+        game.confirm_retry(Color::White, Ply::new(2), "Bxf7+"),
         Err(stale(Ply::new(2)))
     );
     // The current ply and beyond are never retries.
     for requested in [current, current.next(), Ply::new(500)] {
         assert_eq!(
-            game.confirm_retry(Color::White, requested, "Bxf7+", &moves),
+            game.confirm_retry(Color::White, requested, "Bxf7+"),
             Err(stale(requested)),
             "ply {requested}"
         );
         assert_eq!(
-            game.confirm_retry(Color::Black, requested, "Ke7", &moves),
+            game.confirm_retry(Color::Black, requested, "Ke7"),
             Err(stale(requested)),
             "ply {requested}"
         );
     }
-    // Without the history of that ply, nothing can be confirmed.
+    // Only the two latest moves are kept: an older move, even the right
+    // one by the right seat, is stale rather than looked up in the log.
     assert_eq!(
-        game.confirm_retry(Color::White, Ply::new(4), "Bxf7+", &[]),
-        Err(stale(Ply::new(4)))
+        game.confirm_retry(Color::Black, Ply::new(1), "e5"),
+        Err(stale(Ply::new(1)))
+    );
+    assert_eq!(
+        game.confirm_retry(Color::White, Ply::START, "e4"),
+        Err(stale(Ply::START))
     );
 }
 
 #[test]
 fn confirm_retry_works_after_the_game_ended() {
-    let (game, events) = fools_mate();
-    let moves = history(&events);
+    let (game, _) = fools_mate();
     for text in ["Qh4#", "Qh4+", "Qh4", "d8h4"] {
         assert_eq!(
-            game.confirm_retry(Color::Black, Ply::new(3), text, &moves),
+            game.confirm_retry(Color::Black, Ply::new(3), text),
             Ok(Decision::Unchanged),
             "{text}"
         );
     }
     assert_eq!(
-        game.confirm_retry(Color::Black, Ply::new(3), "Qg5", &moves),
+        game.confirm_retry(Color::Black, Ply::new(3), "Qg5"),
         Err(Rejection::StalePly {
             requested: Ply::new(3),
             current: Ply::new(4),
@@ -519,8 +498,9 @@ fn resigning_gives_the_opponent_the_win() {
         assert_eq!(end.fen(), game.fen());
         assert!(end.legal_moves_uci().is_empty());
 
-        // Once resigned, nothing more happens.
-        assert_eq!(end.resign(seat, at(8000)), Err(Rejection::GameOver));
+        // Once resigned, nothing more happens; a repeat by the seat that
+        // resigned is answered as done.
+        assert_eq!(end.resign(seat, at(8000)), Ok(Decision::Unchanged));
         assert_eq!(end.resign(!seat, at(8000)), Err(Rejection::GameOver));
         assert_eq!(
             end.play_move(Color::Black, end.ply(), "d5", false, at(8000)),
@@ -880,4 +860,60 @@ fn start_from(fen: &str) -> StartPosition {
     } else {
         StartPosition::Fen(fen.to_owned())
     }
+}
+
+#[test]
+fn an_abort_repeated_by_the_same_seat_changes_nothing() {
+    let (aborted, _) = changed(start("").abort(Color::White, at(1)));
+    assert_eq!(aborted.abort(Color::White, at(2)), Ok(Decision::Unchanged));
+    assert_eq!(
+        aborted.abort(Color::Black, at(2)),
+        Err(Rejection::GameAborted)
+    );
+}
+
+#[test]
+fn an_armageddon_draw_keeps_the_board_result_and_scores_for_black() {
+    let scoring = ScoringSystem {
+        armageddon: true,
+        ..ScoringSystem::default()
+    };
+    let game = Game::create(
+        game_id(),
+        new_game("").with_scoring(scoring),
+        seats(),
+        at(0),
+    )
+    .0;
+    let (game, _) = play_line(&game, &["e4", "e5"], 1000);
+    let (offered, _) = changed(game.offer_draw(Color::White, at(5000)));
+    let (drawn, events) = changed(offered.respond_to_draw_offer(Color::Black, true, at(6000)));
+    let result = drawn.result().expect("ended");
+    assert_eq!(result.outcome, Outcome::Draw);
+    let score = drawn.score().expect("scored");
+    assert_eq!(score.scored_as, Outcome::BlackWins);
+    assert_eq!((score.white.milli(), score.black.milli()), (0, 1000));
+    assert!(matches!(
+        events.last().map(|e| &e.kind),
+        Some(EventKind::GameEnded { result: r, score: Some(s) }) if r.outcome == Outcome::Draw && s.scored_as == Outcome::BlackWins
+    ));
+}
+
+#[test]
+fn a_game_is_pending_until_its_scheduled_start() {
+    let start_at = at(60_000);
+    let schedule = Schedule {
+        scheduled_start: Some(start_at),
+        default_time_ms: None,
+    };
+    let game = Game::create(
+        game_id(),
+        new_game("").with_clock(None, schedule),
+        seats(),
+        at(0),
+    )
+    .0;
+    assert_eq!(game.status(), GameStatus::Active);
+    assert_eq!(game.status_at(at(59_999)), GameStatus::Pending);
+    assert_eq!(game.status_at(start_at), GameStatus::Active);
 }

@@ -85,8 +85,18 @@ fn ending_comment(game: &Game) -> Option<String> {
         return Some(format!("Game aborted by {}", by.fold_wb("White", "Black")));
     }
     let result = game.result()?;
+    let words = result_in_words(result);
+    if game.scoring().scored_as(result.outcome) != result.outcome {
+        return Some(format!(
+            "{words}; under Armageddon it counts as a win for Black"
+        ));
+    }
+    Some(words)
+}
+
+fn result_in_words(result: super::GameResult) -> String {
     let loser = |winner: Color| (!winner).fold_wb("White", "Black");
-    Some(match (result.outcome, result.termination) {
+    match (result.outcome, result.termination) {
         (Outcome::WhiteWins, Termination::Checkmate) => "White wins by checkmate".to_owned(),
         (Outcome::BlackWins, Termination::Checkmate) => "Black wins by checkmate".to_owned(),
         (Outcome::WhiteWins, Termination::Resignation) => {
@@ -105,7 +115,7 @@ fn ending_comment(game: &Game) -> Option<String> {
             if winner == Outcome::WhiteWins { "White" } else { "Black" },
             termination.describe()
         ),
-    })
+    }
 }
 
 /// The PGN standard's `Termination` values; every ending the laws of chess

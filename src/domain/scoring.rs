@@ -201,7 +201,7 @@ pub struct ScoringSystem {
     /// Black's points (the same as White's unless the event scores colours
     /// differently).
     pub black: PointTable,
-    /// Armageddon: a draw counts, and is reported, as a win for Black.
+    /// Armageddon: a draw on the board scores as a win for Black.
     pub armageddon: bool,
 }
 
@@ -225,24 +225,23 @@ impl ScoringSystem {
         color.fold_wb(&self.white, &self.black)
     }
 
-    /// The result as reported: under Armageddon a draw becomes a win for
-    /// Black, with the termination unchanged.
-    pub fn report(&self, result: GameResult) -> GameResult {
-        if self.armageddon && result.outcome == Outcome::Draw {
-            GameResult {
-                outcome: Outcome::BlackWins,
-                ..result
-            }
+    /// Who the score counts as the winner of a game with `outcome` on the
+    /// board: the board's outcome, except that under Armageddon a draw is
+    /// Black's win.
+    pub fn scored_as(&self, outcome: Outcome) -> Outcome {
+        if self.armageddon && outcome == Outcome::Draw {
+            Outcome::BlackWins
         } else {
-            result
+            outcome
         }
     }
 
-    /// Each player's points for a (reported) result.
+    /// Each player's points for a result on the board.
     pub fn score(&self, result: GameResult) -> Score {
+        let scored_as = self.scored_as(result.outcome);
         let points = |color: Color| {
             let table = self.table(color);
-            match result.outcome {
+            match scored_as {
                 Outcome::Draw => table.draw,
                 outcome if outcome == Outcome::win_for(color) => table.win,
                 _ => table.loss,
@@ -251,6 +250,7 @@ impl ScoringSystem {
         Score {
             white: points(Color::White),
             black: points(Color::Black),
+            scored_as,
             played: !matches!(
                 result.termination,
                 Termination::NoShow | Termination::Forfeit
@@ -266,6 +266,8 @@ pub struct Score {
     pub white: Points,
     /// Black's points.
     pub black: Points,
+    /// Who the score counts as the winner (see [`ScoringSystem::scored_as`]).
+    pub scored_as: Outcome,
     /// False for a forfeit: scored as a win and a loss, but not played,
     /// which tie-breaks treat differently.
     pub played: bool,
@@ -360,10 +362,9 @@ mod tests {
             .unwrap(),
             armageddon: true,
         };
-        let reported = system.report(result(Outcome::Draw, Termination::Stalemate));
-        assert_eq!(reported, result(Outcome::BlackWins, Termination::Stalemate));
-        let score = system.score(reported);
+        let score = system.score(result(Outcome::Draw, Termination::Stalemate));
         assert_eq!((score.white.milli(), score.black.milli()), (0, 3000));
+        assert_eq!(score.scored_as, Outcome::BlackWins);
         let plain = ScoringSystem {
             armageddon: false,
             ..system

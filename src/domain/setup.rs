@@ -23,7 +23,7 @@ pub enum StartPosition {
 /// A validated request to create a game: everything about a game that is
 /// fixed when it is created. A game keeps it for its whole life, so a
 /// repeated creation request is recognised by comparing the two.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NewGame {
     white: Player,
     black: Player,
@@ -66,6 +66,10 @@ impl NewGame {
     /// The starting position.
     pub fn start(&self) -> &Chess {
         &self.start
+    }
+    /// The starting position in FEN.
+    pub fn initial_fen(&self) -> String {
+        Fen::from_position(&self.start, shakmaty::EnPassantMode::Legal).to_string()
     }
     /// Where the game belongs in its event.
     pub fn pairing(&self) -> &Pairing {

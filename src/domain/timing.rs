@@ -146,7 +146,7 @@ impl Game {
         };
         let mut next = self.clone();
         let mut kinds = Vec::new();
-        next.finish(result, &mut kinds);
+        next.finish(result, None, &mut kinds);
         Some((next.commit(kinds, now), note))
     }
 
@@ -193,7 +193,7 @@ impl Game {
     pub fn clock_view(&self, now: Timestamp) -> Option<ClockView> {
         let clock = self.clock()?;
         Some(match self.status() {
-            GameStatus::Active => clock.view(now),
+            GameStatus::Active | GameStatus::Pending => clock.view(now),
             GameStatus::Finished | GameStatus::Aborted => clock.view(self.updated_at()).stopped(),
         })
     }
@@ -239,10 +239,10 @@ impl Game {
                         "a double forfeit is given with forfeit FORFEIT_BOTH",
                     )));
                 }
-                self.scoring().report(GameResult {
+                GameResult {
                     outcome,
                     termination: termination.unwrap_or(Termination::ArbiterDecision),
-                })
+                }
             }
             Ruling::Forfeit { loser } => GameResult {
                 outcome: Outcome::win_for(!loser),
