@@ -77,6 +77,12 @@ impl From<ArbiterError> for Status {
                 }
                 Rejection::ClockNotPaused => precondition("CLOCK_NOT_PAUSED", "clock", message),
                 Rejection::Untimed => precondition("UNTIMED", "clock", message),
+                Rejection::RequestIdReused { .. } => status(
+                    Code::AlreadyExists,
+                    "REQUEST_ID_REUSED",
+                    message,
+                    ErrorDetails::new(),
+                ),
                 Rejection::StalePly { .. } => {
                     status(Code::Aborted, "STALE_PLY", message, ErrorDetails::new())
                 }

@@ -86,6 +86,12 @@ pub enum Rejection {
     /// There is no pending draw offer from the opponent to answer.
     #[error("there is no draw offer from the opponent to answer")]
     NoDrawOffer,
+    /// A request id already used for a different arbiter command.
+    #[error("request_id '{request_id}' was already used for a different request")]
+    RequestIdReused {
+        /// The reused key.
+        request_id: String,
+    },
     /// The move was chosen at a different ply than the game's current one.
     #[error("move was sent for ply {requested} but the game is at ply {current}")]
     StalePly {

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
 
 use super::{
-    Board, Clock, EventKind, GameEvent, GameId, GameResult, GameRules, MoveRecord, NewGame,
-    Outcome, Pairing, Player, Ply, Rejection, Score, ScoringSystem, SeatHashes, Termination,
-    Timestamp, TokenHash, Variant,
+    AdminRequest, Board, Clock, EventKind, GameEvent, GameId, GameResult, GameRules, MoveRecord,
+    NewGame, Outcome, Pairing, Player, Ply, Rejection, Score, ScoringSystem, SeatHashes,
+    Termination, Timestamp, TokenHash, Variant,
     dead_position::{self, Mating},
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
@@ -87,6 +87,10 @@ pub struct Game {
     board: Board,
     clock: Option<Clock>,
     progress: Progress,
+    /// The latest arbiter requests applied, oldest first (at most
+    /// [`super::admin_request::REMEMBERED_REQUESTS`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    admin_requests: Vec<AdminRequest>,
     /// The idempotency digest of a game stored before setups were kept
     /// (see [`super::encoding`]); `None` for every game created since.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -121,6 +125,7 @@ impl Game {
             seats,
             clock,
             progress: Progress::Active { draw_offer: None },
+            admin_requests: Vec::new(),
             legacy_fingerprint: None,
         };
         let event = GameEvent {
@@ -158,6 +163,7 @@ impl Game {
             board,
             clock,
             progress,
+            admin_requests: Vec::new(),
             legacy_fingerprint: Some(fingerprint),
         }
     }
@@ -506,6 +512,20 @@ impl Game {
     /// Puts an arbiter's `result` in force, whatever the game's state was.
     pub(super) fn impose_result(&mut self, result: GameResult) {
         self.progress = Progress::Finished { result, by: None };
+    }
+
+    /// The arbiter requests the game remembers, oldest first.
+    pub(super) fn admin_requests(&self) -> &[AdminRequest] {
+        &self.admin_requests
+    }
+
+    /// Remembers an applied arbiter request, forgetting the oldest beyond
+    /// the limit.
+    pub(super) fn remember_admin_request(&mut self, request: AdminRequest) {
+        if self.admin_requests.len() == super::admin_request::REMEMBERED_REQUESTS {
+            self.admin_requests.remove(0);
+        }
+        self.admin_requests.push(request);
     }
 
     /// The clock, in a timed game.

@@ -36,6 +36,7 @@
 //!   is written in.
 
 mod adjudication;
+mod admin_request;
 mod arbiter_reason;
 mod board;
 mod chess_move;
@@ -70,6 +71,7 @@ mod variant;
 mod test_support;
 
 pub use adjudication::{AdjudicationNote, FlagRuling, RulesProfile, on_flag};
+pub use admin_request::AdminRequest;
 pub use arbiter_reason::ArbiterReason;
 pub use board::Board;
 pub use chess_move::{IllegalMoveReason, MoveRecord, parse_move};
