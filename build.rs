@@ -5,7 +5,7 @@ use std::{env, fs, path::PathBuf};
 
 use prost::Message;
 
-const PROTO: &str = "proto/chess/arbiter/v1/arbiter.proto";
+const PROTO: &str = "proto/chessarbiter/v1/arbiter.proto";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed=proto");

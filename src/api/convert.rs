@@ -1,11 +1,16 @@
 //! Mapping domain values to their protobuf messages.
+//!
+//! The domain counts milliseconds in 64 bits; the contract carries them as
+//! `int32` (about 24 days), so that no client language sees a 64-bit
+//! integer for a clock. Values beyond that range (never produced by the
+//! rules' own limits) saturate rather than wrap.
 
 use crate::{
-    arbiter::{GameView, WatchItem},
+    arbiter::{GameView, Heartbeat},
     domain::{
-        self, ClaimReason, ClaimVerdict, ClockView, Color, DelayMode, EventId, EventKind,
-        GameEvent, GameRules, GameStatus, MoveRecord, Outcome, Pace, PointTable, RulesProfile,
-        Score, ScoringSystem, Standing, Termination, TimeControl, Timestamp, Variant,
+        self, ClaimReason, ClaimVerdict, ClockView, Color, DelayMode, EventKind, Game, GameEvent,
+        GameRules, GameStatus, MoveRecord, NewGame, Outcome, Pace, PointTable, RulesProfile,
+        Score, ScoringSystem, Standing, Termination, TimeControl, Timestamp, Timing, Variant,
     },
     proto,
 };
@@ -20,9 +25,28 @@ pub fn timestamp(at: Timestamp) -> prost_types::Timestamp {
     }
 }
 
+/// A count or a duration as the contract's `int32`, saturating.
+pub fn int32<T: TryInto<i32>>(value: T, saturated: i32) -> i32 {
+    value.try_into().unwrap_or(saturated)
+}
+
+/// A signed number of milliseconds as `int32`, saturating either way.
+fn signed_millis(value: i64) -> i32 {
+    int32(value, if value < 0 { i32::MIN } else { i32::MAX })
+}
+
+/// An unsigned number of milliseconds as `int32`, saturating.
+fn millis(value: u64) -> i32 {
+    int32(value, i32::MAX)
+}
+
 /// A protobuf colour.
 pub fn color(color: Color) -> proto::Color {
     color.fold_wb(proto::Color::White, proto::Color::Black)
+}
+
+fn optional_color(side: Option<Color>) -> Option<i32> {
+    side.map(|side| color(side).into())
 }
 
 fn player(player: &domain::Player) -> proto::Player {
@@ -32,48 +56,58 @@ fn player(player: &domain::Player) -> proto::Player {
     }
 }
 
-fn result(result: domain::GameResult, score: Option<Score>) -> proto::GameResult {
-    let outcome = match result.outcome {
+fn outcome(outcome: Outcome) -> proto::Outcome {
+    match outcome {
         Outcome::WhiteWins => proto::Outcome::WhiteWins,
         Outcome::BlackWins => proto::Outcome::BlackWins,
         Outcome::Draw => proto::Outcome::Draw,
         Outcome::DoubleForfeit => proto::Outcome::DoubleForfeit,
-    };
-    proto::GameResult {
-        outcome: outcome.into(),
-        termination: termination(result.termination).into(),
-        white_points: score.map(|s| s.white.to_string()).unwrap_or_default(),
-        black_points: score.map(|s| s.black.to_string()).unwrap_or_default(),
-        unplayed: score.is_some_and(|s| !s.played),
     }
 }
 
-fn move_record(record: &MoveRecord) -> proto::MoveRecord {
+fn score(score: &Score) -> proto::Score {
+    proto::Score {
+        white_points: score.white.to_string(),
+        black_points: score.black.to_string(),
+        scored_as: outcome(score.scored_as).into(),
+        unplayed: !score.played,
+    }
+}
+
+fn result(result: domain::GameResult, points: Option<Score>) -> proto::GameResult {
+    proto::GameResult {
+        outcome: outcome(result.outcome).into(),
+        termination: termination(result.termination).into(),
+        score: points.as_ref().map(score),
+    }
+}
+
+/// The protobuf form of a move.
+pub fn move_record(record: &MoveRecord) -> proto::MoveRecord {
     proto::MoveRecord {
-        ply: record.ply.count(),
+        ply: int32(record.ply.count(), i32::MAX),
         uci: record.uci.clone(),
         san: record.san.clone(),
         color: color(record.color).into(),
-        fen_after: record.fen_after.clone(),
-        played_at: Some(timestamp(record.played_at)),
-        time_spent_ms: record.time.map_or(0, |t| t.spent_ms),
-        clock_ms: record.time.map_or(0, |t| t.remaining_ms),
+        move_time: Some(timestamp(record.played_at)),
+        time_spent_millis: record.time.map_or(0, |t| millis(t.spent_ms)),
+        clock_millis: record.time.map_or(0, |t| signed_millis(t.remaining_ms)),
     }
 }
 
 /// The protobuf view of the clocks.
 pub fn clock(view: &ClockView) -> proto::ClockState {
     proto::ClockState {
-        as_of: Some(timestamp(view.at)),
-        white_ms: view.white_ms,
-        black_ms: view.black_ms,
-        running: optional_color(view.running).into(),
+        read_time: Some(timestamp(view.at)),
+        white_millis: signed_millis(view.white_ms),
+        black_millis: signed_millis(view.black_ms),
+        running: optional_color(view.running),
         paused: view.paused,
-        white_period: view.white_period,
-        black_period: view.black_period,
-        white_moves_left: view.white_moves_left,
-        black_moves_left: view.black_moves_left,
-        delay_left_ms: view.delay_left_ms,
+        white_period: int32(view.white_period, i32::MAX),
+        black_period: int32(view.black_period, i32::MAX),
+        white_moves_left: int32(view.white_moves_left, i32::MAX),
+        black_moves_left: int32(view.black_moves_left, i32::MAX),
+        delay_left_millis: millis(view.delay_left_ms),
     }
 }
 
@@ -82,11 +116,11 @@ fn time_control(control: &TimeControl) -> proto::TimeControl {
         periods: control
             .periods()
             .iter()
-            .map(|p| proto::Period {
-                time_ms: p.time_ms,
-                moves: p.moves,
-                increment_ms: p.increment_ms,
-                delay_ms: p.delay_ms,
+            .map(|p| proto::TimeControlPeriod {
+                time_millis: millis(p.time_ms),
+                moves: int32(p.moves, i32::MAX),
+                increment_millis: millis(p.increment_ms),
+                delay_millis: millis(p.delay_ms),
             })
             .collect(),
         delay_mode: match control.delay_mode() {
@@ -97,55 +131,95 @@ fn time_control(control: &TimeControl) -> proto::TimeControl {
     }
 }
 
-/// The protobuf view of a game, with its clocks as of `now`.
-pub fn game(view: &GameView) -> proto::Game {
-    let game = &view.game;
-    let status = match game.status() {
-        GameStatus::Active | GameStatus::Pending => proto::GameStatus::Active,
-        GameStatus::Finished => proto::GameStatus::Finished,
-        GameStatus::Aborted => proto::GameStatus::Aborted,
-    };
-    proto::Game {
-        game_id: game.id().to_string(),
-        version: game.version(),
-        status: status.into(),
-        fen: game.fen(),
-        side_to_move: color(game.side_to_move()).into(),
-        ply: game.ply().count(),
-        moves: view.moves.iter().map(move_record).collect(),
-        white: Some(player(game.white())),
-        black: Some(player(game.black())),
-        result: game.result().map(|r| result(r, game.score())),
-        event_id: event_id(&game.pairing().event_id),
-        round: game.pairing().round,
-        board: game.pairing().board,
-        initial_fen: game.initial_fen().to_owned(),
-        legal_moves: game.legal_moves_uci(),
-        in_check: game.in_check(),
-        created_at: Some(timestamp(game.created_at())),
-        updated_at: Some(timestamp(game.updated_at())),
-        variant: variant(game.variant()).into(),
-        rules: Some(rules(game.rules())),
-        draw_offer: optional_color(game.draw_offer()).into(),
-        can_claim_threefold: game.can_claim_threefold(),
-        can_claim_fifty_moves: game.can_claim_fifty_moves(),
-        halfmove_clock: game.halfmove_clock(),
-        repetition_count: u32::try_from(game.repetition_count()).unwrap_or(u32::MAX),
-        aborted_by: optional_color(game.aborted_by()).into(),
-        clock: game.clock_view(view.as_of).as_ref().map(clock),
-        time_control: game.clock().map(|c| time_control(c.control(Color::White))),
-        black_time_control: game.clock().map(|c| time_control(c.control(Color::Black))),
-        pace: match game.pace() {
-            None => proto::Pace::Unspecified,
-            Some(Pace::Standard) => proto::Pace::Standard,
-            Some(Pace::Rapid) => proto::Pace::Rapid,
-            Some(Pace::Blitz) => proto::Pace::Blitz,
+fn timing(timing: &Timing) -> proto::Timing {
+    proto::Timing {
+        white: Some(time_control(&timing.white)),
+        black: Some(time_control(&timing.black)),
+        clock_starts_after_first_moves: timing.clock_starts_after_first_moves,
+        pace: match timing.white.pace() {
+            Pace::Standard => proto::Pace::Standard,
+            Pace::Rapid => proto::Pace::Rapid,
+            Pace::Blitz => proto::Pace::Blitz,
         }
         .into(),
-        scheduled_start: game.schedule().scheduled_start.map(timestamp),
-        default_time_ms: game.schedule().default_time_ms.unwrap_or(0),
-        scoring: Some(scoring(game.scoring())),
     }
+}
+
+/// The protobuf form of a game's setup.
+pub fn setup(setup: &NewGame) -> proto::GameSetup {
+    let pairing = setup.pairing();
+    let schedule = setup.schedule();
+    proto::GameSetup {
+        white: Some(player(setup.white())),
+        black: Some(player(setup.black())),
+        pairing: Some(proto::Pairing {
+            event_id: pairing
+                .event_id
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+            round: int32(pairing.round, i32::MAX),
+            board: int32(pairing.board, i32::MAX),
+        }),
+        variant: variant(setup.variant()).into(),
+        initial_fen: setup.initial_fen(),
+        rules: Some(rules(setup.rules())),
+        timing: setup.timing().map(timing),
+        scheduled_start_time: schedule.scheduled_start.map(timestamp),
+        default_time_millis: schedule.default_time_ms.map_or(0, millis),
+        scoring: Some(scoring(setup.scoring())),
+    }
+}
+
+/// The protobuf status of a game as of `now`.
+pub fn status(status: GameStatus) -> proto::GameStatus {
+    match status {
+        GameStatus::Pending => proto::GameStatus::Pending,
+        GameStatus::Active => proto::GameStatus::Active,
+        GameStatus::Finished => proto::GameStatus::Finished,
+        GameStatus::Aborted => proto::GameStatus::Aborted,
+    }
+}
+
+/// The protobuf view of a game: its state, its clocks as of `view.as_of`,
+/// and its moves when the view has them.
+pub fn game_view(view: &GameView) -> proto::Game {
+    let mut message = game(&view.game, view.as_of);
+    message.moves = view.moves.iter().map(move_record).collect();
+    message
+}
+
+/// The protobuf view of a game without its moves, with its clocks as of
+/// `as_of`.
+pub fn game(game: &Game, as_of: Timestamp) -> proto::Game {
+    proto::Game {
+        game_id: game.id().to_string(),
+        version: version(game.version()),
+        status: status(game.status_at(as_of)).into(),
+        setup: Some(setup(game.setup())),
+        create_time: Some(timestamp(game.created_at())),
+        update_time: Some(timestamp(game.updated_at())),
+        fen: game.fen(),
+        side_to_move: color(game.side_to_move()).into(),
+        ply: int32(game.ply().count(), i32::MAX),
+        in_check: game.in_check(),
+        legal_moves: game.legal_moves_uci(),
+        last_move: game.last_move().map(move_record),
+        moves: Vec::new(),
+        result: game.result().map(|r| result(r, game.score())),
+        draw_offered_by: optional_color(game.draw_offer()),
+        aborted_by: optional_color(game.aborted_by()),
+        can_claim_threefold: game.can_claim_threefold(),
+        can_claim_fifty_moves: game.can_claim_fifty_moves(),
+        halfmove_clock: int32(game.halfmove_clock(), i32::MAX),
+        repetition_count: int32(game.repetition_count(), i32::MAX),
+        clock: game.clock_view(as_of).as_ref().map(clock),
+    }
+}
+
+/// A game version as the contract's `int32`.
+pub fn version(version: u64) -> i32 {
+    int32(version, i32::MAX)
 }
 
 fn point_table(table: &PointTable) -> proto::PointTable {
@@ -164,15 +238,6 @@ fn scoring(system: ScoringSystem) -> proto::ResolvedScoring {
     }
 }
 
-/// An event id as the API carries it: empty for none.
-fn event_id(id: &Option<EventId>) -> String {
-    id.as_ref().map(ToString::to_string).unwrap_or_default()
-}
-
-fn optional_color(side: Option<Color>) -> proto::Color {
-    side.map_or(proto::Color::Unspecified, color)
-}
-
 fn variant(variant: Variant) -> proto::Variant {
     match variant {
         Variant::Standard => proto::Variant::Standard,
@@ -182,7 +247,7 @@ fn variant(variant: Variant) -> proto::Variant {
 
 fn rules(rules: GameRules) -> proto::GameRules {
     proto::GameRules {
-        draw_offers_from_move: rules.draw_offers_from_move,
+        draw_offers_from_move: int32(rules.draw_offers_from_move, i32::MAX),
         sofia_rules: rules.sofia_rules,
         profile: match rules.profile {
             RulesProfile::Fide => proto::RulesProfile::Fide,
@@ -202,7 +267,7 @@ pub fn claim_reason(reason: ClaimReason) -> proto::DrawClaimReason {
 }
 
 /// The protobuf form of a claim's verdict.
-pub fn claim_verdict(verdict: ClaimVerdict) -> proto::DrawClaimVerdict {
+pub fn claim_verdict(verdict: &ClaimVerdict) -> proto::DrawClaimVerdict {
     match verdict {
         ClaimVerdict::Upheld => proto::DrawClaimVerdict::Upheld,
         ClaimVerdict::Refused(_) => proto::DrawClaimVerdict::Refused,
@@ -210,34 +275,36 @@ pub fn claim_verdict(verdict: ClaimVerdict) -> proto::DrawClaimVerdict {
     }
 }
 
-/// The protobuf form of one watch item.
-pub fn watch_item(item: &WatchItem) -> proto::GameEvent {
-    match item {
-        WatchItem::Snapshot(view) => {
-            let snapshot = game(view);
-            proto::GameEvent {
-                version: view.game.version(),
-                timestamp: Some(timestamp(view.as_of)),
-                clock: snapshot.clock,
-                kind: Some(proto::game_event::Kind::Snapshot(snapshot)),
-            }
-        }
-        WatchItem::Event(event) => game_event(event),
+/// The protobuf form of a heartbeat.
+pub fn heartbeat(beat: &Heartbeat) -> proto::Heartbeat {
+    proto::Heartbeat {
+        server_time: Some(timestamp(beat.at)),
+        version: version(beat.version),
+        clock: beat.clock.as_ref().map(clock),
     }
 }
 
-/// The protobuf form of one committed event.
-pub fn game_event(event: &GameEvent) -> proto::GameEvent {
+/// The protobuf form of one committed event of game `game_id`.
+pub fn game_event(game_id: &str, event: &GameEvent) -> proto::GameEvent {
+    proto::GameEvent {
+        version: version(event.version),
+        game_id: game_id.to_owned(),
+        event_time: Some(timestamp(event.at)),
+        clock: event.clock_view().as_ref().map(clock),
+        kind: Some(event_kind(&event.kind)),
+    }
+}
+
+/// The protobuf forms of events of game `game_id`.
+pub fn game_events(game_id: &str, events: &[GameEvent]) -> Vec<proto::GameEvent> {
+    events.iter().map(|e| game_event(game_id, e)).collect()
+}
+
+fn event_kind(kind: &EventKind) -> proto::game_event::Kind {
     use proto::game_event::Kind;
-    let kind = match &event.kind {
-        EventKind::GameCreated { setup } => Kind::GameCreated(proto::GameCreated {
-            white: Some(player(setup.white())),
-            black: Some(player(setup.black())),
-            initial_fen: setup.initial_fen(),
-            event_id: event_id(&setup.pairing().event_id),
-            round: setup.pairing().round,
-            board: setup.pairing().board,
-            variant: variant(setup.variant()).into(),
+    match kind {
+        EventKind::GameCreated { setup: s } => Kind::GameCreated(proto::GameCreated {
+            setup: Some(setup(s)),
         }),
         EventKind::MoveMade {
             record,
@@ -246,8 +313,9 @@ pub fn game_event(event: &GameEvent) -> proto::GameEvent {
             in_check,
         } => Kind::MoveMade(proto::MoveMade {
             r#move: Some(move_record(record)),
+            fen: record.fen_after.clone(),
             side_to_move: color(*side_to_move).into(),
-            ply: ply.count(),
+            ply: int32(ply.count(), i32::MAX),
             in_check: *in_check,
         }),
         EventKind::GameEnded { result: r, score } => Kind::GameEnded(proto::GameEnded {
@@ -277,14 +345,14 @@ pub fn game_event(event: &GameEvent) -> proto::GameEvent {
             reason,
         } => Kind::ClockAdjusted(proto::ClockAdjusted {
             color: color(*side).into(),
-            delta_ms: *delta_ms,
+            delta_millis: signed_millis(*delta_ms),
             reason: reason.clone(),
         }),
         EventKind::ResultSet {
             result: r,
             score,
             reason,
-        } => Kind::ResultSet(proto::ResultSet {
+        } => Kind::ResultDecided(proto::ResultDecided {
             result: Some(result(*r, Some(*score))),
             reason: reason.clone(),
         }),
@@ -294,27 +362,21 @@ pub fn game_event(event: &GameEvent) -> proto::GameEvent {
         EventKind::ClockResumed { reason } => Kind::ClockResumed(proto::ClockResumed {
             reason: reason.clone(),
         }),
-    };
-    proto::GameEvent {
-        version: event.version,
-        timestamp: Some(timestamp(event.at)),
-        clock: event.clock_view().as_ref().map(clock),
-        kind: Some(kind),
     }
 }
 
 /// The protobuf form of a standings line.
 pub fn standing(row: &Standing) -> proto::Standing {
     proto::Standing {
-        rank: row.rank,
+        rank: int32(row.rank, i32::MAX),
         player: Some(player(&row.player)),
         points: row.points.to_string(),
-        games_played: row.played,
-        wins: row.wins,
-        draws: row.draws,
-        losses: row.losses,
-        forfeit_wins: row.forfeit_wins,
-        forfeit_losses: row.forfeit_losses,
+        games_played: int32(row.played, i32::MAX),
+        wins: int32(row.wins, i32::MAX),
+        draws: int32(row.draws, i32::MAX),
+        losses: int32(row.losses, i32::MAX),
+        forfeit_wins: int32(row.forfeit_wins, i32::MAX),
+        forfeit_losses: int32(row.forfeit_losses, i32::MAX),
         direct_encounter: row.direct_encounter.to_string(),
         buchholz: row.buchholz.to_string(),
         buchholz_cut1: row.buchholz_cut1.to_string(),
@@ -380,5 +442,14 @@ mod tests {
             assert_eq!(termination(domain), value);
         }
         assert_eq!(termination_from(proto::Termination::Unspecified), None);
+    }
+
+    #[test]
+    fn milliseconds_saturate_instead_of_wrapping() {
+        assert_eq!(signed_millis(-5), -5);
+        assert_eq!(signed_millis(i64::MIN), i32::MIN);
+        assert_eq!(signed_millis(i64::MAX), i32::MAX);
+        assert_eq!(millis(u64::MAX), i32::MAX);
+        assert_eq!(millis(86_400_000), 86_400_000);
     }
 }

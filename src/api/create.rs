@@ -2,7 +2,7 @@
 
 use tonic::Status;
 
-use super::status;
+use super::{request, status};
 use crate::{
     domain::{
         DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player, PointTable, RequestId,
@@ -21,9 +21,15 @@ fn player(field: &'static str, player: Option<&proto::Player>) -> Result<Player,
     Player::parse(field, &player.id, &player.name).map_err(|err| status::invalid_field(&err))
 }
 
-fn rules(rules: Option<&proto::GameRules>) -> GameRules {
-    rules.map_or_else(GameRules::default, |r| GameRules {
-        draw_offers_from_move: r.draw_offers_from_move,
+fn rules(rules: Option<&proto::GameRules>) -> Result<GameRules, Status> {
+    let Some(r) = rules else {
+        return Ok(GameRules::default());
+    };
+    Ok(GameRules {
+        draw_offers_from_move: request::non_negative(
+            "rules.draw_offers_from_move",
+            r.draw_offers_from_move,
+        )?,
         sofia_rules: r.sofia_rules,
         profile: match r.profile() {
             proto::RulesProfile::Unspecified | proto::RulesProfile::Fide => RulesProfile::Fide,
@@ -33,17 +39,24 @@ fn rules(rules: Option<&proto::GameRules>) -> GameRules {
     })
 }
 
+/// Milliseconds as sent (`int32`), which must not be negative.
+fn millis(field: &'static str, value: i32) -> Result<u64, Status> {
+    request::non_negative(field, value).map(u64::from)
+}
+
 fn time_control(field: &'static str, control: &proto::TimeControl) -> Result<TimeControl, Status> {
     let periods = control
         .periods
         .iter()
-        .map(|p| Period {
-            time_ms: p.time_ms,
-            moves: p.moves,
-            increment_ms: p.increment_ms,
-            delay_ms: p.delay_ms,
+        .map(|p| {
+            Ok(Period {
+                time_ms: millis(field, p.time_millis)?,
+                moves: request::non_negative(field, p.moves)?,
+                increment_ms: millis(field, p.increment_millis)?,
+                delay_ms: millis(field, p.delay_millis)?,
+            })
         })
-        .collect();
+        .collect::<Result<Vec<_>, Status>>()?;
     let mode = match control.delay_mode() {
         proto::DelayMode::Unspecified | proto::DelayMode::Simple => DelayMode::Simple,
         proto::DelayMode::Bronstein => DelayMode::Bronstein,
@@ -67,19 +80,20 @@ fn timing(req: &proto::CreateGameRequest) -> Result<Option<Timing>, Status> {
 }
 
 fn schedule(req: &proto::CreateGameRequest) -> Result<Schedule, Status> {
-    let scheduled_start = match &req.scheduled_start {
+    let scheduled_start = match &req.scheduled_start_time {
         None => None,
         Some(at) => {
             let millis = u64::try_from(at.seconds)
                 .ok()
                 .and_then(|s| s.checked_mul(1000))
                 .and_then(|ms| ms.checked_add(u64::try_from(at.nanos / 1_000_000).ok()?))
-                .ok_or_else(|| invalid("scheduled_start", "must be a time after 1970"))?;
+                .ok_or_else(|| invalid("scheduled_start_time", "must be a time after 1970"))?;
             Some(Timestamp::from_unix_millis(millis))
         }
     };
     // 0 is protobuf's "not set".
-    let default_time_ms = Some(req.default_time_ms).filter(|&ms| ms > 0);
+    let default_time_ms =
+        Some(millis("default_time_millis", req.default_time_millis)?).filter(|&ms| ms > 0);
     Schedule::new(scheduled_start, default_time_ms).map_err(|err| status::invalid_field(&err))
 }
 
@@ -89,31 +103,30 @@ fn point_table(field: &'static str, table: &proto::PointTable) -> Result<PointTa
 }
 
 fn scoring(scoring: Option<&proto::Scoring>) -> Result<ScoringSystem, Status> {
+    use proto::scoring::System;
     let Some(scoring) = scoring else {
         return Ok(ScoringSystem::default());
     };
-    let custom_given = scoring.custom.is_some() || scoring.custom_black.is_some();
-    let (white, black) = match scoring.preset() {
-        proto::ScoringPreset::Custom => {
-            let white = scoring.custom.as_ref().ok_or_else(|| {
-                invalid("scoring.custom", "is required for SCORING_PRESET_CUSTOM")
-            })?;
-            let white = point_table("scoring.custom", white)?;
-            let black = match &scoring.custom_black {
-                Some(black) => point_table("scoring.custom_black", black)?,
+    let (white, black) = match &scoring.system {
+        None => (PointTable::CLASSIC, PointTable::CLASSIC),
+        Some(System::Preset(preset)) => match proto::ScoringPreset::try_from(*preset) {
+            Ok(proto::ScoringPreset::Football) => (PointTable::FOOTBALL, PointTable::FOOTBALL),
+            Ok(proto::ScoringPreset::Unspecified | proto::ScoringPreset::Classic) => {
+                (PointTable::CLASSIC, PointTable::CLASSIC)
+            }
+            Err(_) => return Err(invalid("scoring.preset", "is not a known preset")),
+        },
+        Some(System::Custom(custom)) => {
+            let white = custom
+                .white
+                .as_ref()
+                .ok_or_else(|| invalid("scoring.custom.white", "is required"))?;
+            let white = point_table("scoring.custom.white", white)?;
+            let black = match &custom.black {
+                Some(black) => point_table("scoring.custom.black", black)?,
                 None => white,
             };
             (white, black)
-        }
-        _ if custom_given => {
-            return Err(invalid(
-                "scoring.custom",
-                "applies only with SCORING_PRESET_CUSTOM",
-            ));
-        }
-        proto::ScoringPreset::Football => (PointTable::FOOTBALL, PointTable::FOOTBALL),
-        proto::ScoringPreset::Unspecified | proto::ScoringPreset::Classic => {
-            (PointTable::CLASSIC, PointTable::CLASSIC)
         }
     };
     Ok(ScoringSystem {
@@ -123,31 +136,46 @@ fn scoring(scoring: Option<&proto::Scoring>) -> Result<ScoringSystem, Status> {
     })
 }
 
+fn pairing(pairing: Option<&proto::Pairing>) -> Result<Pairing, Status> {
+    let Some(pairing) = pairing else {
+        return Ok(Pairing::default());
+    };
+    Pairing::parse(
+        &pairing.event_id,
+        request::non_negative("pairing.round", pairing.round)?,
+        request::non_negative("pairing.board", pairing.board)?,
+    )
+    .map_err(|e| status::invalid_field(&e))
+}
+
 /// The idempotency key and the validated game a request asks for.
 pub fn new_game(req: &proto::CreateGameRequest) -> Result<(Option<RequestId>, NewGame), Status> {
     let request_id = RequestId::parse(&req.request_id).map_err(|e| status::invalid_field(&e))?;
     let white = player("white", req.white.as_ref())?;
     let black = player("black", req.black.as_ref())?;
-    let pairing = Pairing::parse(&req.event_id, req.round, req.board)
-        .map_err(|e| status::invalid_field(&e))?;
+    let pairing = pairing(req.pairing.as_ref())?;
     let variant = match req.variant() {
         proto::Variant::Unspecified | proto::Variant::Standard => Variant::Standard,
         proto::Variant::Chess960 => Variant::Chess960,
     };
-    let start = StartPosition::requested(
-        variant,
-        &req.initial_fen,
-        req.chess960_position,
-        request_id.as_ref(),
-    )
-    .map_err(|e| status::invalid_field(&e))?;
+    let (initial_fen, chess960_position) = match &req.start {
+        None => ("", None),
+        Some(proto::create_game_request::Start::InitialFen(fen)) => (fen.as_str(), None),
+        Some(proto::create_game_request::Start::Chess960Position(number)) => (
+            "",
+            Some(request::non_negative("chess960_position", *number)?),
+        ),
+    };
+    let start =
+        StartPosition::requested(variant, initial_fen, chess960_position, request_id.as_ref())
+            .map_err(|e| status::invalid_field(&e))?;
     let new = NewGame::new(
         white,
         black,
         variant,
         &start,
         pairing,
-        rules(req.rules.as_ref()),
+        rules(req.rules.as_ref())?,
     )
     .map_err(|e| status::invalid_field(&e))?
     .with_clock(timing(req)?, schedule(req)?)

@@ -1,69 +1,23 @@
 //! Reading request fields into domain values, refusing malformed ones as
 //! `INVALID_FIELD`.
 
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use sha2::{Digest, Sha256};
 use tonic::Status;
 
 use super::{convert::termination_from, status};
 use crate::{
-    domain::{ClaimReason, Color, EventId, FieldError, GameId, GameStatus, Outcome, Ruling},
+    arbiter::ListCursor,
+    domain::{
+        ArbiterReason, ClaimReason, Color, EventId, FieldError, GameId, GameStatus, Outcome, Ply,
+        RequestId, Ruling,
+    },
     proto,
 };
 
 fn invalid(field: &'static str, reason: &str) -> Status {
     status::invalid_field(&FieldError::new(field, reason))
 }
-
-/// A request addressed to one game.
-pub trait GameRequest {
-    /// The game's id, as sent.
-    fn game_id(&self) -> &str;
-}
-
-/// An arbiter's request about one game, which states its reason.
-pub trait ArbiterRequest: GameRequest {
-    /// The stated reason, as sent.
-    fn reason(&self) -> &str;
-}
-
-macro_rules! game_requests {
-    ($($request:ident),* $(,)?) => {
-        $(impl GameRequest for proto::$request {
-            fn game_id(&self) -> &str {
-                &self.game_id
-            }
-        })*
-    };
-}
-
-game_requests!(
-    MakeMoveRequest,
-    ResignRequest,
-    OfferDrawRequest,
-    RespondToDrawOfferRequest,
-    ClaimDrawRequest,
-    AbortGameRequest,
-    AdjustClockRequest,
-    PauseClockRequest,
-    ResumeClockRequest,
-    SetResultRequest,
-);
-
-macro_rules! arbiter_requests {
-    ($($request:ident),* $(,)?) => {
-        $(impl ArbiterRequest for proto::$request {
-            fn reason(&self) -> &str {
-                &self.reason
-            }
-        })*
-    };
-}
-
-arbiter_requests!(
-    AdjustClockRequest,
-    PauseClockRequest,
-    ResumeClockRequest,
-    SetResultRequest,
-);
 
 /// A game id.
 pub fn game_id(raw: &str) -> Result<GameId, Status> {
@@ -73,6 +27,26 @@ pub fn game_id(raw: &str) -> Result<GameId, Status> {
 /// A required event id.
 pub fn event_id(raw: &str) -> Result<EventId, Status> {
     EventId::parse(raw).map_err(|err| status::invalid_field(&err))
+}
+
+/// An optional idempotency key (empty: none).
+pub fn request_id(raw: &str) -> Result<Option<RequestId>, Status> {
+    RequestId::parse(raw).map_err(|err| status::invalid_field(&err))
+}
+
+/// An arbiter's stated reason.
+pub fn reason(raw: &str) -> Result<ArbiterReason, Status> {
+    ArbiterReason::parse(raw).map_err(|err| status::invalid_field(&err))
+}
+
+/// A number the contract carries as `int32` that must not be negative.
+pub fn non_negative(field: &'static str, value: i32) -> Result<u32, Status> {
+    u32::try_from(value).map_err(|_| invalid(field, "must not be negative"))
+}
+
+/// A ply (half-moves played) as sent.
+pub fn ply(value: i32) -> Result<Ply, Status> {
+    non_negative("ply", value).map(Ply::new)
 }
 
 /// A colour that must be given.
@@ -100,49 +74,54 @@ pub fn claim_reason(reason: proto::DrawClaimReason) -> Result<ClaimReason, Statu
 pub fn status_filter(status: proto::GameStatus) -> Option<GameStatus> {
     match status {
         proto::GameStatus::Unspecified => None,
+        proto::GameStatus::Pending => Some(GameStatus::Pending),
         proto::GameStatus::Active => Some(GameStatus::Active),
         proto::GameStatus::Finished => Some(GameStatus::Finished),
         proto::GameStatus::Aborted => Some(GameStatus::Aborted),
     }
 }
 
-/// The ruling a `SetResult` asks for: a played result (outcome and an
-/// optional termination) or a forfeit, not both.
-pub fn ruling(req: &proto::SetResultRequest) -> Result<Ruling, Status> {
-    let played_fields_given = req.outcome() != proto::Outcome::Unspecified
-        || req.termination() != proto::Termination::Unspecified;
-    Ok(match req.forfeit() {
-        proto::Forfeit::Unspecified => {
-            let outcome = match req.outcome() {
+/// Whether a read asks for the full view (with the moves).
+pub fn full_view(view: proto::GameView) -> bool {
+    view == proto::GameView::Full
+}
+
+/// The ruling a `SetGameResult` asks for.
+pub fn ruling(req: &proto::SetGameResultRequest) -> Result<Ruling, Status> {
+    use proto::set_game_result_request::Ruling as Requested;
+    match &req.ruling {
+        None => Err(invalid("ruling", "is required: played or forfeit")),
+        Some(Requested::Played(played)) => {
+            let outcome = match played.outcome() {
                 proto::Outcome::WhiteWins => Outcome::WhiteWins,
                 proto::Outcome::BlackWins => Outcome::BlackWins,
                 proto::Outcome::Draw => Outcome::Draw,
                 proto::Outcome::Unspecified | proto::Outcome::DoubleForfeit => {
                     return Err(invalid(
-                        "outcome",
+                        "played.outcome",
                         "must be a win or a draw (use forfeit for forfeits)",
                     ));
                 }
             };
-            Ruling::Played {
+            Ok(Ruling::Played {
                 outcome,
-                termination: termination_from(req.termination()),
-            }
+                termination: termination_from(played.termination()),
+            })
         }
-        _ if played_fields_given => {
-            return Err(invalid(
+        Some(Requested::Forfeit(forfeit)) => match proto::Forfeit::try_from(*forfeit) {
+            Ok(proto::Forfeit::White) => Ok(Ruling::Forfeit {
+                loser: Color::White,
+            }),
+            Ok(proto::Forfeit::Black) => Ok(Ruling::Forfeit {
+                loser: Color::Black,
+            }),
+            Ok(proto::Forfeit::Both) => Ok(Ruling::DoubleForfeit),
+            _ => Err(invalid(
                 "forfeit",
-                "a forfeit takes no outcome or termination",
-            ));
-        }
-        proto::Forfeit::White => Ruling::Forfeit {
-            loser: Color::White,
+                "must be FORFEIT_WHITE, FORFEIT_BLACK or FORFEIT_BOTH",
+            )),
         },
-        proto::Forfeit::Black => Ruling::Forfeit {
-            loser: Color::Black,
-        },
-        proto::Forfeit::Both => Ruling::DoubleForfeit,
-    })
+    }
 }
 
 /// What an `ExportPgn` exports.
@@ -153,69 +132,134 @@ pub enum PgnSubject {
     Event(EventId),
 }
 
-/// The game or the event an `ExportPgn` names (exactly one of them).
+/// The game or the event an `ExportPgn` names.
 pub fn pgn_subject(req: &proto::ExportPgnRequest) -> Result<PgnSubject, Status> {
-    match (req.game_id.is_empty(), req.event_id.is_empty()) {
-        (false, true) => Ok(PgnSubject::Game(game_id(&req.game_id)?)),
-        (true, false) => Ok(PgnSubject::Event(event_id(&req.event_id)?)),
-        (false, false) => Err(invalid(
-            "event_id",
-            "give either game_id or event_id, not both",
-        )),
-        (true, true) => Err(invalid(
-            "game_id",
-            "is required (or event_id, for a whole event)",
-        )),
+    use proto::export_pgn_request::Target;
+    match &req.target {
+        Some(Target::GameId(id)) => Ok(PgnSubject::Game(game_id(id)?)),
+        Some(Target::EventId(id)) => Ok(PgnSubject::Event(event_id(id)?)),
+        None => Err(invalid("target", "is required: game_id or event_id")),
     }
 }
 
-/// One page of a list: where it starts and how many items it holds.
-pub struct Page {
-    /// Items to skip.
-    pub offset: usize,
-    /// Items to return at most.
-    pub size: usize,
+/// A page size as AIP-158 reads it: 0 means `default`, anything above
+/// `max` is taken as `max`, a negative size is refused.
+pub fn page_size(value: i32, default: usize, max: usize) -> Result<usize, Status> {
+    match usize::try_from(value) {
+        Ok(0) => Ok(default),
+        Ok(n) => Ok(n.min(max)),
+        Err(_) => Err(invalid("page_size", "must not be negative")),
+    }
 }
 
-/// The page a request asks for. Sizes are capped so that one request's
-/// cost is bounded.
-pub fn page(page_size: u32, page_token: &str) -> Result<Page, Status> {
-    let size = match page_size {
-        0 => 50,
-        n @ 1..=500 => n as usize,
-        _ => return Err(invalid("page_size", "must be from 1 to 500 (0 means 50)")),
-    };
-    Ok(Page {
-        offset: page_offset(page_token)?,
-        size,
-    })
+/// Page tokens are opaque to clients: the position where the next page
+/// starts, and a digest of the query they belong to, so that a token is
+/// refused with another query rather than silently misread.
+fn token(query: &str, position: &str) -> String {
+    URL_SAFE_NO_PAD.encode(format!("1|{}|{position}", binding(query)))
 }
 
-/// Page tokens are opaque to clients: `p` and an offset in base 36.
-pub fn page_token(offset: usize) -> String {
-    let mut digits = Vec::new();
-    let mut n = offset;
-    loop {
-        digits.push(char::from_digit((n % 36) as u32, 36).unwrap_or('0'));
-        n /= 36;
-        if n == 0 {
-            break;
+/// A short digest of the query a token belongs to.
+fn binding(query: &str) -> String {
+    Sha256::digest(query.as_bytes())[..6]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn read_token(query: &str, token_text: &str) -> Result<String, Status> {
+    let refused = || invalid("page_token", "is not a token this server issued for this query");
+    let bytes = URL_SAFE_NO_PAD.decode(token_text).map_err(|_| refused())?;
+    let text = String::from_utf8(bytes).map_err(|_| refused())?;
+    let mut parts = text.splitn(3, '|');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some("1"), Some(bound), Some(position)) if bound == binding(query) => {
+            Ok(position.to_owned())
         }
+        _ => Err(refused()),
     }
-    format!("p{}", digits.iter().rev().collect::<String>())
 }
 
-fn page_offset(token: &str) -> Result<usize, Status> {
-    if token.is_empty() {
+/// The query a ListGames (or event ExportPgn) token belongs to.
+pub fn list_query(event_id: &EventId, status: proto::GameStatus, view: proto::GameView) -> String {
+    format!("games\n{event_id}\n{}\n{}", status as i32, view as i32)
+}
+
+/// The token of a list page that ends at `cursor`.
+pub fn list_token(query: &str, cursor: &ListCursor) -> String {
+    token(
+        query,
+        &format!("{}:{}:{}", cursor.round, cursor.board, cursor.game),
+    )
+}
+
+/// Where a list page starts, from its token (empty: the first page).
+pub fn list_cursor(query: &str, page_token: &str) -> Result<Option<ListCursor>, Status> {
+    if page_token.is_empty() {
+        return Ok(None);
+    }
+    let position = read_token(query, page_token)?;
+    let refused = || invalid("page_token", "is not a token this server issued for this query");
+    let mut parts = position.splitn(3, ':');
+    let round = parts.next().and_then(|r| r.parse().ok()).ok_or_else(refused)?;
+    let board = parts.next().and_then(|b| b.parse().ok()).ok_or_else(refused)?;
+    let game = parts
+        .next()
+        .and_then(|g| GameId::parse(g).ok())
+        .ok_or_else(refused)?;
+    Ok(Some(ListCursor { round, board, game }))
+}
+
+/// The query a ListMoves token belongs to.
+pub fn moves_query(game_id: &GameId) -> String {
+    format!("moves\n{game_id}")
+}
+
+/// The token of a moves page that ended at event version `after`.
+pub fn moves_token(query: &str, after: u64) -> String {
+    token(query, &after.to_string())
+}
+
+/// The event version a moves page starts after (0: the first page).
+pub fn moves_after(query: &str, page_token: &str) -> Result<u64, Status> {
+    if page_token.is_empty() {
         return Ok(0);
     }
-    token
-        .strip_prefix('p')
-        .filter(|digits| {
-            !digits.is_empty()
-                && digits.len() <= 12
-                && digits.bytes().all(|b| b.is_ascii_alphanumeric())
-        })
-        .and_then(|digits| usize::from_str_radix(digits, 36).ok())
-        .ok_or_else(|| invalid("page_token", "is not a token this server issued"))
+    read_token(query, page_token)?
+        .parse()
+        .map_err(|_| invalid("page_token", "is not a token this server issued for this query"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_tokens_resume_their_own_query_only() {
+        let event = EventId::parse("spring-open").expect("event id");
+        let query = list_query(&event, proto::GameStatus::Unspecified, proto::GameView::Basic);
+        let cursor = ListCursor {
+            round: 3,
+            board: 12,
+            game: GameId::parse("abc").expect("id"),
+        };
+        let token = list_token(&query, &cursor);
+        assert_eq!(list_cursor(&query, &token).expect("valid"), Some(cursor));
+        let other = list_query(&event, proto::GameStatus::Finished, proto::GameView::Basic);
+        assert!(list_cursor(&other, &token).is_err());
+        for junk in ["p12", "!!", "MXxhYmN8MTIz"] {
+            assert!(list_cursor(&query, junk).is_err(), "{junk}");
+        }
+        let moves = moves_query(&GameId::parse("abc").expect("id"));
+        assert_eq!(moves_after(&moves, &moves_token(&moves, 41)).expect("valid"), 41);
+        assert!(moves_after(&query, &moves_token(&moves, 41)).is_err());
+    }
+
+    #[test]
+    fn page_sizes_are_coerced_not_refused() {
+        assert_eq!(page_size(0, 50, 500).expect("default"), 50);
+        assert_eq!(page_size(7, 50, 500).expect("as asked"), 7);
+        assert_eq!(page_size(100_000, 50, 500).expect("capped"), 500);
+        assert!(page_size(-1, 50, 500).is_err());
+    }
 }

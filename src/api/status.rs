@@ -9,14 +9,52 @@ use std::collections::HashMap;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
-use crate::{arbiter::ArbiterError, domain::Rejection, store::StoreError};
+use crate::{
+    arbiter::{ArbiterError, GameContext},
+    domain::Rejection,
+    store::StoreError,
+};
 
 /// The `ErrorInfo.domain` of every status this service returns.
-pub const ERROR_DOMAIN: &str = "chess.arbiter.v1";
+pub const ERROR_DOMAIN: &str = "chessarbiter.v1";
 
-fn status(code: Code, reason: &str, message: String, mut details: ErrorDetails) -> Status {
-    details.set_error_info(reason, ERROR_DOMAIN, HashMap::<String, String>::new());
+fn status(code: Code, reason: &str, message: String, details: ErrorDetails) -> Status {
+    status_in(code, reason, message, details, HashMap::new())
+}
+
+/// A status whose `ErrorInfo` carries `metadata` about the game.
+fn status_in(
+    code: Code,
+    reason: &str,
+    message: String,
+    mut details: ErrorDetails,
+    metadata: HashMap<String, String>,
+) -> Status {
+    details.set_error_info(reason, ERROR_DOMAIN, metadata);
     Status::with_error_details(code, message, details)
+}
+
+/// What a refused command's `ErrorInfo.metadata` says about the game.
+fn game_metadata(context: Option<&GameContext>) -> HashMap<String, String> {
+    let mut metadata = HashMap::new();
+    if let Some(context) = context {
+        metadata.insert("ply".to_owned(), context.ply.to_string());
+        metadata.insert(
+            "side_to_move".to_owned(),
+            context.side_to_move.fold_wb("white", "black").to_owned(),
+        );
+        if let Some(start) = context.start_time {
+            let at = super::convert::timestamp(start);
+            metadata.insert("start_time".to_owned(), rfc3339(&at));
+        }
+    }
+    metadata
+}
+
+/// A timestamp in RFC 3339 (UTC, milliseconds).
+fn rfc3339(at: &prost_types::Timestamp) -> String {
+    // prost_types formats timestamps in RFC 3339.
+    at.to_string()
 }
 
 fn bad_request(reason: &str, field: &str, message: String) -> Status {
@@ -24,10 +62,49 @@ fn bad_request(reason: &str, field: &str, message: String) -> Status {
     status(Code::InvalidArgument, reason, message, details)
 }
 
-fn precondition(reason: &str, subject: &str, message: String) -> Status {
-    let details =
-        ErrorDetails::with_precondition_failure_violation(reason, subject, message.clone());
-    status(Code::FailedPrecondition, reason, message, details)
+/// The status of a command the rules refused, with what the client needs
+/// to know about the game in `metadata`.
+fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, String>) -> Status {
+    let bad_request = |reason: &str, field: &str, message: String| {
+        let details = ErrorDetails::with_bad_request_violation(field, message.clone());
+        status_in(Code::InvalidArgument, reason, message, details, metadata.clone())
+    };
+    let precondition = |reason: &str, subject: &str, message: String| {
+        let details =
+            ErrorDetails::with_precondition_failure_violation(reason, subject, message.clone());
+        status_in(Code::FailedPrecondition, reason, message, details, metadata.clone())
+    };
+    match rejection {
+        Rejection::InvalidField(field) => bad_request("INVALID_FIELD", field.field, message),
+        Rejection::UnparsableMove { .. } => bad_request("UNPARSABLE_MOVE", "move", message),
+        Rejection::IllegalMove { .. } => bad_request("ILLEGAL_MOVE", "move", message),
+        Rejection::NotYourTurn { .. } => precondition("NOT_YOUR_TURN", "game", message),
+        Rejection::GameOver => precondition("GAME_OVER", "game", message),
+        Rejection::GameAborted => precondition("GAME_ABORTED", "game", message),
+        Rejection::AbortTooLate => precondition("ABORT_TOO_LATE", "game", message),
+        Rejection::DrawOfferNotAllowed { .. } => {
+            precondition("DRAW_OFFER_NOT_ALLOWED", "rules", message)
+        }
+        Rejection::NoDrawOffer => precondition("NO_DRAW_OFFER", "draw_offer", message),
+        Rejection::ClockPaused => precondition("CLOCK_PAUSED", "clock", message),
+        Rejection::NotStarted { .. } => precondition("NOT_STARTED", "scheduled_start_time", message),
+        Rejection::ClockNotPaused => precondition("CLOCK_NOT_PAUSED", "clock", message),
+        Rejection::Untimed => precondition("UNTIMED", "clock", message),
+        Rejection::RequestIdReused { .. } => status_in(
+            Code::AlreadyExists,
+            "REQUEST_ID_REUSED",
+            message,
+            ErrorDetails::new(),
+            metadata.clone(),
+        ),
+        Rejection::StalePly { .. } => status_in(
+            Code::Aborted,
+            "STALE_PLY",
+            message,
+            ErrorDetails::new(),
+            metadata.clone(),
+        ),
+    }
 }
 
 /// The status for a request field that failed validation.
@@ -59,34 +136,9 @@ impl From<ArbiterError> for Status {
     fn from(err: ArbiterError) -> Self {
         let message = err.to_string();
         match err {
-            ArbiterError::Rejected(rejection) => match rejection {
-                Rejection::InvalidField(field) => invalid_field(&field),
-                Rejection::UnparsableMove { .. } => bad_request("UNPARSABLE_MOVE", "move", message),
-                Rejection::IllegalMove { .. } => bad_request("ILLEGAL_MOVE", "move", message),
-                Rejection::NotYourTurn { .. } => precondition("NOT_YOUR_TURN", "game", message),
-                Rejection::GameOver => precondition("GAME_OVER", "game", message),
-                Rejection::GameAborted => precondition("GAME_ABORTED", "game", message),
-                Rejection::AbortTooLate => precondition("ABORT_TOO_LATE", "game", message),
-                Rejection::DrawOfferNotAllowed { .. } => {
-                    precondition("DRAW_OFFER_NOT_ALLOWED", "rules", message)
-                }
-                Rejection::NoDrawOffer => precondition("NO_DRAW_OFFER", "draw_offer", message),
-                Rejection::ClockPaused => precondition("CLOCK_PAUSED", "clock", message),
-                Rejection::NotStarted { .. } => {
-                    precondition("NOT_STARTED", "scheduled_start", message)
-                }
-                Rejection::ClockNotPaused => precondition("CLOCK_NOT_PAUSED", "clock", message),
-                Rejection::Untimed => precondition("UNTIMED", "clock", message),
-                Rejection::RequestIdReused { .. } => status(
-                    Code::AlreadyExists,
-                    "REQUEST_ID_REUSED",
-                    message,
-                    ErrorDetails::new(),
-                ),
-                Rejection::StalePly { .. } => {
-                    status(Code::Aborted, "STALE_PLY", message, ErrorDetails::new())
-                }
-            },
+            ArbiterError::Rejected { rejection, context } => {
+                refused(&rejection, message, game_metadata(context.as_ref()))
+            }
             ArbiterError::NotFound(_) => status(
                 Code::NotFound,
                 "GAME_NOT_FOUND",
@@ -101,7 +153,12 @@ impl From<ArbiterError> for Status {
                 ErrorDetails::new(),
             ),
             ArbiterError::TokensNotReissuable { .. } => {
-                precondition("TOKENS_NOT_REISSUABLE", "request_id", message)
+                let details = ErrorDetails::with_precondition_failure_violation(
+                    "TOKENS_NOT_REISSUABLE",
+                    "request_id",
+                    message.clone(),
+                );
+                status(Code::FailedPrecondition, "TOKENS_NOT_REISSUABLE", message, details)
             }
             ArbiterError::VersionAhead { .. } => status(
                 Code::OutOfRange,

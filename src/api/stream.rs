@@ -1,5 +1,6 @@
-//! The watch streams: a game's events, or every game of an event, as
-//! protobuf messages until the watcher ends, fails or the server shuts down.
+//! The server streams: a game's events, every game of an event, and an
+//! event's PGN, as protobuf messages until they end, fail or the server
+//! shuts down.
 
 use std::pin::Pin;
 
@@ -9,7 +10,8 @@ use tonic::Status;
 
 use super::convert;
 use crate::{
-    arbiter::{EventWatcher, Watcher},
+    arbiter::{Arbiter, ArbiterError, EventWatcher, ListCursor, WatchItem, Watcher},
+    domain::EventId,
     proto,
 };
 
@@ -20,20 +22,33 @@ pub type GameStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse,
 pub type EventStream =
     Pin<Box<dyn Stream<Item = Result<proto::WatchEventResponse, Status>> + Send>>;
 
-/// A game's snapshot and events, ending with the game or on an error
-/// (which is sent first).
-pub fn game(watcher: Watcher, shutdown: CancellationToken) -> GameStream {
+/// The stream of `ExportPgn`.
+pub type PgnStream = Pin<Box<dyn Stream<Item = Result<proto::ExportPgnResponse, Status>> + Send>>;
+
+/// Games of an event exported per read of its list.
+const PGN_PAGE: usize = 20;
+
+/// A game's snapshot, events and heartbeats, ending with the game or on an
+/// error (which is sent first).
+pub fn game(game_id: String, watcher: Watcher, shutdown: CancellationToken) -> GameStream {
+    use proto::watch_game_response::Kind;
     Box::pin(futures::stream::unfold(Some(watcher), move |state| {
         let shutdown = shutdown.clone();
+        let game_id = game_id.clone();
         async move {
             let mut watcher = state?;
             match watcher.next(&shutdown).await {
-                Ok(Some(item)) => Some((
-                    Ok(proto::WatchGameResponse {
-                        event: Some(convert::watch_item(&item)),
-                    }),
-                    Some(watcher),
-                )),
+                Ok(Some(item)) => {
+                    let kind = match &item {
+                        WatchItem::Snapshot(view) => Kind::Snapshot(convert::game_view(view)),
+                        WatchItem::Event(event) => {
+                            Kind::Event(convert::game_event(&game_id, event))
+                        }
+                        WatchItem::Heartbeat(beat) => Kind::Heartbeat(convert::heartbeat(beat)),
+                    };
+                    let message = proto::WatchGameResponse { kind: Some(kind) };
+                    Some((Ok(message), Some(watcher)))
+                }
                 Ok(None) => None,
                 Err(err) => Some((Err(Status::from(err)), None)),
             }
@@ -41,23 +56,91 @@ pub fn game(watcher: Watcher, shutdown: CancellationToken) -> GameStream {
     }))
 }
 
-/// Every event of every game of an event, each with the cursor to resume
-/// after it; it ends only on an error (which is sent first).
+/// Every event of every game of an event, and heartbeats, each with the
+/// cursor to resume after it; it ends only on an error (which is sent
+/// first).
 pub fn event(watcher: EventWatcher, shutdown: CancellationToken) -> EventStream {
+    use proto::watch_event_response::Kind;
     Box::pin(futures::stream::unfold(Some(watcher), move |state| {
         let shutdown = shutdown.clone();
         async move {
             let mut watcher = state?;
             match watcher.next(&shutdown).await {
-                Ok(update) => Some((
-                    Ok(proto::WatchEventResponse {
-                        game_id: update.game_id.to_string(),
-                        event: Some(convert::game_event(&update.event)),
+                Ok(update) => {
+                    let kind = match &update.event {
+                        Some((game_id, event)) => {
+                            Kind::Event(convert::game_event(game_id.as_str(), event))
+                        }
+                        None => Kind::Heartbeat(proto::Heartbeat {
+                            server_time: Some(convert::timestamp(update.at)),
+                            version: 0,
+                            clock: None,
+                        }),
+                    };
+                    let message = proto::WatchEventResponse {
+                        kind: Some(kind),
                         cursor: update.cursor,
-                    }),
-                    Some(watcher),
-                )),
+                    };
+                    Some((Ok(message), Some(watcher)))
+                }
                 Err(err) => Some((Err(Status::from(err)), None)),
+            }
+        }
+    }))
+}
+
+/// One game's PGN as a stream of one message.
+pub fn single_pgn(game_id: String, pgn: String) -> PgnStream {
+    Box::pin(futures::stream::once(async move {
+        Ok(proto::ExportPgnResponse { game_id, pgn })
+    }))
+}
+
+/// Every game of an event in PGN, read a page of the event's list at a
+/// time, so that an event of any size streams in bounded steps.
+pub fn event_pgn(arbiter: Arbiter, event_id: EventId, shutdown: CancellationToken) -> PgnStream {
+    struct Position {
+        after: Option<ListCursor>,
+        buffered: std::collections::VecDeque<proto::ExportPgnResponse>,
+        done: bool,
+    }
+    let start = Position {
+        after: None,
+        buffered: std::collections::VecDeque::new(),
+        done: false,
+    };
+    Box::pin(futures::stream::unfold(Some(start), move |state| {
+        let arbiter = arbiter.clone();
+        let event_id = event_id.clone();
+        let shutdown = shutdown.clone();
+        async move {
+            let mut position = state?;
+            loop {
+                if let Some(message) = position.buffered.pop_front() {
+                    return Some((Ok(message), Some(position)));
+                }
+                if position.done {
+                    return None;
+                }
+                if shutdown.is_cancelled() {
+                    return Some((Err(Status::from(ArbiterError::ShuttingDown)), None));
+                }
+                match arbiter
+                    .export_event_pgn(&event_id, position.after.take(), PGN_PAGE)
+                    .await
+                {
+                    Ok((games, next)) => {
+                        position.done = next.is_none();
+                        position.after = next;
+                        position.buffered.extend(games.into_iter().map(|(id, pgn)| {
+                            proto::ExportPgnResponse {
+                                game_id: id.to_string(),
+                                pgn,
+                            }
+                        }));
+                    }
+                    Err(err) => return Some((Err(Status::from(err)), None)),
+                }
             }
         }
     }))

@@ -1,20 +1,28 @@
 //! Commands: creating a game, the seats' actions and the arbiter's. Each
 //! loads the game with "now", lets the domain decide, and commits; a lost
 //! version race decides again on the fresh state.
+//!
+//! A command costs two store round trips (load with "now", commit) however
+//! long the game: it answers with the game as it now stands and the events
+//! it produced, never with the game's history.
 
-use super::{Arbiter, ArbiterError, CreatedGame, GameView, MAX_ATTEMPTS, codec};
+use super::{Applied, Arbiter, ArbiterError, CreatedGame, MAX_ATTEMPTS, codec};
 use crate::{
     domain::{
-        ClaimReason, ClaimVerdict, Color, Decision, Game, GameId, NewGame, Ply, Rejection,
-        RequestId, Ruling, Timestamp, TokenHash,
+        AdminRequest, ArbiterReason, ClaimReason, ClaimVerdict, Color, Decision, Game, GameId,
+        NewGame, Ply, Rejection, RequestId, Ruling, Timestamp, TokenHash,
     },
-    store::CommitOutcome,
+    store::{Commit, CommitOutcome, EventPosition},
 };
 
 impl Arbiter {
     /// Creates a game. With a `request_id`, a repeat of the same request
     /// returns the same game and tokens; a different request with the same
     /// key is refused.
+    ///
+    /// A game of an event is listed under it before it is created, so a
+    /// game can never exist without its listing, whatever stops the request
+    /// half-way (readers skip a listed game that does not exist).
     pub async fn create_game(
         &self,
         request_id: Option<RequestId>,
@@ -28,19 +36,19 @@ impl Arbiter {
             let tokens = self.seats.issue(&id);
             let now = self.store.now().await?;
             let (game, created) = Game::create(id.clone(), new.clone(), tokens.hashes(), now);
-            let state = codec::encode_state(&game)?;
-            let event = codec::encode_event(&created)?;
-            match self.store.commit(&id, 0, state, vec![event]).await? {
+            self.list_in_event(&game).await?;
+            let commit = Commit {
+                expected: 0,
+                state: codec::encode_state(&game)?,
+                events: vec![codec::encode_event(&created)?],
+                deadline: game.deadline(),
+            };
+            match self.store.commit(&id, commit).await? {
                 CommitOutcome::Committed => {
                     tracing::info!(game_id = %id, "game created");
-                    self.index(&game).await;
-                    self.list_in_event(&game).await?;
                     return Ok(CreatedGame {
-                        view: GameView {
-                            game,
-                            moves: Vec::new(),
-                            as_of: now,
-                        },
+                        game,
+                        as_of: now,
                         tokens,
                     });
                 }
@@ -58,11 +66,9 @@ impl Arbiter {
                     if existing.seats() != tokens.hashes() {
                         return Err(ArbiterError::TokensNotReissuable { game_id: id });
                     }
-                    // Heals a first attempt that stopped between the commit
-                    // and the listing.
-                    self.list_in_event(&existing).await?;
                     return Ok(CreatedGame {
-                        view: self.view(existing, now).await?,
+                        game: existing,
+                        as_of: now,
                         tokens,
                     });
                 }
@@ -75,15 +81,19 @@ impl Arbiter {
     async fn list_in_event(&self, game: &Game) -> Result<(), ArbiterError> {
         let pairing = game.pairing();
         if let Some(event_id) = &pairing.event_id {
-            self.store
-                .add_to_event(event_id, (pairing.round, pairing.board), game.id())
-                .await?;
+            let position = EventPosition {
+                round: pairing.round,
+                board: pairing.board,
+                game: game.id().clone(),
+            };
+            self.store.add_to_event(event_id, &position).await?;
         }
         Ok(())
     }
 
     /// Plays `text` for the seat holding `token`, chosen at `ply`; with
-    /// `offer_draw` the seat offers a draw after the move.
+    /// `offer_draw` the seat offers a draw after the move. A repeat of the
+    /// seat's latest move at its ply changes nothing.
     pub async fn make_move(
         &self,
         id: &GameId,
@@ -91,43 +101,38 @@ impl Arbiter {
         ply: Ply,
         text: &str,
         offer_draw: bool,
-    ) -> Result<GameView, ArbiterError> {
-        let hash = TokenHash::of(token);
-        for _ in 0..MAX_ATTEMPTS {
-            let (game, now) = self.load_current(id).await?;
-            let seat = game.seat_of(&hash).ok_or(ArbiterError::NotASeat)?;
-            let decision = match game.play_move(seat, ply, text, offer_draw, now) {
+    ) -> Result<Applied, ArbiterError> {
+        self.execute(id, token, |game, seat, now| {
+            match game.play_move(seat, ply, text, offer_draw, now) {
                 Err(Rejection::StalePly { .. }) if ply < game.ply() => {
-                    game.confirm_retry(seat, ply, text)?
+                    game.confirm_retry(seat, ply, text)
                 }
-                decided => decided?,
-            };
-            if let Some(next) = self.commit(game, decision).await? {
-                return self.view(next, now).await;
+                decided => decided,
             }
-        }
-        Err(ArbiterError::Contention)
+        })
+        .await
     }
 
     /// Resigns for the seat holding `token`.
-    pub async fn resign(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
+    pub async fn resign(&self, id: &GameId, token: &str) -> Result<Applied, ArbiterError> {
         self.execute(id, token, |game, seat, now| game.resign(seat, now))
             .await
     }
 
     /// Offers a draw for the seat holding `token`.
-    pub async fn offer_draw(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
+    pub async fn offer_draw(&self, id: &GameId, token: &str) -> Result<Applied, ArbiterError> {
         self.execute(id, token, |game, seat, now| game.offer_draw(seat, now))
             .await
     }
 
-    /// Answers the opponent's draw offer for the seat holding `token`.
+    /// Accepts (`accept`) or declines the opponent's draw offer for the seat
+    /// holding `token`.
     pub async fn respond_to_draw_offer(
         &self,
         id: &GameId,
         token: &str,
         accept: bool,
-    ) -> Result<GameView, ArbiterError> {
+    ) -> Result<Applied, ArbiterError> {
         self.execute(id, token, |game, seat, now| {
             game.respond_to_draw_offer(seat, accept, now)
         })
@@ -142,7 +147,7 @@ impl Arbiter {
         ply: Ply,
         reason: ClaimReason,
         intended: Option<&str>,
-    ) -> Result<(GameView, ClaimVerdict), ArbiterError> {
+    ) -> Result<Applied<ClaimVerdict>, ArbiterError> {
         self.execute_with(id, token, |game, seat, now| {
             game.claim_draw(seat, ply, reason, intended, now)
         })
@@ -150,7 +155,7 @@ impl Arbiter {
     }
 
     /// Aborts the game for the seat holding `token`.
-    pub async fn abort(&self, id: &GameId, token: &str) -> Result<GameView, ArbiterError> {
+    pub async fn abort(&self, id: &GameId, token: &str) -> Result<Applied, ArbiterError> {
         self.execute(id, token, |game, seat, now| game.abort(seat, now))
             .await
     }
@@ -162,12 +167,11 @@ impl Arbiter {
         id: &GameId,
         token: &str,
         decide: impl Fn(&Game, Color, Timestamp) -> Result<Decision, Rejection>,
-    ) -> Result<GameView, ArbiterError> {
+    ) -> Result<Applied, ArbiterError> {
         self.execute_with(id, token, |game, seat, now| {
             decide(game, seat, now).map(|decision| (decision, ()))
         })
         .await
-        .map(|(view, ())| view)
     }
 
     /// Like [`Arbiter::execute`], for a command whose ruling also yields a
@@ -177,14 +181,20 @@ impl Arbiter {
         id: &GameId,
         token: &str,
         decide: impl Fn(&Game, Color, Timestamp) -> Result<(Decision, T), Rejection>,
-    ) -> Result<(GameView, T), ArbiterError> {
+    ) -> Result<Applied<T>, ArbiterError> {
         let hash = TokenHash::of(token);
         for _ in 0..MAX_ATTEMPTS {
             let (game, now) = self.load_current(id).await?;
             let seat = game.seat_of(&hash).ok_or(ArbiterError::NotASeat)?;
-            let (decision, extra) = decide(&game, seat, now)?;
-            if let Some(next) = self.commit(game, decision).await? {
-                return Ok((self.view(next, now).await?, extra));
+            let (decision, outcome) =
+                decide(&game, seat, now).map_err(|rejection| ArbiterError::refused(rejection, &game))?;
+            if let Some((game, events)) = self.commit(game, decision).await? {
+                return Ok(Applied {
+                    game,
+                    events,
+                    as_of: now,
+                    outcome,
+                });
             }
         }
         Err(ArbiterError::Contention)
@@ -194,12 +204,17 @@ impl Arbiter {
     pub async fn adjust_clock(
         &self,
         id: &GameId,
+        request_id: Option<&RequestId>,
         color: Color,
         delta_ms: i64,
-        reason: &str,
-    ) -> Result<GameView, ArbiterError> {
-        self.execute_admin(id, |game, now| {
-            game.adjust_clock(color, delta_ms, reason, now)
+        reason: &ArbiterReason,
+    ) -> Result<Applied, ArbiterError> {
+        let delta = delta_ms.to_string();
+        let request = request_id.map(|key| {
+            AdminRequest::new(key, &["adjust_clock", color.fold_wb("white", "black"), &delta, reason.as_str()])
+        });
+        self.execute_admin(id, request, |game, now| {
+            game.adjust_clock(color, delta_ms, reason.as_str(), now)
         })
         .await
     }
@@ -208,36 +223,69 @@ impl Arbiter {
     pub async fn set_result(
         &self,
         id: &GameId,
+        request_id: Option<&RequestId>,
         ruling: Ruling,
-        reason: &str,
-    ) -> Result<GameView, ArbiterError> {
-        self.execute_admin(id, |game, now| game.set_result(ruling, reason, now))
-            .await
+        reason: &ArbiterReason,
+    ) -> Result<Applied, ArbiterError> {
+        let described = format!("{ruling:?}");
+        let request = request_id
+            .map(|key| AdminRequest::new(key, &["set_result", &described, reason.as_str()]));
+        self.execute_admin(id, request, |game, now| {
+            game.set_result(ruling, reason.as_str(), now)
+        })
+        .await
     }
 
     /// An arbiter stops the clocks.
-    pub async fn pause_clock(&self, id: &GameId, reason: &str) -> Result<GameView, ArbiterError> {
-        self.execute_admin(id, |game, now| game.pause_clock(reason, now))
-            .await
+    pub async fn pause_clock(
+        &self,
+        id: &GameId,
+        request_id: Option<&RequestId>,
+        reason: &ArbiterReason,
+    ) -> Result<Applied, ArbiterError> {
+        let request =
+            request_id.map(|key| AdminRequest::new(key, &["pause_clock", reason.as_str()]));
+        self.execute_admin(id, request, |game, now| {
+            game.pause_clock(reason.as_str(), now)
+        })
+        .await
     }
 
     /// An arbiter restarts the clocks.
-    pub async fn resume_clock(&self, id: &GameId, reason: &str) -> Result<GameView, ArbiterError> {
-        self.execute_admin(id, |game, now| game.resume_clock(reason, now))
-            .await
+    pub async fn resume_clock(
+        &self,
+        id: &GameId,
+        request_id: Option<&RequestId>,
+        reason: &ArbiterReason,
+    ) -> Result<Applied, ArbiterError> {
+        let request =
+            request_id.map(|key| AdminRequest::new(key, &["resume_clock", reason.as_str()]));
+        self.execute_admin(id, request, |game, now| {
+            game.resume_clock(reason.as_str(), now)
+        })
+        .await
     }
 
-    /// Runs one arbiter command (the caller has checked the admin token).
+    /// Runs one arbiter command (the caller has checked the admin token),
+    /// once per request id.
     async fn execute_admin(
         &self,
         id: &GameId,
+        request: Option<AdminRequest>,
         decide: impl Fn(&Game, Timestamp) -> Result<Decision, Rejection>,
-    ) -> Result<GameView, ArbiterError> {
+    ) -> Result<Applied, ArbiterError> {
         for _ in 0..MAX_ATTEMPTS {
             let (game, now) = self.load_current(id).await?;
-            let decision = decide(&game, now)?;
-            if let Some(next) = self.commit(game, decision).await? {
-                return self.view(next, now).await;
+            let decision = game
+                .run_admin_request(request.as_ref(), |game| decide(game, now))
+                .map_err(|rejection| ArbiterError::refused(rejection, &game))?;
+            if let Some((game, events)) = self.commit(game, decision).await? {
+                return Ok(Applied {
+                    game,
+                    events,
+                    as_of: now,
+                    outcome: (),
+                });
             }
         }
         Err(ArbiterError::Contention)

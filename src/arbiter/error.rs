@@ -3,16 +3,33 @@
 use thiserror::Error;
 
 use crate::{
-    domain::{GameId, Rejection},
+    domain::{Color, Game, GameId, Rejection},
     store::StoreError,
 };
+
+/// Where the game stood when a command was refused, for the client to
+/// decide what to do next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameContext {
+    /// Half-moves played.
+    pub ply: u32,
+    /// The side to move.
+    pub side_to_move: Color,
+    /// The scheduled start, when the game has one.
+    pub start_time: Option<crate::domain::Timestamp>,
+}
 
 /// A failed arbiter request. Nothing was changed.
 #[derive(Debug, Error)]
 pub enum ArbiterError {
     /// The rules refused the command.
-    #[error(transparent)]
-    Rejected(#[from] Rejection),
+    #[error("{rejection}")]
+    Rejected {
+        /// Why.
+        rejection: Rejection,
+        /// The game the command was decided on, when it was read.
+        context: Option<GameContext>,
+    },
     /// No game has this identifier.
     #[error("no game with id '{0}'")]
     NotFound(GameId),
@@ -51,4 +68,27 @@ pub enum ArbiterError {
     /// The store could not serve the request.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl ArbiterError {
+    /// The rules refused a command decided on `game`.
+    pub fn refused(rejection: Rejection, game: &Game) -> Self {
+        Self::Rejected {
+            rejection,
+            context: Some(GameContext {
+                ply: game.ply().count(),
+                side_to_move: game.side_to_move(),
+                start_time: game.schedule().scheduled_start,
+            }),
+        }
+    }
+}
+
+impl From<Rejection> for ArbiterError {
+    fn from(rejection: Rejection) -> Self {
+        Self::Rejected {
+            rejection,
+            context: None,
+        }
+    }
 }

@@ -11,20 +11,23 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use tokio_util::sync::CancellationToken;
 
 use super::{Arbiter, ArbiterError, codec};
-use crate::domain::{EventId, FieldError, GameEvent, GameId, Rejection};
+use tokio::time::Instant;
+
+use crate::domain::{EventId, FieldError, GameEvent, GameId, Rejection, Timestamp};
 
 /// How long a pass that found nothing waits before looking again.
 const POLL: Duration = Duration::from_millis(200);
 /// Games read per batch of the event's list.
 const BATCH: usize = 500;
 
-/// One event of one game, with the cursor to resume after it.
+/// One event of one game, or a heartbeat, with the cursor to resume after
+/// it.
 #[derive(Clone, Debug)]
 pub struct EventUpdate {
-    /// The game.
-    pub game_id: GameId,
-    /// Its event.
-    pub event: GameEvent,
+    /// The game and its event; `None` for a heartbeat.
+    pub event: Option<(GameId, GameEvent)>,
+    /// The server time of a heartbeat (of the last read for an event).
+    pub at: Timestamp,
     /// Resume after this update by passing it back.
     pub cursor: String,
 }
@@ -36,17 +39,27 @@ pub struct EventWatcher {
     /// The last version delivered, per game.
     delivered: BTreeMap<GameId, u64>,
     pending: VecDeque<(GameId, GameEvent)>,
+    /// How long the stream may stay silent before a heartbeat.
+    heartbeat: Duration,
+    last_sent: Instant,
 }
 
 impl EventWatcher {
     /// A watcher of `event_id` resuming after `cursor` (empty: from the
     /// start of every game).
-    pub fn start(arbiter: Arbiter, event_id: EventId, cursor: &str) -> Result<Self, ArbiterError> {
+    pub fn start(
+        arbiter: Arbiter,
+        event_id: EventId,
+        cursor: &str,
+        heartbeat: Duration,
+    ) -> Result<Self, ArbiterError> {
         Ok(Self {
             arbiter,
             event_id,
             delivered: decode_cursor(cursor)?,
             pending: VecDeque::new(),
+            heartbeat,
+            last_sent: Instant::now(),
         })
     }
 
@@ -59,14 +72,23 @@ impl EventWatcher {
         loop {
             if let Some((game_id, event)) = self.pending.pop_front() {
                 self.delivered.insert(game_id.clone(), event.version);
+                self.last_sent = Instant::now();
                 return Ok(EventUpdate {
                     cursor: encode_cursor(&self.delivered),
-                    game_id,
-                    event,
+                    at: event.at,
+                    event: Some((game_id, event)),
                 });
             }
             if shutdown.is_cancelled() {
                 return Err(ArbiterError::ShuttingDown);
+            }
+            if self.last_sent.elapsed() >= self.heartbeat {
+                self.last_sent = Instant::now();
+                return Ok(EventUpdate {
+                    event: None,
+                    at: self.arbiter.store.now().await?,
+                    cursor: encode_cursor(&self.delivered),
+                });
             }
             self.read_new().await?;
             if self.pending.is_empty() {
@@ -82,15 +104,20 @@ impl EventWatcher {
     /// board order.
     async fn read_new(&mut self) -> Result<(), ArbiterError> {
         let store = self.arbiter.store.clone();
-        let mut offset = 0;
+        let mut after = None;
         loop {
-            let ids = store.event_games(&self.event_id, offset, BATCH).await?;
-            offset += ids.len();
-            let exhausted = ids.len() < BATCH;
-            let cursors: Vec<(GameId, u64)> = ids
+            let listed = store
+                .event_games(&self.event_id, after.as_ref(), BATCH)
+                .await?;
+            let exhausted = listed.len() < BATCH;
+            let cursors: Vec<(GameId, u64)> = listed
                 .iter()
-                .map(|id| (id.clone(), self.delivered.get(id).copied().unwrap_or(0)))
+                .map(|entry| {
+                    let delivered = self.delivered.get(&entry.game).copied().unwrap_or(0);
+                    (entry.game.clone(), delivered)
+                })
                 .collect();
+            after = listed.last().cloned();
             let logs = store.events_after_many(&cursors).await?;
             for ((id, after), log) in cursors.into_iter().zip(logs) {
                 let events = log
@@ -109,7 +136,7 @@ impl EventWatcher {
 }
 
 fn invalid_cursor() -> ArbiterError {
-    ArbiterError::Rejected(Rejection::InvalidField(FieldError::new(
+    ArbiterError::from(Rejection::InvalidField(FieldError::new(
         "after_cursor",
         "is not a cursor this server issued",
     )))
@@ -147,8 +174,9 @@ impl Arbiter {
         &self,
         event_id: &EventId,
         cursor: &str,
+        heartbeat: Duration,
     ) -> Result<EventWatcher, ArbiterError> {
-        EventWatcher::start(self.clone(), event_id.clone(), cursor)
+        EventWatcher::start(self.clone(), event_id.clone(), cursor, heartbeat)
     }
 }
 

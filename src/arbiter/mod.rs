@@ -25,35 +25,52 @@ mod watch;
 
 use std::sync::Arc;
 
-pub use self::error::ArbiterError;
+pub use self::error::{ArbiterError, GameContext};
 pub use self::event_watch::{EventUpdate, EventWatcher};
 pub use self::seats::{SeatKeys, SeatTokens};
-pub use self::watch::{WatchItem, Watcher};
+pub use self::queries::{ListCursor, MovePage};
+pub use self::watch::{Heartbeat, WatchItem, Watcher};
 use crate::{
-    domain::{Decision, Game, GameEvent, GameId, MoveRecord, Ply, Timestamp},
-    store::{CommitOutcome, GameStore},
+    domain::{Decision, Game, GameEvent, GameId, MoveRecord, Timestamp},
+    store::{Commit, CommitOutcome, GameStore, StoreError},
 };
 
 /// How often a command is re-decided after losing a version race before
 /// the request gives up as contended.
 const MAX_ATTEMPTS: usize = 8;
 
-/// A game together with its moves, as clients see it.
+/// A game as clients read it: its state and, in a full view, its moves.
 #[derive(Clone, Debug)]
 pub struct GameView {
     /// The game's state.
     pub game: Game,
-    /// Its moves, in order.
+    /// Its moves, in order; empty unless the full view was asked for.
     pub moves: Vec<MoveRecord>,
     /// The server time the view describes (clocks are shown as of then).
     pub as_of: Timestamp,
+}
+
+/// What a command did: the game as it now stands and the events the
+/// command produced (none when it was a repeat of one already applied).
+#[derive(Clone, Debug)]
+pub struct Applied<T = ()> {
+    /// The game after the command.
+    pub game: Game,
+    /// The events committed, in order.
+    pub events: Vec<GameEvent>,
+    /// The server time of the command (clocks are shown as of then).
+    pub as_of: Timestamp,
+    /// What else the ruling says (e.g. a claim's verdict).
+    pub outcome: T,
 }
 
 /// A newly created (or re-found) game and its seat tokens.
 #[derive(Clone, Debug)]
 pub struct CreatedGame {
     /// The game.
-    pub view: GameView,
+    pub game: Game,
+    /// The server time of the creation (or of the re-read).
+    pub as_of: Timestamp,
     /// The secret tokens of both seats.
     pub tokens: SeatTokens,
 }
@@ -82,7 +99,7 @@ impl Arbiter {
             if let Some(note) = note {
                 tracing::warn!(game_id = %id, "{note}");
             }
-            if let Some(next) = self.commit(game, decision).await? {
+            if let Some((next, _)) = self.commit(game, decision).await? {
                 tracing::info!(
                     game_id = %id,
                     result = ?next.result(),
@@ -94,45 +111,29 @@ impl Arbiter {
         Err(ArbiterError::Contention)
     }
 
-    /// Records the game's next deadline for the sweeper. A failure is only
-    /// logged: the commit stands, and every read checks time anyway.
-    async fn index(&self, game: &Game) {
-        if game.clock().is_none() && game.schedule().scheduled_start.is_none() {
-            // Time can never end this game: it was never in the index.
-            return;
-        }
-        if let Err(err) = self
-            .store
-            .index_deadline(game.id(), game.version(), game.deadline())
-            .await
-        {
-            tracing::warn!(game_id = %game.id(), error = %err, "cannot index the game's deadline");
-        }
-    }
-
-    /// Commits a decision taken on `game`. Returns the game as it now
-    /// stands, or `None` when a concurrent commit won and the command must
-    /// be decided again on the fresh state.
-    async fn commit(&self, game: Game, decision: Decision) -> Result<Option<Game>, ArbiterError> {
+    /// Commits a decision taken on `game`, with the game's next deadline for
+    /// the sweeper in the same atomic write. Returns the game as it now
+    /// stands with the events committed, or `None` when a concurrent commit
+    /// won and the command must be decided again on the fresh state.
+    async fn commit(
+        &self,
+        game: Game,
+        decision: Decision,
+    ) -> Result<Option<(Game, Vec<GameEvent>)>, ArbiterError> {
         let Decision::Changed { game: next, events } = decision else {
-            return Ok(Some(game));
+            return Ok(Some((game, Vec::new())));
         };
-        let state = codec::encode_state(&next)?;
-        let events = events
-            .iter()
-            .map(codec::encode_event)
-            .collect::<Result<Vec<_>, _>>()?;
-        match self
-            .store
-            .commit(game.id(), game.version(), state, events)
-            .await?
-        {
-            CommitOutcome::Committed => {
-                // A move, an arbiter's clock command or an ending moves the
-                // deadline (or removes it): the sweeper must know.
-                self.index(&next).await;
-                Ok(Some(*next))
-            }
+        let commit = Commit {
+            expected: game.version(),
+            state: codec::encode_state(&next)?,
+            events: events
+                .iter()
+                .map(codec::encode_event)
+                .collect::<Result<Vec<_>, _>>()?,
+            deadline: next.deadline(),
+        };
+        match self.store.commit(game.id(), commit).await? {
+            CommitOutcome::Committed => Ok(Some((*next, events))),
             CommitOutcome::Conflict { current } => {
                 tracing::debug!(
                     game_id = %game.id(),
@@ -161,31 +162,36 @@ impl Arbiter {
             .collect::<Result<Vec<_>, _>>()?)
     }
 
-    /// The first `ply` moves of a game, from its event log.
-    async fn moves(&self, id: &GameId, ply: Ply) -> Result<Vec<MoveRecord>, ArbiterError> {
-        let events = self.events_after(id, 0).await?;
+    /// The first `ply` moves of a game, from its event log: a full read,
+    /// for the views that ask for the whole game.
+    async fn moves(&self, game: &Game) -> Result<Vec<MoveRecord>, ArbiterError> {
+        let events = self.events_after(game.id(), 0).await?;
         // The log may already hold moves committed after the state we were
         // given; those are not part of this view.
-        Ok(events
+        let moves: Vec<MoveRecord> = events
             .iter()
             .filter_map(GameEvent::move_record)
-            .filter(|record| record.ply < ply)
+            .filter(|record| record.ply < game.ply())
             .cloned()
-            .collect())
+            .collect();
+        if moves.len() != game.ply().count() as usize {
+            return Err(ArbiterError::Store(StoreError::Corrupt(format!(
+                "game {} is at ply {} but its log holds {} moves",
+                game.id(),
+                game.ply(),
+                moves.len()
+            ))));
+        }
+        Ok(moves)
     }
 
-    async fn view(&self, game: Game, as_of: Timestamp) -> Result<GameView, ArbiterError> {
-        let moves = self.moves(game.id(), game.ply()).await?;
-        if moves.len() != game.ply().count() as usize {
-            return Err(ArbiterError::Store(crate::store::StoreError::Corrupt(
-                format!(
-                    "game {} is at ply {} but its log holds {} moves",
-                    game.id(),
-                    game.ply(),
-                    moves.len()
-                ),
-            )));
-        }
+    /// The game as clients read it, with its moves when `full`.
+    async fn view(&self, game: Game, as_of: Timestamp, full: bool) -> Result<GameView, ArbiterError> {
+        let moves = if full {
+            self.moves(&game).await?
+        } else {
+            Vec::new()
+        };
         Ok(GameView { game, moves, as_of })
     }
 }

@@ -2,10 +2,13 @@
 //! except that reading a game whose time has run out commits that ending
 //! first (see [`Arbiter::load_current`]).
 
-use super::{Arbiter, ArbiterError, GameView};
-use crate::domain::{
-    EventId, Game, GameId, GameRecordForStandings, GameStatus, Standing, TrfGame, pgn, standings,
-    trf,
+use super::{Arbiter, ArbiterError, GameView, codec};
+use crate::{
+    domain::{
+        EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, Standing, TrfGame,
+        pgn, standings, trf,
+    },
+    store::EventPosition,
 };
 
 /// What standings need from each game.
@@ -15,51 +18,53 @@ fn standing_records(games: &[Game]) -> Vec<GameRecordForStandings> {
         .map(|game| GameRecordForStandings {
             white: game.white().clone(),
             black: game.black().clone(),
-            finished: game
-                .result()
-                .zip(game.score())
-                .map(|(_, score)| (score.scored_as, score)),
+            finished: game.score().map(|score| (score.scored_as, score)),
         })
         .collect()
 }
 
+/// Where a page of an event's games ends: the next page starts after it.
+pub type ListCursor = EventPosition;
+
+/// A page of a game's moves and where the next page starts (the version of
+/// the last event read), if the log goes on.
+pub type MovePage = (Vec<MoveRecord>, Option<u64>);
+
 impl Arbiter {
     /// A page of an event's games in round and board order, as they stand
-    /// now (without their move lists), keeping those with `status` when one
-    /// is given. Returns the games and where the next page starts, if there
-    /// are more.
+    /// now, keeping those with `status` when one is given (`Pending` as
+    /// [`Game::status_at`] says). Returns the games and where the next page
+    /// starts, if there may be more: the position is in the list itself, so
+    /// games added meanwhile never make a page repeat or skip one.
     pub async fn list_games(
         &self,
         event_id: &EventId,
         status: Option<GameStatus>,
-        offset: usize,
+        after: Option<ListCursor>,
         page_size: usize,
-    ) -> Result<(Vec<GameView>, Option<usize>), ArbiterError> {
+        full: bool,
+    ) -> Result<(Vec<GameView>, Option<ListCursor>), ArbiterError> {
         // A filtered page may need several batches; this bounds the work of
         // one request, returning a short page with a token to go on.
         const MAX_BATCHES: usize = 10;
         let mut games = Vec::new();
-        let mut position = offset;
+        let mut position = after;
         for _ in 0..MAX_BATCHES {
-            let ids = self
+            let listed = self
                 .store
-                .event_games(event_id, position, page_size)
+                .event_games(event_id, position.as_ref(), page_size)
                 .await?;
-            let exhausted = ids.len() < page_size;
-            for id in ids {
-                position += 1;
-                let (game, now) = match self.load_current(&id).await {
+            let exhausted = listed.len() < page_size;
+            for entry in listed {
+                position = Some(entry.clone());
+                let (game, now) = match self.load_current(&entry.game).await {
                     Err(ArbiterError::NotFound(_)) => continue,
                     other => other?,
                 };
-                if status.is_none_or(|wanted| game.status() == wanted) {
-                    games.push(GameView {
-                        game,
-                        moves: Vec::new(),
-                        as_of: now,
-                    });
+                if status.is_none_or(|wanted| game.status_at(now) == wanted) {
+                    games.push(self.view(game, now, full).await?);
                     if games.len() == page_size {
-                        return Ok((games, Some(position)));
+                        return Ok((games, position));
                     }
                 }
             }
@@ -67,24 +72,24 @@ impl Arbiter {
                 return Ok((games, None));
             }
         }
-        Ok((games, Some(position)))
+        Ok((games, position))
     }
 
     /// Every game of an event as it stands now, in round and board order.
     async fn event_snapshot(&self, event_id: &EventId) -> Result<Vec<Game>, ArbiterError> {
         const BATCH: usize = 500;
         let mut games = Vec::new();
-        let mut offset = 0;
+        let mut after: Option<EventPosition> = None;
         loop {
-            let ids = self.store.event_games(event_id, offset, BATCH).await?;
-            offset += ids.len();
-            let exhausted = ids.len() < BATCH;
-            for id in &ids {
-                match self.load_current(id).await {
+            let listed = self.store.event_games(event_id, after.as_ref(), BATCH).await?;
+            let exhausted = listed.len() < BATCH;
+            for entry in listed {
+                match self.load_current(&entry.game).await {
                     Ok((game, _)) => games.push(game),
                     Err(ArbiterError::NotFound(_)) => {}
                     Err(err) => return Err(err),
                 }
+                after = Some(entry);
             }
             if exhausted {
                 return Ok(games);
@@ -115,36 +120,82 @@ impl Arbiter {
                 board: game.pairing().board,
                 white: game.white().clone(),
                 black: game.black().clone(),
-                finished: game
-                    .result()
-                    .zip(game.score())
-                    .map(|(_, score)| (score.scored_as, score)),
+                finished: game.score().map(|score| (score.scored_as, score)),
                 aborted: game.status() == GameStatus::Aborted,
             })
             .collect();
         Ok(trf::export(event_id, &trf_games, &rows))
     }
 
-    /// A game and its moves.
-    pub async fn get_game(&self, id: &GameId) -> Result<GameView, ArbiterError> {
+    /// A game as it stands, with every move when `full`.
+    pub async fn get_game(&self, id: &GameId, full: bool) -> Result<GameView, ArbiterError> {
         let (game, now) = self.load_current(id).await?;
-        self.view(game, now).await
+        self.view(game, now, full).await
+    }
+
+    /// Up to `limit` moves of a game: from ply `start_ply` on a first page,
+    /// or after the event version a previous page ended at. Reads at most
+    /// `2 * limit + 8` events, so a page's cost is bounded whatever the
+    /// game's length (a page may hold fewer moves than `limit` and still
+    /// have a next one).
+    pub async fn list_moves(
+        &self,
+        id: &GameId,
+        start_ply: u32,
+        after_version: u64,
+        limit: usize,
+    ) -> Result<MovePage, ArbiterError> {
+        // Confirms the game exists (and settles a fallen flag) first.
+        let (game, _) = self.load_current(id).await?;
+        let budget = limit.saturating_mul(2).saturating_add(8);
+        let stored = self.store.events_page(id, after_version, budget).await?;
+        let read = stored.len();
+        let events = stored
+            .iter()
+            .map(codec::decode_event)
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut moves = Vec::new();
+        let mut last = after_version;
+        for event in &events {
+            if moves.len() == limit {
+                break;
+            }
+            last = event.version;
+            if let Some(record) = event.move_record()
+                && record.ply.count() >= start_ply
+                && record.ply < game.ply()
+            {
+                moves.push(record.clone());
+            }
+        }
+        let more = last < game.version() && (read == budget || moves.len() == limit);
+        Ok((moves, more.then_some(last)))
     }
 
     /// The game in PGN.
     pub async fn export_pgn(&self, id: &GameId) -> Result<String, ArbiterError> {
-        let view = self.get_game(id).await?;
+        let view = self.get_game(id, true).await?;
         Ok(pgn::export(&view.game, &view.moves))
     }
 
-    /// Every game of an event in PGN, in round and board order, separated
-    /// by blank lines.
-    pub async fn export_event_pgn(&self, event_id: &EventId) -> Result<String, ArbiterError> {
-        let mut exports = Vec::new();
-        for game in self.event_snapshot(event_id).await? {
-            let moves = self.moves(game.id(), game.ply()).await?;
-            exports.push(pgn::export(&game, &moves));
-        }
-        Ok(exports.join("\n"))
+    /// A page of an event's games in PGN, in round and board order, after
+    /// `after`: each game's id and text, and where the next page starts.
+    pub async fn export_event_pgn(
+        &self,
+        event_id: &EventId,
+        after: Option<ListCursor>,
+        page_size: usize,
+    ) -> Result<(Vec<(GameId, String)>, Option<ListCursor>), ArbiterError> {
+        let (views, next) = self
+            .list_games(event_id, None, after, page_size, true)
+            .await?;
+        let exports = views
+            .into_iter()
+            .map(|view| {
+                let text = pgn::export(&view.game, &view.moves);
+                (view.game.id().clone(), text)
+            })
+            .collect();
+        Ok((exports, next))
     }
 }

@@ -12,9 +12,16 @@ impl Arbiter {
         let due = self.store.due(now, limit).await?;
         for id in &due {
             match self.load_current(id).await {
-                Ok((game, _)) => self.index(&game).await,
+                // Time ended the game (its commit cleared its deadline), or
+                // the entry was early: put back the game's own deadline,
+                // unless the game has changed since.
+                Ok((game, _)) => {
+                    self.store
+                        .repair_deadline(id, game.version(), game.deadline())
+                        .await?;
+                }
                 Err(ArbiterError::NotFound(_)) => {
-                    self.store.index_deadline(id, u64::MAX, None).await?;
+                    self.store.repair_deadline(id, 0, None).await?;
                 }
                 Err(err) => {
                     tracing::warn!(game_id = %id, error = %err, "sweeping a due game failed");

@@ -7,9 +7,10 @@ use async_trait::async_trait;
 use super::*;
 use crate::{
     domain::{
-        EventId, GameRules, NewGame, Pairing, Player, Rejection, RequestId, StartPosition, Variant,
+        EventId, GameRules, NewGame, Pairing, Player, Ply, Rejection, RequestId, StartPosition,
+        Variant,
     },
-    store::{EventFollower, MemoryStore, StoreError, StoredEvent, StoredState},
+    store::{EventFollower, EventPosition, MemoryStore, StoreError, StoredEvent, StoredState},
 };
 
 /// Bytes and events written by each commit.
@@ -28,52 +29,54 @@ impl GameStore for RecordingStore {
     async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError> {
         self.inner.load(id).await
     }
-    async fn commit(
-        &self,
-        id: &GameId,
-        expected: u64,
-        state: StoredState,
-        events: Vec<StoredEvent>,
-    ) -> Result<CommitOutcome, StoreError> {
-        let bytes = state.bytes.len() + events.iter().map(|e| e.bytes.len()).sum::<usize>();
+    async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
+        let bytes = commit.state.bytes.len()
+            + commit.events.iter().map(|e| e.bytes.len()).sum::<usize>();
         self.writes
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .push((bytes, events.len()));
-        self.inner.commit(id, expected, state, events).await
+            .push((bytes, commit.events.len()));
+        self.inner.commit(id, commit).await
     }
     async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
         self.inner.events_after(id, after).await
     }
+    async fn events_page(
+        &self,
+        id: &GameId,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        self.inner.events_page(id, after, limit).await
+    }
     async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
         self.inner.follow(id).await
     }
-    async fn index_deadline(
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        self.inner.due(now, limit).await
+    }
+    async fn repair_deadline(
         &self,
         id: &GameId,
         version: u64,
         deadline: Option<Timestamp>,
     ) -> Result<(), StoreError> {
-        self.inner.index_deadline(id, version, deadline).await
-    }
-    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
-        self.inner.due(now, limit).await
+        self.inner.repair_deadline(id, version, deadline).await
     }
     async fn add_to_event(
         &self,
         event_id: &EventId,
-        order: (u32, u32),
-        id: &GameId,
+        position: &EventPosition,
     ) -> Result<(), StoreError> {
-        self.inner.add_to_event(event_id, order, id).await
+        self.inner.add_to_event(event_id, position).await
     }
     async fn event_games(
         &self,
         event_id: &EventId,
-        offset: usize,
+        after: Option<&EventPosition>,
         limit: usize,
-    ) -> Result<Vec<GameId>, StoreError> {
-        self.inner.event_games(event_id, offset, limit).await
+    ) -> Result<Vec<EventPosition>, StoreError> {
+        self.inner.event_games(event_id, after, limit).await
     }
     async fn ping(&self) -> Result<(), StoreError> {
         Ok(())
@@ -108,7 +111,7 @@ fn new_game() -> NewGame {
 async fn bytes_written_per_move_do_not_grow_with_the_game() {
     let (arbiter, writes) = arbiter();
     let created = arbiter.create_game(None, new_game()).await.unwrap();
-    let id = created.view.game.id().clone();
+    let id = created.game.id().clone();
     // Blocks of knight shuffles (each position repeating, never five times)
     // separated by a pawn move of each side: 140 half-moves in all.
     let mut line = Vec::new();
@@ -149,7 +152,7 @@ async fn bytes_written_per_move_do_not_grow_with_the_game() {
 async fn a_retry_is_recognised_after_the_opponent_replied() {
     let (arbiter, writes) = arbiter();
     let created = arbiter.create_game(None, new_game()).await.unwrap();
-    let id = created.view.game.id().clone();
+    let id = created.game.id().clone();
     let (white, black) = (&created.tokens.white, &created.tokens.black);
     arbiter
         .make_move(&id, white, Ply::new(0), "e4", false)

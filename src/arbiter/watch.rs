@@ -3,11 +3,12 @@
 
 use std::{collections::VecDeque, time::Duration};
 
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::{Arbiter, ArbiterError, GameView, codec};
 use crate::{
-    domain::{GameEvent, GameId, GameStatus},
+    domain::{ClockView, GameEvent, GameId, GameStatus, Timestamp},
     store::EventFollower,
 };
 
@@ -21,12 +22,30 @@ pub enum WatchItem {
     Snapshot(Box<GameView>),
     /// One event, following the previous item without a gap.
     Event(Box<GameEvent>),
+    /// Nothing happened for a while.
+    Heartbeat(Heartbeat),
+}
+
+/// A sign of life on a quiet stream.
+#[derive(Clone, Copy, Debug)]
+pub struct Heartbeat {
+    /// The server time.
+    pub at: Timestamp,
+    /// The game's version as the server sees it (0 on an event's stream).
+    pub version: u64,
+    /// The clocks as of `at`, in a timed game.
+    pub clock: Option<ClockView>,
 }
 
 /// A watcher's position in one game's event log.
 pub struct Watcher {
+    arbiter: Arbiter,
     id: GameId,
     follower: Box<dyn EventFollower>,
+    /// How long the stream may stay silent before a heartbeat.
+    heartbeat: Duration,
+    /// When the last item was handed out.
+    last_sent: Instant,
     /// The version of the last item handed out.
     cursor: u64,
     pending: VecDeque<WatchItem>,
@@ -39,6 +58,7 @@ impl Watcher {
         arbiter: Arbiter,
         id: GameId,
         after: u64,
+        heartbeat: Duration,
     ) -> Result<Self, ArbiterError> {
         let (game, now) = arbiter.load_current(&id).await?;
         let current = game.version();
@@ -50,8 +70,11 @@ impl Watcher {
         }
         let follower = arbiter.store.follow(&id).await?;
         let mut watcher = Self {
+            arbiter: arbiter.clone(),
             id: id.clone(),
             follower,
+            heartbeat,
+            last_sent: Instant::now(),
             cursor: after,
             pending: VecDeque::new(),
             complete: false,
@@ -61,7 +84,7 @@ impl Watcher {
             watcher.cursor = current;
             watcher.complete = game.status() != GameStatus::Active;
             watcher.pending.push_back(WatchItem::Snapshot(Box::new(
-                arbiter.view(game, now).await?,
+                arbiter.view(game, now, false).await?,
             )));
         } else {
             watcher.complete = game.status() != GameStatus::Active && after == current;
@@ -79,14 +102,22 @@ impl Watcher {
     ) -> Result<Option<WatchItem>, ArbiterError> {
         loop {
             if let Some(item) = self.pending.pop_front() {
+                self.last_sent = Instant::now();
                 return Ok(Some(item));
             }
             if self.complete {
                 return Ok(None);
             }
+            let quiet = self.last_sent.elapsed();
+            if quiet >= self.heartbeat {
+                self.last_sent = Instant::now();
+                let beat = heartbeat_now(self.arbiter.clone(), self.id.clone()).await?;
+                return Ok(Some(WatchItem::Heartbeat(beat)));
+            }
+            let wait = FOLLOW_WAIT.min(self.heartbeat - quiet);
             let batch = tokio::select! {
                 () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
-                batch = self.follower.next_batch(self.cursor, FOLLOW_WAIT) => batch?,
+                batch = self.follower.next_batch(self.cursor, wait) => batch?,
             };
             let events = batch
                 .iter()
@@ -112,9 +143,26 @@ impl Watcher {
     }
 }
 
+/// A heartbeat with the game as it stands (reading it also settles a flag
+/// that fell while nobody moved).
+async fn heartbeat_now(arbiter: Arbiter, id: GameId) -> Result<Heartbeat, ArbiterError> {
+    let (game, now) = arbiter.load_current(&id).await?;
+    Ok(Heartbeat {
+        at: now,
+        version: game.version(),
+        clock: game.clock_view(now),
+    })
+}
+
 impl Arbiter {
-    /// Starts following a game's events for a watcher (see [`Watcher`]).
-    pub async fn watch(&self, id: &GameId, after: u64) -> Result<Watcher, ArbiterError> {
-        Watcher::start(self.clone(), id.clone(), after).await
+    /// Starts following a game's events for a watcher (see [`Watcher`]),
+    /// with a heartbeat whenever the stream has been quiet for `heartbeat`.
+    pub async fn watch(
+        &self,
+        id: &GameId,
+        after: u64,
+        heartbeat: Duration,
+    ) -> Result<Watcher, ArbiterError> {
+        Watcher::start(self.clone(), id.clone(), after, heartbeat).await
     }
 }

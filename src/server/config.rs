@@ -51,6 +51,12 @@ pub struct Config {
     /// Seconds to let open requests finish after SIGTERM/SIGINT before exiting.
     #[arg(long, env = "ARBITER_SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
     pub shutdown_grace_seconds: u64,
+
+    /// Milliseconds a watch stream may stay silent before it sends a
+    /// heartbeat (keep it well below your proxies' idle timeouts).
+    #[arg(long, env = "ARBITER_HEARTBEAT_MILLIS", default_value_t = 15_000,
+          value_parser = clap::value_parser!(u64).range(100..=600_000))]
+    pub heartbeat_millis: u64,
 }
 
 /// Where games are kept.
@@ -71,6 +77,8 @@ pub struct Settings {
     pub admin_token: Option<String>,
     /// The seat-token secret, if configured.
     pub token_secret: Option<String>,
+    /// How long a watch stream may stay silent before a heartbeat.
+    pub heartbeat: Duration,
 }
 
 /// Shortest accepted seat-token secret.
@@ -105,6 +113,7 @@ impl Config {
             },
             admin_token: self.admin_token.clone(),
             token_secret: self.token_secret.clone(),
+            heartbeat: Duration::from_millis(self.heartbeat_millis),
         })
     }
 

@@ -6,7 +6,10 @@ use std::{sync::Arc, time::Duration};
 use tokio_util::sync::CancellationToken;
 use tonic_health::{ServingStatus, server::HealthReporter};
 
-use crate::{proto::arbiter_service_server::ArbiterServiceServer, store::GameStore};
+use crate::{
+    proto::{admin_service_server::AdminServiceServer, arbiter_service_server::ArbiterServiceServer},
+    store::GameStore,
+};
 
 /// The service name that follows storage reachability.
 pub const READINESS: &str = "readiness";
@@ -65,10 +68,16 @@ async fn set_ready(reporter: &HealthReporter, status: ServingStatus) {
             reporter
                 .set_serving::<ArbiterServiceServer<crate::api::ArbiterApi>>()
                 .await;
+            reporter
+                .set_serving::<AdminServiceServer<crate::api::ArbiterApi>>()
+                .await;
         }
         _ => {
             reporter
                 .set_not_serving::<ArbiterServiceServer<crate::api::ArbiterApi>>()
+                .await;
+            reporter
+                .set_not_serving::<AdminServiceServer<crate::api::ArbiterApi>>()
                 .await;
         }
     }

@@ -16,7 +16,7 @@ pub use self::config::{Config, LogFormat, MIN_SECRET_LEN, Settings, StoreChoice}
 use crate::{
     api::{AdminToken, ArbiterApi},
     arbiter::{Arbiter, SeatKeys},
-    proto::{self, arbiter_service_server::ArbiterServiceServer},
+    proto,
     store::{GameStore, MemoryStore, RedisStore},
 };
 
@@ -37,6 +37,7 @@ pub async fn serve(
         arbiter,
         admin_token(settings.admin_token.as_deref()),
         shutdown.clone(),
+        settings.heartbeat,
     );
 
     let (reporter, health_service) = tonic_health::server::health_reporter();
@@ -47,12 +48,16 @@ pub async fn serve(
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
 
-    tracing::info!(address = %listener.local_addr()?, "serving chess.arbiter.v1.ArbiterService");
+    tracing::info!(
+        address = %listener.local_addr()?,
+        "serving chessarbiter.v1.ArbiterService and chessarbiter.v1.AdminService"
+    );
     tonic::transport::Server::builder()
         .http2_keepalive_interval(Some(Duration::from_secs(30)))
         .add_service(health_service)
         .add_service(reflection)
-        .add_service(ArbiterServiceServer::new(api))
+        .add_service(api.public_service())
+        .add_service(api.admin_service())
         .serve_with_incoming_shutdown(without_nagle(listener), shutdown.cancelled_owned())
         .await?;
     let _ = health_task.await;

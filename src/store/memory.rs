@@ -9,7 +9,10 @@ use std::{
 use async_trait::async_trait;
 use tokio::sync::watch;
 
-use super::{CommitOutcome, EventFollower, GameStore, StoreError, StoredEvent, StoredState};
+use super::{
+    Commit, CommitOutcome, EventFollower, EventPosition, GameStore, StoreError, StoredEvent,
+    StoredState,
+};
 use crate::domain::{EventId, GameId, Timestamp};
 
 struct Entry {
@@ -23,19 +26,35 @@ struct Entry {
 #[derive(Default)]
 struct Deadlines {
     by_time: BTreeSet<(Timestamp, GameId)>,
-    by_game: HashMap<GameId, (u64, Option<Timestamp>)>,
+    by_game: HashMap<GameId, Timestamp>,
+}
+
+impl Deadlines {
+    fn set(&mut self, id: &GameId, deadline: Option<Timestamp>) {
+        if let Some(previous) = self.by_game.remove(id) {
+            self.by_time.remove(&(previous, id.clone()));
+        }
+        if let Some(at) = deadline {
+            self.by_time.insert((at, id.clone()));
+            self.by_game.insert(id.clone(), at);
+        }
+    }
+}
+
+/// Games and the deadline index, under one lock so that a commit updates
+/// both at once.
+#[derive(Default)]
+struct Games {
+    entries: HashMap<GameId, Entry>,
+    deadlines: Deadlines,
 }
 
 /// Keeps games in this process's memory; they vanish when it exits.
 #[derive(Clone, Default)]
 pub struct MemoryStore {
-    games: Arc<Mutex<HashMap<GameId, Entry>>>,
-    deadlines: Arc<Mutex<Deadlines>>,
-    events: Arc<Mutex<HashMap<String, EventGames>>>,
+    games: Arc<Mutex<Games>>,
+    events: Arc<Mutex<HashMap<EventId, BTreeSet<EventPosition>>>>,
 }
-
-/// An event's games ordered by round, board and id.
-type EventGames = BTreeSet<(u32, u32, GameId)>;
 
 impl MemoryStore {
     /// An empty store.
@@ -43,7 +62,7 @@ impl MemoryStore {
         Self::default()
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<GameId, Entry>> {
+    fn lock(&self) -> MutexGuard<'_, Games> {
         // A panic while holding the lock cannot leave an entry half-written
         // (every mutation below is a single assignment), so a poisoned lock
         // is safe to keep using.
@@ -53,13 +72,19 @@ impl MemoryStore {
     }
 
     fn events_after_sync(&self, id: &GameId, after: u64) -> Vec<StoredEvent> {
+        self.events_page_sync(id, after, usize::MAX)
+    }
+
+    fn events_page_sync(&self, id: &GameId, after: u64, limit: usize) -> Vec<StoredEvent> {
         self.lock()
+            .entries
             .get(id)
             .map(|entry| {
                 entry
                     .events
                     .iter()
                     .filter(|event| event.version > after)
+                    .take(limit)
                     .cloned()
                     .collect()
             })
@@ -67,7 +92,10 @@ impl MemoryStore {
     }
 
     fn subscribe(&self, id: &GameId) -> Option<watch::Receiver<u64>> {
-        self.lock().get(id).map(|entry| entry.latest.subscribe())
+        self.lock()
+            .entries
+            .get(id)
+            .map(|entry| entry.latest.subscribe())
     }
 }
 
@@ -86,25 +114,28 @@ impl GameStore for MemoryStore {
     }
 
     async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError> {
-        let state = self.lock().get(id).map(|entry| entry.state.clone());
+        let state = self.lock().entries.get(id).map(|entry| entry.state.clone());
         Ok((state, system_now()))
     }
 
-    async fn commit(
-        &self,
-        id: &GameId,
-        expected: u64,
-        state: StoredState,
-        events: Vec<StoredEvent>,
-    ) -> Result<CommitOutcome, StoreError> {
-        super::check_commit(expected, &state, &events)?;
+    async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
+        super::check_commit(&commit)?;
         let mut games = self.lock();
-        let current = games.get(id).map_or(0, |entry| entry.state.version);
-        if current != expected {
+        let current = games
+            .entries
+            .get(id)
+            .map_or(0, |entry| entry.state.version);
+        if current != commit.expected {
             return Ok(CommitOutcome::Conflict { current });
         }
+        let Commit {
+            state,
+            events,
+            deadline,
+            ..
+        } = commit;
         let version = state.version;
-        match games.get_mut(id) {
+        match games.entries.get_mut(id) {
             Some(entry) => {
                 entry.state = state;
                 entry.events.extend(events);
@@ -112,7 +143,7 @@ impl GameStore for MemoryStore {
             }
             None => {
                 let (latest, _) = watch::channel(version);
-                games.insert(
+                games.entries.insert(
                     id.clone(),
                     Entry {
                         state,
@@ -122,11 +153,21 @@ impl GameStore for MemoryStore {
                 );
             }
         }
+        games.deadlines.set(id, deadline);
         Ok(CommitOutcome::Committed)
     }
 
     async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
         Ok(self.events_after_sync(id, after))
+    }
+
+    async fn events_page(
+        &self,
+        id: &GameId,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        Ok(self.events_page_sync(id, after, limit))
     }
 
     async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
@@ -137,41 +178,10 @@ impl GameStore for MemoryStore {
         }))
     }
 
-    async fn index_deadline(
-        &self,
-        id: &GameId,
-        version: u64,
-        deadline: Option<Timestamp>,
-    ) -> Result<(), StoreError> {
-        let mut index = self
-            .deadlines
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let previous = index.by_game.get(id).copied();
-        if previous.is_some_and(|(recorded, _)| recorded > version) {
-            return Ok(());
-        }
-        if let Some((_, Some(at))) = previous {
-            index.by_time.remove(&(at, id.clone()));
-        }
-        match deadline {
-            Some(at) => {
-                index.by_time.insert((at, id.clone()));
-                index.by_game.insert(id.clone(), (version, Some(at)));
-            }
-            None => {
-                index.by_game.remove(id);
-            }
-        }
-        Ok(())
-    }
-
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
-        let index = self
-            .deadlines
+        Ok(self
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        Ok(index
+            .deadlines
             .by_time
             .iter()
             .take_while(|(at, _)| *at <= now)
@@ -180,41 +190,57 @@ impl GameStore for MemoryStore {
             .collect())
     }
 
+    async fn repair_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError> {
+        let mut games = self.lock();
+        let current = games
+            .entries
+            .get(id)
+            .map_or(0, |entry| entry.state.version);
+        if current == version {
+            games.deadlines.set(id, deadline);
+        }
+        Ok(())
+    }
+
     async fn add_to_event(
         &self,
         event_id: &EventId,
-        (round, board): (u32, u32),
-        id: &GameId,
+        position: &EventPosition,
     ) -> Result<(), StoreError> {
         let mut events = self
             .events
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let games = events.entry(event_id.as_str().to_owned()).or_default();
+        let games = events.entry(event_id.clone()).or_default();
         // A game is listed once, at its latest position (as in Redis).
-        games.retain(|(_, _, listed)| listed != id);
-        games.insert((round, board, id.clone()));
+        games.retain(|listed| listed.game != position.game);
+        games.insert(position.clone());
         Ok(())
     }
 
     async fn event_games(
         &self,
         event_id: &EventId,
-        offset: usize,
+        after: Option<&EventPosition>,
         limit: usize,
-    ) -> Result<Vec<GameId>, StoreError> {
+    ) -> Result<Vec<EventPosition>, StoreError> {
         let events = self
             .events
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         Ok(events
-            .get(event_id.as_str())
+            .get(event_id)
             .map(|games| {
                 games
                     .iter()
-                    .skip(offset)
+                    .filter(|listed| after.is_none_or(|after| *listed > after))
                     .take(limit)
-                    .map(|(_, _, id)| id.clone())
+                    .cloned()
                     .collect()
             })
             .unwrap_or_default())

@@ -36,6 +36,34 @@ pub struct StoredEvent {
     pub bytes: Vec<u8>,
 }
 
+/// One atomic write: if the game's stored version is `expected` (0: the
+/// game must not exist), its state becomes `state`, `events` are appended,
+/// and the deadline index records `deadline` for it (or forgets it), all
+/// together or not at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Commit {
+    /// The version the decision was taken on.
+    pub expected: u64,
+    /// The new state.
+    pub state: StoredState,
+    /// The events, versions `expected + 1` to `state.version`.
+    pub events: Vec<StoredEvent>,
+    /// When the game next needs the sweeper (a flag or a default time);
+    /// `None` when time can no longer end it.
+    pub deadline: Option<Timestamp>,
+}
+
+/// A game's place in its event's list: round, board, then game id.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventPosition {
+    /// The round (0 when none).
+    pub round: u32,
+    /// The board (0 when none).
+    pub board: u32,
+    /// The game.
+    pub game: GameId,
+}
+
 /// What a commit did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CommitOutcome {
@@ -63,11 +91,14 @@ pub enum StoreError {
 /// Checks that a commit's events number exactly the versions from
 /// `expected + 1` to the new state's version, so that no store can be asked
 /// to write a state its log does not explain.
-fn check_commit(
-    expected: u64,
-    state: &StoredState,
-    events: &[StoredEvent],
-) -> Result<(), StoreError> {
+fn check_commit(commit: &Commit) -> Result<(), StoreError> {
+    let Commit {
+        expected,
+        state,
+        events,
+        ..
+    } = commit;
+    let expected = *expected;
     let contiguous = events
         .iter()
         .enumerate()
@@ -92,19 +123,21 @@ pub trait GameStore: Send + Sync + 'static {
     /// A game's state (if it exists) and the current time, read together.
     async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError>;
 
-    /// Atomically: if the game's stored version is `expected` (0: the game
-    /// must not exist), writes `state` and appends `events`, else writes
-    /// nothing and reports the conflict.
-    async fn commit(
-        &self,
-        id: &GameId,
-        expected: u64,
-        state: StoredState,
-        events: Vec<StoredEvent>,
-    ) -> Result<CommitOutcome, StoreError>;
+    /// Applies `commit` atomically (see [`Commit`]), or reports the
+    /// conflict and writes nothing.
+    async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError>;
 
     /// Every retained event with a version greater than `after`, in order.
     async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError>;
+
+    /// At most `limit` events with a version greater than `after`, in
+    /// order: a bounded read of a log of any length.
+    async fn events_page(
+        &self,
+        id: &GameId,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError>;
 
     /// For each `(game, after)`, the retained events with a version above
     /// `after`, in order: several games' logs read at once.
@@ -122,40 +155,39 @@ pub trait GameStore: Send + Sync + 'static {
     /// A follower of one game's log, for a watcher.
     async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError>;
 
-    /// Records the instant at which game `id`, at `version`, next needs the
-    /// sweeper (a flag or a default time), or that it needs none. While a
-    /// game is indexed, an update for a version older than the one recorded
-    /// is ignored, so concurrent writers cannot put back a stale deadline.
-    /// Removal forgets the version: a stale update arriving after it may
-    /// re-add an entry, which costs the sweeper one look at a finished game
-    /// (it then removes the entry again).
-    async fn index_deadline(
+    /// Up to `limit` games whose recorded deadline is at or before `now`.
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError>;
+
+    /// Sets the deadline index entry of game `id` to `deadline`, but only
+    /// while the game is still stored at `version` (0: while it does not
+    /// exist, which removes a stray entry). The sweeper's repair for an
+    /// entry that no longer matches its game; commits keep the index right
+    /// by themselves.
+    async fn repair_deadline(
         &self,
         id: &GameId,
         version: u64,
         deadline: Option<Timestamp>,
     ) -> Result<(), StoreError>;
 
-    /// Up to `limit` games whose recorded deadline is at or before `now`.
-    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError>;
-
     /// Adds game `id` to event `event_id`'s list (idempotent), ordered by
-    /// `(round, board)` and then by id.
+    /// round, board and id. Done before the game's creation is committed,
+    /// so a listed id may not exist (yet): readers skip it.
     async fn add_to_event(
         &self,
         event_id: &EventId,
-        order: (u32, u32),
-        id: &GameId,
+        position: &EventPosition,
     ) -> Result<(), StoreError>;
 
-    /// Up to `limit` of the event's games in order, skipping the first
-    /// `offset`.
+    /// Up to `limit` of the event's games in order, after `after` (from the
+    /// start when `None`): a position in the list stays valid whatever is
+    /// added to it.
     async fn event_games(
         &self,
         event_id: &EventId,
-        offset: usize,
+        after: Option<&EventPosition>,
         limit: usize,
-    ) -> Result<Vec<GameId>, StoreError>;
+    ) -> Result<Vec<EventPosition>, StoreError>;
 
     /// Checks that the store can be reached.
     async fn ping(&self) -> Result<(), StoreError>;

@@ -1,16 +1,26 @@
 //! The Redis store: production persistence shared by every replica.
 //!
-//! Key layout (every key of a game shares the hash tag `{<game_id>}`, so a
-//! game lives in one slot of a Redis Cluster):
+//! Key layout. Games are spread over 64 buckets by a hash of their id; every
+//! key of a bucket carries the hash tag `{g<bucket>}`, so a game and its
+//! bucket's deadline index live in one slot of a Redis Cluster and one
+//! script can write them together:
 //!
-//! - `<prefix>:{<game_id>}:state`: a hash with `v` (version) and `s` (state).
-//! - `<prefix>:{<game_id>}:log`: a stream of events whose entry IDs are
+//! - `<prefix>:{g<n>}:<game_id>:state`: a hash with `v` (version) and `s`
+//!   (state).
+//! - `<prefix>:{g<n>}:<game_id>:log`: a stream of events whose entry IDs are
 //!   `0-<version>`, so "events after version v" is an exclusive range from
 //!   `0-v` and a blocking `XREAD` from `0-v` wakes on the next event.
+//! - `<prefix>:{g<n>}:deadlines`: the bucket's games by the instant they
+//!   next need the flag sweeper.
+//! - `<prefix>:{e<digest>}:games`: an event's games, members
+//!   `<round><board><game_id>` (round and board as six digits) of one score,
+//!   so that their lexical order is the list's order and a page resumes
+//!   after the last member it returned.
 //!
 //! A commit is one Lua script: compare the version, write the state, append
-//! the events. "Now" is Redis `TIME`, read in the same round trip as the
-//! state, so replicas with skewed clocks agree.
+//! the events, and set the game's deadline. "Now" is Redis `TIME`, read in
+//! the same round trip as the state, so replicas with skewed clocks agree.
+//! A move therefore costs two round trips whatever the game's length.
 
 use std::{collections::HashMap, time::Duration};
 
@@ -20,14 +30,18 @@ use redis::{
     aio::{ConnectionManager, ConnectionManagerConfig, MultiplexedConnection},
 };
 
-use super::{CommitOutcome, EventFollower, GameStore, StoreError, StoredEvent, StoredState};
+use super::{
+    Commit, CommitOutcome, EventFollower, EventPosition, GameStore, StoreError, StoredEvent,
+    StoredState,
+};
 use crate::domain::{EventId, GameId, Timestamp};
 
-/// Compare-and-set of the version, state write and event append, atomically.
-/// KEYS: state hash, log stream. ARGV: expected version, new version, state,
-/// then (event version, event bytes) pairs. Returns {1, new}, {0, current} on a
-/// version conflict, or {-1, logged} when the log does not end at the stored
-/// version (state and log disagree: nothing is written).
+/// Compare-and-set of the version, state write, event append and deadline,
+/// atomically. KEYS: state hash, log stream, the bucket's deadline index.
+/// ARGV: expected version, new version, state, deadline in ms or "" for
+/// none, game id, then (event version, event bytes) pairs. Returns {1, new},
+/// {0, current} on a version conflict, or {-1, logged} when the log does not
+/// end at the stored version (state and log disagree: nothing is written).
 /// Everything is checked before the first write, because Redis does not undo
 /// a script's earlier writes when a later command fails.
 const COMMIT_SCRIPT: &str = r"
@@ -42,33 +56,37 @@ if logged ~= current then
   return {-1, logged}
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
-for i = 4, #ARGV, 2 do
+for i = 6, #ARGV, 2 do
   redis.call('XADD', KEYS[2], '0-' .. ARGV[i], 'e', ARGV[i + 1])
+end
+if ARGV[4] == '' then
+  redis.call('ZREM', KEYS[3], ARGV[5])
+else
+  redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
 end
 return {1, tonumber(ARGV[2])}
 ";
 
-/// Versioned update of the deadline index. KEYS: the bucket's sorted set of
-/// deadlines and its hash of versions (one hash slot). ARGV: game id,
-/// version, deadline in ms or "" for none. Ignores versions older than the
-/// one recorded.
-const INDEX_SCRIPT: &str = r"
-local recorded = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '-1')
-if recorded > tonumber(ARGV[2]) then return 0 end
-if ARGV[3] == '' then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('HDEL', KEYS[2], ARGV[1])
+/// The sweeper's repair of one deadline entry. KEYS: state hash, the
+/// bucket's deadline index. ARGV: the version the deadline was computed
+/// from (0: the game does not exist), deadline in ms or "", game id. Does
+/// nothing when the game has moved on since.
+const REPAIR_SCRIPT: &str = r"
+local stored = redis.call('HGET', KEYS[1], 'v')
+local current = 0
+if stored then current = tonumber(stored) end
+if current ~= tonumber(ARGV[1]) then return 0 end
+if ARGV[2] == '' then
+  redis.call('ZREM', KEYS[2], ARGV[3])
 else
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
 end
 return 1
 ";
 
-/// The deadline index is split into this many buckets, each in its own hash
-/// slot, so that it spreads over a Redis Cluster instead of pinning one
-/// node.
-const DEADLINE_BUCKETS: u32 = 16;
+/// Games are spread over this many buckets, each in its own hash slot. The
+/// number is part of the key layout: changing it moves every game.
+const BUCKETS: u32 = 64;
 
 /// Upper bound for any single request to Redis, reconnection included, so
 /// that an outage turns into a prompt UNAVAILABLE rather than a hang.
@@ -89,7 +107,7 @@ pub struct RedisStore {
     client: Client,
     conn: ConnectionManager,
     commit: Script,
-    index: Script,
+    repair: Script,
     prefix: String,
 }
 
@@ -110,25 +128,29 @@ impl RedisStore {
             client,
             conn,
             commit: Script::new(COMMIT_SCRIPT),
-            index: Script::new(INDEX_SCRIPT),
+            repair: Script::new(REPAIR_SCRIPT),
             prefix: config.key_prefix.clone(),
         })
     }
 
-    fn state_key(&self, id: &GameId) -> String {
-        format!("{}:{{{}}}:state", self.prefix, id)
-    }
-
-    fn log_key(&self, id: &GameId) -> String {
-        format!("{}:{{{}}}:log", self.prefix, id)
-    }
-
-    /// The deadline bucket of a game (FNV-1a of its id).
-    fn bucket(id: &GameId) -> u32 {
+    /// The hash tag of a game's bucket (FNV-1a of its id).
+    fn bucket_tag(id: &GameId) -> String {
         let hash = id.as_str().bytes().fold(0x811c_9dc5_u32, |hash, byte| {
             (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
         });
-        hash % DEADLINE_BUCKETS
+        format!("{{g{}}}", hash % BUCKETS)
+    }
+
+    fn state_key(&self, id: &GameId) -> String {
+        format!("{}:{}:{}:state", self.prefix, Self::bucket_tag(id), id)
+    }
+
+    fn log_key(&self, id: &GameId) -> String {
+        format!("{}:{}:{}:log", self.prefix, Self::bucket_tag(id), id)
+    }
+
+    fn deadlines_key(&self, tag: &str) -> String {
+        format!("{}:{}:deadlines", self.prefix, tag)
     }
 
     /// The key of an event's game list. Event ids are free text, so the
@@ -137,15 +159,38 @@ impl RedisStore {
         use sha2::{Digest, Sha256};
         let digest = Sha256::digest(event_id.as_str().as_bytes());
         let tag: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
-        format!("{}:event:{{event-{tag}}}:games", self.prefix)
+        format!("{}:{{e{tag}}}:games", self.prefix)
     }
+}
 
-    fn deadline_keys(&self, bucket: u32) -> (String, String) {
-        (
-            format!("{}:deadlines:{{deadlines-{bucket}}}", self.prefix),
-            format!("{}:deadline-versions:{{deadlines-{bucket}}}", self.prefix),
-        )
-    }
+/// The member of an event list that sorts (lexically) in list order.
+fn event_member(position: &EventPosition) -> String {
+    format!(
+        "{:06}{:06}{}",
+        position.round, position.board, position.game
+    )
+}
+
+fn event_position(member: &str) -> Result<EventPosition, StoreError> {
+    let corrupt = || StoreError::Corrupt(format!("event list member '{member}'"));
+    let number = |range: std::ops::Range<usize>| {
+        member
+            .get(range)
+            .and_then(|digits| digits.parse::<u32>().ok())
+            .ok_or_else(corrupt)
+    };
+    Ok(EventPosition {
+        round: number(0..6)?,
+        board: number(6..12)?,
+        game: member
+            .get(12..)
+            .and_then(|id| GameId::parse(id).ok())
+            .ok_or_else(corrupt)?,
+    })
+}
+
+fn deadline_arg(deadline: Option<Timestamp>) -> String {
+    deadline.map_or(String::new(), |at| at.unix_millis().to_string())
 }
 
 fn unavailable(err: RedisError) -> StoreError {
@@ -217,22 +262,19 @@ impl GameStore for RedisStore {
         Ok((state, timestamp_of(time)))
     }
 
-    async fn commit(
-        &self,
-        id: &GameId,
-        expected: u64,
-        state: StoredState,
-        events: Vec<StoredEvent>,
-    ) -> Result<CommitOutcome, StoreError> {
-        super::check_commit(expected, &state, &events)?;
+    async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
+        super::check_commit(&commit)?;
         let mut conn = self.conn.clone();
         let mut invocation = self.commit.key(self.state_key(id));
         invocation
             .key(self.log_key(id))
-            .arg(expected)
-            .arg(state.version)
-            .arg(state.bytes);
-        for event in events {
+            .key(self.deadlines_key(&Self::bucket_tag(id)))
+            .arg(commit.expected)
+            .arg(commit.state.version)
+            .arg(commit.state.bytes)
+            .arg(deadline_arg(commit.deadline))
+            .arg(id.as_str());
+        for event in commit.events {
             invocation.arg(event.version).arg(event.bytes);
         }
         let (status, version): (i8, i64) = bounded(invocation.invoke_async(&mut conn)).await?;
@@ -253,6 +295,26 @@ impl GameStore for RedisStore {
         let mut conn = self.conn.clone();
         let entries: RawEntries =
             bounded(conn.xrange(self.log_key(id), format!("(0-{after}"), "+")).await?;
+        decode_entries(entries)
+    }
+
+    async fn events_page(
+        &self,
+        id: &GameId,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let mut conn = self.conn.clone();
+        let entries: RawEntries = bounded(conn.xrange_count(
+            self.log_key(id),
+            format!("(0-{after}"),
+            "+",
+            limit,
+        ))
+        .await?;
         decode_entries(entries)
     }
 
@@ -283,34 +345,12 @@ impl GameStore for RedisStore {
         }))
     }
 
-    async fn index_deadline(
-        &self,
-        id: &GameId,
-        version: u64,
-        deadline: Option<Timestamp>,
-    ) -> Result<(), StoreError> {
-        let mut conn = self.conn.clone();
-        let (deadlines, versions) = self.deadline_keys(Self::bucket(id));
-        let deadline = deadline.map_or(String::new(), |at| at.unix_millis().to_string());
-        let _: u8 = bounded(
-            self.index
-                .key(deadlines)
-                .key(versions)
-                .arg(id.as_str())
-                .arg(version)
-                .arg(deadline)
-                .invoke_async(&mut conn),
-        )
-        .await?;
-        Ok(())
-    }
-
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
         let mut conn = self.conn.clone();
         let mut pipe = redis::pipe();
-        for bucket in 0..DEADLINE_BUCKETS {
+        for bucket in 0..BUCKETS {
             pipe.cmd("ZRANGEBYSCORE")
-                .arg(self.deadline_keys(bucket).0)
+                .arg(self.deadlines_key(&format!("{{g{bucket}}}")))
                 .arg("-inf")
                 .arg(now.unix_millis())
                 .arg("LIMIT")
@@ -326,20 +366,37 @@ impl GameStore for RedisStore {
             .collect())
     }
 
+    async fn repair_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn.clone();
+        let _: u8 = bounded(
+            self.repair
+                .key(self.state_key(id))
+                .key(self.deadlines_key(&Self::bucket_tag(id)))
+                .arg(version)
+                .arg(deadline_arg(deadline))
+                .arg(id.as_str())
+                .invoke_async(&mut conn),
+        )
+        .await?;
+        Ok(())
+    }
+
     async fn add_to_event(
         &self,
         event_id: &EventId,
-        (round, board): (u32, u32),
-        id: &GameId,
+        position: &EventPosition,
     ) -> Result<(), StoreError> {
         let mut conn = self.conn.clone();
-        // Exact in a double: rounds up to 2^21 before it stops being so.
-        let score = f64::from(round) * 4_294_967_296.0 + f64::from(board);
         let _: i64 = bounded(
             redis::cmd("ZADD")
                 .arg(self.event_key(event_id))
-                .arg(score)
-                .arg(id.as_str())
+                .arg(0)
+                .arg(event_member(position))
                 .query_async(&mut conn),
         )
         .await?;
@@ -349,27 +406,27 @@ impl GameStore for RedisStore {
     async fn event_games(
         &self,
         event_id: &EventId,
-        offset: usize,
+        after: Option<&EventPosition>,
         limit: usize,
-    ) -> Result<Vec<GameId>, StoreError> {
+    ) -> Result<Vec<EventPosition>, StoreError> {
         if limit == 0 {
             return Ok(Vec::new());
         }
         let mut conn = self.conn.clone();
-        let ids: Vec<String> = bounded(
+        let start = after.map_or("-".to_owned(), |after| format!("({}", event_member(after)));
+        let members: Vec<String> = bounded(
             redis::cmd("ZRANGE")
                 .arg(self.event_key(event_id))
-                .arg(offset)
-                .arg(offset + limit - 1)
+                .arg(start)
+                .arg("+")
+                .arg("BYLEX")
+                .arg("LIMIT")
+                .arg(0)
+                .arg(limit)
                 .query_async(&mut conn),
         )
         .await?;
-        ids.iter()
-            .map(|id| {
-                GameId::parse(id)
-                    .map_err(|err| StoreError::Corrupt(format!("event lists game '{id}': {err}")))
-            })
-            .collect()
+        members.iter().map(|member| event_position(member)).collect()
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -1,0 +1,114 @@
+//! `AdminService`: creating games and the arbiter's interventions, every
+//! call behind the admin token and idempotent by its `request_id`.
+
+use tonic::{Request, Response, Status};
+
+use super::{ArbiterApi, applied, convert, create, request};
+use crate::{
+    domain::{ArbiterReason, GameId, RequestId},
+    proto::{self, admin_service_server::AdminService},
+};
+
+/// What every arbiter's intervention names: the admin token checked, then
+/// the request id, the game and the stated reason read.
+struct Intervention<T> {
+    request_id: Option<RequestId>,
+    game: GameId,
+    reason: ArbiterReason,
+    req: T,
+}
+
+impl ArbiterApi {
+    fn intervention<T>(
+        &self,
+        request: Request<T>,
+        fields: impl Fn(&T) -> (&str, &str, &str),
+    ) -> Result<Intervention<T>, Status> {
+        self.admin.check(&request)?;
+        let req = request.into_inner();
+        let (request_id, game_id, reason) = fields(&req);
+        Ok(Intervention {
+            request_id: request::request_id(request_id)?,
+            game: request::game_id(game_id)?,
+            reason: request::reason(reason)?,
+            req,
+        })
+    }
+}
+
+#[tonic::async_trait]
+impl AdminService for ArbiterApi {
+    async fn create_game(
+        &self,
+        request: Request<proto::CreateGameRequest>,
+    ) -> Result<Response<proto::CreateGameResponse>, Status> {
+        self.admin.check(&request)?;
+        let (request_id, new) = create::new_game(request.get_ref())?;
+        let created = self.arbiter.create_game(request_id, new).await?;
+        Ok(Response::new(proto::CreateGameResponse {
+            game: Some(convert::game(&created.game, created.as_of)),
+            white_token: created.tokens.white,
+            black_token: created.tokens.black,
+        }))
+    }
+
+    async fn adjust_clock(
+        &self,
+        request: Request<proto::AdjustClockRequest>,
+    ) -> Result<Response<proto::AdjustClockResponse>, Status> {
+        let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
+        let color = request::color(call.req.color())?;
+        let done = self
+            .arbiter
+            .adjust_clock(
+                &call.game,
+                call.request_id.as_ref(),
+                color,
+                i64::from(call.req.delta_millis),
+                &call.reason,
+            )
+            .await?;
+        let (game, events) = applied(&done);
+        Ok(Response::new(proto::AdjustClockResponse { game, events }))
+    }
+
+    async fn pause_clock(
+        &self,
+        request: Request<proto::PauseClockRequest>,
+    ) -> Result<Response<proto::PauseClockResponse>, Status> {
+        let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
+        let done = self
+            .arbiter
+            .pause_clock(&call.game, call.request_id.as_ref(), &call.reason)
+            .await?;
+        let (game, events) = applied(&done);
+        Ok(Response::new(proto::PauseClockResponse { game, events }))
+    }
+
+    async fn resume_clock(
+        &self,
+        request: Request<proto::ResumeClockRequest>,
+    ) -> Result<Response<proto::ResumeClockResponse>, Status> {
+        let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
+        let done = self
+            .arbiter
+            .resume_clock(&call.game, call.request_id.as_ref(), &call.reason)
+            .await?;
+        let (game, events) = applied(&done);
+        Ok(Response::new(proto::ResumeClockResponse { game, events }))
+    }
+
+    async fn set_game_result(
+        &self,
+        request: Request<proto::SetGameResultRequest>,
+    ) -> Result<Response<proto::SetGameResultResponse>, Status> {
+        let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
+        let ruling = request::ruling(&call.req)?;
+        let done = self
+            .arbiter
+            .set_result(&call.game, call.request_id.as_ref(), ruling, &call.reason)
+            .await?;
+        let (game, events) = applied(&done);
+        Ok(Response::new(proto::SetGameResultResponse { game, events }))
+    }
+}

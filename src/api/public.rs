@@ -1,0 +1,245 @@
+//! `ArbiterService`: reads, seat actions, watch streams and exports.
+
+use tonic::{Request, Response, Status};
+
+use super::{
+    ArbiterApi, applied, convert,
+    request::{self, PgnSubject},
+    seat, stream,
+};
+use crate::proto::{self, arbiter_service_server::ArbiterService};
+
+/// Moves per ListMoves page when the request names no size, and at most.
+const MOVES_PAGE: (usize, usize) = (100, 500);
+/// Games per ListGames page when the request names no size, and at most;
+/// the full view (with every move) pages more finely.
+const GAMES_PAGE: (usize, usize) = (50, 500);
+const FULL_GAMES_PAGE: (usize, usize) = (20, 20);
+
+#[tonic::async_trait]
+impl ArbiterService for ArbiterApi {
+    async fn get_game(
+        &self,
+        request: Request<proto::GetGameRequest>,
+    ) -> Result<Response<proto::GetGameResponse>, Status> {
+        let req = request.get_ref();
+        let id = request::game_id(&req.game_id)?;
+        let view = self
+            .arbiter
+            .get_game(&id, request::full_view(req.view()))
+            .await?;
+        Ok(Response::new(proto::GetGameResponse {
+            game: Some(convert::game_view(&view)),
+        }))
+    }
+
+    async fn list_moves(
+        &self,
+        request: Request<proto::ListMovesRequest>,
+    ) -> Result<Response<proto::ListMovesResponse>, Status> {
+        let req = request.get_ref();
+        let id = request::game_id(&req.game_id)?;
+        let (default, max) = MOVES_PAGE;
+        let size = request::page_size(req.page_size, default, max)?;
+        let query = request::moves_query(&id);
+        let after = request::moves_after(&query, &req.page_token)?;
+        let start_ply = if after == 0 {
+            request::non_negative("start_ply", req.start_ply)?
+        } else {
+            0
+        };
+        let (moves, next) = self
+            .arbiter
+            .list_moves(&id, start_ply, after, size)
+            .await?;
+        Ok(Response::new(proto::ListMovesResponse {
+            moves: moves.iter().map(convert::move_record).collect(),
+            next_page_token: next
+                .map(|after| request::moves_token(&query, after))
+                .unwrap_or_default(),
+        }))
+    }
+
+    async fn make_move(
+        &self,
+        request: Request<proto::MakeMoveRequest>,
+    ) -> Result<Response<proto::MakeMoveResponse>, Status> {
+        let (id, token, req) = seat(request, |r| &r.game_id)?;
+        let ply = request::ply(req.ply)?;
+        let done = self
+            .arbiter
+            .make_move(&id, &token, ply, &req.r#move, req.offer_draw)
+            .await?;
+        let (game, events) = applied(&done);
+        Ok(Response::new(proto::MakeMoveResponse { game, events }))
+    }
+
+    async fn resign_game(
+        &self,
+        request: Request<proto::ResignGameRequest>,
+    ) -> Result<Response<proto::ResignGameResponse>, Status> {
+        let (id, token, _) = seat(request, |r| &r.game_id)?;
+        let (game, events) = applied(&self.arbiter.resign(&id, &token).await?);
+        Ok(Response::new(proto::ResignGameResponse { game, events }))
+    }
+
+    async fn offer_draw(
+        &self,
+        request: Request<proto::OfferDrawRequest>,
+    ) -> Result<Response<proto::OfferDrawResponse>, Status> {
+        let (id, token, _) = seat(request, |r| &r.game_id)?;
+        let (game, events) = applied(&self.arbiter.offer_draw(&id, &token).await?);
+        Ok(Response::new(proto::OfferDrawResponse { game, events }))
+    }
+
+    async fn accept_draw(
+        &self,
+        request: Request<proto::AcceptDrawRequest>,
+    ) -> Result<Response<proto::AcceptDrawResponse>, Status> {
+        let (id, token, _) = seat(request, |r| &r.game_id)?;
+        let done = self
+            .arbiter
+            .respond_to_draw_offer(&id, &token, true)
+            .await?;
+        let (game, events) = applied(&done);
+        Ok(Response::new(proto::AcceptDrawResponse { game, events }))
+    }
+
+    async fn decline_draw(
+        &self,
+        request: Request<proto::DeclineDrawRequest>,
+    ) -> Result<Response<proto::DeclineDrawResponse>, Status> {
+        let (id, token, _) = seat(request, |r| &r.game_id)?;
+        let done = self
+            .arbiter
+            .respond_to_draw_offer(&id, &token, false)
+            .await?;
+        let (game, events) = applied(&done);
+        Ok(Response::new(proto::DeclineDrawResponse { game, events }))
+    }
+
+    async fn claim_draw(
+        &self,
+        request: Request<proto::ClaimDrawRequest>,
+    ) -> Result<Response<proto::ClaimDrawResponse>, Status> {
+        let (id, token, req) = seat(request, |r| &r.game_id)?;
+        let reason = request::claim_reason(req.reason())?;
+        let intended = Some(req.r#move.trim()).filter(|m| !m.is_empty());
+        let done = self
+            .arbiter
+            .claim_draw(&id, &token, request::ply(req.ply)?, reason, intended)
+            .await?;
+        let (game, events) = applied(&done);
+        Ok(Response::new(proto::ClaimDrawResponse {
+            game,
+            verdict: convert::claim_verdict(&done.outcome).into(),
+            explanation: done.outcome.explanation().unwrap_or_default(),
+            events,
+        }))
+    }
+
+    async fn abort_game(
+        &self,
+        request: Request<proto::AbortGameRequest>,
+    ) -> Result<Response<proto::AbortGameResponse>, Status> {
+        let (id, token, _) = seat(request, |r| &r.game_id)?;
+        let (game, events) = applied(&self.arbiter.abort(&id, &token).await?);
+        Ok(Response::new(proto::AbortGameResponse { game, events }))
+    }
+
+    type WatchGameStream = stream::GameStream;
+
+    async fn watch_game(
+        &self,
+        request: Request<proto::WatchGameRequest>,
+    ) -> Result<Response<Self::WatchGameStream>, Status> {
+        let req = request.get_ref();
+        let id = request::game_id(&req.game_id)?;
+        let after = request::non_negative("after_version", req.after_version)?;
+        let watcher = self
+            .arbiter
+            .watch(&id, u64::from(after), self.heartbeat)
+            .await?;
+        Ok(Response::new(stream::game(
+            id.to_string(),
+            watcher,
+            self.shutdown.clone(),
+        )))
+    }
+
+    async fn list_games(
+        &self,
+        request: Request<proto::ListGamesRequest>,
+    ) -> Result<Response<proto::ListGamesResponse>, Status> {
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        let full = request::full_view(req.view());
+        let (default, max) = if full { FULL_GAMES_PAGE } else { GAMES_PAGE };
+        let size = request::page_size(req.page_size, default, max)?;
+        let query = request::list_query(&event_id, req.status(), req.view());
+        let after = request::list_cursor(&query, &req.page_token)?;
+        let wanted = request::status_filter(req.status());
+        let (games, next) = self
+            .arbiter
+            .list_games(&event_id, wanted, after, size, full)
+            .await?;
+        Ok(Response::new(proto::ListGamesResponse {
+            games: games.iter().map(convert::game_view).collect(),
+            next_page_token: next
+                .map(|cursor| request::list_token(&query, &cursor))
+                .unwrap_or_default(),
+        }))
+    }
+
+    type WatchEventStream = stream::EventStream;
+
+    async fn watch_event(
+        &self,
+        request: Request<proto::WatchEventRequest>,
+    ) -> Result<Response<Self::WatchEventStream>, Status> {
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        let watcher = self
+            .arbiter
+            .watch_event(&event_id, &req.after_cursor, self.heartbeat)?;
+        Ok(Response::new(stream::event(watcher, self.shutdown.clone())))
+    }
+
+    async fn get_standings(
+        &self,
+        request: Request<proto::GetStandingsRequest>,
+    ) -> Result<Response<proto::GetStandingsResponse>, Status> {
+        let event_id = request::event_id(&request.get_ref().event_id)?;
+        let (rows, counted) = self.arbiter.standings(&event_id).await?;
+        Ok(Response::new(proto::GetStandingsResponse {
+            standings: rows.iter().map(convert::standing).collect(),
+            games_counted: convert::int32(counted, i32::MAX),
+        }))
+    }
+
+    type ExportPgnStream = stream::PgnStream;
+
+    async fn export_pgn(
+        &self,
+        request: Request<proto::ExportPgnRequest>,
+    ) -> Result<Response<Self::ExportPgnStream>, Status> {
+        Ok(Response::new(match request::pgn_subject(request.get_ref())? {
+            PgnSubject::Game(id) => {
+                let pgn = self.arbiter.export_pgn(&id).await?;
+                stream::single_pgn(id.to_string(), pgn)
+            }
+            PgnSubject::Event(event_id) => {
+                stream::event_pgn(self.arbiter.clone(), event_id, self.shutdown.clone())
+            }
+        }))
+    }
+
+    async fn export_trf(
+        &self,
+        request: Request<proto::ExportTrfRequest>,
+    ) -> Result<Response<proto::ExportTrfResponse>, Status> {
+        let event_id = request::event_id(&request.get_ref().event_id)?;
+        let trf = self.arbiter.export_trf(&event_id).await?;
+        Ok(Response::new(proto::ExportTrfResponse { trf }))
+    }
+}
