@@ -9,8 +9,8 @@ use crate::{
     arbiter::{GameView, Heartbeat},
     domain::{
         self, ClaimReason, ClaimVerdict, ClockView, Color, DelayMode, EventKind, Game, GameEvent,
-        GameRules, GameStatus, MoveRecord, NewGame, Outcome, Pace, PointTable, RulesProfile,
-        Score, ScoringSystem, Standing, Termination, TimeControl, Timestamp, Timing, Variant,
+        GameRules, GameStatus, MoveRecord, NewGame, Outcome, Pace, PointTable, RulesProfile, Score,
+        ScoringSystem, Standing, Termination, TimeControl, Timestamp, Timing, Variant,
     },
     proto,
 };

@@ -72,7 +72,10 @@ impl ArbiterApi {
 
 /// A player's request about one game: the seat's bearer token and the
 /// game's id (the arbiter tells which seat the token holds).
-fn seat<T>(request: Request<T>, game_id: impl Fn(&T) -> &str) -> Result<(GameId, String, T), Status> {
+fn seat<T>(
+    request: Request<T>,
+    game_id: impl Fn(&T) -> &str,
+) -> Result<(GameId, String, T), Status> {
     let token = auth::bearer(&request)?;
     let req = request.into_inner();
     Ok((request::game_id(game_id(&req))?, token, req))

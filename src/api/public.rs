@@ -48,10 +48,7 @@ impl ArbiterService for ArbiterApi {
         } else {
             0
         };
-        let (moves, next) = self
-            .arbiter
-            .list_moves(&id, start_ply, after, size)
-            .await?;
+        let (moves, next) = self.arbiter.list_moves(&id, start_ply, after, size).await?;
         Ok(Response::new(proto::ListMovesResponse {
             moves: moves.iter().map(convert::move_record).collect(),
             next_page_token: next
@@ -223,15 +220,17 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::ExportPgnRequest>,
     ) -> Result<Response<Self::ExportPgnStream>, Status> {
-        Ok(Response::new(match request::pgn_subject(request.get_ref())? {
-            PgnSubject::Game(id) => {
-                let pgn = self.arbiter.export_pgn(&id).await?;
-                stream::single_pgn(id.to_string(), pgn)
-            }
-            PgnSubject::Event(event_id) => {
-                stream::event_pgn(self.arbiter.clone(), event_id, self.shutdown.clone())
-            }
-        }))
+        Ok(Response::new(
+            match request::pgn_subject(request.get_ref())? {
+                PgnSubject::Game(id) => {
+                    let pgn = self.arbiter.export_pgn(&id).await?;
+                    stream::single_pgn(id.to_string(), pgn)
+                }
+                PgnSubject::Event(event_id) => {
+                    stream::event_pgn(self.arbiter.clone(), event_id, self.shutdown.clone())
+                }
+            },
+        ))
     }
 
     async fn export_trf(

@@ -168,7 +168,12 @@ fn binding(query: &str) -> String {
 }
 
 fn read_token(query: &str, token_text: &str) -> Result<String, Status> {
-    let refused = || invalid("page_token", "is not a token this server issued for this query");
+    let refused = || {
+        invalid(
+            "page_token",
+            "is not a token this server issued for this query",
+        )
+    };
     let bytes = URL_SAFE_NO_PAD.decode(token_text).map_err(|_| refused())?;
     let text = String::from_utf8(bytes).map_err(|_| refused())?;
     let mut parts = text.splitn(3, '|');
@@ -199,10 +204,21 @@ pub fn list_cursor(query: &str, page_token: &str) -> Result<Option<ListCursor>, 
         return Ok(None);
     }
     let position = read_token(query, page_token)?;
-    let refused = || invalid("page_token", "is not a token this server issued for this query");
+    let refused = || {
+        invalid(
+            "page_token",
+            "is not a token this server issued for this query",
+        )
+    };
     let mut parts = position.splitn(3, ':');
-    let round = parts.next().and_then(|r| r.parse().ok()).ok_or_else(refused)?;
-    let board = parts.next().and_then(|b| b.parse().ok()).ok_or_else(refused)?;
+    let round = parts
+        .next()
+        .and_then(|r| r.parse().ok())
+        .ok_or_else(refused)?;
+    let board = parts
+        .next()
+        .and_then(|b| b.parse().ok())
+        .ok_or_else(refused)?;
     let game = parts
         .next()
         .and_then(|g| GameId::parse(g).ok())
@@ -225,9 +241,12 @@ pub fn moves_after(query: &str, page_token: &str) -> Result<u64, Status> {
     if page_token.is_empty() {
         return Ok(0);
     }
-    read_token(query, page_token)?
-        .parse()
-        .map_err(|_| invalid("page_token", "is not a token this server issued for this query"))
+    read_token(query, page_token)?.parse().map_err(|_| {
+        invalid(
+            "page_token",
+            "is not a token this server issued for this query",
+        )
+    })
 }
 
 #[cfg(test)]
@@ -237,7 +256,11 @@ mod tests {
     #[test]
     fn page_tokens_resume_their_own_query_only() {
         let event = EventId::parse("spring-open").expect("event id");
-        let query = list_query(&event, proto::GameStatus::Unspecified, proto::GameView::Basic);
+        let query = list_query(
+            &event,
+            proto::GameStatus::Unspecified,
+            proto::GameView::Basic,
+        );
         let cursor = ListCursor {
             round: 3,
             board: 12,
@@ -251,7 +274,10 @@ mod tests {
             assert!(list_cursor(&query, junk).is_err(), "{junk}");
         }
         let moves = moves_query(&GameId::parse("abc").expect("id"));
-        assert_eq!(moves_after(&moves, &moves_token(&moves, 41)).expect("valid"), 41);
+        assert_eq!(
+            moves_after(&moves, &moves_token(&moves, 41)).expect("valid"),
+            41
+        );
         assert!(moves_after(&query, &moves_token(&moves, 41)).is_err());
     }
 

@@ -67,12 +67,24 @@ fn bad_request(reason: &str, field: &str, message: String) -> Status {
 fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, String>) -> Status {
     let bad_request = |reason: &str, field: &str, message: String| {
         let details = ErrorDetails::with_bad_request_violation(field, message.clone());
-        status_in(Code::InvalidArgument, reason, message, details, metadata.clone())
+        status_in(
+            Code::InvalidArgument,
+            reason,
+            message,
+            details,
+            metadata.clone(),
+        )
     };
     let precondition = |reason: &str, subject: &str, message: String| {
         let details =
             ErrorDetails::with_precondition_failure_violation(reason, subject, message.clone());
-        status_in(Code::FailedPrecondition, reason, message, details, metadata.clone())
+        status_in(
+            Code::FailedPrecondition,
+            reason,
+            message,
+            details,
+            metadata.clone(),
+        )
     };
     match rejection {
         Rejection::InvalidField(field) => bad_request("INVALID_FIELD", field.field, message),
@@ -87,7 +99,9 @@ fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, Str
         }
         Rejection::NoDrawOffer => precondition("NO_DRAW_OFFER", "draw_offer", message),
         Rejection::ClockPaused => precondition("CLOCK_PAUSED", "clock", message),
-        Rejection::NotStarted { .. } => precondition("NOT_STARTED", "scheduled_start_time", message),
+        Rejection::NotStarted { .. } => {
+            precondition("NOT_STARTED", "scheduled_start_time", message)
+        }
         Rejection::ClockNotPaused => precondition("CLOCK_NOT_PAUSED", "clock", message),
         Rejection::Untimed => precondition("UNTIMED", "clock", message),
         Rejection::RequestIdReused { .. } => status_in(
@@ -158,7 +172,12 @@ impl From<ArbiterError> for Status {
                     "request_id",
                     message.clone(),
                 );
-                status(Code::FailedPrecondition, "TOKENS_NOT_REISSUABLE", message, details)
+                status(
+                    Code::FailedPrecondition,
+                    "TOKENS_NOT_REISSUABLE",
+                    message,
+                    details,
+                )
             }
             ArbiterError::VersionAhead { .. } => status(
                 Code::OutOfRange,

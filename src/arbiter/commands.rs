@@ -186,8 +186,8 @@ impl Arbiter {
         for _ in 0..MAX_ATTEMPTS {
             let (game, now) = self.load_current(id).await?;
             let seat = game.seat_of(&hash).ok_or(ArbiterError::NotASeat)?;
-            let (decision, outcome) =
-                decide(&game, seat, now).map_err(|rejection| ArbiterError::refused(rejection, &game))?;
+            let (decision, outcome) = decide(&game, seat, now)
+                .map_err(|rejection| ArbiterError::refused(rejection, &game))?;
             if let Some((game, events)) = self.commit(game, decision).await? {
                 return Ok(Applied {
                     game,
@@ -211,7 +211,15 @@ impl Arbiter {
     ) -> Result<Applied, ArbiterError> {
         let delta = delta_ms.to_string();
         let request = request_id.map(|key| {
-            AdminRequest::new(key, &["adjust_clock", color.fold_wb("white", "black"), &delta, reason.as_str()])
+            AdminRequest::new(
+                key,
+                &[
+                    "adjust_clock",
+                    color.fold_wb("white", "black"),
+                    &delta,
+                    reason.as_str(),
+                ],
+            )
         });
         self.execute_admin(id, request, |game, now| {
             game.adjust_clock(color, delta_ms, reason.as_str(), now)

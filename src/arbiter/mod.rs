@@ -27,8 +27,8 @@ use std::sync::Arc;
 
 pub use self::error::{ArbiterError, GameContext};
 pub use self::event_watch::{EventUpdate, EventWatcher};
-pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::queries::{ListCursor, MovePage};
+pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::watch::{Heartbeat, WatchItem, Watcher};
 use crate::{
     domain::{Decision, Game, GameEvent, GameId, MoveRecord, Timestamp},
@@ -186,7 +186,12 @@ impl Arbiter {
     }
 
     /// The game as clients read it, with its moves when `full`.
-    async fn view(&self, game: Game, as_of: Timestamp, full: bool) -> Result<GameView, ArbiterError> {
+    async fn view(
+        &self,
+        game: Game,
+        as_of: Timestamp,
+        full: bool,
+    ) -> Result<GameView, ArbiterError> {
         let moves = if full {
             self.moves(&game).await?
         } else {

@@ -81,7 +81,10 @@ impl Arbiter {
         let mut games = Vec::new();
         let mut after: Option<EventPosition> = None;
         loop {
-            let listed = self.store.event_games(event_id, after.as_ref(), BATCH).await?;
+            let listed = self
+                .store
+                .event_games(event_id, after.as_ref(), BATCH)
+                .await?;
             let exhausted = listed.len() < BATCH;
             for entry in listed {
                 match self.load_current(&entry.game).await {

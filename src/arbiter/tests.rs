@@ -16,22 +16,38 @@ use crate::{
 /// Bytes and events written by each commit.
 type Writes = Arc<Mutex<Vec<(usize, usize)>>>;
 
+/// Every store call, by name, in order.
+type Calls = Arc<Mutex<Vec<&'static str>>>;
+
 struct RecordingStore {
     inner: MemoryStore,
     writes: Writes,
+    calls: Calls,
+}
+
+impl RecordingStore {
+    fn record(&self, call: &'static str) {
+        self.calls
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(call);
+    }
 }
 
 #[async_trait]
 impl GameStore for RecordingStore {
     async fn now(&self) -> Result<Timestamp, StoreError> {
+        self.record("now");
         self.inner.now().await
     }
     async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError> {
+        self.record("load");
         self.inner.load(id).await
     }
     async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
-        let bytes = commit.state.bytes.len()
-            + commit.events.iter().map(|e| e.bytes.len()).sum::<usize>();
+        self.record("commit");
+        let bytes =
+            commit.state.bytes.len() + commit.events.iter().map(|e| e.bytes.len()).sum::<usize>();
         self.writes
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -39,6 +55,7 @@ impl GameStore for RecordingStore {
         self.inner.commit(id, commit).await
     }
     async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
+        self.record("events_after");
         self.inner.events_after(id, after).await
     }
     async fn events_page(
@@ -47,12 +64,15 @@ impl GameStore for RecordingStore {
         after: u64,
         limit: usize,
     ) -> Result<Vec<StoredEvent>, StoreError> {
+        self.record("events_page");
         self.inner.events_page(id, after, limit).await
     }
     async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
+        self.record("follow");
         self.inner.follow(id).await
     }
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        self.record("due");
         self.inner.due(now, limit).await
     }
     async fn repair_deadline(
@@ -61,6 +81,7 @@ impl GameStore for RecordingStore {
         version: u64,
         deadline: Option<Timestamp>,
     ) -> Result<(), StoreError> {
+        self.record("repair_deadline");
         self.inner.repair_deadline(id, version, deadline).await
     }
     async fn add_to_event(
@@ -68,6 +89,7 @@ impl GameStore for RecordingStore {
         event_id: &EventId,
         position: &EventPosition,
     ) -> Result<(), StoreError> {
+        self.record("add_to_event");
         self.inner.add_to_event(event_id, position).await
     }
     async fn event_games(
@@ -76,6 +98,7 @@ impl GameStore for RecordingStore {
         after: Option<&EventPosition>,
         limit: usize,
     ) -> Result<Vec<EventPosition>, StoreError> {
+        self.record("event_games");
         self.inner.event_games(event_id, after, limit).await
     }
     async fn ping(&self) -> Result<(), StoreError> {
@@ -84,14 +107,22 @@ impl GameStore for RecordingStore {
 }
 
 fn arbiter() -> (Arbiter, Writes) {
+    let (arbiter, writes, _) = recording_arbiter();
+    (arbiter, writes)
+}
+
+fn recording_arbiter() -> (Arbiter, Writes, Calls) {
     let writes = Writes::default();
+    let calls = Calls::default();
     let store = RecordingStore {
         inner: MemoryStore::new(),
         writes: writes.clone(),
+        calls: calls.clone(),
     };
     (
         Arbiter::new(Arc::new(store), SeatKeys::from_secret(b"test")),
         writes,
+        calls,
     )
 }
 
@@ -107,13 +138,9 @@ fn new_game() -> NewGame {
     .unwrap()
 }
 
-#[tokio::test]
-async fn bytes_written_per_move_do_not_grow_with_the_game() {
-    let (arbiter, writes) = arbiter();
-    let created = arbiter.create_game(None, new_game()).await.unwrap();
-    let id = created.game.id().clone();
-    // Blocks of knight shuffles (each position repeating, never five times)
-    // separated by a pawn move of each side: 140 half-moves in all.
+/// Blocks of knight shuffles (each position repeating, never five times)
+/// separated by a pawn move of each side: 140 half-moves in all.
+fn long_line() -> Vec<String> {
     let mut line = Vec::new();
     for rank in [("3", "6"), ("4", "5")] {
         for file in ["a", "b", "c", "d", "e", "g", "h"] {
@@ -122,6 +149,15 @@ async fn bytes_written_per_move_do_not_grow_with_the_game() {
             line.push(format!("{file}{}", rank.1));
         }
     }
+    line
+}
+
+#[tokio::test]
+async fn bytes_written_per_move_do_not_grow_with_the_game() {
+    let (arbiter, writes) = arbiter();
+    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let id = created.game.id().clone();
+    let line = long_line();
     for (ply, mv) in line.iter().enumerate() {
         let token = if ply % 2 == 0 {
             &created.tokens.white
@@ -168,6 +204,7 @@ async fn a_retry_is_recognised_after_the_opponent_replied() {
         .await
         .unwrap();
     assert_eq!(view.game.ply(), Ply::new(2));
+    assert!(view.events.is_empty(), "a retry produces no event");
     assert_eq!(
         writes.lock().unwrap().len(),
         commits,
@@ -178,7 +215,10 @@ async fn a_retry_is_recognised_after_the_opponent_replied() {
         .await;
     assert!(matches!(
         refused,
-        Err(ArbiterError::Rejected(Rejection::StalePly { .. }))
+        Err(ArbiterError::Rejected {
+            rejection: Rejection::StalePly { .. },
+            ..
+        })
     ));
     let refused = arbiter
         .make_move(&id, black, Ply::new(0), "e4", false)
@@ -186,7 +226,10 @@ async fn a_retry_is_recognised_after_the_opponent_replied() {
     assert!(
         matches!(
             refused,
-            Err(ArbiterError::Rejected(Rejection::StalePly { .. }))
+            Err(ArbiterError::Rejected {
+                rejection: Rejection::StalePly { .. },
+                ..
+            })
         ),
         "the other seat cannot claim White's move as its retry"
     );
@@ -199,7 +242,7 @@ async fn a_token_of_another_game_is_not_a_seat() {
     let second = arbiter.create_game(None, new_game()).await.unwrap();
     let refused = arbiter
         .make_move(
-            second.view.game.id(),
+            second.game.id(),
             &first.tokens.white,
             Ply::START,
             "e4",
@@ -215,7 +258,7 @@ async fn a_repeated_request_id_returns_the_same_game_and_tokens() {
     let key = RequestId::parse("r1-b1").unwrap();
     let first = arbiter.create_game(key.clone(), new_game()).await.unwrap();
     let again = arbiter.create_game(key.clone(), new_game()).await.unwrap();
-    assert_eq!(first.view.game.id(), again.view.game.id());
+    assert_eq!(first.game.id(), again.game.id());
     assert_eq!(first.tokens, again.tokens);
     let other = NewGame::new(
         Player::parse("white", "w", "White").unwrap(),
@@ -243,4 +286,33 @@ async fn tokens_issued_under_another_secret_are_not_reissued() {
         second.create_game(key, new_game()).await,
         Err(ArbiterError::TokensNotReissuable { .. })
     ));
+}
+
+#[tokio::test]
+async fn a_move_costs_one_load_and_one_commit_and_reads_no_log() {
+    let (arbiter, _, calls) = recording_arbiter();
+    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let id = created.game.id().clone();
+    let line = long_line();
+    for ply in 0..140u32 {
+        calls.lock().unwrap().clear();
+        let token = if ply % 2 == 0 {
+            &created.tokens.white
+        } else {
+            &created.tokens.black
+        };
+        let done = arbiter
+            .make_move(&id, token, Ply::new(ply), &line[ply as usize], false)
+            .await
+            .unwrap();
+        assert_eq!(done.events.len(), 1, "ply {ply}: {:?}", done.events);
+        assert_eq!(*calls.lock().unwrap(), ["load", "commit"], "ply {ply}");
+    }
+    // A retry of the latest move costs one load and no commit.
+    calls.lock().unwrap().clear();
+    arbiter
+        .make_move(&id, &created.tokens.black, Ply::new(139), &line[139], false)
+        .await
+        .unwrap();
+    assert_eq!(*calls.lock().unwrap(), ["load"]);
 }

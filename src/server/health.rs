@@ -7,7 +7,9 @@ use tokio_util::sync::CancellationToken;
 use tonic_health::{ServingStatus, server::HealthReporter};
 
 use crate::{
-    proto::{admin_service_server::AdminServiceServer, arbiter_service_server::ArbiterServiceServer},
+    proto::{
+        admin_service_server::AdminServiceServer, arbiter_service_server::ArbiterServiceServer,
+    },
     store::GameStore,
 };
 

@@ -121,10 +121,7 @@ impl GameStore for MemoryStore {
     async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
         super::check_commit(&commit)?;
         let mut games = self.lock();
-        let current = games
-            .entries
-            .get(id)
-            .map_or(0, |entry| entry.state.version);
+        let current = games.entries.get(id).map_or(0, |entry| entry.state.version);
         if current != commit.expected {
             return Ok(CommitOutcome::Conflict { current });
         }
@@ -197,10 +194,7 @@ impl GameStore for MemoryStore {
         deadline: Option<Timestamp>,
     ) -> Result<(), StoreError> {
         let mut games = self.lock();
-        let current = games
-            .entries
-            .get(id)
-            .map_or(0, |entry| entry.state.version);
+        let current = games.entries.get(id).map_or(0, |entry| entry.state.version);
         if current == version {
             games.deadlines.set(id, deadline);
         }

@@ -308,13 +308,8 @@ impl GameStore for RedisStore {
             return Ok(Vec::new());
         }
         let mut conn = self.conn.clone();
-        let entries: RawEntries = bounded(conn.xrange_count(
-            self.log_key(id),
-            format!("(0-{after}"),
-            "+",
-            limit,
-        ))
-        .await?;
+        let entries: RawEntries =
+            bounded(conn.xrange_count(self.log_key(id), format!("(0-{after}"), "+", limit)).await?;
         decode_entries(entries)
     }
 
@@ -426,7 +421,10 @@ impl GameStore for RedisStore {
                 .query_async(&mut conn),
         )
         .await?;
-        members.iter().map(|member| event_position(member)).collect()
+        members
+            .iter()
+            .map(|member| event_position(member))
+            .collect()
     }
 
     async fn ping(&self) -> Result<(), StoreError> {
