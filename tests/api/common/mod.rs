@@ -9,7 +9,10 @@ mod redis_server;
 use std::{net::SocketAddr, time::Duration};
 
 use arbiter::{
-    proto::{self, arbiter_service_client::ArbiterServiceClient},
+    proto::{
+        self, admin_service_client::AdminServiceClient,
+        arbiter_service_client::ArbiterServiceClient,
+    },
     server::{self, Settings, StoreChoice},
     store::RedisConfig,
 };
@@ -20,8 +23,15 @@ use tonic::{Code, Request, Status, Streaming, transport::Channel};
 
 pub use self::redis_server::{RedisServer, fresh_redis_config};
 
-/// A client of the arbiter service.
+/// A client of the public service (reads, seat actions, watches, exports).
 pub type Client = ArbiterServiceClient<Channel>;
+
+/// A client of the admin service (creating games, the arbiter's calls).
+pub type AdminClient = AdminServiceClient<Channel>;
+
+/// How long a test server's watch streams stay silent before a heartbeat:
+/// long enough that no test sees one unless it asks for a shorter interval.
+pub const TEST_HEARTBEAT: Duration = Duration::from_secs(120);
 
 /// The admin token every test server is configured with.
 pub const ADMIN_TOKEN: &str = "test-admin-token";
@@ -77,6 +87,7 @@ pub fn settings(store: StoreChoice) -> Settings {
         store,
         admin_token: Some(ADMIN_TOKEN.to_owned()),
         token_secret: Some(TOKEN_SECRET.to_owned()),
+        heartbeat: TEST_HEARTBEAT,
     }
 }
 
@@ -132,9 +143,17 @@ impl TestApp {
         panic!("server did not start listening on {}", self.addr);
     }
 
-    /// A fresh client connection.
-    pub async fn client(&self) -> ArbiterServiceClient<Channel> {
+    /// A fresh client connection to the public service.
+    pub async fn client(&self) -> Client {
         ArbiterServiceClient::connect(format!("http://{}", self.addr))
+            .await
+            .expect("connect to the test server")
+    }
+
+    /// A fresh client connection to the admin service (requests still need
+    /// the admin token: see [`admin`]).
+    pub async fn admin_client(&self) -> AdminClient {
+        AdminServiceClient::connect(format!("http://{}", self.addr))
             .await
             .expect("connect to the test server")
     }
@@ -170,19 +189,9 @@ impl TestApp {
 
     /// Creates a game from a FEN.
     pub async fn new_game_from(&self, fen: &str) -> NewGame {
-        let response = self
-            .client()
-            .await
-            .create_game(admin(create_request("", fen)))
+        create(&mut self.admin_client().await, create_request("", fen))
             .await
             .expect("create game")
-            .into_inner();
-        NewGame {
-            id: response.game.as_ref().expect("game").game_id.clone(),
-            game: response.game.expect("game"),
-            white: response.white_token,
-            black: response.black_token,
-        }
     }
 }
 
@@ -213,11 +222,29 @@ pub fn create_request(request_id: &str, fen: &str) -> proto::CreateGameRequest {
             id: "bob".to_owned(),
             name: "Bob".to_owned(),
         }),
-        initial_fen: fen.to_owned(),
-        event_id: "test-event".to_owned(),
-        round: 1,
-        board: 1,
+        start: (!fen.is_empty())
+            .then(|| proto::create_game_request::Start::InitialFen(fen.to_owned())),
+        pairing: Some(pairing("test-event", 1, 1)),
         ..Default::default()
+    }
+}
+
+/// A pairing.
+pub fn pairing(event_id: &str, round: i32, board: i32) -> proto::Pairing {
+    proto::Pairing {
+        event_id: event_id.to_owned(),
+        round,
+        board,
+    }
+}
+
+/// A period of a time control, in milliseconds.
+pub fn period(time: i32, moves: i32, increment: i32, delay: i32) -> proto::TimeControlPeriod {
+    proto::TimeControlPeriod {
+        time_millis: time,
+        moves,
+        increment_millis: increment,
+        delay_millis: delay,
     }
 }
 
@@ -274,9 +301,10 @@ macro_rules! replies_with_the_game {
 
 replies_with_the_game!(
     proto::MakeMoveRequest => make_move,
-    proto::ResignRequest => resign,
+    proto::ResignGameRequest => resign_game,
     proto::OfferDrawRequest => offer_draw,
-    proto::RespondToDrawOfferRequest => respond_to_draw_offer,
+    proto::AcceptDrawRequest => accept_draw,
+    proto::DeclineDrawRequest => decline_draw,
     proto::AbortGameRequest => abort_game,
 );
 
@@ -306,7 +334,7 @@ pub async fn seat<C: SeatCommand>(
 }
 
 /// A move, `mv` in SAN or UCI, chosen at `ply`.
-pub fn make_move(game_id: &str, ply: u32, mv: &str) -> proto::MakeMoveRequest {
+pub fn make_move(game_id: &str, ply: i32, mv: &str) -> proto::MakeMoveRequest {
     proto::MakeMoveRequest {
         game_id: game_id.to_owned(),
         r#move: mv.to_owned(),
@@ -316,7 +344,7 @@ pub fn make_move(game_id: &str, ply: u32, mv: &str) -> proto::MakeMoveRequest {
 }
 
 /// A move that offers a draw with it.
-pub fn make_move_offering_draw(game_id: &str, ply: u32, mv: &str) -> proto::MakeMoveRequest {
+pub fn make_move_offering_draw(game_id: &str, ply: i32, mv: &str) -> proto::MakeMoveRequest {
     proto::MakeMoveRequest {
         offer_draw: true,
         ..make_move(game_id, ply, mv)
@@ -324,8 +352,8 @@ pub fn make_move_offering_draw(game_id: &str, ply: u32, mv: &str) -> proto::Make
 }
 
 /// A resignation.
-pub fn resign(game_id: &str) -> proto::ResignRequest {
-    proto::ResignRequest {
+pub fn resign(game_id: &str) -> proto::ResignGameRequest {
+    proto::ResignGameRequest {
         game_id: game_id.to_owned(),
     }
 }
@@ -337,11 +365,17 @@ pub fn offer_draw(game_id: &str) -> proto::OfferDrawRequest {
     }
 }
 
-/// The answer to the opponent's draw offer: accepted or declined.
-pub fn respond_to_draw(game_id: &str, accept: bool) -> proto::RespondToDrawOfferRequest {
-    proto::RespondToDrawOfferRequest {
+/// Accepting the opponent's draw offer.
+pub fn accept_draw(game_id: &str) -> proto::AcceptDrawRequest {
+    proto::AcceptDrawRequest {
         game_id: game_id.to_owned(),
-        accept,
+    }
+}
+
+/// Declining the opponent's draw offer.
+pub fn decline_draw(game_id: &str) -> proto::DeclineDrawRequest {
+    proto::DeclineDrawRequest {
+        game_id: game_id.to_owned(),
     }
 }
 
@@ -350,7 +384,7 @@ pub fn claim_draw(
     game_id: &str,
     reason: proto::DrawClaimReason,
     mv: &str,
-    ply: u32,
+    ply: i32,
 ) -> proto::ClaimDrawRequest {
     proto::ClaimDrawRequest {
         game_id: game_id.to_owned(),
@@ -388,17 +422,45 @@ pub async fn play_line(
     current
 }
 
-/// Reads a game.
-pub async fn get(client: &mut ArbiterServiceClient<Channel>, game_id: &str) -> proto::Game {
+/// Reads a game (without its moves).
+pub async fn get(client: &mut Client, game_id: &str) -> proto::Game {
+    read_game(client, game_id, proto::GameView::Basic).await
+}
+
+/// Reads a game with every move.
+pub async fn get_full(client: &mut Client, game_id: &str) -> proto::Game {
+    read_game(client, game_id, proto::GameView::Full).await
+}
+
+async fn read_game(client: &mut Client, game_id: &str, view: proto::GameView) -> proto::Game {
     client
         .get_game(proto::GetGameRequest {
             game_id: game_id.to_owned(),
+            view: view.into(),
         })
         .await
         .expect("get game")
         .into_inner()
         .game
         .expect("game")
+}
+
+/// The moves of a read game with every move, in UCI.
+pub fn ucis(game: &proto::Game) -> Vec<String> {
+    game.moves.iter().map(|m| m.uci.clone()).collect()
+}
+
+/// The setup of a game, which every game carries.
+pub fn setup(game: &proto::Game) -> &proto::GameSetup {
+    game.setup.as_ref().expect("game setup")
+}
+
+/// The result's score, which every finished game carries.
+pub fn score(game: &proto::Game) -> &proto::Score {
+    game.result
+        .as_ref()
+        .and_then(|result| result.score.as_ref())
+        .expect("a scored result")
 }
 
 /// Asserts a status code and returns the status for further checks.
@@ -421,7 +483,7 @@ pub fn reason(status: &Status) -> String {
 
 /// Creates a game from a full request (sent with the admin token).
 pub async fn create(
-    client: &mut ArbiterServiceClient<Channel>,
+    client: &mut AdminClient,
     request: proto::CreateGameRequest,
 ) -> Result<NewGame, Status> {
     let response = client.create_game(admin(request)).await?.into_inner();
@@ -444,23 +506,40 @@ pub fn token_to_move<'a>(game: &'a NewGame, current: &proto::Game) -> &'a str {
 }
 
 /// The game in PGN.
-pub async fn export_pgn(client: &mut ArbiterServiceClient<Channel>, game_id: &str) -> String {
-    client
+pub async fn export_pgn(client: &mut Client, game_id: &str) -> String {
+    let texts = export_pgn_of(
+        client,
+        proto::export_pgn_request::Target::GameId(game_id.to_owned()),
+    )
+    .await
+    .expect("export pgn");
+    assert_eq!(texts.len(), 1, "one game, one message");
+    texts.concat()
+}
+
+/// Every message of an ExportPgn stream, in order.
+pub async fn export_pgn_of(
+    client: &mut Client,
+    target: proto::export_pgn_request::Target,
+) -> Result<Vec<String>, Status> {
+    let mut stream = client
         .export_pgn(proto::ExportPgnRequest {
-            game_id: game_id.to_owned(),
-            event_id: String::new(),
+            target: Some(target),
         })
-        .await
-        .expect("export pgn")
-        .into_inner()
-        .pgn
+        .await?
+        .into_inner();
+    let mut texts = Vec::new();
+    for message in collect_until_end(&mut stream, STREAM_PATIENCE).await {
+        texts.push(message?.pgn);
+    }
+    Ok(texts)
 }
 
 /// Starts watching a game after `after_version`.
 pub async fn watch(
-    client: &mut ArbiterServiceClient<Channel>,
+    client: &mut Client,
     game_id: &str,
-    after_version: u64,
+    after_version: i32,
 ) -> Streaming<proto::WatchGameResponse> {
     client
         .watch_game(proto::WatchGameRequest {
@@ -500,23 +579,60 @@ pub async fn collect_until_end<S: Stream + Unpin>(
     items
 }
 
-/// The next event of a watch stream, which must still be open.
-pub async fn next_event(stream: &mut Streaming<proto::WatchGameResponse>) -> proto::GameEvent {
+/// One message of a game's watch stream.
+pub type WatchKind = proto::watch_game_response::Kind;
+
+/// The next message of a watch stream, which must still be open.
+pub async fn next_message(stream: &mut Streaming<proto::WatchGameResponse>) -> WatchKind {
     next_within(stream, STREAM_PATIENCE)
         .await
         .expect("the stream is still open")
-        .expect("an event, not an error")
-        .event
-        .expect("event body")
+        .expect("a message, not an error")
+        .kind
+        .expect("message body")
 }
 
-/// Every event left on a watch stream until the server closes it (which it
-/// does after a game's final event).
-pub async fn drain(stream: &mut Streaming<proto::WatchGameResponse>) -> Vec<proto::GameEvent> {
+/// The snapshot a watch from version 0 starts with.
+pub async fn next_snapshot(stream: &mut Streaming<proto::WatchGameResponse>) -> proto::Game {
+    match next_message(stream).await {
+        WatchKind::Snapshot(game) => game,
+        other => panic!("expected a snapshot, got {other:?}"),
+    }
+}
+
+/// The next event of a watch stream, which must still be open (heartbeats
+/// are passed over; a snapshot is a failure).
+pub async fn next_event(stream: &mut Streaming<proto::WatchGameResponse>) -> proto::GameEvent {
+    loop {
+        match next_message(stream).await {
+            WatchKind::Event(event) => return event,
+            WatchKind::Heartbeat(_) => {}
+            WatchKind::Snapshot(game) => panic!("expected an event, got a snapshot of {game:?}"),
+        }
+    }
+}
+
+/// Every message left on a watch stream until the server closes it,
+/// heartbeats left out.
+pub async fn drain_messages(stream: &mut Streaming<proto::WatchGameResponse>) -> Vec<WatchKind> {
     collect_until_end(stream, STREAM_PATIENCE)
         .await
         .into_iter()
-        .map(|message| message.expect("event").event.expect("event body"))
+        .map(|message| message.expect("a message").kind.expect("message body"))
+        .filter(|kind| !matches!(kind, WatchKind::Heartbeat(_)))
+        .collect()
+}
+
+/// Every event left on a watch stream until the server closes it (which it
+/// does after a game's final event); a snapshot is left out.
+pub async fn drain(stream: &mut Streaming<proto::WatchGameResponse>) -> Vec<proto::GameEvent> {
+    drain_messages(stream)
+        .await
+        .into_iter()
+        .filter_map(|kind| match kind {
+            WatchKind::Event(event) => Some(event),
+            _ => None,
+        })
         .collect()
 }
 
@@ -526,7 +642,6 @@ pub fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
     events
         .iter()
         .map(|event| match event.kind.as_ref().expect("event kind") {
-            Kind::Snapshot(_) => "snapshot",
             Kind::GameCreated(_) => "game_created",
             Kind::MoveMade(_) => "move_made",
             Kind::GameEnded(_) => "game_ended",
@@ -537,7 +652,7 @@ pub fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
             Kind::ClockAdjusted(_) => "clock_adjusted",
             Kind::ClockPaused(_) => "clock_paused",
             Kind::ClockResumed(_) => "clock_resumed",
-            Kind::ResultSet(_) => "result_set",
+            Kind::ResultDecided(_) => "result_decided",
         })
         .collect()
 }
