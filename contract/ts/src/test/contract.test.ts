@@ -229,12 +229,12 @@ test("clock readings stay JS numbers through binary and JSON", () => {
 
 test("a watch message's oneof narrows by case", () => {
   const message = create(WatchGameResponseSchema, {
-    message: { case: "heartbeat", value: { version: 7 } },
+    kind: { case: "heartbeat", value: { version: 7 } },
   });
   const decoded = fromBinary(WatchGameResponseSchema, toBinary(WatchGameResponseSchema, message));
-  assert.equal(decoded.message.case, "heartbeat");
-  if (decoded.message.case === "heartbeat") {
-    assert.equal(decoded.message.value.version, 7);
+  assert.equal(decoded.kind.case, "heartbeat");
+  if (decoded.kind.case === "heartbeat") {
+    assert.equal(decoded.kind.value.version, 7);
   }
 });
 
