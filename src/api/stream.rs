@@ -89,10 +89,20 @@ pub fn event(watcher: EventWatcher, shutdown: CancellationToken) -> EventStream 
     }))
 }
 
+/// One game's PGN as an `ExportPgn` message: the text ends with a blank
+/// line, so that the texts of a stream's messages concatenated make one PGN
+/// file.
+fn pgn_message(game_id: String, mut pgn: String) -> proto::ExportPgnResponse {
+    while !pgn.ends_with("\n\n") {
+        pgn.push('\n');
+    }
+    proto::ExportPgnResponse { game_id, pgn }
+}
+
 /// One game's PGN as a stream of one message.
 pub fn single_pgn(game_id: String, pgn: String) -> PgnStream {
     Box::pin(futures::stream::once(async move {
-        Ok(proto::ExportPgnResponse { game_id, pgn })
+        Ok(pgn_message(game_id, pgn))
     }))
 }
 
@@ -132,12 +142,11 @@ pub fn event_pgn(arbiter: Arbiter, event_id: EventId, shutdown: CancellationToke
                     Ok((games, next)) => {
                         position.done = next.is_none();
                         position.after = next;
-                        position.buffered.extend(games.into_iter().map(|(id, pgn)| {
-                            proto::ExportPgnResponse {
-                                game_id: id.to_string(),
-                                pgn,
-                            }
-                        }));
+                        position.buffered.extend(
+                            games
+                                .into_iter()
+                                .map(|(id, pgn)| pgn_message(id.to_string(), pgn)),
+                        );
                     }
                     Err(err) => return Some((Err(Status::from(err)), None)),
                 }
