@@ -369,7 +369,11 @@ fn report(what: &str, samples: &[Sample], elapsed: Duration, errors: usize) {
     let late = sorted(samples.iter().filter(|s| s.ply >= 200).map(|s| s.micros));
     let rate = all.len() as f64 / elapsed.as_secs_f64();
     println!("{what}");
-    println!("  calls       {} in {:.1} s, {errors} errors", all.len(), elapsed.as_secs_f64());
+    println!(
+        "  calls       {} in {:.1} s, {errors} errors",
+        all.len(),
+        elapsed.as_secs_f64()
+    );
     println!("  throughput  {rate:.0}/s");
     println!(
         "  latency     p50 {:.2} ms, p99 {:.2} ms",

@@ -9,7 +9,7 @@ use super::{
     Decision, EventKind, Game, GameResult, GameStatus, Outcome, Ply, Rejection, Termination,
     Timestamp,
     endings::{FIFTY_MOVES, THREEFOLD},
-    parse_move,
+    parse_move, serde_chess,
 };
 
 /// What a draw claim asserts.
@@ -25,7 +25,8 @@ pub enum ClaimReason {
 }
 
 /// How the arbiter ruled on a draw claim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ClaimVerdict {
     /// The claim is correct: the game is drawn.
     Upheld,
@@ -52,7 +53,8 @@ impl ClaimVerdict {
 }
 
 /// Why a draw claim does not hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ClaimRefusal {
     /// The position has appeared fewer than three times (FIDE 9.2).
     TooFewRepetitions {
@@ -179,9 +181,20 @@ impl Game {
         intended: Option<&str>,
         now: Timestamp,
     ) -> Result<(Decision, ClaimVerdict), Rejection> {
-        // A repeat of a claim that was upheld.
-        if self.ended_by(reason.upheld().termination, Some(seat)) {
-            return Ok((Decision::Unchanged, ClaimVerdict::Upheld));
+        // A repeat of the latest claim, with nothing in between: the same
+        // ruling, applied once.
+        let claim = LastClaim {
+            seat,
+            ply,
+            reason,
+            intended: intended.map(|text| text.trim().to_owned()),
+            version: self.version(),
+            verdict: ClaimVerdict::Upheld,
+        };
+        if let Some(last) = self.last_claim()
+            && last.repeats(&claim)
+        {
+            return Ok((Decision::Unchanged, last.verdict));
         }
         self.ensure_turn(seat, ply)?;
         self.ensure_clock_allows(now)?;
@@ -191,7 +204,10 @@ impl Game {
             let m = parse_move(self.position(), self.variant().castling_mode(), text)?;
             next.apply_move(m, now, &mut kinds);
             if next.status() != GameStatus::Active {
-                return Ok((next.commit(kinds, now), ClaimVerdict::Moot));
+                return Ok((
+                    next.commit_claim(claim, ClaimVerdict::Moot, kinds, now),
+                    ClaimVerdict::Moot,
+                ));
             }
         }
         let verdict = match next.claim_refusal(reason, intended.is_some()) {
@@ -204,7 +220,25 @@ impl Game {
                 ClaimVerdict::Refused(refusal)
             }
         };
-        Ok((next.commit(kinds, now), verdict))
+        Ok((next.commit_claim(claim, verdict, kinds, now), verdict))
+    }
+
+    /// Commits a claim's ruling, remembering the claim so that its repeat
+    /// is recognised.
+    fn commit_claim(
+        mut self,
+        claim: LastClaim,
+        verdict: ClaimVerdict,
+        kinds: Vec<EventKind>,
+        now: Timestamp,
+    ) -> Decision {
+        let recorded = claim.version + kinds.len() as u64;
+        self.set_last_claim(LastClaim {
+            version: recorded,
+            verdict,
+            ..claim
+        });
+        self.commit(kinds, now)
     }
 
     /// Why a claim of `reason` on the current position does not hold, if it
@@ -288,6 +322,33 @@ fn agreement() -> GameResult {
     GameResult {
         outcome: Outcome::Draw,
         termination: Termination::Agreement,
+    }
+}
+
+/// A game's latest draw claim, so that a client's retry of it gets the same
+/// ruling instead of a second one (a refused claim would otherwise be
+/// penalised twice).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastClaim {
+    #[serde(with = "serde_chess::color")]
+    seat: Color,
+    ply: Ply,
+    reason: ClaimReason,
+    intended: Option<String>,
+    /// The game's version right after the ruling.
+    version: u64,
+    verdict: ClaimVerdict,
+}
+
+impl LastClaim {
+    /// Whether `claim` (made at its `version`) repeats this one with nothing
+    /// committed since.
+    fn repeats(&self, claim: &LastClaim) -> bool {
+        self.version == claim.version
+            && self.seat == claim.seat
+            && self.ply == claim.ply
+            && self.reason == claim.reason
+            && self.intended == claim.intended
     }
 }
 

@@ -990,3 +990,55 @@ fn repeats_of_settled_draw_actions_change_nothing() {
         Err(Rejection::GameOver)
     );
 }
+
+#[test]
+fn a_refused_claim_repeated_gets_the_same_ruling_once() {
+    // Without an intended move: the ply does not move, but the repeat is
+    // known by the game's version and is not penalised again.
+    let game = both_moved();
+    let seat = game.side_to_move();
+    let (refused, events, verdict) = claim(&game, ClaimReason::FiftyMoves, None);
+    assert!(matches!(verdict, ClaimVerdict::Refused(_)));
+    assert!(!events.is_empty());
+    assert_eq!(
+        refused.claim_draw(seat, game.ply(), ClaimReason::FiftyMoves, None, at(901)),
+        Ok((Decision::Unchanged, verdict))
+    );
+    // Another claim (a different reason) is judged anew.
+    assert!(matches!(
+        refused.claim_draw(
+            seat,
+            game.ply(),
+            ClaimReason::ThreefoldRepetition,
+            None,
+            at(901)
+        ),
+        Ok((Decision::Changed { .. }, ClaimVerdict::Refused(_)))
+    ));
+
+    // With an intended move: the repeat names the ply before the move.
+    let (after, _, verdict) = claim(&game, ClaimReason::ThreefoldRepetition, Some("Nf3"));
+    assert!(matches!(verdict, ClaimVerdict::Refused(_)));
+    assert_eq!(
+        after.claim_draw(
+            seat,
+            game.ply(),
+            ClaimReason::ThreefoldRepetition,
+            Some("Nf3"),
+            at(901)
+        ),
+        Ok((Decision::Unchanged, verdict))
+    );
+    // Once the opponent has moved, the same request is stale.
+    let replied = mv(&after, "Nf6");
+    assert!(matches!(
+        replied.claim_draw(
+            seat,
+            game.ply(),
+            ClaimReason::ThreefoldRepetition,
+            Some("Nf3"),
+            at(902)
+        ),
+        Err(Rejection::StalePly { .. })
+    ));
+}

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
 
 use super::{
-    AdminRequest, Board, Clock, EventKind, GameEvent, GameId, GameResult, GameRules, MoveRecord,
-    NewGame, Outcome, Pairing, Player, Ply, Rejection, Score, ScoringSystem, SeatHashes,
-    Termination, Timestamp, TokenHash, Variant,
+    AdminRequest, Board, Clock, EventKind, GameEvent, GameId, GameResult, GameRules, LastClaim,
+    MoveRecord, NewGame, Outcome, Pairing, Player, Ply, Rejection, Score, ScoringSystem,
+    SeatHashes, Termination, Timestamp, TokenHash, Variant,
     dead_position::{self, Mating},
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
@@ -91,6 +91,9 @@ pub struct Game {
     /// [`super::admin_request::REMEMBERED_REQUESTS`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     admin_requests: Vec<AdminRequest>,
+    /// The latest draw claim and its ruling, for recognising its repeat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_claim: Option<LastClaim>,
     /// The idempotency digest of a game stored before setups were kept
     /// (see [`super::encoding`]); `None` for every game created since.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -126,6 +129,7 @@ impl Game {
             clock,
             progress: Progress::Active { draw_offer: None },
             admin_requests: Vec::new(),
+            last_claim: None,
             legacy_fingerprint: None,
         };
         let event = GameEvent {
@@ -164,6 +168,7 @@ impl Game {
             clock,
             progress,
             admin_requests: Vec::new(),
+            last_claim: None,
             legacy_fingerprint: Some(fingerprint),
         }
     }
@@ -526,6 +531,16 @@ impl Game {
             self.admin_requests.remove(0);
         }
         self.admin_requests.push(request);
+    }
+
+    /// The latest draw claim and its ruling.
+    pub(super) fn last_claim(&self) -> Option<&LastClaim> {
+        self.last_claim.as_ref()
+    }
+
+    /// Remembers the latest draw claim.
+    pub(super) fn set_last_claim(&mut self, claim: LastClaim) {
+        self.last_claim = Some(claim);
     }
 
     /// The clock, in a timed game.
