@@ -33,8 +33,9 @@ pub struct Config {
     #[arg(long, env = "ARBITER_REDIS_KEY_PREFIX", default_value = "arbiter")]
     pub redis_key_prefix: String,
 
-    /// The platform's admin token, required by CreateGame. Without it the
-    /// server runs in open mode: anyone may create games.
+    /// The platform's admin token, required by every AdminService call
+    /// (creating games, the arbiter's interventions). Without it the server
+    /// runs in open mode: anyone may make those calls.
     #[arg(long, env = "ARBITER_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
 
