@@ -145,7 +145,16 @@ fn pairing(pairing: Option<&proto::Pairing>) -> Result<Pairing, Status> {
         request::non_negative("pairing.round", pairing.round)?,
         request::non_negative("pairing.board", pairing.board)?,
     )
-    .map_err(|e| status::invalid_field(&e))
+    .map_err(|err| {
+        // The pairing's fields sit in the request's `pairing` message.
+        let field = match err.field {
+            "event_id" => "pairing.event_id",
+            "round" => "pairing.round",
+            "board" => "pairing.board",
+            other => other,
+        };
+        status::invalid_field(&FieldError { field, ..err })
+    })
 }
 
 /// The idempotency key and the validated game a request asks for.

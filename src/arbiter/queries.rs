@@ -50,12 +50,19 @@ impl Arbiter {
         let mut games = Vec::new();
         let mut position = after;
         for _ in 0..MAX_BATCHES {
+            // One entry more than a page, to know whether a full page is
+            // the last one.
             let listed = self
                 .store
-                .event_games(event_id, position.as_ref(), page_size)
+                .event_games(event_id, position.as_ref(), page_size + 1)
                 .await?;
-            let exhausted = listed.len() < page_size;
-            for entry in listed {
+            let exhausted = listed.len() <= page_size;
+            let mut entries = listed.into_iter().peekable();
+            while let Some(entry) = entries.next() {
+                if games.len() == page_size {
+                    // A full page with more listed after it.
+                    return Ok((games, position));
+                }
                 position = Some(entry.clone());
                 let (game, now) = match self.load_current(&entry.game).await {
                     Err(ArbiterError::NotFound(_)) => continue,
@@ -63,9 +70,9 @@ impl Arbiter {
                 };
                 if status.is_none_or(|wanted| game.status_at(now) == wanted) {
                     games.push(self.view(game, now, full).await?);
-                    if games.len() == page_size {
-                        return Ok((games, position));
-                    }
+                }
+                if games.len() == page_size && entries.peek().is_none() && exhausted {
+                    return Ok((games, None));
                 }
             }
             if exhausted {

@@ -74,8 +74,8 @@ impl Schedule {
     ) -> Result<Self, FieldError> {
         if default_time_ms.is_some() && scheduled_start.is_none() {
             return Err(FieldError::new(
-                "default_time_ms",
-                "needs a scheduled_start",
+                "default_time_millis",
+                "needs a scheduled_start_time",
             ));
         }
         Ok(Self {

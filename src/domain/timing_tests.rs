@@ -476,8 +476,8 @@ fn a_default_time_needs_a_scheduled_start() {
     assert_eq!(
         Schedule::new(None, Some(30 * SEC)),
         Err(FieldError::new(
-            "default_time_ms",
-            "needs a scheduled_start"
+            "default_time_millis",
+            "needs a scheduled_start_time"
         ))
     );
     assert_eq!(
