@@ -12,28 +12,30 @@
 
 use crate::common;
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::{
+    collections::HashMap,
+    time::{Duration, SystemTime, UNIX_EPOCH},
+};
 
 use arbiter::{
     domain::{self, dead_position, on_flag},
     proto::{
-        self, Color, DelayMode, DrawClaimReason, GameStatus, Outcome, Pace, RulesProfile,
-        Termination, arbiter_service_client::ArbiterServiceClient, game_event::Kind,
+        self, Color, DelayMode, DrawClaimReason, DrawClaimVerdict, GameStatus, Outcome, Pace,
+        RulesProfile, Termination, game_event::Kind,
     },
 };
 use common::{
-    Backend, NewGame, TestApp, claim_draw, create, create_request, drain, expect_code, export_pgn,
-    get, kinds, make_move, make_move_offering_draw, play_line, reason, seat, watch, with_token,
+    AdminClient, Backend, Client, NewGame, TestApp, WatchKind, claim_draw, create, create_request,
+    drain, drain_messages, expect_code, export_pgn, get, get_full, kinds, make_move,
+    make_move_offering_draw, pairing, period, play_line, reason, seat, watch, with_token,
 };
-use tonic::{Code, Request, Status, transport::Channel};
+use tonic::{Code, Request, Status};
 use tonic_types::StatusExt;
 
-type Client = ArbiterServiceClient<Channel>;
-
 /// A control short enough for a flag to fall during a test.
-const FLAG_MS: u64 = 300;
+const FLAG_MS: i32 = 300;
 /// How long to sleep for a `FLAG_MS` deadline to have certainly passed.
-const PAST_FLAG: Duration = Duration::from_millis(FLAG_MS + 250);
+const PAST_FLAG: Duration = Duration::from_millis(FLAG_MS as u64 + 250);
 /// The longest a test waits for the server to do something by itself
 /// (the sweeper runs every 50 ms; this only keeps failures from hanging).
 const PATIENCE: Duration = Duration::from_secs(10);
@@ -42,25 +44,16 @@ const PATIENCE: Duration = Duration::from_secs(10);
 // Helpers
 // ---------------------------------------------------------------------------
 
-fn period(time_ms: u64, moves: u32, increment_ms: u64, delay_ms: u64) -> proto::Period {
-    proto::Period {
-        time_ms,
-        moves,
-        increment_ms,
-        delay_ms,
-    }
-}
-
 /// A control with simple delay (stated explicitly, so the game echoes it
 /// unchanged).
-fn control(periods: &[proto::Period]) -> proto::TimeControl {
+fn control(periods: &[proto::TimeControlPeriod]) -> proto::TimeControl {
     proto::TimeControl {
         periods: periods.to_vec(),
         delay_mode: DelayMode::Simple.into(),
     }
 }
 
-fn sudden_death(time_ms: u64) -> proto::TimeControl {
+fn sudden_death(time_ms: i32) -> proto::TimeControl {
     control(&[period(time_ms, 0, 0, 0)])
 }
 
@@ -73,13 +66,29 @@ fn timed(fen: &str, control: proto::TimeControl) -> proto::CreateGameRequest {
     }
 }
 
-async fn create_ok(client: &mut Client, request: proto::CreateGameRequest) -> NewGame {
-    create(client, request).await.expect("create a timed game")
+async fn create_ok(admin: &mut AdminClient, request: proto::CreateGameRequest) -> NewGame {
+    create(admin, request).await.expect("create a timed game")
 }
 
 #[track_caller]
 fn clock(game: &proto::Game) -> proto::ClockState {
     game.clock.expect("a timed game shows its clock")
+}
+
+/// The clocks of a timed game, as its setup holds them.
+#[track_caller]
+fn timing(game: &proto::Game) -> &proto::Timing {
+    common::setup(game)
+        .timing
+        .as_ref()
+        .expect("a timed game has timing")
+}
+
+/// The side whose clock runs, `None` when none does.
+fn running(state: &proto::ClockState) -> Option<Color> {
+    state
+        .running
+        .map(|color| Color::try_from(color).expect("a known colour"))
 }
 
 /// A protobuf timestamp `ms` milliseconds from now, in whole milliseconds.
@@ -103,56 +112,101 @@ fn authorized<T>(message: T, token: Option<&str>) -> Request<T> {
     }
 }
 
+/// An adjustment without a request id.
+fn adjustment(game_id: &str, color: Color, delta: i32, why: &str) -> proto::AdjustClockRequest {
+    proto::AdjustClockRequest {
+        request_id: String::new(),
+        game_id: game_id.to_owned(),
+        color: color.into(),
+        delta_millis: delta,
+        reason: why.to_owned(),
+    }
+}
+
+/// A pause without a request id.
+fn pausing(game_id: &str, why: &str) -> proto::PauseClockRequest {
+    proto::PauseClockRequest {
+        request_id: String::new(),
+        game_id: game_id.to_owned(),
+        reason: why.to_owned(),
+    }
+}
+
+/// A resumption without a request id.
+fn resuming(game_id: &str, why: &str) -> proto::ResumeClockRequest {
+    proto::ResumeClockRequest {
+        request_id: String::new(),
+        game_id: game_id.to_owned(),
+        reason: why.to_owned(),
+    }
+}
+
+async fn adjust_clock(
+    admin: &mut AdminClient,
+    request: proto::AdjustClockRequest,
+    token: Option<&str>,
+) -> Result<proto::AdjustClockResponse, Status> {
+    admin
+        .adjust_clock(authorized(request, token))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+async fn pause_clock(
+    admin: &mut AdminClient,
+    request: proto::PauseClockRequest,
+    token: Option<&str>,
+) -> Result<proto::PauseClockResponse, Status> {
+    admin
+        .pause_clock(authorized(request, token))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+async fn resume_clock(
+    admin: &mut AdminClient,
+    request: proto::ResumeClockRequest,
+    token: Option<&str>,
+) -> Result<proto::ResumeClockResponse, Status> {
+    admin
+        .resume_clock(authorized(request, token))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
 async fn adjust(
-    client: &mut Client,
+    admin: &mut AdminClient,
     game_id: &str,
     color: Color,
-    delta_ms: i64,
+    delta: i32,
     why: &str,
     token: Option<&str>,
 ) -> Result<proto::Game, Status> {
-    let request = proto::AdjustClockRequest {
-        game_id: game_id.to_owned(),
-        color: color.into(),
-        delta_ms,
-        reason: why.to_owned(),
-    };
-    client
-        .adjust_clock(authorized(request, token))
+    adjust_clock(admin, adjustment(game_id, color, delta, why), token)
         .await
-        .map(|r| r.into_inner().game.expect("game in response"))
+        .map(|r| r.game.expect("game in response"))
 }
 
 async fn pause(
-    client: &mut Client,
+    admin: &mut AdminClient,
     game_id: &str,
     why: &str,
     token: Option<&str>,
 ) -> Result<proto::Game, Status> {
-    let request = proto::PauseClockRequest {
-        game_id: game_id.to_owned(),
-        reason: why.to_owned(),
-    };
-    client
-        .pause_clock(authorized(request, token))
+    pause_clock(admin, pausing(game_id, why), token)
         .await
-        .map(|r| r.into_inner().game.expect("game in response"))
+        .map(|r| r.game.expect("game in response"))
 }
 
 async fn resume(
-    client: &mut Client,
+    admin: &mut AdminClient,
     game_id: &str,
     why: &str,
     token: Option<&str>,
 ) -> Result<proto::Game, Status> {
-    let request = proto::ResumeClockRequest {
-        game_id: game_id.to_owned(),
-        reason: why.to_owned(),
-    };
-    client
-        .resume_clock(authorized(request, token))
+    resume_clock(admin, resuming(game_id, why), token)
         .await
-        .map(|r| r.into_inner().game.expect("game in response"))
+        .map(|r| r.game.expect("game in response"))
 }
 
 const ADMIN: Option<&str> = Some(common::ADMIN_TOKEN);
@@ -179,6 +233,14 @@ fn assert_invalid_field<T: std::fmt::Debug>(result: Result<T, Status>, field: &s
     assert_eq!(bad.field_violations[0].field, field, "{status:?}");
 }
 
+/// The `ErrorInfo.metadata` of a status.
+fn metadata(status: &Status) -> HashMap<String, String> {
+    status
+        .get_details_error_info()
+        .map(|info| info.metadata)
+        .unwrap_or_default()
+}
+
 #[track_caller]
 fn assert_result(game: &proto::Game, outcome: Outcome, termination: Termination) {
     assert_eq!(game.status, GameStatus::Finished as i32, "{game:?}");
@@ -187,8 +249,7 @@ fn assert_result(game: &proto::Game, outcome: Outcome, termination: Termination)
     assert_eq!(result.termination, termination as i32, "{result:?}");
     let clock = clock(game);
     assert_eq!(
-        clock.running,
-        Color::Unspecified as i32,
+        clock.running, None,
         "no clock runs once the game is over: {clock:?}"
     );
 }
@@ -202,7 +263,7 @@ fn assert_ended_with(event: &proto::GameEvent, outcome: Outcome, termination: Te
     assert_eq!(result.outcome, outcome as i32, "{result:?}");
     assert_eq!(result.termination, termination as i32, "{result:?}");
     let clock = event.clock.expect("a timed game's events carry the clock");
-    assert_eq!(clock.running, Color::Unspecified as i32, "{clock:?}");
+    assert_eq!(clock.running, None, "{clock:?}");
 }
 
 /// Every event left on `stream` until the server closes it after the
@@ -216,6 +277,27 @@ async fn until_the_end(
         .expect("the game ends (and its stream closes) by itself")
 }
 
+/// Like [`until_the_end`] for a watch from version 0: the snapshot it
+/// starts with, then every event.
+async fn snapshot_until_the_end(
+    stream: &mut tonic::Streaming<proto::WatchGameResponse>,
+) -> (proto::Game, Vec<proto::GameEvent>) {
+    let messages = tokio::time::timeout(PATIENCE, drain_messages(stream))
+        .await
+        .expect("the game ends (and its stream closes) by itself");
+    let mut messages = messages.into_iter();
+    let Some(WatchKind::Snapshot(snapshot)) = messages.next() else {
+        panic!("a watch from version 0 starts with a snapshot");
+    };
+    let events = messages
+        .map(|message| match message {
+            WatchKind::Event(event) => event,
+            other => panic!("only events follow the snapshot: {other:?}"),
+        })
+        .collect();
+    (snapshot, events)
+}
+
 // ---------------------------------------------------------------------------
 // Controls accepted and reported
 // ---------------------------------------------------------------------------
@@ -223,85 +305,88 @@ async fn until_the_end(
 async fn typical_controls_are_accepted_and_reported(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
 
     // 90 minutes for 40 moves, then 30 minutes, 30 s increment from move 1.
     let classical = control(&[
         period(5_400_000, 40, 30_000, 0),
         period(1_800_000, 0, 30_000, 0),
     ]);
-    let game = create_ok(&mut client, timed("", classical.clone())).await;
+    let game = create_ok(&mut admin, timed("", classical.clone())).await;
     for shown in [game.game.clone(), get(&mut client, &game.id).await] {
-        assert_eq!(shown.pace, Pace::Standard as i32);
-        assert_eq!(shown.time_control.as_ref(), Some(&classical));
-        assert_eq!(shown.black_time_control.as_ref(), Some(&classical));
+        let timing = timing(&shown);
+        assert_eq!(timing.pace, Pace::Standard as i32);
+        assert_eq!(timing.white.as_ref(), Some(&classical));
+        assert_eq!(timing.black.as_ref(), Some(&classical));
+        assert!(!timing.clock_starts_after_first_moves);
         let clock = clock(&shown);
         assert_eq!(clock.white_moves_left, 40);
         assert_eq!(clock.black_moves_left, 40);
         assert_eq!((clock.white_period, clock.black_period), (0, 0));
-        assert_eq!(clock.running, Color::White as i32, "White's clock runs");
+        assert_eq!(running(&clock), Some(Color::White), "White's clock runs");
         assert!(!clock.paused);
-        assert_eq!(clock.black_ms, 5_400_000);
-        assert!(clock.white_ms <= 5_400_000);
-        assert_eq!(clock.delay_left_ms, 0);
-        assert!(clock.as_of.is_some());
+        assert_eq!(clock.black_millis, 5_400_000);
+        assert!(clock.white_millis <= 5_400_000);
+        assert_eq!(clock.delay_left_millis, 0);
+        assert!(clock.read_time.is_some());
     }
 
     // 5 minutes + 3 s: 5 + 60 × 3 s = 8 minutes, blitz.
     let blitz = control(&[period(300_000, 0, 3_000, 0)]);
-    let game = create_ok(&mut client, timed("", blitz.clone())).await;
-    assert_eq!(game.game.pace, Pace::Blitz as i32);
-    assert_eq!(game.game.time_control.as_ref(), Some(&blitz));
+    let game = create_ok(&mut admin, timed("", blitz.clone())).await;
+    assert_eq!(timing(&game.game).pace, Pace::Blitz as i32);
+    assert_eq!(timing(&game.game).white.as_ref(), Some(&blitz));
     assert_eq!(clock(&game.game).white_moves_left, 0, "rest of the game");
 
     // 15 minutes + 10 s: rapid.
     let rapid = control(&[period(900_000, 0, 10_000, 0)]);
-    let game = create_ok(&mut client, timed("", rapid)).await;
-    assert_eq!(game.game.pace, Pace::Rapid as i32);
+    let game = create_ok(&mut admin, timed("", rapid)).await;
+    assert_eq!(timing(&game.game).pace, Pace::Rapid as i32);
 
     // G/60;d5 simple delay: standard, the delay shown while White's runs.
     let g60d5 = control(&[period(3_600_000, 0, 0, 5_000)]);
-    let game = create_ok(&mut client, timed("", g60d5.clone())).await;
+    let game = create_ok(&mut admin, timed("", g60d5.clone())).await;
     let shown = get(&mut client, &game.id).await;
-    assert_eq!(shown.pace, Pace::Standard as i32);
-    assert_eq!(shown.time_control.as_ref(), Some(&g60d5));
+    assert_eq!(timing(&shown).pace, Pace::Standard as i32);
+    assert_eq!(timing(&shown).white.as_ref(), Some(&g60d5));
     let state = clock(&shown);
     assert!(
-        state.delay_left_ms > 0 && state.delay_left_ms <= 5_000,
+        state.delay_left_millis > 0 && state.delay_left_millis <= 5_000,
         "{state:?}"
     );
     // Consistency of one view: within the delay nothing is charged.
-    assert_eq!(state.white_ms, 3_600_000, "{state:?}");
+    assert_eq!(state.white_millis, 3_600_000, "{state:?}");
     let moved = seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
         .await
         .expect("e4");
-    let record = &moved.moves[0];
-    let charged = record.time_spent_ms.saturating_sub(5_000) as i64;
-    assert_eq!(record.clock_ms, 3_600_000 - charged, "{record:?}");
+    let record = moved.last_move.clone().expect("the move is recorded");
+    let charged = record.time_spent_millis.saturating_sub(5_000).max(0);
+    assert_eq!(record.clock_millis, 3_600_000 - charged, "{record:?}");
     // Black's delay now runs.
     let state = clock(&moved);
-    assert_eq!(state.running, Color::Black as i32);
-    assert!(state.delay_left_ms > 0, "{state:?}");
+    assert_eq!(running(&state), Some(Color::Black));
+    assert!(state.delay_left_millis > 0, "{state:?}");
 
     // Bronstein 3 s: the time used, up to the delay, is given back.
     let bronstein = proto::TimeControl {
         periods: vec![period(180_000, 0, 0, 3_000)],
         delay_mode: DelayMode::Bronstein.into(),
     };
-    let game = create_ok(&mut client, timed("", bronstein.clone())).await;
-    assert_eq!(game.game.pace, Pace::Blitz as i32);
-    assert_eq!(game.game.time_control.as_ref(), Some(&bronstein));
+    let game = create_ok(&mut admin, timed("", bronstein.clone())).await;
+    assert_eq!(timing(&game.game).pace, Pace::Blitz as i32);
+    assert_eq!(timing(&game.game).white.as_ref(), Some(&bronstein));
     assert_eq!(
-        clock(&game.game).delay_left_ms,
+        clock(&game.game).delay_left_millis,
         0,
         "Bronstein shows no delay"
     );
     let moved = seat(&mut client, &game.white, make_move(&game.id, 0, "d4"))
         .await
         .expect("d4");
-    let record = &moved.moves[0];
-    let spent = record.time_spent_ms as i64;
+    let record = moved.last_move.clone().expect("the move is recorded");
+    let spent = record.time_spent_millis;
     assert_eq!(
-        record.clock_ms,
+        record.clock_millis,
         180_000 - spent + spent.min(3_000),
         "{record:?}"
     );
@@ -309,25 +394,27 @@ async fn typical_controls_are_accepted_and_reported(backend: Backend) {
     // Time odds: 5 minutes against 4.
     let mut request = timed("", sudden_death(300_000));
     request.black_time_control = Some(sudden_death(240_000));
-    let game = create_ok(&mut client, request).await;
+    let game = create_ok(&mut admin, request).await;
     let shown = get(&mut client, &game.id).await;
-    assert_eq!(shown.time_control, Some(sudden_death(300_000)));
-    assert_eq!(shown.black_time_control, Some(sudden_death(240_000)));
+    assert_eq!(timing(&shown).white, Some(sudden_death(300_000)));
+    assert_eq!(timing(&shown).black, Some(sudden_death(240_000)));
     let state = clock(&shown);
-    assert_eq!(state.black_ms, 240_000);
-    assert!(state.white_ms <= 300_000 && state.white_ms > state.black_ms);
-    assert_eq!(shown.pace, Pace::Blitz as i32);
+    assert_eq!(state.black_millis, 240_000);
+    assert!(state.white_millis <= 300_000 && state.white_millis > state.black_millis);
+    assert_eq!(timing(&shown).pace, Pace::Blitz as i32);
 
-    // An untimed game shows no clock at all.
+    // An untimed game shows no clock and no timing at all.
     let untimed = app.new_game().await;
     assert!(untimed.game.clock.is_none());
-    assert!(untimed.game.time_control.is_none());
-    assert_eq!(untimed.game.pace, Pace::Unspecified as i32);
+    assert!(common::setup(&untimed.game).timing.is_none());
+    let read = get(&mut client, &untimed.id).await;
+    assert!(read.clock.is_none());
+    assert!(common::setup(&read).timing.is_none());
 }
 
 async fn malformed_controls_are_refused(backend: Backend) {
     let app = TestApp::spawn(backend).await;
-    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let day = 24 * 60 * 60 * 1000;
     let bad_controls = [
         ("no period", control(&[])),
@@ -341,31 +428,47 @@ async fn malformed_controls_are_refused(backend: Backend) {
             "an increment longer than a day",
             control(&[period(60_000, 0, day + 1, 0)]),
         ),
+        ("negative time", control(&[period(-1, 0, 0, 0)])),
+        (
+            "a negative increment",
+            control(&[period(60_000, 0, -1_000, 0)]),
+        ),
     ];
     for (what, bad) in &bad_controls {
-        let result = create(&mut client, timed("", bad.clone())).await;
+        let result = create(&mut admin, timed("", bad.clone())).await;
         assert!(result.is_err(), "{what} was accepted");
         assert_invalid_field(result, "time_control");
         // The same for Black's own control.
         let mut request = timed("", sudden_death(60_000));
         request.black_time_control = Some(bad.clone());
-        assert_invalid_field(create(&mut client, request).await, "black_time_control");
+        assert_invalid_field(create(&mut admin, request).await, "black_time_control");
     }
 
     let mut request = create_request("", "");
     request.black_time_control = Some(sudden_death(60_000));
-    assert_invalid_field(create(&mut client, request).await, "black_time_control");
+    assert_invalid_field(create(&mut admin, request).await, "black_time_control");
 
     let mut request = create_request("", "");
     request.clock_starts_after_first_moves = true;
     assert_invalid_field(
-        create(&mut client, request).await,
+        create(&mut admin, request).await,
         "clock_starts_after_first_moves",
     );
 
     let mut request = timed("", sudden_death(60_000));
-    request.default_time_ms = 60_000;
-    assert_invalid_field(create(&mut client, request).await, "default_time_ms");
+    request.scheduled_start_time = Some(from_now(60_000));
+    request.default_time_millis = -1;
+    assert_invalid_field(create(&mut admin, request).await, "default_time_millis");
+}
+
+/// A default time counts from a scheduled start (FIDE 6.7): without one it
+/// is refused, and the refusal names the request's field.
+async fn a_default_time_needs_a_scheduled_start(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin = app.admin_client().await;
+    let mut request = timed("", sudden_death(60_000));
+    request.default_time_millis = 60_000;
+    assert_invalid_field(create(&mut admin, request).await, "default_time_millis");
 }
 
 // ---------------------------------------------------------------------------
@@ -375,63 +478,68 @@ async fn malformed_controls_are_refused(backend: Backend) {
 async fn moves_record_their_time_and_the_increment(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let game = create_ok(
-        &mut client,
+        &mut admin,
         timed("", control(&[period(300_000, 0, 3_000, 0)])),
     )
     .await;
     let mut stream = watch(&mut client, &game.id, 0).await;
-    assert_eq!(clock(&game.game).running, Color::White as i32);
+    assert_eq!(running(&clock(&game.game)), Some(Color::White));
 
     // Remaining time before each side's next move.
-    let (mut white_before, mut black_before) = (300_000_i64, 300_000_i64);
+    let (mut white_before, mut black_before) = (300_000, 300_000);
     let mut current = game.game.clone();
+    let mut records = Vec::new();
     for mv in ["e4", "c5", "Nf3", "d6", "d4"] {
         let mover = current.side_to_move;
         let token = common::token_to_move(&game, &current);
         current = seat(&mut client, token, make_move(&game.id, current.ply, mv))
             .await
             .unwrap_or_else(|status| panic!("{mv}: {status:?}"));
-        let record = current.moves.last().expect("the move is recorded");
+        let record = current.last_move.clone().expect("the move is recorded");
         assert_eq!(record.color, mover);
+        assert_eq!(record.ply + 1, current.ply);
         let before = if mover == Color::White as i32 {
             &mut white_before
         } else {
             &mut black_before
         };
         // Charged exactly the thinking time, then credited the increment.
-        let spent = record.time_spent_ms as i64;
-        assert_eq!(record.clock_ms, *before - spent + 3_000, "{record:?}");
+        let spent = record.time_spent_millis;
+        assert_eq!(record.clock_millis, *before - spent + 3_000, "{record:?}");
         if spent < 3_000 {
-            assert!(record.clock_ms > *before, "a quick move gains time");
+            assert!(record.clock_millis > *before, "a quick move gains time");
         }
-        *before = record.clock_ms;
+        *before = record.clock_millis;
 
         // The clock now runs for the other side; the mover's stands still
         // at what the move recorded.
         let state = clock(&current);
-        assert_eq!(state.running, current.side_to_move, "{state:?}");
-        assert_ne!(state.running, mover);
+        assert_eq!(state.running, Some(current.side_to_move), "{state:?}");
+        assert_ne!(state.running, Some(mover));
         let standing = if mover == Color::White as i32 {
-            state.white_ms
+            state.white_millis
         } else {
-            state.black_ms
+            state.black_millis
         };
-        assert_eq!(standing, record.clock_ms);
+        assert_eq!(standing, record.clock_millis);
+        records.push(record);
     }
     // The stored game carries the same records.
-    let stored = get(&mut client, &game.id).await;
-    assert_eq!(stored.moves, current.moves);
-    assert_eq!(clock(&stored).running, Color::Black as i32);
+    let stored = get_full(&mut client, &game.id).await;
+    assert_eq!(stored.moves, records);
+    assert_eq!(running(&clock(&stored)), Some(Color::Black));
 
     common::seat(&mut client, &game.black, common::resign(&game.id))
         .await
         .expect("resign");
-    let events = until_the_end(&mut stream).await;
+    let (snapshot, events) = snapshot_until_the_end(&mut stream).await;
+    let state = clock(&snapshot);
+    assert!(state.read_time.is_some(), "{state:?}");
     assert_eq!(
         kinds(&events),
         [
-            "snapshot",
             "move_made",
             "move_made",
             "move_made",
@@ -444,16 +552,21 @@ async fn moves_record_their_time_and_the_increment(backend: Backend) {
         let state = event
             .clock
             .unwrap_or_else(|| panic!("every event of a timed game carries the clock: {event:?}"));
-        assert_eq!(state.as_of, event.timestamp);
+        assert_eq!(state.read_time, event.event_time);
         if let Some(Kind::MoveMade(made)) = &event.kind {
-            assert_eq!(state.running, made.side_to_move);
+            assert_eq!(state.running, Some(made.side_to_move));
             let record = made.r#move.as_ref().expect("record");
             assert_eq!(record, &stored.moves[record.ply as usize]);
+            assert_eq!(made.ply, record.ply + 1);
         }
     }
+    let Some(Kind::MoveMade(last)) = &events[4].kind else {
+        unreachable!()
+    };
+    assert_eq!(last.fen, stored.fen, "the event carries the position after");
     assert_eq!(
         events.last().and_then(|e| e.clock).map(|c| c.running),
-        Some(Color::Unspecified as i32)
+        Some(None)
     );
 }
 
@@ -464,16 +577,22 @@ async fn moves_record_their_time_and_the_increment(backend: Backend) {
 async fn a_flag_is_noticed_on_read(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
-    let game = create_ok(&mut client, timed("", sudden_death(FLAG_MS))).await;
+    let game = create_ok(
+        &mut app.admin_client().await,
+        timed("", sudden_death(FLAG_MS)),
+    )
+    .await;
     assert_eq!(game.game.status, GameStatus::Active as i32);
     tokio::time::sleep(PAST_FLAG).await;
 
     let read = get(&mut client, &game.id).await;
     assert_result(&read, Outcome::BlackWins, Termination::Timeout);
     let state = clock(&read);
-    assert!(state.white_ms <= 0, "{state:?}");
-    assert_eq!(state.black_ms, FLAG_MS as i64);
-    assert!(read.moves.is_empty());
+    assert!(state.white_millis <= 0, "{state:?}");
+    assert_eq!(state.black_millis, FLAG_MS);
+    assert_eq!(read.ply, 0);
+    assert!(read.last_move.is_none());
+    assert!(get_full(&mut client, &game.id).await.moves.is_empty());
     assert!(read.legal_moves.is_empty());
     assert_eq!(read.version, 2, "created, then ended once");
     // Reading again changes nothing.
@@ -486,24 +605,26 @@ async fn a_flag_is_noticed_on_read(backend: Backend) {
 async fn a_move_after_the_flag_is_refused_and_the_game_ends_on_time(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
 
     // White's flag falls before White's first move.
-    let game = create_ok(&mut client, timed("", sudden_death(FLAG_MS))).await;
+    let game = create_ok(&mut admin, timed("", sudden_death(FLAG_MS))).await;
     tokio::time::sleep(PAST_FLAG).await;
     assert_refused(
         seat(&mut client, &game.white, make_move(&game.id, 0, "e4")).await,
         Code::FailedPrecondition,
         "GAME_OVER",
     );
-    let after = get(&mut client, &game.id).await;
+    let after = get_full(&mut client, &game.id).await;
     assert_result(&after, Outcome::BlackWins, Termination::Timeout);
     assert!(after.moves.is_empty(), "no move is recorded after the flag");
+    assert!(after.last_move.is_none());
     assert_eq!(after.ply, 0);
 
     // Black's, on time odds, after White's move started it.
     let mut request = timed("", sudden_death(60_000));
     request.black_time_control = Some(sudden_death(FLAG_MS));
-    let game = create_ok(&mut client, request).await;
+    let game = create_ok(&mut admin, request).await;
     seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
         .await
         .expect("White moves in time");
@@ -513,10 +634,11 @@ async fn a_move_after_the_flag_is_refused_and_the_game_ends_on_time(backend: Bac
         Code::FailedPrecondition,
         "GAME_OVER",
     );
-    let after = get(&mut client, &game.id).await;
+    let after = get_full(&mut client, &game.id).await;
     assert_result(&after, Outcome::WhiteWins, Termination::Timeout);
     assert_eq!(after.moves.len(), 1);
-    assert!(clock(&after).black_ms <= 0);
+    assert_eq!(after.ply, 1);
+    assert!(clock(&after).black_millis <= 0);
 }
 
 /// Nobody reads or writes the game after creating it: the sweeper ends it
@@ -524,15 +646,20 @@ async fn a_move_after_the_flag_is_refused_and_the_game_ends_on_time(backend: Bac
 async fn the_sweeper_ends_an_unattended_game(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
-    let game = create_ok(&mut client, timed("", sudden_death(FLAG_MS))).await;
+    let game = create_ok(
+        &mut app.admin_client().await,
+        timed("", sudden_death(FLAG_MS)),
+    )
+    .await;
     let mut stream = watch(&mut client, &game.id, 0).await;
 
-    let events = until_the_end(&mut stream).await;
-    assert_eq!(kinds(&events), ["snapshot", "game_ended"]);
-    assert!(events[0].clock.is_some());
-    assert_ended_with(&events[1], Outcome::BlackWins, Termination::Timeout);
-    assert_eq!(events[1].version, 2);
-    assert!(events[1].clock.expect("clock").white_ms <= 0);
+    let (snapshot, events) = snapshot_until_the_end(&mut stream).await;
+    assert!(snapshot.clock.is_some());
+    assert_eq!(kinds(&events), ["game_ended"]);
+    assert_ended_with(&events[0], Outcome::BlackWins, Termination::Timeout);
+    assert_eq!(events[0].version, 2);
+    assert_eq!(events[0].game_id, game.id);
+    assert!(events[0].clock.expect("clock").white_millis <= 0);
     let read = get(&mut client, &game.id).await;
     assert_result(&read, Outcome::BlackWins, Termination::Timeout);
     assert_eq!(read.version, 2);
@@ -546,7 +673,7 @@ async fn the_sweeper_follows_the_clock_after_a_move(backend: Backend) {
     let mut client = app.client().await;
     let mut request = timed("", sudden_death(60_000));
     request.black_time_control = Some(sudden_death(FLAG_MS));
-    let game = create_ok(&mut client, request).await;
+    let game = create_ok(&mut app.admin_client().await, request).await;
     let mut stream = watch(&mut client, &game.id, 1).await;
     seat(&mut client, &game.white, make_move(&game.id, 0, "Nf3"))
         .await
@@ -579,10 +706,11 @@ async fn two_replicas_end_each_flagged_game_exactly_once() {
     // Same Redis, same key prefix.
     let second = TestApp::spawn_with(first.settings.clone(), None).await;
     let mut client = first.client().await;
+    let mut admin = first.admin_client().await;
     let mut games = Vec::new();
     for i in 0..10 {
         let request = timed("", sudden_death(200 + 40 * i));
-        games.push(create_ok(&mut client, request).await);
+        games.push(create_ok(&mut admin, request).await);
     }
     // Half the games are read through both replicas until they end, racing
     // the two sweepers; the others are left to the sweepers alone.
@@ -614,8 +742,9 @@ async fn two_replicas_end_each_flagged_game_exactly_once() {
         };
         let mut stream = watch(watcher, &game.id, 1).await;
         let events = until_the_end(&mut stream).await;
-        let versions: Vec<u64> = events.iter().map(|e| e.version).collect();
-        assert_eq!(versions, (2..2 + events.len() as u64).collect::<Vec<_>>());
+        let versions: Vec<i32> = events.iter().map(|e| e.version).collect();
+        let expected: Vec<i32> = (2..).take(events.len()).collect();
+        assert_eq!(versions, expected);
         let endings = events
             .iter()
             .filter(|e| matches!(e.kind, Some(Kind::GameEnded(_))))
@@ -638,28 +767,30 @@ async fn two_replicas_end_each_flagged_game_exactly_once() {
 async fn a_player_who_does_not_show_up_forfeits(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
 
     // Nobody shows up: White, who was to move first, forfeits.
     let start = from_now(200);
     let mut request = timed("", sudden_death(60_000));
-    request.scheduled_start = Some(start);
-    request.default_time_ms = 300;
-    let game = create_ok(&mut client, request).await;
-    assert_eq!(game.game.scheduled_start, Some(start));
-    assert_eq!(game.game.default_time_ms, 300);
+    request.scheduled_start_time = Some(start);
+    request.default_time_millis = 300;
+    let game = create_ok(&mut admin, request).await;
+    assert_eq!(common::setup(&game.game).scheduled_start_time, Some(start));
+    assert_eq!(common::setup(&game.game).default_time_millis, 300);
     let mut stream = watch(&mut client, &game.id, 0).await;
-    let events = until_the_end(&mut stream).await;
-    assert_eq!(kinds(&events), ["snapshot", "game_ended"]);
-    assert_ended_with(&events[1], Outcome::BlackWins, Termination::NoShow);
+    let (_, events) = snapshot_until_the_end(&mut stream).await;
+    assert_eq!(kinds(&events), ["game_ended"]);
+    assert_ended_with(&events[0], Outcome::BlackWins, Termination::NoShow);
     let read = get(&mut client, &game.id).await;
     assert_result(&read, Outcome::BlackWins, Termination::NoShow);
-    assert!(clock(&read).white_ms > 0, "a forfeit, not a flag");
+    assert!(clock(&read).white_millis > 0, "a forfeit, not a flag");
+    assert!(common::score(&read).unplayed);
 
     // White shows up and moves; Black never does.
     let mut request = timed("", sudden_death(60_000));
-    request.scheduled_start = Some(from_now(100));
-    request.default_time_ms = 1_500;
-    let game = create_ok(&mut client, request).await;
+    request.scheduled_start_time = Some(from_now(100));
+    request.default_time_millis = 1_500;
+    let game = create_ok(&mut admin, request).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     let moved = seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
         .await
@@ -668,7 +799,7 @@ async fn a_player_who_does_not_show_up_forfeits(backend: Backend) {
     let events = until_the_end(&mut stream).await;
     assert_eq!(kinds(&events), ["game_ended"]);
     assert_ended_with(&events[0], Outcome::WhiteWins, Termination::NoShow);
-    let read = get(&mut client, &game.id).await;
+    let read = get_full(&mut client, &game.id).await;
     assert_result(&read, Outcome::WhiteWins, Termination::NoShow);
     assert_eq!(read.moves.len(), 1);
 }
@@ -679,26 +810,145 @@ async fn the_clock_waits_for_the_scheduled_start(backend: Backend) {
     // A control that would have flagged long before the start.
     let start = from_now(60_000);
     let mut request = timed("", sudden_death(FLAG_MS));
-    request.scheduled_start = Some(start);
-    let game = create_ok(&mut client, request).await;
+    request.scheduled_start_time = Some(start);
+    let game = create_ok(&mut app.admin_client().await, request).await;
     tokio::time::sleep(PAST_FLAG).await;
     let read = get(&mut client, &game.id).await;
-    assert_eq!(read.status, GameStatus::Active as i32);
-    assert_eq!(read.scheduled_start, Some(start));
-    assert_eq!(read.default_time_ms, 0);
+    assert_eq!(read.status, GameStatus::Pending as i32);
+    assert_eq!(common::setup(&read).scheduled_start_time, Some(start));
+    assert_eq!(common::setup(&read).default_time_millis, 0);
     let state = clock(&read);
-    assert_eq!(state.white_ms, FLAG_MS as i64, "full time until the start");
-    assert_eq!(state.black_ms, FLAG_MS as i64);
-    assert_eq!(
-        state.running,
-        Color::Unspecified as i32,
-        "no clock runs yet"
-    );
+    assert_eq!(state.white_millis, FLAG_MS, "full time until the start");
+    assert_eq!(state.black_millis, FLAG_MS);
+    assert_eq!(state.running, None, "no clock runs yet");
     // Nobody may move before the start.
     let early = seat(&mut client, &game.white, make_move(&game.id, 0, "e4")).await;
     let status = expect_code(early, Code::FailedPrecondition);
     assert_eq!(reason(&status), "NOT_STARTED");
-    assert_eq!(get(&mut client, &game.id).await.ply, 0);
+    let after = get(&mut client, &game.id).await;
+    assert_eq!(after.ply, 0);
+    assert_eq!(after.version, 1, "a refusal changes nothing");
+}
+
+/// The scheduled start of a game as an RFC 3339 text, read back.
+fn parse_rfc3339(text: &str) -> prost_types::Timestamp {
+    text.parse()
+        .unwrap_or_else(|err| panic!("'{text}' is not an RFC 3339 time: {err:?}"))
+}
+
+/// A game is pending until its scheduled start, in every read (the game,
+/// the list of its event, the creation's response) and for every move;
+/// then it is active without anyone touching it.
+async fn a_game_is_pending_until_its_scheduled_start(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
+    let event = "Pending {start} – ⏳";
+
+    // Far in the future: pending in every read, however slow the test.
+    let start = from_now(60_000);
+    let mut request = timed("", sudden_death(60_000));
+    request.pairing = Some(pairing(event, 1, 1));
+    request.scheduled_start_time = Some(start);
+    let later = create_ok(&mut admin, request).await;
+    assert_eq!(later.game.status, GameStatus::Pending as i32);
+    let read = get(&mut client, &later.id).await;
+    assert_eq!(read.status, GameStatus::Pending as i32);
+    assert_eq!(read.side_to_move, Color::White as i32);
+    assert!(!read.legal_moves.is_empty(), "the position is there to see");
+    assert_eq!(clock(&read).running, None);
+    let listed = list(&mut client, event, GameStatus::Unspecified).await;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].game_id, later.id);
+    assert_eq!(listed[0].status, GameStatus::Pending as i32);
+    let pending = list(&mut client, event, GameStatus::Pending).await;
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].game_id, later.id);
+    assert!(
+        list(&mut client, event, GameStatus::Active)
+            .await
+            .is_empty()
+    );
+
+    // A move before the start is refused, saying when the game starts.
+    let status = assert_refused(
+        seat(&mut client, &later.white, make_move(&later.id, 0, "e4")).await,
+        Code::FailedPrecondition,
+        "NOT_STARTED",
+    );
+    let info = metadata(&status);
+    let start_time = info.get("start_time").expect("start_time in the metadata");
+    assert_eq!(parse_rfc3339(start_time), start, "{info:?}");
+    assert_eq!(info.get("ply").map(String::as_str), Some("0"), "{info:?}");
+    assert_eq!(
+        info.get("side_to_move").map(String::as_str),
+        Some("white"),
+        "{info:?}"
+    );
+    // So is a claim.
+    assert_refused(
+        seat(
+            &mut client,
+            &later.white,
+            claim_draw(&later.id, DrawClaimReason::ThreefoldRepetition, "", 0),
+        )
+        .await,
+        Code::FailedPrecondition,
+        "NOT_STARTED",
+    );
+    let after = get(&mut client, &later.id).await;
+    assert_eq!(after.version, 1, "the refusals changed nothing");
+    assert_eq!(after.status, GameStatus::Pending as i32);
+
+    // Soon: pending when created, then active once the start has passed,
+    // noticed by a read alone. The reads are bounded, not timed.
+    let mut request = timed("", sudden_death(60_000));
+    request.pairing = Some(pairing(event, 1, 2));
+    request.scheduled_start_time = Some(from_now(400));
+    let soon = create_ok(&mut admin, request).await;
+    assert_eq!(soon.game.status, GameStatus::Pending as i32);
+    let mut seen = Vec::new();
+    let active = tokio::time::timeout(PATIENCE, async {
+        loop {
+            let game = get(&mut client, &soon.id).await;
+            seen.push(game.status);
+            if game.status != GameStatus::Pending as i32 {
+                return game;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .expect("the game starts at its scheduled time");
+    assert_eq!(active.status, GameStatus::Active as i32, "{seen:?}");
+    assert_eq!(active.version, 1, "starting is no event");
+    assert_eq!(running(&clock(&active)), Some(Color::White));
+    let listed = list(&mut client, event, GameStatus::Active).await;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].game_id, soon.id);
+    let pending = list(&mut client, event, GameStatus::Pending).await;
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].game_id, later.id);
+    let moved = seat(&mut client, &soon.white, make_move(&soon.id, 0, "e4"))
+        .await
+        .expect("a move once the game has started");
+    assert_eq!(moved.status, GameStatus::Active as i32);
+    assert_eq!(moved.ply, 1);
+}
+
+/// Every game of `event` with `status` (all when unspecified), in one page.
+async fn list(client: &mut Client, event: &str, status: GameStatus) -> Vec<proto::Game> {
+    let page = client
+        .list_games(proto::ListGamesRequest {
+            event_id: event.to_owned(),
+            status: status.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("list games")
+        .into_inner();
+    assert_eq!(page.next_page_token, "", "one page holds them all");
+    page.games
 }
 
 async fn the_clock_starts_after_both_first_moves_when_asked(backend: Backend) {
@@ -706,34 +956,37 @@ async fn the_clock_starts_after_both_first_moves_when_asked(backend: Backend) {
     let mut client = app.client().await;
     let mut request = timed("", sudden_death(FLAG_MS));
     request.clock_starts_after_first_moves = true;
-    let game = create_ok(&mut client, request).await;
-    assert_eq!(clock(&game.game).running, Color::Unspecified as i32);
+    let game = create_ok(&mut app.admin_client().await, request).await;
+    assert!(timing(&game.game).clock_starts_after_first_moves);
+    assert_eq!(clock(&game.game).running, None);
 
     // Neither first move is timed, however long it takes.
     tokio::time::sleep(PAST_FLAG).await;
     let white = seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
         .await
         .expect("White's untimed first move");
-    assert_eq!(clock(&white).running, Color::Unspecified as i32);
+    assert_eq!(clock(&white).running, None);
     tokio::time::sleep(PAST_FLAG).await;
     let mut stream = watch(&mut client, &game.id, white.version).await;
     let black = seat(&mut client, &game.black, make_move(&game.id, 1, "e5"))
         .await
         .expect("Black's untimed first move");
-    for record in &black.moves {
-        assert_eq!(record.time_spent_ms, 0, "{record:?}");
-        assert_eq!(record.clock_ms, FLAG_MS as i64, "{record:?}");
+    let both = get_full(&mut client, &game.id).await;
+    assert_eq!(both.moves.len(), 2);
+    for record in &both.moves {
+        assert_eq!(record.time_spent_millis, 0, "{record:?}");
+        assert_eq!(record.clock_millis, FLAG_MS, "{record:?}");
     }
     // Black's first move started White's clock.
     let state = clock(&black);
-    assert_eq!(state.running, Color::White as i32, "{state:?}");
-    assert_eq!(state.black_ms, FLAG_MS as i64);
+    assert_eq!(running(&state), Some(Color::White), "{state:?}");
+    assert_eq!(state.black_millis, FLAG_MS);
 
     // Left alone, White's flag falls; the sweeper must notice.
     let events = until_the_end(&mut stream).await;
     assert_eq!(kinds(&events), ["move_made", "game_ended"]);
     assert_ended_with(&events[1], Outcome::BlackWins, Termination::Timeout);
-    let read = get(&mut client, &game.id).await;
+    let read = get_full(&mut client, &game.id).await;
     assert_result(&read, Outcome::BlackWins, Termination::Timeout);
     assert_eq!(read.moves.len(), 2);
 }
@@ -885,6 +1138,7 @@ fn flag_positions_are_what_they_claim() {
 async fn flags_are_adjudicated_by_what_the_opponent_can_still_do(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let mut games = Vec::new();
     for case in &FLAG_CASES {
         let mut request = timed(case.fen, sudden_death(FLAG_MS));
@@ -892,7 +1146,7 @@ async fn flags_are_adjudicated_by_what_the_opponent_can_still_do(backend: Backen
             profile: case.profile.into(),
             ..Default::default()
         });
-        let game = create(&mut client, request)
+        let game = create(&mut admin, request)
             .await
             .unwrap_or_else(|status| panic!("{}: {status:?}", case.name));
         assert_eq!(game.game.status, GameStatus::Active as i32, "{}", case.name);
@@ -902,21 +1156,24 @@ async fn flags_are_adjudicated_by_what_the_opponent_can_still_do(backend: Backen
     for (case, game) in FLAG_CASES.iter().zip(&games) {
         let read = get(&mut client, &game.id).await;
         assert_eq!(read.status, GameStatus::Finished as i32, "{}", case.name);
-        let result = read.result.expect("result");
+        let result = read.result.clone().expect("result");
         assert_eq!(
             (result.outcome, result.termination),
             (case.outcome as i32, case.termination as i32),
             "{}: {result:?}",
             case.name
         );
-        assert_eq!(read.rules.expect("rules").profile, case.profile as i32);
-        assert!(read.moves.is_empty(), "{}", case.name);
+        let rules = common::setup(&read).rules.expect("rules");
+        assert_eq!(rules.profile, case.profile as i32);
+        assert_eq!(read.ply, 0, "{}", case.name);
+        assert!(read.last_move.is_none(), "{}", case.name);
     }
 }
 
 async fn a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     for (drawn_on_flag, outcome, termination) in [
         (
             true,
@@ -933,9 +1190,12 @@ async fn a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so(backend: B
             pending_offer_draws_on_flag: drawn_on_flag,
             ..Default::default()
         });
-        let game = create_ok(&mut client, request).await;
+        let game = create_ok(&mut admin, request).await;
         assert_eq!(
-            game.game.rules.expect("rules").pending_offer_draws_on_flag,
+            common::setup(&game.game)
+                .rules
+                .expect("rules")
+                .pending_offer_draws_on_flag,
             drawn_on_flag
         );
         play_line(&mut client, &game, &["e4", "e5"]).await;
@@ -946,17 +1206,13 @@ async fn a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so(backend: B
         )
         .await
         .expect("White moves and offers a draw");
-        assert_eq!(offered.draw_offer, Color::White as i32);
-        assert_eq!(clock(&offered).running, Color::Black as i32);
+        assert_eq!(offered.draw_offered_by, Some(Color::White as i32));
+        assert_eq!(running(&clock(&offered)), Some(Color::Black));
 
         tokio::time::sleep(PAST_FLAG).await;
         let read = get(&mut client, &game.id).await;
         assert_result(&read, outcome, termination);
-        assert_eq!(
-            read.draw_offer,
-            Color::Unspecified as i32,
-            "the offer lapsed"
-        );
+        assert_eq!(read.draw_offered_by, None, "the offer lapsed");
     }
 }
 
@@ -967,65 +1223,69 @@ async fn a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so(backend: B
 async fn clock_controls_need_the_admin_token_a_reason_and_a_clock(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
 
     let untimed = app.new_game().await;
     assert_refused(
-        adjust(&mut client, &untimed.id, Color::White, 1_000, "why", ADMIN).await,
+        adjust(&mut admin, &untimed.id, Color::White, 1_000, "why", ADMIN).await,
         Code::FailedPrecondition,
         "UNTIMED",
     );
     assert_refused(
-        pause(&mut client, &untimed.id, "why", ADMIN).await,
+        pause(&mut admin, &untimed.id, "why", ADMIN).await,
         Code::FailedPrecondition,
         "UNTIMED",
     );
     assert_refused(
-        resume(&mut client, &untimed.id, "why", ADMIN).await,
+        resume(&mut admin, &untimed.id, "why", ADMIN).await,
         Code::FailedPrecondition,
         "UNTIMED",
     );
 
-    let game = create_ok(&mut client, timed("", sudden_death(60_000))).await;
+    let game = create_ok(&mut admin, timed("", sudden_death(60_000))).await;
     for token in [Some(game.white.as_str()), Some(game.black.as_str())] {
         assert_refused(
-            adjust(&mut client, &game.id, Color::White, 60_000, "why", token).await,
+            adjust(&mut admin, &game.id, Color::White, 60_000, "why", token).await,
             Code::PermissionDenied,
             "NOT_ADMIN",
         );
         assert_refused(
-            pause(&mut client, &game.id, "why", token).await,
+            pause(&mut admin, &game.id, "why", token).await,
             Code::PermissionDenied,
             "NOT_ADMIN",
         );
         assert_refused(
-            resume(&mut client, &game.id, "why", token).await,
+            resume(&mut admin, &game.id, "why", token).await,
             Code::PermissionDenied,
             "NOT_ADMIN",
         );
     }
-    expect_code(
-        adjust(&mut client, &game.id, Color::White, 60_000, "why", None).await,
+    assert_refused(
+        adjust(&mut admin, &game.id, Color::White, 60_000, "why", None).await,
         Code::Unauthenticated,
+        "MISSING_TOKEN",
     );
-    expect_code(
-        pause(&mut client, &game.id, "why", None).await,
+    assert_refused(
+        pause(&mut admin, &game.id, "why", None).await,
         Code::Unauthenticated,
+        "MISSING_TOKEN",
     );
-    expect_code(
-        resume(&mut client, &game.id, "why", None).await,
+    assert_refused(
+        resume(&mut admin, &game.id, "why", None).await,
         Code::Unauthenticated,
+        "MISSING_TOKEN",
     );
     for why in ["", "   "] {
         assert_invalid_field(
-            adjust(&mut client, &game.id, Color::White, 1_000, why, ADMIN).await,
+            adjust(&mut admin, &game.id, Color::White, 1_000, why, ADMIN).await,
             "reason",
         );
-        assert_invalid_field(pause(&mut client, &game.id, why, ADMIN).await, "reason");
-        assert_invalid_field(resume(&mut client, &game.id, why, ADMIN).await, "reason");
+        assert_invalid_field(pause(&mut admin, &game.id, why, ADMIN).await, "reason");
+        assert_invalid_field(resume(&mut admin, &game.id, why, ADMIN).await, "reason");
     }
     assert_invalid_field(
         adjust(
-            &mut client,
+            &mut admin,
             &game.id,
             Color::Unspecified,
             1_000,
@@ -1042,23 +1302,23 @@ async fn clock_controls_need_the_admin_token_a_reason_and_a_clock(backend: Backe
 async fn arbiters_adjust_pause_and_resume_clocks(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
-    let game = create_ok(&mut client, timed("", sudden_death(60_000))).await;
+    let mut admin = app.admin_client().await;
+    let game = create_ok(&mut admin, timed("", sudden_death(60_000))).await;
     let mut stream = watch(&mut client, &game.id, 1).await;
 
-    let added = adjust(
-        &mut client,
-        &game.id,
-        Color::Black,
-        30_000,
-        "compensation: disturbed",
+    let added = adjust_clock(
+        &mut admin,
+        adjustment(&game.id, Color::Black, 30_000, "compensation: disturbed"),
         ADMIN,
     )
     .await
     .expect("add time");
-    assert_eq!(clock(&added).black_ms, 90_000);
-    assert_eq!(clock(&added).running, Color::White as i32);
+    assert_eq!(kinds(&added.events), ["clock_adjusted"]);
+    let added = added.game.expect("game");
+    assert_eq!(clock(&added).black_millis, 90_000);
+    assert_eq!(running(&clock(&added)), Some(Color::White));
     let deducted = adjust(
-        &mut client,
+        &mut admin,
         &game.id,
         Color::White,
         -10_000,
@@ -1067,17 +1327,19 @@ async fn arbiters_adjust_pause_and_resume_clocks(backend: Backend) {
     )
     .await
     .expect("deduct time");
-    assert!(clock(&deducted).white_ms <= 50_000);
-    assert_eq!(clock(&deducted).black_ms, 90_000);
+    assert!(clock(&deducted).white_millis <= 50_000);
+    assert_eq!(clock(&deducted).black_millis, 90_000);
 
-    let paused = pause(&mut client, &game.id, "dispute at the board", ADMIN)
+    let paused = pause_clock(&mut admin, pausing(&game.id, "dispute at the board"), ADMIN)
         .await
         .expect("pause");
+    assert_eq!(kinds(&paused.events), ["clock_paused"]);
+    let paused = paused.game.expect("game");
     let state = clock(&paused);
     assert!(state.paused);
-    assert_eq!(state.running, Color::Unspecified as i32);
+    assert_eq!(state.running, None);
     assert_refused(
-        pause(&mut client, &game.id, "again", ADMIN).await,
+        pause(&mut admin, &game.id, "again", ADMIN).await,
         Code::FailedPrecondition,
         "CLOCK_PAUSED",
     );
@@ -1098,37 +1360,36 @@ async fn arbiters_adjust_pause_and_resume_clocks(backend: Backend) {
     );
     // While paused, leave White only FLAG_MS, then wait past it: the clock
     // stands still, so no flag falls.
-    let frozen = state.white_ms;
+    let frozen = state.white_millis;
     let short = adjust(
-        &mut client,
+        &mut admin,
         &game.id,
         Color::White,
-        FLAG_MS as i64 - frozen,
+        FLAG_MS - frozen,
         "time trouble for the test",
         ADMIN,
     )
     .await
     .expect("deduct while paused");
-    assert_eq!(clock(&short).white_ms, FLAG_MS as i64);
+    assert_eq!(clock(&short).white_millis, FLAG_MS);
     tokio::time::sleep(PAST_FLAG).await;
     let still = get(&mut client, &game.id).await;
     assert_eq!(still.status, GameStatus::Active as i32);
     let state = clock(&still);
     assert!(state.paused);
-    assert_eq!(
-        state.white_ms, FLAG_MS as i64,
-        "the paused clock stands still"
-    );
+    assert_eq!(state.white_millis, FLAG_MS, "the paused clock stands still");
 
-    let resumed = resume(&mut client, &game.id, "dispute settled", ADMIN)
+    let resumed = resume_clock(&mut admin, resuming(&game.id, "dispute settled"), ADMIN)
         .await
         .expect("resume");
+    assert_eq!(kinds(&resumed.events), ["clock_resumed"]);
+    let resumed = resumed.game.expect("game");
     let state = clock(&resumed);
     assert!(!state.paused);
-    assert_eq!(state.running, Color::White as i32);
-    assert!(state.white_ms <= FLAG_MS as i64);
+    assert_eq!(running(&state), Some(Color::White));
+    assert!(state.white_millis <= FLAG_MS);
     assert_refused(
-        resume(&mut client, &game.id, "again", ADMIN).await,
+        resume(&mut admin, &game.id, "again", ADMIN).await,
         Code::FailedPrecondition,
         "CLOCK_NOT_PAUSED",
     );
@@ -1147,10 +1408,10 @@ async fn arbiters_adjust_pause_and_resume_clocks(backend: Backend) {
             "game_ended"
         ]
     );
-    let adjusted: Vec<(i32, i64, String)> = events
+    let adjusted: Vec<(i32, i32, String)> = events
         .iter()
         .filter_map(|e| match &e.kind {
-            Some(Kind::ClockAdjusted(a)) => Some((a.color, a.delta_ms, a.reason.clone())),
+            Some(Kind::ClockAdjusted(a)) => Some((a.color, a.delta_millis, a.reason.clone())),
             _ => None,
         })
         .collect();
@@ -1169,7 +1430,7 @@ async fn arbiters_adjust_pause_and_resume_clocks(backend: Backend) {
             ),
             (
                 Color::White as i32,
-                FLAG_MS as i64 - frozen,
+                FLAG_MS - frozen,
                 "time trouble for the test".to_owned()
             ),
         ]
@@ -1183,28 +1444,209 @@ async fn arbiters_adjust_pause_and_resume_clocks(backend: Backend) {
         unreachable!()
     };
     assert_eq!(r.reason, "dispute settled");
-    assert_eq!(events[0].clock.expect("clock").black_ms, 90_000);
+    assert_eq!(events[0].clock.expect("clock").black_millis, 90_000);
     assert_ended_with(&events[5], Outcome::BlackWins, Termination::Timeout);
 
     // A finished game's clock is no longer the arbiter's to change.
     assert_refused(
-        adjust(&mut client, &game.id, Color::White, 60_000, "late", ADMIN).await,
+        adjust(&mut admin, &game.id, Color::White, 60_000, "late", ADMIN).await,
         Code::FailedPrecondition,
         "GAME_OVER",
     );
     assert_refused(
-        pause(&mut client, &game.id, "late", ADMIN).await,
+        pause(&mut admin, &game.id, "late", ADMIN).await,
         Code::FailedPrecondition,
         "GAME_OVER",
     );
 }
 
+/// The arbiter's clock calls carry an idempotency key: a call repeated with
+/// the same request_id applies once (its repeat answers with the game and
+/// no events), the same key for another request is refused, and calls
+/// without a key apply every time.
+async fn clock_calls_with_a_request_id_apply_once(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
+    let game = create_ok(&mut admin, timed("", sudden_death(60_000))).await;
+
+    // Black's clock does not run: its time shows exactly what was added.
+    let add = proto::AdjustClockRequest {
+        request_id: "adjust-1".to_owned(),
+        ..adjustment(&game.id, Color::Black, 30_000, "compensation")
+    };
+    let first = adjust_clock(&mut admin, add.clone(), ADMIN)
+        .await
+        .expect("adjust");
+    assert_eq!(kinds(&first.events), ["clock_adjusted"]);
+    let first = first.game.expect("game");
+    assert_eq!(clock(&first).black_millis, 90_000);
+    assert_eq!(first.version, 2);
+    let again = adjust_clock(&mut admin, add.clone(), ADMIN)
+        .await
+        .expect("the same adjustment again");
+    assert!(again.events.is_empty(), "{:?}", again.events);
+    let again = again.game.expect("game");
+    assert_eq!(clock(&again).black_millis, 90_000, "added once");
+    assert_eq!(again.version, 2);
+    // The same key for a different adjustment (any field) is refused.
+    for other in [
+        proto::AdjustClockRequest {
+            delta_millis: 20_000,
+            ..add.clone()
+        },
+        proto::AdjustClockRequest {
+            color: Color::White.into(),
+            ..add.clone()
+        },
+        proto::AdjustClockRequest {
+            reason: "another reason".to_owned(),
+            ..add.clone()
+        },
+    ] {
+        assert_refused(
+            adjust_clock(&mut admin, other, ADMIN).await,
+            Code::AlreadyExists,
+            "REQUEST_ID_REUSED",
+        );
+    }
+    // Without a key every call applies.
+    let plain = adjustment(&game.id, Color::Black, 1_000, "compensation");
+    for expected in [91_000, 92_000] {
+        let added = adjust_clock(&mut admin, plain.clone(), ADMIN)
+            .await
+            .expect("adjust without a key");
+        assert_eq!(kinds(&added.events), ["clock_adjusted"]);
+        assert_eq!(clock(&added.game.expect("game")).black_millis, expected);
+    }
+    assert_eq!(get(&mut client, &game.id).await.version, 4);
+
+    // A repeated pause succeeds instead of finding the clock paused.
+    let hold = proto::PauseClockRequest {
+        request_id: "pause-1".to_owned(),
+        ..pausing(&game.id, "dispute")
+    };
+    let paused = pause_clock(&mut admin, hold.clone(), ADMIN)
+        .await
+        .expect("pause");
+    assert_eq!(kinds(&paused.events), ["clock_paused"]);
+    let again = pause_clock(&mut admin, hold.clone(), ADMIN)
+        .await
+        .expect("the same pause again");
+    assert!(again.events.is_empty(), "{:?}", again.events);
+    let again = again.game.expect("game");
+    assert!(clock(&again).paused);
+    assert_eq!(again.version, 5);
+    // Another pause is still refused: the clock is paused.
+    assert_refused(
+        pause_clock(
+            &mut admin,
+            proto::PauseClockRequest {
+                request_id: "pause-2".to_owned(),
+                ..hold.clone()
+            },
+            ADMIN,
+        )
+        .await,
+        Code::FailedPrecondition,
+        "CLOCK_PAUSED",
+    );
+    assert_refused(
+        pause_clock(
+            &mut admin,
+            proto::PauseClockRequest {
+                reason: "another dispute".to_owned(),
+                ..hold.clone()
+            },
+            ADMIN,
+        )
+        .await,
+        Code::AlreadyExists,
+        "REQUEST_ID_REUSED",
+    );
+    // A key is bound to its command: the adjustment's key cannot pause.
+    assert_refused(
+        pause_clock(
+            &mut admin,
+            proto::PauseClockRequest {
+                request_id: add.request_id.clone(),
+                ..hold.clone()
+            },
+            ADMIN,
+        )
+        .await,
+        Code::AlreadyExists,
+        "REQUEST_ID_REUSED",
+    );
+
+    let restart = proto::ResumeClockRequest {
+        request_id: "resume-1".to_owned(),
+        ..resuming(&game.id, "dispute settled")
+    };
+    let resumed = resume_clock(&mut admin, restart.clone(), ADMIN)
+        .await
+        .expect("resume");
+    assert_eq!(kinds(&resumed.events), ["clock_resumed"]);
+    let again = resume_clock(&mut admin, restart.clone(), ADMIN)
+        .await
+        .expect("the same resumption again");
+    assert!(again.events.is_empty(), "{:?}", again.events);
+    let again = again.game.expect("game");
+    assert!(!clock(&again).paused);
+    assert_eq!(running(&clock(&again)), Some(Color::White));
+    assert_eq!(again.version, 6);
+    assert_refused(
+        resume_clock(
+            &mut admin,
+            proto::ResumeClockRequest {
+                reason: "settled otherwise".to_owned(),
+                ..restart.clone()
+            },
+            ADMIN,
+        )
+        .await,
+        Code::AlreadyExists,
+        "REQUEST_ID_REUSED",
+    );
+    // The earlier calls, repeated now, still change nothing.
+    let late = adjust_clock(&mut admin, add, ADMIN)
+        .await
+        .expect("the first adjustment once more");
+    assert!(late.events.is_empty());
+    let late = pause_clock(&mut admin, hold, ADMIN)
+        .await
+        .expect("the first pause once more");
+    assert!(late.events.is_empty());
+    assert!(!clock(&late.game.expect("game")).paused, "not paused again");
+
+    // The log holds each applied call once.
+    let mut stream = watch(&mut client, &game.id, 1).await;
+    let mut events = Vec::new();
+    for _ in 0..5 {
+        events.push(common::next_event(&mut stream).await);
+    }
+    assert_eq!(
+        kinds(&events),
+        [
+            "clock_adjusted",
+            "clock_adjusted",
+            "clock_adjusted",
+            "clock_paused",
+            "clock_resumed"
+        ]
+    );
+    let read = get(&mut client, &game.id).await;
+    assert_eq!(read.version, 6);
+    assert_eq!(clock(&read).black_millis, 92_000);
+}
+
 async fn a_deduction_below_zero_flags_at_the_next_read(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
-    let game = create_ok(&mut client, timed("", sudden_death(60_000))).await;
+    let mut admin = app.admin_client().await;
+    let game = create_ok(&mut admin, timed("", sudden_death(60_000))).await;
     let adjusted = adjust(
-        &mut client,
+        &mut admin,
         &game.id,
         Color::White,
         -61_000,
@@ -1213,10 +1655,10 @@ async fn a_deduction_below_zero_flags_at_the_next_read(backend: Backend) {
     )
     .await
     .expect("deduct");
-    assert!(clock(&adjusted).white_ms < 0);
+    assert!(clock(&adjusted).white_millis < 0);
     let read = get(&mut client, &game.id).await;
     assert_result(&read, Outcome::BlackWins, Termination::Timeout);
-    assert!(clock(&read).white_ms < 0);
+    assert!(clock(&read).white_millis < 0);
     assert_eq!(read.version, 3, "created, adjusted, ended");
 }
 
@@ -1227,6 +1669,7 @@ async fn a_deduction_below_zero_flags_at_the_next_read(backend: Backend) {
 async fn an_incorrect_claim_gives_the_opponent_time(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     for (control, penalty) in [
         (control(&[period(300_000, 0, 3_000, 0)]), 60_000),
         (control(&[period(900_000, 0, 10_000, 0)]), 60_000),
@@ -1238,11 +1681,13 @@ async fn an_incorrect_claim_gives_the_opponent_time(backend: Backend) {
             120_000,
         ),
     ] {
-        let game = create_ok(&mut client, timed("", control)).await;
+        let game = create_ok(&mut admin, timed("", control)).await;
         let mut stream = watch(&mut client, &game.id, 1).await;
         let before = play_line(&mut client, &game, &["e4", "e5"]).await;
-        let black_before = before.moves[1].clock_ms;
-        assert_eq!(clock(&before).black_ms, black_before);
+        let black_move = before.last_move.clone().expect("Black's move");
+        assert_eq!(black_move.color, Color::Black as i32);
+        let black_before = black_move.clock_millis;
+        assert_eq!(clock(&before).black_millis, black_before);
 
         let ruling = seat(
             &mut client,
@@ -1251,16 +1696,20 @@ async fn an_incorrect_claim_gives_the_opponent_time(backend: Backend) {
         )
         .await
         .expect("claim");
-        assert!(!ruling.upheld);
+        assert_eq!(ruling.verdict, DrawClaimVerdict::Refused as i32);
+        assert_eq!(
+            kinds(&ruling.events),
+            ["draw_claim_refused", "clock_adjusted", "draw_offered"]
+        );
         let after = ruling.game.expect("game");
         assert_eq!(after.status, GameStatus::Active as i32);
         assert_eq!(
-            clock(&after).black_ms,
+            clock(&after).black_millis,
             black_before + penalty,
             "pace {}",
-            after.pace
+            timing(&after).pace
         );
-        assert_eq!(clock(&after).running, Color::White as i32);
+        assert_eq!(running(&clock(&after)), Some(Color::White));
 
         common::seat(&mut client, &game.white, common::resign(&game.id))
             .await
@@ -1277,21 +1726,22 @@ async fn an_incorrect_claim_gives_the_opponent_time(backend: Backend) {
                 "game_ended"
             ]
         );
+        assert_eq!(events[2..5], ruling.events[..], "the response's events");
         let Some(Kind::ClockAdjusted(adjusted)) = &events[3].kind else {
             unreachable!()
         };
         assert_eq!(adjusted.color, Color::Black as i32);
-        assert_eq!(adjusted.delta_ms, penalty);
+        assert_eq!(adjusted.delta_millis, penalty);
         assert!(!adjusted.reason.is_empty());
         assert_eq!(
-            events[3].clock.expect("clock").black_ms,
+            events[3].clock.expect("clock").black_millis,
             black_before + penalty
         );
     }
 }
 
 /// `h:mm:ss` of `ms` (at least a minute).
-fn clk(ms: i64) -> String {
+fn clk(ms: i32) -> String {
     let s = ms / 1000;
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
@@ -1299,19 +1749,22 @@ fn clk(ms: i64) -> String {
 async fn pgn_carries_the_control_and_a_clock_per_move(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
 
     let game = create_ok(
-        &mut client,
+        &mut admin,
         timed("", control(&[period(300_000, 0, 3_000, 0)])),
     )
     .await;
-    let played = play_line(&mut client, &game, &["e4", "e5", "Nf3"]).await;
+    play_line(&mut client, &game, &["e4", "e5", "Nf3"]).await;
+    let played = get_full(&mut client, &game.id).await;
+    assert_eq!(played.moves.len(), 3);
     // Line breaks may fall anywhere between tokens.
     let pgn = export_pgn(&mut client, &game.id).await.replace('\n', " ");
     assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
     assert_eq!(pgn.matches("[%clk ").count(), 3, "{pgn}");
     for record in &played.moves {
-        let comment = format!("{} {{[%clk {}]}}", record.san, clk(record.clock_ms));
+        let comment = format!("{} {{[%clk {}]}}", record.san, clk(record.clock_millis));
         assert!(pgn.contains(&comment), "{comment} in {pgn}");
     }
 
@@ -1319,7 +1772,7 @@ async fn pgn_carries_the_control_and_a_clock_per_move(backend: Backend) {
         period(5_400_000, 40, 30_000, 0),
         period(1_800_000, 0, 30_000, 0),
     ]);
-    let game = create_ok(&mut client, timed("", classical)).await;
+    let game = create_ok(&mut admin, timed("", classical)).await;
     let pgn = export_pgn(&mut client, &game.id).await;
     assert!(
         pgn.contains("[TimeControl \"40/5400+30:1800+30\"]"),
@@ -1329,7 +1782,7 @@ async fn pgn_carries_the_control_and_a_clock_per_move(backend: Backend) {
 
     let mut request = timed("", sudden_death(300_000));
     request.black_time_control = Some(sudden_death(240_000));
-    let game = create_ok(&mut client, request).await;
+    let game = create_ok(&mut admin, request).await;
     play_line(&mut client, &game, &["d4"]).await;
     let pgn = export_pgn(&mut client, &game.id).await;
     assert!(pgn.contains("[WhiteTimeControl \"300\"]"), "{pgn}");
@@ -1338,7 +1791,7 @@ async fn pgn_carries_the_control_and_a_clock_per_move(backend: Backend) {
     assert_eq!(pgn.matches("[%clk ").count(), 1);
 
     // A game lost on time says so.
-    let game = create_ok(&mut client, timed("", sudden_death(FLAG_MS))).await;
+    let game = create_ok(&mut admin, timed("", sudden_death(FLAG_MS))).await;
     tokio::time::sleep(PAST_FLAG).await;
     let pgn = export_pgn(&mut client, &game.id).await;
     assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
@@ -1355,6 +1808,7 @@ async fn pgn_carries_the_control_and_a_clock_per_move(backend: Backend) {
 on_every_backend!(
     typical_controls_are_accepted_and_reported,
     malformed_controls_are_refused,
+    a_default_time_needs_a_scheduled_start,
     moves_record_their_time_and_the_increment,
     a_flag_is_noticed_on_read,
     a_move_after_the_flag_is_refused_and_the_game_ends_on_time,
@@ -1362,11 +1816,13 @@ on_every_backend!(
     the_sweeper_follows_the_clock_after_a_move,
     a_player_who_does_not_show_up_forfeits,
     the_clock_waits_for_the_scheduled_start,
+    a_game_is_pending_until_its_scheduled_start,
     the_clock_starts_after_both_first_moves_when_asked,
     flags_are_adjudicated_by_what_the_opponent_can_still_do,
     a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so,
     clock_controls_need_the_admin_token_a_reason_and_a_clock,
     arbiters_adjust_pause_and_resume_clocks,
+    clock_calls_with_a_request_id_apply_once,
     a_deduction_below_zero_flags_at_the_next_read,
     an_incorrect_claim_gives_the_opponent_time,
     pgn_carries_the_control_and_a_clock_per_move,

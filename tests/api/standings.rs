@@ -18,10 +18,10 @@ use std::{
     time::{Duration, Instant, SystemTime, UNIX_EPOCH},
 };
 
-use arbiter::proto::{self, GameStatus, Outcome, Termination, game_event::Kind};
+use arbiter::proto::{self, GameStatus, GameView, Outcome, Termination, game_event::Kind};
 use common::{
-    Backend, Client, NewGame, TestApp, abort, create, drain, expect_code, get, make_move,
-    offer_draw, play_line, reason, resign, respond_to_draw, seat, watch,
+    AdminClient, Backend, Client, NewGame, TestApp, abort, accept_draw, create, drain, expect_code,
+    get, get_full, make_move, offer_draw, play_line, reason, resign, score, seat, setup, watch,
 };
 use tonic::{Code, Status};
 use tonic_types::StatusExt;
@@ -47,17 +47,15 @@ fn name_of(id: &str) -> String {
 /// A CreateGame request pairing `white` and `black` in `event`.
 fn pairing(
     event: &str,
-    round: u32,
-    board: u32,
+    round: i32,
+    board: i32,
     white: &str,
     black: &str,
 ) -> proto::CreateGameRequest {
     proto::CreateGameRequest {
         white: Some(player(white)),
         black: Some(player(black)),
-        event_id: event.to_owned(),
-        round,
-        board,
+        pairing: Some(common::pairing(event, round, board)),
         ..Default::default()
     }
 }
@@ -66,18 +64,15 @@ fn pairing(
 /// clock runs from creation.
 fn timed(
     event: &str,
-    round: u32,
-    board: u32,
+    round: i32,
+    board: i32,
     white: &str,
     black: &str,
-    ms: u64,
+    ms: i32,
 ) -> proto::CreateGameRequest {
     proto::CreateGameRequest {
         time_control: Some(proto::TimeControl {
-            periods: vec![proto::Period {
-                time_ms: ms,
-                ..Default::default()
-            }],
+            periods: vec![common::period(ms, 0, 0, 0)],
             ..Default::default()
         }),
         ..pairing(event, round, board, white, black)
@@ -86,8 +81,8 @@ fn timed(
 
 fn scoring(preset: proto::ScoringPreset) -> proto::Scoring {
     proto::Scoring {
-        preset: preset.into(),
-        ..Default::default()
+        system: Some(proto::scoring::System::Preset(preset.into())),
+        armageddon: false,
     }
 }
 
@@ -126,7 +121,7 @@ async fn finish(client: &mut Client, game: &NewGame, ending: Ending) -> proto::G
             seat(client, &game.white, offer_draw(&game.id))
                 .await
                 .expect("offer");
-            seat(client, &game.black, respond_to_draw(&game.id, true))
+            seat(client, &game.black, accept_draw(&game.id))
                 .await
                 .expect("accept")
         }
@@ -135,11 +130,12 @@ async fn finish(client: &mut Client, game: &NewGame, ending: Ending) -> proto::G
 
 /// Creates a game from `request` and plays it to `ending`.
 async fn played(
+    admin: &mut AdminClient,
     client: &mut Client,
     request: proto::CreateGameRequest,
     ending: Ending,
 ) -> proto::Game {
-    let game = create(client, request).await.expect("create");
+    let game = create(admin, request).await.expect("create");
     let end = finish(client, &game, ending).await;
     assert_eq!(end.status, GameStatus::Finished as i32, "{end:?}");
     end
@@ -164,16 +160,16 @@ async fn standings(client: &mut Client, event: &str) -> proto::GetStandingsRespo
 /// A standings line, compact enough to compare whole tables at once.
 #[derive(Debug, PartialEq, Eq)]
 struct Line {
-    rank: u32,
+    rank: i32,
     player: String,
     points: String,
     /// games_played, wins, draws, losses, forfeit_wins, forfeit_losses.
-    counts: [u32; 6],
+    counts: [i32; 6],
     /// direct_encounter, buchholz, buchholz_cut1, sonneborn_berger.
     tie_breaks: [String; 4],
 }
 
-fn line(rank: u32, player: &str, points: &str, counts: [u32; 6], tie_breaks: [&str; 4]) -> Line {
+fn line(rank: i32, player: &str, points: &str, counts: [i32; 6], tie_breaks: [&str; 4]) -> Line {
     Line {
         rank,
         player: player.to_owned(),
@@ -272,7 +268,7 @@ async fn sleep_until(at: prost_types::Timestamp, ms: u64) {
 /// the creation itself, not from when the response arrived, keeps the race
 /// window where it is meant to be.
 async fn sleep_until_after_creation(game: &proto::Game, ms: u64) {
-    sleep_until(game.created_at.expect("created_at"), ms).await;
+    sleep_until(game.create_time.expect("create_time"), ms).await;
 }
 
 /// Polls a game until it is finished (time must end it).
@@ -302,7 +298,12 @@ async fn wait_until_finished(client: &mut Client, game_id: &str) -> proto::Game 
 ///
 /// So: a beat b and c and lost to d; b beat d and drew c; c and d drew.
 /// The games are created in scrambled order: standings do not care.
-async fn play_round_robin(client: &mut Client, event: &str, scoring: Option<proto::Scoring>) {
+async fn play_round_robin(
+    admin: &mut AdminClient,
+    client: &mut Client,
+    event: &str,
+    scoring: Option<proto::Scoring>,
+) {
     let games = [
         (3, 2, "d", "b", BlackWins),
         (1, 1, "a", "b", WhiteWins),
@@ -316,14 +317,15 @@ async fn play_round_robin(client: &mut Client, event: &str, scoring: Option<prot
             scoring: scoring.clone(),
             ..pairing(event, round, board, white, black)
         };
-        played(client, request, ending).await;
+        played(admin, client, request, ending).await;
     }
 }
 
 async fn a_round_robin_with_classic_scoring(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
-    play_round_robin(&mut client, EVENT, None).await;
+    let mut admin = app.admin_client().await;
+    play_round_robin(&mut admin, &mut client, EVENT, None).await;
     let table = standings(&mut client, EVENT).await;
     assert_eq!(table.games_counted, 6);
     // Points: a 1 (b) + 1 (c) + 0 (d) = 2;  b 0 (a) + ½ (c) + 1 (d) = 1.5;
@@ -364,8 +366,10 @@ async fn a_round_robin_with_classic_scoring(backend: Backend) {
 async fn the_same_round_robin_under_football_scoring(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let event = "Spring {Open} 2026 – football ⚽";
     play_round_robin(
+        &mut admin,
         &mut client,
         event,
         Some(scoring(proto::ScoringPreset::Football)),
@@ -411,6 +415,7 @@ async fn the_same_round_robin_under_football_scoring(backend: Backend) {
 async fn a_swiss_event_where_every_tie_break_decides(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let event = "Swiss {cup} – Zürich";
     let games = [
         (1, 1, "c", "h", WhiteWins),
@@ -426,6 +431,7 @@ async fn a_swiss_event_where_every_tie_break_decides(backend: Backend) {
     ];
     for (round, board, white, black, ending) in games {
         played(
+            &mut admin,
             &mut client,
             pairing(event, round, board, white, black),
             ending,
@@ -489,12 +495,14 @@ async fn a_swiss_event_where_every_tie_break_decides(backend: Backend) {
 async fn per_colour_points_and_armageddon_in_standings(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let event = "Armageddon {final} – Ω";
     // White scores 2 / 1 / 0, Black 3 / 1.5 / 0.5.
     let custom = proto::Scoring {
-        preset: proto::ScoringPreset::Custom.into(),
-        custom: Some(table("2", "1", "0")),
-        custom_black: Some(table("3", "1.5", "0.5")),
+        system: Some(proto::scoring::System::Custom(proto::CustomScoring {
+            white: Some(table("2", "1", "0")),
+            black: Some(table("3", "1.5", "0.5")),
+        })),
         armageddon: false,
     };
     let armageddon = proto::Scoring {
@@ -503,6 +511,7 @@ async fn per_colour_points_and_armageddon_in_standings(backend: Backend) {
     };
     // Game 1: p (White) draws q under the custom table: p 1, q 1.5.
     let first = played(
+        &mut admin,
         &mut client,
         proto::CreateGameRequest {
             scoring: Some(custom.clone()),
@@ -511,14 +520,18 @@ async fn per_colour_points_and_armageddon_in_standings(backend: Backend) {
         Draw,
     )
     .await;
-    let result = first.result.expect("result");
+    let first_score = score(&first);
     assert_eq!(
-        (result.white_points.as_str(), result.black_points.as_str()),
+        (
+            first_score.white_points.as_str(),
+            first_score.black_points.as_str()
+        ),
         ("1", "1.5")
     );
-    // Game 2: q (White) and p draw an Armageddon game: Black (p) wins, 1-0
-    // in points for p.
+    // Game 2: q (White) and p draw an Armageddon game: a draw on the board
+    // that scores as Black's (p's) win, 1-0 in points for p.
     let second = played(
+        &mut admin,
         &mut client,
         proto::CreateGameRequest {
             scoring: Some(armageddon),
@@ -527,16 +540,19 @@ async fn per_colour_points_and_armageddon_in_standings(backend: Backend) {
         Draw,
     )
     .await;
-    let result = second.result.expect("result");
-    assert_eq!(result.outcome, Outcome::BlackWins as i32);
+    let result = second.result.clone().expect("result");
+    assert_eq!(result.outcome, Outcome::Draw as i32);
     assert_eq!(result.termination, Termination::Agreement as i32);
+    let score = score(&second);
+    assert_eq!(score.scored_as, Outcome::BlackWins as i32);
     assert_eq!(
-        (result.white_points.as_str(), result.black_points.as_str()),
+        (score.white_points.as_str(), score.black_points.as_str()),
         ("0", "1")
     );
     // Game 3: p (White) beats q under the custom table: p 2, q 0.5 (Black's
     // loss scores half a point).
     played(
+        &mut admin,
         &mut client,
         proto::CreateGameRequest {
             scoring: Some(custom),
@@ -572,12 +588,13 @@ async fn per_colour_points_and_armageddon_in_standings(backend: Backend) {
 async fn forfeits_count_for_points_but_not_as_games_played(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let event = "Forfeits {no-show} – ✗";
     let no_show = create(
-        &mut client,
+        &mut admin,
         proto::CreateGameRequest {
-            scheduled_start: Some(from_now(200)),
-            default_time_ms: 1000,
+            scheduled_start_time: Some(from_now(200)),
+            default_time_millis: 1000,
             ..pairing(event, 1, 1, "x", "y")
         },
     )
@@ -589,8 +606,12 @@ async fn forfeits_count_for_points_but_not_as_games_played(backend: Backend) {
     // undecided after the standings were read proves, by the server's own
     // clock, that they were read before its default time ran out, and that
     // reading them did not forfeit it early.
+    // (Pending or already started: either way undecided.)
     let waiting = get(&mut client, &no_show.id).await;
-    assert_eq!(waiting.status, GameStatus::Active as i32, "{waiting:?}");
+    assert!(
+        [GameStatus::Pending as i32, GameStatus::Active as i32].contains(&waiting.status),
+        "{waiting:?}"
+    );
     assert_eq!(waiting.result, None, "{waiting:?}");
     assert_eq!(waiting.version, no_show.game.version, "{waiting:?}");
     assert_eq!(early.games_counted, 0);
@@ -601,21 +622,34 @@ async fn forfeits_count_for_points_but_not_as_games_played(backend: Backend) {
             line(1, "y", "0", [0; 6], ["0", "0", "0", "0"]),
         ]
     );
-    played(&mut client, pairing(event, 1, 2, "y", "z"), WhiteWins).await;
-    played(&mut client, pairing(event, 2, 1, "z", "x"), Draw).await;
+    played(
+        &mut admin,
+        &mut client,
+        pairing(event, 1, 2, "y", "z"),
+        WhiteWins,
+    )
+    .await;
+    played(
+        &mut admin,
+        &mut client,
+        pairing(event, 2, 1, "z", "x"),
+        Draw,
+    )
+    .await;
     // Well after the default time: reading the standings alone settles it.
+    let schedule = setup(&no_show.game);
     sleep_until(
-        no_show.game.scheduled_start.expect("scheduled_start"),
-        no_show.game.default_time_ms + 300,
+        schedule.scheduled_start_time.expect("scheduled_start_time"),
+        u64::try_from(schedule.default_time_millis).expect("a default time") + 300,
     )
     .await;
     let table = standings(&mut client, event).await;
     assert_eq!(table.games_counted, 3);
     let forfeit = get(&mut client, &no_show.id).await;
-    let result = forfeit.result.expect("result");
+    let result = forfeit.result.clone().expect("result");
     assert_eq!(result.termination, Termination::NoShow as i32);
     assert_eq!(result.outcome, Outcome::BlackWins as i32);
-    assert!(result.unplayed);
+    assert!(score(&forfeit).unplayed);
     // Points: y 1 (forfeit) + 1 (z) = 2; z 0 (y) + ½ (x) = ½;
     //         x 0 (forfeit) + ½ (z) = ½.
     // Over the board: y met z; z met y and x; x met z.
@@ -651,12 +685,13 @@ async fn forfeits_count_for_points_but_not_as_games_played(backend: Backend) {
 async fn unfinished_and_aborted_games_count_for_nothing(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let event = "Unfinished {business} – ½";
-    let active = create(&mut client, pairing(event, 1, 1, "u1", "u2"))
+    let active = create(&mut admin, pairing(event, 1, 1, "u1", "u2"))
         .await
         .expect("create");
     play_line(&mut client, &active, &["e4"]).await;
-    let called_off = create(&mut client, pairing(event, 1, 2, "v1", "v2"))
+    let called_off = create(&mut admin, pairing(event, 1, 2, "v1", "v2"))
         .await
         .expect("create");
     let aborted = seat(&mut client, &called_off.black, abort(&called_off.id))
@@ -664,10 +699,16 @@ async fn unfinished_and_aborted_games_count_for_nothing(backend: Backend) {
         .expect("abort");
     assert_eq!(aborted.status, GameStatus::Aborted as i32);
     // A timed game still running counts for nothing either.
-    create(&mut client, timed(event, 1, 3, "t1", "t2", 3_600_000))
+    create(&mut admin, timed(event, 1, 3, "t1", "t2", 3_600_000))
         .await
         .expect("create");
-    played(&mut client, pairing(event, 1, 4, "w1", "w2"), WhiteWins).await;
+    played(
+        &mut admin,
+        &mut client,
+        pairing(event, 1, 4, "w1", "w2"),
+        WhiteWins,
+    )
+    .await;
 
     let table = standings(&mut client, event).await;
     assert_eq!(table.games_counted, 1);
@@ -729,11 +770,11 @@ async fn assert_counted_once(client: &mut Client, event: &str, end: &proto::Game
     let table = standings(client, event).await;
     assert_eq!(table.games_counted, 1, "{table:?}");
     assert_eq!(total_milli(&table), 1000, "{table:?}");
-    let result = end.result.clone().expect("result");
-    let white = end.white.clone().expect("white").id;
-    let black = end.black.clone().expect("black").id;
-    assert_eq!(line_of(&table, &white).points, result.white_points);
-    assert_eq!(line_of(&table, &black).points, result.black_points);
+    let score = score(end);
+    let white = setup(end).white.clone().expect("white").id;
+    let black = setup(end).black.clone().expect("black").id;
+    assert_eq!(line_of(&table, &white).points, score.white_points);
+    assert_eq!(line_of(&table, &black).points, score.black_points);
     assert_eq!(line_of(&table, &white).games_played, 1);
     assert_eq!(line_of(&table, &black).games_played, 1);
 }
@@ -763,9 +804,10 @@ async fn assert_one_ending(client: &mut Client, game_id: &str) {
 async fn a_flag_racing_a_move_is_counted_once(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
-    for attempt in 0..8u64 {
+    let mut admin = app.admin_client().await;
+    for attempt in 0..8 {
         let event = format!("Flag race {{{attempt}}} – ⏱");
-        let game = create(&mut client, timed(&event, 1, 1, "fast", "slow", 300))
+        let game = create(&mut admin, timed(&event, 1, 1, "fast", "slow", 300))
             .await
             .expect("create");
         let stop = Arc::new(AtomicBool::new(false));
@@ -807,9 +849,10 @@ async fn two_replicas_on_one_redis_agree_on_standings() {
     // Same Redis, same key prefix.
     let second = TestApp::spawn_with(first.settings.clone(), None).await;
     let (mut a, mut b) = (first.client().await, second.client().await);
-    for attempt in 0..8u64 {
+    let mut admin = first.admin_client().await;
+    for attempt in 0..8 {
         let event = format!("Replicas {{{attempt}}} – ♞");
-        let game = create(&mut a, timed(&event, 1, 1, "white", "black", 300))
+        let game = create(&mut admin, timed(&event, 1, 1, "white", "black", 300))
             .await
             .expect("create");
         sleep_until_after_creation(&game.game, 250 + 10 * attempt).await;
@@ -858,7 +901,26 @@ async fn list_page(
     client: &mut Client,
     event: &str,
     status: GameStatus,
-    page_size: u32,
+    page_size: i32,
+    page_token: &str,
+) -> Result<proto::ListGamesResponse, Status> {
+    list_view(
+        client,
+        event,
+        status,
+        GameView::Unspecified,
+        page_size,
+        page_token,
+    )
+    .await
+}
+
+async fn list_view(
+    client: &mut Client,
+    event: &str,
+    status: GameStatus,
+    view: GameView,
+    page_size: i32,
     page_token: &str,
 ) -> Result<proto::ListGamesResponse, Status> {
     client
@@ -867,6 +929,7 @@ async fn list_page(
             status: status.into(),
             page_size,
             page_token: page_token.to_owned(),
+            view: view.into(),
         })
         .await
         .map(tonic::Response::into_inner)
@@ -878,7 +941,7 @@ async fn list_all(
     client: &mut Client,
     event: &str,
     status: GameStatus,
-    page_size: u32,
+    page_size: i32,
 ) -> Vec<proto::Game> {
     let mut games = Vec::new();
     let mut token = String::new();
@@ -904,13 +967,19 @@ fn ids(games: &[proto::Game]) -> Vec<String> {
     games.iter().map(|g| g.game_id.clone()).collect()
 }
 
+/// Where a listed game belongs: its event, round and board.
+fn pairing_of(game: &proto::Game) -> proto::Pairing {
+    setup(game).pairing.clone().expect("pairing")
+}
+
 async fn list_games_in_round_and_board_order_with_paging(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     // Created out of order.
     let mut created = Vec::new();
     for (round, board) in [(2, 1), (1, 2), (3, 1), (1, 1), (2, 2)] {
-        let game = create(&mut client, pairing(EVENT, round, board, "w", "b"))
+        let game = create(&mut admin, pairing(EVENT, round, board, "w", "b"))
             .await
             .expect("create");
         created.push(((round, board), game.id));
@@ -947,9 +1016,12 @@ async fn list_games_in_round_and_board_order_with_paging(backend: Backend) {
     assert_eq!(ids(&third.games), expected[4..]);
     assert_eq!(third.next_page_token, "");
     let listed: Vec<proto::Game> = [first.games, second.games, third.games].concat();
-    let orders: Vec<(u32, u32)> = listed.iter().map(|g| (g.round, g.board)).collect();
+    let orders: Vec<(i32, i32)> = listed
+        .iter()
+        .map(|g| (pairing_of(g).round, pairing_of(g).board))
+        .collect();
     assert_eq!(orders, [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1)]);
-    assert!(listed.iter().all(|g| g.event_id == EVENT));
+    assert!(listed.iter().all(|g| pairing_of(g).event_id == EVENT));
 
     // Any page size gives every game once, in order.
     for page_size in [1, 3, 4, 5, 6, 500] {
@@ -964,27 +1036,100 @@ async fn list_games_in_round_and_board_order_with_paging(backend: Backend) {
     assert_eq!(all.next_page_token, "");
 }
 
+/// Pages follow the round and board order from where the last one ended:
+/// games added meanwhile show on later pages when they sort after it, and
+/// no game is listed twice or skipped.
+async fn pages_hold_steady_while_games_are_added(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
+    let event = "Growing {event} – ➕";
+    let mut by_board = std::collections::HashMap::new();
+    for (round, board) in [(1, 1), (1, 3), (2, 1), (2, 3)] {
+        let game = create(&mut admin, pairing(event, round, board, "w", "b"))
+            .await
+            .expect("create");
+        by_board.insert((round, board), game.id);
+    }
+    let first = list_page(&mut client, event, GameStatus::Unspecified, 2, "")
+        .await
+        .expect("page 1");
+    assert_eq!(
+        ids(&first.games),
+        [by_board[&(1, 1)].clone(), by_board[&(1, 3)].clone()]
+    );
+    // One game sorts before the page just read, one after it.
+    for (round, board) in [(1, 2), (2, 2)] {
+        let game = create(&mut admin, pairing(event, round, board, "w", "b"))
+            .await
+            .expect("create");
+        by_board.insert((round, board), game.id);
+    }
+    let second = list_page(
+        &mut client,
+        event,
+        GameStatus::Unspecified,
+        2,
+        &first.next_page_token,
+    )
+    .await
+    .expect("page 2");
+    assert_eq!(
+        ids(&second.games),
+        [by_board[&(2, 1)].clone(), by_board[&(2, 2)].clone()]
+    );
+    let third = list_page(
+        &mut client,
+        event,
+        GameStatus::Unspecified,
+        2,
+        &second.next_page_token,
+    )
+    .await
+    .expect("page 3");
+    assert_eq!(ids(&third.games), [by_board[&(2, 3)].clone()]);
+    assert_eq!(third.next_page_token, "");
+    // A fresh listing has every game, in order.
+    let all = list_all(&mut client, event, GameStatus::Unspecified, 50).await;
+    let mut expected: Vec<_> = by_board.into_iter().collect();
+    expected.sort();
+    let expected: Vec<String> = expected.into_iter().map(|(_, id)| id).collect();
+    assert_eq!(ids(&all), expected);
+}
+
 async fn list_games_filters_by_status_with_paging(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let event = "Status {filter} – ☑";
     let new = |round, board| pairing(event, round, board, "w", "b");
-    let r1b1 = create(&mut client, new(1, 1)).await.expect("create");
+    let r1b1 = create(&mut admin, new(1, 1)).await.expect("create");
     play_line(&mut client, &r1b1, &["e4"]).await;
-    let r1b2 = played(&mut client, new(1, 2), WhiteWins).await;
-    let r2b1 = create(&mut client, new(2, 1)).await.expect("create");
+    let r1b2 = played(&mut admin, &mut client, new(1, 2), WhiteWins).await;
+    let r2b1 = create(&mut admin, new(2, 1)).await.expect("create");
     seat(&mut client, &r2b1.white, abort(&r2b1.id))
         .await
         .expect("abort");
-    let r2b2 = played(&mut client, new(2, 2), Draw).await;
-    let r3b1 = create(&mut client, new(3, 1)).await.expect("create");
+    let r2b2 = played(&mut admin, &mut client, new(2, 2), Draw).await;
+    let r3b1 = create(&mut admin, new(3, 1)).await.expect("create");
     // A timed game whose flag falls unattended: listed as it stands now,
     // finished, whoever notices first (the sweeper or the listing).
-    let r3b2 = create(&mut client, timed(event, 3, 2, "w", "b", 200))
+    let r3b2 = create(&mut admin, timed(event, 3, 2, "w", "b", 200))
         .await
         .expect("create");
+    // A game that starts long after the test: pending.
+    let r3b3 = create(
+        &mut admin,
+        proto::CreateGameRequest {
+            scheduled_start_time: Some(from_now(3_600_000)),
+            ..new(3, 3)
+        },
+    )
+    .await
+    .expect("create");
     tokio::time::sleep(Duration::from_millis(400)).await;
 
+    let pending = vec![r3b3.id.clone()];
     let active = vec![r1b1.id.clone(), r3b1.id.clone()];
     let finished = vec![r1b2.game_id.clone(), r2b2.game_id.clone(), r3b2.id.clone()];
     let aborted = vec![r2b1.id.clone()];
@@ -995,9 +1140,11 @@ async fn list_games_filters_by_status_with_paging(backend: Backend) {
         r2b2.game_id.clone(),
         r3b1.id.clone(),
         r3b2.id.clone(),
+        r3b3.id.clone(),
     ];
     for page_size in [1, 2, 3, 50] {
         for (status, expected) in [
+            (GameStatus::Pending, &pending),
             (GameStatus::Active, &active),
             (GameStatus::Finished, &finished),
             (GameStatus::Aborted, &aborted),
@@ -1025,13 +1172,20 @@ async fn list_games_filters_by_status_with_paging(backend: Backend) {
 async fn a_sparse_filter_still_finds_every_game(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let event = "Sparse {filter}";
     for board in 1..=12 {
-        create(&mut client, pairing(event, 1, board, "w", "b"))
+        create(&mut admin, pairing(event, 1, board, "w", "b"))
             .await
             .expect("create");
     }
-    let last = played(&mut client, pairing(event, 2, 1, "w", "b"), BlackWins).await;
+    let last = played(
+        &mut admin,
+        &mut client,
+        pairing(event, 2, 1, "w", "b"),
+        BlackWins,
+    )
+    .await;
     for page_size in [1, 2, 5] {
         let listed = list_all(&mut client, event, GameStatus::Finished, page_size).await;
         assert_eq!(
@@ -1041,20 +1195,25 @@ async fn a_sparse_filter_still_finds_every_game(backend: Backend) {
         );
         let listed = list_all(&mut client, event, GameStatus::Aborted, page_size).await;
         assert!(listed.is_empty(), "{listed:?}");
+        let listed = list_all(&mut client, event, GameStatus::Pending, page_size).await;
+        assert!(listed.is_empty(), "{listed:?}");
         let listed = list_all(&mut client, event, GameStatus::Active, page_size).await;
         assert_eq!(listed.len(), 12);
     }
 }
 
 /// Other events' games are never listed nor counted (even events whose
-/// ids differ only in case or a character); listed games carry no moves;
-/// an unknown event has no games and empty standings.
+/// ids differ only in case or a character); listed games carry no moves
+/// unless the full view is asked for; an unknown event has no games and
+/// empty standings.
 async fn events_are_kept_apart_and_listed_without_moves(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let others = ["Spring {Open} 2026 – B", "spring {open} 2026 – a", "Spring"];
     for (i, other) in others.iter().enumerate() {
         played(
+            &mut admin,
             &mut client,
             pairing(other, 1, 1, &format!("o{i}"), "x"),
             Draw,
@@ -1062,24 +1221,46 @@ async fn events_are_kept_apart_and_listed_without_moves(backend: Backend) {
         .await;
     }
     // A game in no event.
-    played(&mut client, pairing("", 1, 1, "n", "x"), Draw).await;
-    let mine = create(&mut client, pairing(EVENT, 1, 1, "a", "b"))
+    played(&mut admin, &mut client, pairing("", 1, 1, "n", "x"), Draw).await;
+    let mine = create(&mut admin, pairing(EVENT, 1, 1, "a", "b"))
         .await
         .expect("create");
     let after = play_line(&mut client, &mine, &["e4", "e5"]).await;
-    assert_eq!(after.moves.len(), 2);
-    let other_mine = played(&mut client, pairing(EVENT, 1, 2, "c", "d"), WhiteWins).await;
+    assert_eq!(after.ply, 2);
+    let other_mine = played(
+        &mut admin,
+        &mut client,
+        pairing(EVENT, 1, 2, "c", "d"),
+        WhiteWins,
+    )
+    .await;
 
     let listed = list_all(&mut client, EVENT, GameStatus::Unspecified, 50).await;
     assert_eq!(ids(&listed), [mine.id.clone(), other_mine.game_id.clone()]);
     let game = &listed[0];
     assert!(game.moves.is_empty(), "listed without moves: {game:?}");
+    assert_eq!(game.last_move, after.last_move);
     assert_eq!(game.ply, 2);
     assert_eq!(game.fen, after.fen);
     assert_eq!(game.version, after.version);
-    assert_eq!(game.event_id, EVENT);
+    assert_eq!(pairing_of(game).event_id, EVENT);
     assert!(listed[1].moves.is_empty());
-    assert_eq!(get(&mut client, &mine.id).await.moves.len(), 2);
+    let full = get_full(&mut client, &mine.id).await;
+    assert_eq!(full.moves.len(), 2);
+    // The full view lists them with their moves.
+    let page = list_view(
+        &mut client,
+        EVENT,
+        GameStatus::Unspecified,
+        GameView::Full,
+        0,
+        "",
+    )
+    .await
+    .expect("list with moves");
+    assert_eq!(ids(&page.games), ids(&listed));
+    assert_eq!(page.games[0].moves, full.moves);
+    assert_eq!(page.next_page_token, "");
 
     let table = standings(&mut client, EVENT).await;
     assert_eq!(table.games_counted, 1);
@@ -1098,7 +1279,7 @@ async fn events_are_kept_apart_and_listed_without_moves(backend: Backend) {
     for (i, other) in others.iter().enumerate() {
         let listed = list_all(&mut client, other, GameStatus::Unspecified, 50).await;
         assert_eq!(listed.len(), 1, "{other}");
-        assert_eq!(listed[0].event_id, *other);
+        assert_eq!(pairing_of(&listed[0]).event_id, *other);
         let table = standings(&mut client, other).await;
         assert_eq!(table.games_counted, 1, "{other}");
         assert_eq!(
@@ -1119,6 +1300,71 @@ async fn events_are_kept_apart_and_listed_without_moves(backend: Backend) {
     assert_eq!(table.games_counted, 0);
 }
 
+/// The full view pages by at most 20 games, whatever page size is asked.
+async fn the_full_view_pages_by_twenty_at_most(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
+    let event = "Full {view} – 21 boards";
+    for board in 1..=21 {
+        create(&mut admin, pairing(event, 1, board, "w", "b"))
+            .await
+            .expect("create");
+    }
+    for page_size in [0, 21, 500] {
+        let first = list_view(
+            &mut client,
+            event,
+            GameStatus::Unspecified,
+            GameView::Full,
+            page_size,
+            "",
+        )
+        .await
+        .expect("page 1");
+        assert_eq!(first.games.len(), 20, "page size {page_size}");
+        assert!(!first.next_page_token.is_empty());
+        let second = list_view(
+            &mut client,
+            event,
+            GameStatus::Unspecified,
+            GameView::Full,
+            page_size,
+            &first.next_page_token,
+        )
+        .await
+        .expect("page 2");
+        assert_eq!(second.games.len(), 1, "page size {page_size}");
+        assert_eq!(second.next_page_token, "");
+        let boards: Vec<i32> = first
+            .games
+            .iter()
+            .chain(&second.games)
+            .map(|g| pairing_of(g).board)
+            .collect();
+        assert_eq!(boards, (1..=21).collect::<Vec<_>>());
+    }
+    // The basic view takes the page size as asked. (A full page may come
+    // with a token to an empty last page: the server does not look ahead.)
+    let page = list_page(&mut client, event, GameStatus::Unspecified, 21, "")
+        .await
+        .expect("basic");
+    assert_eq!(page.games.len(), 21);
+    if !page.next_page_token.is_empty() {
+        let rest = list_page(
+            &mut client,
+            event,
+            GameStatus::Unspecified,
+            21,
+            &page.next_page_token,
+        )
+        .await
+        .expect("the page after a full one");
+        assert!(rest.games.is_empty(), "{rest:?}");
+        assert_eq!(rest.next_page_token, "");
+    }
+}
+
 /// Asserts INVALID_ARGUMENT whose BadRequest names exactly `field`.
 #[track_caller]
 fn assert_invalid_field<T: std::fmt::Debug>(result: Result<T, Status>, field: &str) {
@@ -1137,28 +1383,58 @@ fn assert_invalid_field<T: std::fmt::Debug>(result: Result<T, Status>, field: &s
 async fn list_games_and_standings_validate_their_requests(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
-    create(&mut client, pairing(EVENT, 1, 1, "a", "b"))
-        .await
-        .expect("create");
+    let mut admin = app.admin_client().await;
+    for board in [1, 2] {
+        create(&mut admin, pairing(EVENT, 1, board, "a", "b"))
+            .await
+            .expect("create");
+    }
     let any = GameStatus::Unspecified;
-    assert_invalid_field(
-        list_page(&mut client, EVENT, any, 501, "").await,
-        "page_size",
-    );
-    assert_invalid_field(
-        list_page(&mut client, EVENT, any, u32::MAX, "").await,
-        "page_size",
-    );
-    let page = list_page(&mut client, EVENT, any, 500, "")
-        .await
-        .expect("500 is allowed");
-    assert_eq!(page.games.len(), 1);
+    // Sizes above 500 are taken as 500; negative ones are refused.
+    for page_size in [500, 501, i32::MAX] {
+        let page = list_page(&mut client, EVENT, any, page_size, "")
+            .await
+            .unwrap_or_else(|status| panic!("page size {page_size}: {status:?}"));
+        assert_eq!(page.games.len(), 2);
+        assert_eq!(page.next_page_token, "");
+    }
+    for page_size in [-1, i32::MIN] {
+        assert_invalid_field(
+            list_page(&mut client, EVENT, any, page_size, "").await,
+            "page_size",
+        );
+    }
     for forged in ["xyz", "p", "p!", "P1", "p-1", "pzzzzzzzzzzzzzzzzzzzz"] {
         assert_invalid_field(
             list_page(&mut client, EVENT, any, 2, forged).await,
             "page_token",
         );
     }
+    // A token is valid only for the query it came from.
+    let first = list_page(&mut client, EVENT, any, 1, "")
+        .await
+        .expect("page 1");
+    let token = first.next_page_token.as_str();
+    assert!(!token.is_empty());
+    assert_invalid_field(
+        list_page(&mut client, EVENT, GameStatus::Active, 1, token).await,
+        "page_token",
+    );
+    assert_invalid_field(
+        list_page(&mut client, "Another {event}", any, 1, token).await,
+        "page_token",
+    );
+    assert_invalid_field(
+        list_view(&mut client, EVENT, any, GameView::Full, 1, token).await,
+        "page_token",
+    );
+    // The page size may change from page to page.
+    let rest = list_page(&mut client, EVENT, any, 5, token)
+        .await
+        .expect("page 2");
+    assert_eq!(rest.games.len(), 1);
+    assert_ne!(rest.games[0].game_id, first.games[0].game_id);
+
     assert_invalid_field(list_page(&mut client, "", any, 2, "").await, "event_id");
     assert_invalid_field(try_standings(&mut client, "").await, "event_id");
     let control = "Spring\n2026";
@@ -1183,17 +1459,18 @@ async fn list_games_and_standings_validate_their_requests(backend: Backend) {
 async fn an_idempotent_create_is_listed_once(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let request = proto::CreateGameRequest {
         request_id: "spring-open-r1-b1".to_owned(),
         ..pairing(EVENT, 1, 1, "a", "b")
     };
-    let first = create(&mut client, request.clone()).await.expect("create");
-    let again = create(&mut client, request.clone()).await.expect("repeat");
+    let first = create(&mut admin, request.clone()).await.expect("create");
+    let again = create(&mut admin, request.clone()).await.expect("repeat");
     assert_eq!(first.id, again.id);
     let listed = list_all(&mut client, EVENT, GameStatus::Unspecified, 50).await;
     assert_eq!(ids(&listed), std::slice::from_ref(&first.id));
     finish(&mut client, &first, WhiteWins).await;
-    let after_end = create(&mut client, request)
+    let after_end = create(&mut admin, request)
         .await
         .expect("repeat after the end");
     assert_eq!(after_end.id, first.id);
@@ -1220,9 +1497,11 @@ on_every_backend!(
     unfinished_and_aborted_games_count_for_nothing,
     a_flag_racing_a_move_is_counted_once,
     list_games_in_round_and_board_order_with_paging,
+    pages_hold_steady_while_games_are_added,
     list_games_filters_by_status_with_paging,
     a_sparse_filter_still_finds_every_game,
     events_are_kept_apart_and_listed_without_moves,
+    the_full_view_pages_by_twenty_at_most,
     list_games_and_standings_validate_their_requests,
     an_idempotent_create_is_listed_once,
 );

@@ -4,7 +4,7 @@
 use crate::common;
 
 use arbiter::proto;
-use common::{Backend, TestApp, create, create_request, play_line, resign, seat};
+use common::{Backend, TestApp, create, create_request, play_line, reason, resign, seat};
 use tonic::Code;
 
 /// Characters `from` to `to` (1-based, inclusive) of a fixed-column line.
@@ -14,15 +14,13 @@ fn field(line: &str, from: usize, to: usize) -> String {
 
 fn pairing(
     event: &str,
-    round: u32,
-    board: u32,
+    round: i32,
+    board: i32,
     white: &str,
     black: &str,
 ) -> proto::CreateGameRequest {
     let mut request = create_request("", "");
-    request.event_id = event.to_owned();
-    request.round = round;
-    request.board = board;
+    request.pairing = Some(common::pairing(event, round, board));
     request.white = Some(proto::Player {
         id: white.to_owned(),
         name: format!("Player, {white}"),
@@ -50,18 +48,19 @@ async fn export(client: &mut common::Client, event: &str) -> String {
 async fn a_swiss_in_progress_exports_for_a_pairing_engine(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let event = "Swiss {B} 2026";
     // Created out of order on purpose.
-    let r2b1 = create(&mut client, pairing(event, 2, 1, "d", "a"))
+    let r2b1 = create(&mut admin, pairing(event, 2, 1, "d", "a"))
         .await
         .expect("create");
-    let r1b1 = create(&mut client, pairing(event, 1, 1, "a", "b"))
+    let r1b1 = create(&mut admin, pairing(event, 1, 1, "a", "b"))
         .await
         .expect("create");
-    let r1b2 = create(&mut client, pairing(event, 1, 2, "c", "d"))
+    let r1b2 = create(&mut admin, pairing(event, 1, 2, "c", "d"))
         .await
         .expect("create");
-    create(&mut client, pairing(event, 2, 2, "b", "c"))
+    create(&mut admin, pairing(event, 2, 2, "b", "c"))
         .await
         .expect("create");
 
@@ -72,13 +71,9 @@ async fn a_swiss_in_progress_exports_for_a_pairing_engine(backend: Backend) {
     common::seat(&mut client, &r1b2.white, common::offer_draw(&r1b2.id))
         .await
         .expect("offer");
-    common::seat(
-        &mut client,
-        &r1b2.black,
-        common::respond_to_draw(&r1b2.id, true),
-    )
-    .await
-    .expect("draw");
+    common::seat(&mut client, &r1b2.black, common::accept_draw(&r1b2.id))
+        .await
+        .expect("draw");
     seat(&mut client, &r2b1.white, resign(&r2b1.id))
         .await
         .expect("d resigns");
@@ -125,6 +120,7 @@ async fn the_event_id_is_required(backend: Backend) {
         .await
         .expect_err("refused");
     assert_eq!(status.code(), Code::InvalidArgument);
+    assert_eq!(reason(&status), "INVALID_FIELD");
     // An event with no games is an empty report, not an error.
     let trf = export(&mut client, "nobody").await;
     assert_eq!(trf, "012 nobody\n062 0\n");
