@@ -6,10 +6,11 @@ use crate::common;
 
 use arbiter::{
     domain::{CHESS960_POSITIONS, RequestId, chess960_fen, chess960_position_for},
-    proto::{self, Color, GameStatus, Variant},
+    proto::{self, Color, GameStatus, Variant, create_game_request::Start},
 };
 use common::{
-    Backend, TestApp, create, create_request, expect_code, get, make_move, play_line, reason, seat,
+    Backend, TestApp, create, create_request, expect_code, get, get_full, make_move, play_line,
+    reason, seat, setup, ucis,
 };
 use tonic::{Code, Status};
 use tonic_types::StatusExt;
@@ -19,9 +20,18 @@ const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
 /// A Chess960 CreateGame request for position `number` (random when
 /// `None`).
 fn chess960_request(request_id: &str, number: Option<u32>) -> proto::CreateGameRequest {
+    chess960_request_signed(
+        request_id,
+        number.map(|n| i32::try_from(n).expect("a small number")),
+    )
+}
+
+/// A Chess960 CreateGame request for position `number` as sent (the field
+/// is an int32, so a client may send a negative one).
+fn chess960_request_signed(request_id: &str, number: Option<i32>) -> proto::CreateGameRequest {
     let mut request = create_request(request_id, "");
     request.variant = Variant::Chess960.into();
-    request.chess960_position = number;
+    request.start = number.map(Start::Chess960Position);
     request
 }
 
@@ -63,6 +73,7 @@ fn assert_invalid_field<T: std::fmt::Debug>(result: Result<T, Status>, field: &s
 async fn positions_by_number(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
 
     assert_eq!(chess960_fen(518).expect("518"), STANDARD_FEN);
     for (number, rank) in [
@@ -76,59 +87,77 @@ async fn positions_by_number(backend: Backend) {
         (249, "NRKBBQNR"),
         (700, "RBQKNNBR"),
     ] {
-        let game = create(&mut client, chess960_request("", Some(number)))
+        let game = create(&mut admin, chess960_request("", Some(number)))
             .await
             .unwrap_or_else(|status| panic!("position {number}: {status:?}"));
         let expected = chess960_fen(number).expect("a valid number");
         assert_eq!(back_rank(&expected), rank, "position {number}");
-        assert_eq!(game.game.initial_fen, expected, "position {number}");
+        let created = setup(&game.game);
+        assert_eq!(created.initial_fen, expected, "position {number}");
         assert_eq!(game.game.fen, expected, "position {number}");
         assert!(
-            game.game
-                .initial_fen
-                .starts_with(&rank.to_ascii_lowercase()),
+            created.initial_fen.starts_with(&rank.to_ascii_lowercase()),
             "Black mirrors White: {}",
-            game.game.initial_fen
+            created.initial_fen
         );
-        assert_eq!(game.game.variant, Variant::Chess960 as i32);
+        assert_eq!(created.variant, Variant::Chess960 as i32);
         assert_eq!(game.game.status, GameStatus::Active as i32);
         assert_eq!(game.game.side_to_move, Color::White as i32);
         // Every start allows the sixteen pawn moves plus knight moves, and
         // no castling yet (pieces stand between kings and rooks).
         assert!(game.game.legal_moves.len() >= 18, "{number}");
         let fetched = get(&mut client, &game.id).await;
-        assert_eq!(fetched.initial_fen, expected);
-        assert_eq!(fetched.variant, Variant::Chess960 as i32);
+        assert_eq!(setup(&fetched).initial_fen, expected);
+        assert_eq!(setup(&fetched).variant, Variant::Chess960 as i32);
     }
     // The standard arrangement under Chess960 plays like chess.
-    let game = create(&mut client, chess960_request("", Some(518)))
+    let game = create(&mut admin, chess960_request("", Some(518)))
         .await
         .expect("create");
     assert_eq!(game.game.legal_moves.len(), 20);
     let after = play_line(&mut client, &game, &["e4", "e7e5", "Nf3"]).await;
-    assert_eq!(after.moves[2].uci, "g1f3");
+    assert_eq!(after.last_move.expect("a move").uci, "g1f3");
+    assert_eq!(
+        ucis(&get_full(&mut client, &game.id).await),
+        ["e2e4", "e7e5", "g1f3"]
+    );
 }
 
 async fn bad_position_numbers_are_refused(backend: Backend) {
     let app = TestApp::spawn(backend).await;
-    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
 
-    for number in [CHESS960_POSITIONS, 961, 1000, u32::MAX] {
+    for number in [CHESS960_POSITIONS as i32, 961, 1000, i32::MAX] {
         let status = assert_invalid_field(
-            create(&mut client, chess960_request("", Some(number))).await,
+            create(&mut admin, chess960_request_signed("", Some(number))).await,
             "chess960_position",
         );
         assert!(status.message().contains("959"), "{}", status.message());
     }
-    // A number together with a FEN.
+    // The field is an int32: negative numbers are refused too.
+    for number in [-1, -518, i32::MIN] {
+        let status = assert_invalid_field(
+            create(&mut admin, chess960_request_signed("", Some(number))).await,
+            "chess960_position",
+        );
+        assert!(
+            status.message().contains("negative"),
+            "{}",
+            status.message()
+        );
+    }
+    // A number and a FEN together can no longer be asked for: both belong
+    // to the request's `start` oneof, so the last one set is the one sent.
     let mut request = chess960_request("", Some(518));
-    request.initial_fen = STANDARD_FEN.to_owned();
-    assert_invalid_field(create(&mut client, request).await, "chess960_position");
+    request.start = Some(Start::InitialFen(STANDARD_FEN.to_owned()));
+    let game = create(&mut admin, request).await.expect("a FEN alone");
+    assert_eq!(setup(&game.game).initial_fen, STANDARD_FEN);
+    assert_eq!(setup(&game.game).variant, Variant::Chess960 as i32);
     // A number for standard chess, whether said or implied.
     for variant in [Variant::Standard, Variant::Unspecified] {
         let mut request = chess960_request("", Some(518));
         request.variant = variant.into();
-        let status = assert_invalid_field(create(&mut client, request).await, "chess960_position");
+        let status = assert_invalid_field(create(&mut admin, request).await, "chess960_position");
         assert!(
             status.message().contains("Chess960"),
             "{}",
@@ -140,42 +169,52 @@ async fn bad_position_numbers_are_refused(backend: Backend) {
 async fn random_positions_follow_the_request_id(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let all: Vec<String> = (0..CHESS960_POSITIONS)
         .map(|n| chess960_fen(n).expect("valid"))
         .collect();
 
     // Without a request_id: some valid position.
     for _ in 0..3 {
-        let game = create(&mut client, chess960_request("", None))
+        let game = create(&mut admin, chess960_request("", None))
             .await
             .expect("create");
+        let created = setup(&game.game);
         assert!(
-            all.contains(&game.game.initial_fen),
+            all.contains(&created.initial_fen),
             "{}",
-            game.game.initial_fen
+            created.initial_fen
         );
-        assert_eq!(game.game.variant, Variant::Chess960 as i32);
+        assert_eq!(created.variant, Variant::Chess960 as i32);
     }
 
     // With one: the same position every time, derived from the key.
-    let first = create(&mut client, chess960_request("960/round-1/board-1", None))
+    let first = create(&mut admin, chess960_request("960/round-1/board-1", None))
         .await
         .expect("create");
-    let again = create(&mut client, chess960_request("960/round-1/board-1", None))
+    let again = create(&mut admin, chess960_request("960/round-1/board-1", None))
         .await
         .expect("repeat");
     assert_eq!(again.id, first.id);
     assert_eq!(again.white, first.white);
-    assert_eq!(again.game.initial_fen, first.game.initial_fen);
+    assert_eq!(
+        setup(&again.game).initial_fen,
+        setup(&first.game).initial_fen
+    );
+    assert_eq!(
+        setup(&get(&mut client, &first.id).await).initial_fen,
+        setup(&first.game).initial_fen,
+        "the position is stored with the game"
+    );
     let key = RequestId::parse("960/round-1/board-1").expect("valid key");
     let derived = chess960_position_for(key.as_ref());
     assert_eq!(
-        first.game.initial_fen,
+        setup(&first.game).initial_fen,
         chess960_fen(derived).expect("valid")
     );
     // Naming that same number explicitly is the same request.
     let explicit = create(
-        &mut client,
+        &mut admin,
         chess960_request("960/round-1/board-1", Some(derived)),
     )
     .await
@@ -185,7 +224,7 @@ async fn random_positions_follow_the_request_id(backend: Backend) {
     let other = (derived + 1) % CHESS960_POSITIONS;
     let status = expect_code(
         create(
-            &mut client,
+            &mut admin,
             chess960_request("960/round-1/board-1", Some(other)),
         )
         .await,
@@ -197,13 +236,14 @@ async fn random_positions_follow_the_request_id(backend: Backend) {
     let mut seen = std::collections::HashSet::new();
     for board in 1..=8 {
         let game = create(
-            &mut client,
+            &mut admin,
             chess960_request(&format!("960/round-2/board-{board}"), None),
         )
         .await
         .expect("create");
-        assert!(all.contains(&game.game.initial_fen));
-        seen.insert(game.game.initial_fen);
+        let initial_fen = setup(&game.game).initial_fen.clone();
+        assert!(all.contains(&initial_fen));
+        seen.insert(initial_fen);
     }
     assert!(seen.len() > 1, "{seen:?}");
 }
@@ -211,16 +251,20 @@ async fn random_positions_follow_the_request_id(backend: Backend) {
 async fn chess960_fens_are_accepted(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let board = "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB";
 
     // Shredder-FEN and X-FEN name the same rights.
     for rights in ["GEge", "KQkq", "EGeg"] {
         let fen = format!("{board} w {rights} - 0 1");
-        let game = create(&mut client, chess960_fen_request(&fen))
+        let game = create(&mut admin, chess960_fen_request(&fen))
             .await
             .unwrap_or_else(|status| panic!("{fen}: {status:?}"));
-        assert_eq!(game.game.variant, Variant::Chess960 as i32);
-        assert_eq!(game.game.initial_fen, chess960_fen(3).expect("valid"));
+        assert_eq!(setup(&game.game).variant, Variant::Chess960 as i32);
+        assert_eq!(
+            setup(&game.game).initial_fen,
+            chess960_fen(3).expect("valid")
+        );
         // King f1 and rook g1 may castle at once, written king-takes-rook.
         assert!(
             game.game.legal_moves.contains(&"f1g1".to_owned()),
@@ -228,7 +272,7 @@ async fn chess960_fens_are_accepted(backend: Backend) {
             game.game.legal_moves
         );
         let after = play_line(&mut client, &game, &["O-O"]).await;
-        assert_eq!(after.moves[0].uci, "f1g1");
+        assert_eq!(after.last_move.as_ref().expect("a move").uci, "f1g1");
         assert!(
             after
                 .fen
@@ -237,7 +281,7 @@ async fn chess960_fens_are_accepted(backend: Backend) {
     }
     // Kingside rights only: castling queenside later is refused.
     let game = create(
-        &mut client,
+        &mut admin,
         chess960_fen_request(&format!("{board} w G - 0 1")),
     )
     .await
@@ -256,11 +300,11 @@ async fn chess960_fens_are_accepted(backend: Backend) {
     // A Chess960 position in mid-game with the a-side rook on d1, on its
     // castling square, keeps its rights.
     let fen = "qn1r1bk1/pppbpppp/1n1p4/8/8/1N1PP3/PPPBBPPP/QN1R2KR w Dd - 0 1";
-    let game = create(&mut client, chess960_fen_request(fen))
+    let game = create(&mut admin, chess960_fen_request(fen))
         .await
         .expect("create");
     let after = play_line(&mut client, &game, &["g1d1"]).await;
-    assert_eq!(after.moves[0].san, "O-O-O");
+    assert_eq!(after.last_move.as_ref().expect("a move").san, "O-O-O");
     assert!(
         after
             .fen
@@ -272,7 +316,7 @@ async fn chess960_fens_are_accepted(backend: Backend) {
 
 async fn bad_fens_are_refused_with_the_reason(backend: Backend) {
     let app = TestApp::spawn(backend).await;
-    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let board = "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB";
 
     let refusals = [
@@ -319,7 +363,7 @@ async fn bad_fens_are_refused_with_the_reason(backend: Backend) {
     for (variant, fen, expected) in refusals {
         let mut request = create_request("", &fen);
         request.variant = variant.into();
-        let status = assert_invalid_field(create(&mut client, request).await, "initial_fen");
+        let status = assert_invalid_field(create(&mut admin, request).await, "initial_fen");
         assert!(
             status.message().contains("not a legal position")
                 && status.message().contains(expected),
@@ -450,9 +494,10 @@ const CASTLING_LINES: &[CastlingLine] = &[
 async fn castling_by_the_chess960_rules(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     for line in CASTLING_LINES {
         let context = format!("position {} ({})", line.number, line.why);
-        let game = create(&mut client, chess960_request("", Some(line.number)))
+        let game = create(&mut admin, chess960_request("", Some(line.number)))
             .await
             .unwrap_or_else(|status| panic!("{context}: {status:?}"));
         let mut current = game.game.clone();
@@ -476,8 +521,9 @@ async fn castling_by_the_chess960_rules(backend: Backend) {
                 .await
                 .unwrap_or_else(|status| panic!("{context}: {mv} refused: {status:?}"));
         }
-        let san: Vec<&str> = current.moves.iter().map(|m| m.san.as_str()).collect();
-        let uci: Vec<&str> = current.moves.iter().map(|m| m.uci.as_str()).collect();
+        let full = get_full(&mut client, &game.id).await;
+        let san: Vec<&str> = full.moves.iter().map(|m| m.san.as_str()).collect();
+        let uci: Vec<&str> = full.moves.iter().map(|m| m.uci.as_str()).collect();
         assert_eq!(san, line.san, "{context}");
         assert_eq!(uci, line.uci, "{context}");
         assert!(
@@ -494,18 +540,19 @@ async fn castling_by_the_chess960_rules(backend: Backend) {
             "{context}: {}",
             current.fen
         );
-        // The stored game shows the same.
-        let fetched = get(&mut client, &game.id).await;
-        assert_eq!(fetched.moves, current.moves, "{context}");
+        // The last move's record in the reply is the one stored.
+        assert_eq!(current.last_move.as_ref(), full.moves.last(), "{context}");
+        assert_eq!(full.fen, current.fen, "{context}");
     }
 }
 
 async fn standard_castling_notation_is_not_listed_in_chess960(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
 
     // The standard arrangement: only e1h1 is listed, never e1g1.
-    let game = create(&mut client, chess960_request("", Some(518)))
+    let game = create(&mut admin, chess960_request("", Some(518)))
         .await
         .expect("create");
     let ready = play_line(
@@ -527,11 +574,13 @@ async fn standard_castling_notation_is_not_listed_in_chess960(backend: Backend) 
     assert!(ready.legal_moves.contains(&"e1g1".to_owned()));
     assert!(!ready.legal_moves.contains(&"e1h1".to_owned()));
     let castled = play_line(&mut client, &standard, &["O-O"]).await;
-    assert_eq!(castled.moves[6].uci, "e1g1");
+    let castling = castled.last_move.expect("a move");
+    assert_eq!(castling.ply, 6);
+    assert_eq!(castling.uci, "e1g1");
 
     // Position 0: king g1 between rooks f1 and h1. O-O needs the f1 rook
     // gone, which costs the queenside right; the king on g1 stays put.
-    let game = create(&mut client, chess960_request("", Some(0)))
+    let game = create(&mut admin, chess960_request("", Some(0)))
         .await
         .expect("create");
     assert!(

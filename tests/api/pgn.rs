@@ -1,23 +1,29 @@
 //! PGN export over gRPC, on both stores: every way a game can end, an
 //! aborted and an unfinished game, Chess960 and a long game, each exported
 //! and read back with an independent PGN reader (`pgn-reader`), its moves
-//! replayed with `shakmaty` and compared with the arbiter's record.
+//! replayed with `shakmaty` and compared with the arbiter's record; and the
+//! export stream itself, one message per game, for a game or a whole event.
 
 use crate::common;
 
 use std::{io::Cursor, ops::ControlFlow};
 
-use arbiter::proto::{self, Color, DrawClaimReason, GameStatus, Variant};
+use arbiter::proto::{
+    self, Color, DrawClaimReason, DrawClaimVerdict, GameStatus, Variant,
+    create_game_request::Start, export_pgn_request::Target, game_event::Kind,
+};
 use common::{
-    Backend, NewGame, TestApp, abort, claim_draw, create, create_request, export_pgn, get,
-    make_move, offer_draw, play_line, resign, respond_to_draw, seat, token_to_move,
+    Backend, Client, NewGame, STREAM_PATIENCE, TestApp, abort, accept_draw, claim_draw,
+    collect_until_end, create, create_request, expect_code, export_pgn, export_pgn_of, get,
+    get_full, make_move, next_event, offer_draw, pairing, play_line, reason, resign, seat, setup,
+    token_to_move, watch,
 };
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{
     CastlingMode, Chess, EnPassantMode, fen::Fen, san::SanPlus as ReplayedSan, uci::UciMove,
 };
-
-type Client = proto::arbiter_service_client::ArbiterServiceClient<tonic::transport::Channel>;
+use tonic::Code;
+use tonic_types::StatusExt;
 
 const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
@@ -149,10 +155,28 @@ const UNFINISHED: Expected = Expected {
     termination: "unterminated",
 };
 
+/// The position after each move of `game`, from its `move_made` events
+/// (the move records do not carry it), read from its watch stream: exactly
+/// the game's events, so that the read ends whether or not the game has.
+async fn fens_after_moves(client: &mut Client, game: &proto::Game) -> Vec<String> {
+    let mut stream = watch(client, &game.game_id, 1).await;
+    let mut fens = Vec::new();
+    for version in 2..=game.version {
+        let event = next_event(&mut stream).await;
+        assert_eq!(event.version, version);
+        if let Some(Kind::MoveMade(made)) = event.kind {
+            fens.push(made.fen);
+        }
+    }
+    fens
+}
+
 /// Exports `game_id`, reads the export back and checks it against the game:
 /// tags, the moves replayed from the starting position, and the result.
 async fn check_export(client: &mut Client, game_id: &str, expected: &Expected) -> ParsedGame {
-    let game = get(client, game_id).await;
+    let game = get_full(client, game_id).await;
+    let fens_after = fens_after_moves(client, &game).await;
+    assert_eq!(fens_after.len(), game.moves.len());
     let pgn = export_pgn(client, game_id).await;
     let parsed = parse(&pgn);
     let context = format!("{pgn}\n{game:#?}");
@@ -171,8 +195,9 @@ async fn check_export(client: &mut Client, game_id: &str, expected: &Expected) -
             "{name} is empty"
         );
     }
-    let white = game.white.as_ref().expect("white");
-    let black = game.black.as_ref().expect("black");
+    let game_setup = setup(&game);
+    let white = game_setup.white.as_ref().expect("white");
+    let black = game_setup.black.as_ref().expect("black");
     assert_eq!(parsed.tag("White"), Some(white.name.as_str()));
     assert_eq!(parsed.tag("Black"), Some(black.name.as_str()));
     assert_eq!(parsed.tag("WhitePlayerId"), Some(white.id.as_str()));
@@ -202,13 +227,13 @@ async fn check_export(client: &mut Client, game_id: &str, expected: &Expected) -
     }
 
     // The variant and the starting position.
-    let chess960 = game.variant == Variant::Chess960 as i32;
+    let chess960 = game_setup.variant == Variant::Chess960 as i32;
     assert_eq!(
         parsed.tag("Variant"),
         chess960.then_some("Chess960"),
         "{context}"
     );
-    let standard_start = !chess960 && game.initial_fen == STANDARD_FEN;
+    let standard_start = !chess960 && game_setup.initial_fen == STANDARD_FEN;
     if standard_start {
         assert_eq!(parsed.tag("SetUp"), None, "{context}");
         assert_eq!(parsed.tag("FEN"), None, "{context}");
@@ -216,7 +241,7 @@ async fn check_export(client: &mut Client, game_id: &str, expected: &Expected) -
         assert_eq!(parsed.tag("SetUp"), Some("1"), "{context}");
         assert_eq!(
             parsed.tag("FEN"),
-            Some(game.initial_fen.as_str()),
+            Some(game_setup.initial_fen.as_str()),
             "{context}"
         );
     }
@@ -236,7 +261,7 @@ async fn check_export(client: &mut Client, game_id: &str, expected: &Expected) -
         None => Chess::default(),
     };
     assert_eq!(parsed.sans.len(), game.moves.len(), "{context}");
-    for (san, record) in parsed.sans.iter().zip(&game.moves) {
+    for ((san, record), fen_after) in parsed.sans.iter().zip(&game.moves).zip(&fens_after) {
         assert_eq!(san.to_string(), record.san, "as written: {context}");
         let m = san
             .san
@@ -251,7 +276,7 @@ async fn check_export(client: &mut Client, game_id: &str, expected: &Expected) -
         assert_eq!(replayed.to_string(), record.san, "{context}");
         assert_eq!(
             Fen::from_position(&position, EnPassantMode::Legal).to_string(),
-            record.fen_after,
+            *fen_after,
             "{context}"
         );
     }
@@ -379,13 +404,9 @@ async fn draws_by_the_players(backend: Backend) {
     seat(&mut client, &agreed.white, offer_draw(&agreed.id))
         .await
         .expect("offer");
-    seat(
-        &mut client,
-        &agreed.black,
-        respond_to_draw(&agreed.id, true),
-    )
-    .await
-    .expect("accept");
+    seat(&mut client, &agreed.black, accept_draw(&agreed.id))
+        .await
+        .expect("accept");
     let parsed = check_export(&mut client, &agreed.id, &DRAWN).await;
     assert!(parsed.comments[0].contains("agreement"), "{parsed:?}");
 
@@ -397,7 +418,7 @@ async fn draws_by_the_players(backend: Backend) {
     )
     .await
     .expect("claim");
-    assert!(claim.upheld);
+    assert_eq!(claim.verdict, DrawClaimVerdict::Upheld as i32);
     check_export(&mut client, &threefold.id, &DRAWN).await;
 
     let fifty = app.new_game_from("8/8/4k3/8/8/3K4/3R4/8 w - - 99 80").await;
@@ -408,7 +429,7 @@ async fn draws_by_the_players(backend: Backend) {
     )
     .await
     .expect("claim");
-    assert!(claim.upheld);
+    assert_eq!(claim.verdict, DrawClaimVerdict::Upheld as i32);
     let parsed = check_export(&mut client, &fifty.id, &DRAWN).await;
     assert!(parsed.comments[0].contains("fifty"), "{parsed:?}");
 
@@ -474,6 +495,7 @@ async fn aborted_and_unfinished_games(backend: Backend) {
 async fn chess960_games(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
 
     for (number, moves) in [
         (
@@ -487,11 +509,15 @@ async fn chess960_games(backend: Backend) {
     ] {
         let mut request = create_request("", "");
         request.variant = Variant::Chess960.into();
-        request.chess960_position = Some(number);
-        let game = create(&mut client, request).await.expect("create");
+        request.start = Some(Start::Chess960Position(number));
+        let game = create(&mut admin, request).await.expect("create");
         let played = play_line(&mut client, &game, moves).await;
         assert!(
-            played.moves.iter().any(|m| m.san.starts_with("O-O")),
+            get_full(&mut client, &game.id)
+                .await
+                .moves
+                .iter()
+                .any(|m| m.san.starts_with("O-O")),
             "{number}"
         );
         check_export(&mut client, &game.id, &UNFINISHED).await;
@@ -521,10 +547,10 @@ async fn tag_values_are_escaped(backend: Backend) {
         id: "no-name".to_owned(),
         name: String::new(),
     });
-    request.event_id = r#"Open "A" \ 2026"#.to_owned();
-    request.round = 0;
-    request.board = 0;
-    let game = create(&mut client, request).await.expect("create");
+    request.pairing = Some(pairing(r#"Open "A" \ 2026"#, 0, 0));
+    let game = create(&mut app.admin_client().await, request)
+        .await
+        .expect("create");
     play_line(&mut client, &game, &["e4", "e5"]).await;
     let pgn = export_pgn(&mut client, &game.id).await;
     let parsed = parse(&pgn);
@@ -572,7 +598,7 @@ async fn long_games(backend: Backend) {
 
     let game = app.new_game().await;
     random_game(&mut client, &game, 200, 7).await;
-    let played = get(&mut client, &game.id).await;
+    let played = get_full(&mut client, &game.id).await;
     assert!(played.moves.len() >= 60, "{}", played.moves.len());
     let expected = match played.result.map(|r| r.outcome) {
         None => &UNFINISHED,
@@ -587,10 +613,12 @@ async fn long_games(backend: Backend) {
 
     let mut request = create_request("", "");
     request.variant = Variant::Chess960.into();
-    request.chess960_position = Some(249);
-    let game = create(&mut client, request).await.expect("create");
+    request.start = Some(Start::Chess960Position(249));
+    let game = create(&mut app.admin_client().await, request)
+        .await
+        .expect("create");
     random_game(&mut client, &game, 120, 42).await;
-    let played = get(&mut client, &game.id).await;
+    let played = get_full(&mut client, &game.id).await;
     assert!(played.moves.len() >= 40, "{}", played.moves.len());
     if played.status == GameStatus::Active as i32 {
         let token = token_to_move(&game, &played).to_owned();
@@ -617,6 +645,48 @@ fn parse_all(pgn: &str) -> Vec<ParsedGame> {
     games
 }
 
+/// Every message of an ExportPgn stream, whole (game id and text).
+async fn export_messages(
+    client: &mut Client,
+    target: Target,
+) -> Result<Vec<proto::ExportPgnResponse>, tonic::Status> {
+    let mut stream = client
+        .export_pgn(proto::ExportPgnRequest {
+            target: Some(target),
+        })
+        .await?
+        .into_inner();
+    collect_until_end(&mut stream, STREAM_PATIENCE)
+        .await
+        .into_iter()
+        .collect()
+}
+
+/// Creates a game of `event` at `round` and `board`.
+async fn create_paired(app: &TestApp, event: &str, round: i32, board: i32) -> NewGame {
+    let mut request = create_request("", "");
+    request.pairing = Some(pairing(event, round, board));
+    create(&mut app.admin_client().await, request)
+        .await
+        .expect("create")
+}
+
+/// Asserts that every message's text is one whole game (the game the
+/// message names), and that the texts concatenated are a PGN file of as
+/// many games. (That each ends with a blank line, as the contract says, is
+/// [`every_message_ends_with_a_blank_line`]'s to check.)
+#[track_caller]
+fn assert_one_game_each(messages: &[proto::ExportPgnResponse]) -> Vec<ParsedGame> {
+    for message in messages {
+        let parsed = parse(&message.pgn);
+        assert_eq!(parsed.tag("GameId"), Some(message.game_id.as_str()));
+    }
+    let file: String = messages.iter().map(|m| m.pgn.as_str()).collect();
+    let games = parse_all(&file);
+    assert_eq!(games.len(), messages.len(), "{file}");
+    games
+}
+
 /// A whole event exports in round and board order, whatever order the games
 /// were created in, each with its Event, Round and Board tags.
 async fn an_event_exports_in_round_and_board_order(backend: Backend) {
@@ -625,32 +695,24 @@ async fn an_event_exports_in_round_and_board_order(backend: Backend) {
     let event = "Spring {Open} 2026 – A";
     let mut ids = Vec::new();
     for (round, board) in [(2, 1), (1, 2), (1, 1), (2, 2)] {
-        let mut request = create_request("", "");
-        request.event_id = event.to_owned();
-        request.round = round;
-        request.board = board;
         ids.push((
             (round, board),
-            create(&mut client, request).await.expect("create"),
+            create_paired(&app, event, round, board).await,
         ));
     }
     // Another event's game never appears.
-    create(&mut client, create_request("", ""))
-        .await
-        .expect("create");
+    app.new_game().await;
     let (_, first) = ids.iter().find(|(order, _)| *order == (1, 1)).expect("1.1");
     play_line(&mut client, first, &["f3", "e5", "g4", "Qh4#"]).await;
 
-    let pgn = client
-        .export_pgn(proto::ExportPgnRequest {
-            game_id: String::new(),
-            event_id: event.to_owned(),
-        })
+    let messages = export_messages(&mut client, Target::EventId(event.to_owned()))
         .await
-        .expect("export the event")
-        .into_inner()
-        .pgn;
-    let games = parse_all(&pgn);
+        .expect("export the event");
+    ids.sort_by_key(|(order, _)| *order);
+    let expected_ids: Vec<&str> = ids.iter().map(|(_, game)| game.id.as_str()).collect();
+    let message_ids: Vec<&str> = messages.iter().map(|m| m.game_id.as_str()).collect();
+    assert_eq!(message_ids, expected_ids, "one message per game, in order");
+    let games = assert_one_game_each(&messages);
     let order: Vec<(String, String)> = games
         .iter()
         .map(|g| {
@@ -669,25 +731,216 @@ async fn an_event_exports_in_round_and_board_order(backend: Backend) {
     assert_eq!(games[0].tag("Result"), Some("0-1"));
     assert_eq!(games[0].sans.len(), 4);
     assert!(games[1..].iter().all(|g| g.tag("Result") == Some("*")));
+    // Each game's message is its single-game export.
+    for message in &messages {
+        assert_eq!(message.pgn, export_pgn(&mut client, &message.game_id).await);
+    }
+    let texts = export_pgn_of(&mut client, Target::EventId(event.to_owned()))
+        .await
+        .expect("export the event again");
+    assert_eq!(
+        texts,
+        messages.iter().map(|m| m.pgn.clone()).collect::<Vec<_>>()
+    );
+}
 
-    for (request, field) in [
-        (
-            proto::ExportPgnRequest {
-                game_id: first.id.clone(),
-                event_id: event.to_owned(),
-            },
-            "event_id",
-        ),
-        (proto::ExportPgnRequest::default(), "game_id"),
+/// A game exports as exactly one message, which names it.
+async fn a_game_exports_as_one_message(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    for moves in [
+        &[][..],
+        &["e4", "c5", "Nf3"][..],
+        &["f3", "e5", "g4", "Qh4#"][..],
     ] {
-        let status = client.export_pgn(request).await.expect_err("refused");
-        assert_eq!(status.code(), tonic::Code::InvalidArgument);
-        assert!(status.message().contains(field), "{}", status.message());
+        let game = game_from(&app, &mut client, "", moves).await;
+        let messages = export_messages(&mut client, Target::GameId(game.id.clone()))
+            .await
+            .expect("export");
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert_eq!(messages[0].game_id, game.id);
+        let games = assert_one_game_each(&messages);
+        assert_eq!(games[0].sans.len(), moves.len());
+    }
+}
+
+/// An event larger than one of the server's internal pages (20 games)
+/// streams every game once, in round and board order across the pages, and
+/// the messages concatenated are one valid PGN file of all its games.
+async fn a_large_event_streams_one_message_per_game(backend: Backend) {
+    const ROUNDS: i32 = 3;
+    const BOARDS: i32 = 9;
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let event = "Large open";
+    let count = ROUNDS * BOARDS;
+    let mut games = Vec::new();
+    // Created out of order (10 is prime to 27), other events' games among
+    // them.
+    for index in 0..count {
+        let slot = (index * 10) % count;
+        let (round, board) = (slot / BOARDS + 1, slot % BOARDS + 1);
+        games.push((
+            (round, board),
+            create_paired(&app, event, round, board).await,
+        ));
+        if index % 7 == 0 {
+            create_paired(&app, "Another event", round, board).await;
+        }
+    }
+    games.sort_by_key(|(order, _)| *order);
+    // Some games have moves, one has ended.
+    for ((round, board), game) in &games {
+        if *board == 1 {
+            play_line(&mut client, game, &["d4", "d5"]).await;
+        }
+        if (*round, *board) == (2, 5) {
+            play_line(&mut client, game, &["f3", "e5", "g4", "Qh4#"]).await;
+        }
+    }
+
+    let messages = export_messages(&mut client, Target::EventId(event.to_owned()))
+        .await
+        .expect("export the event");
+    assert_eq!(messages.len(), games.len());
+    let expected_ids: Vec<&str> = games.iter().map(|(_, game)| game.id.as_str()).collect();
+    let message_ids: Vec<&str> = messages.iter().map(|m| m.game_id.as_str()).collect();
+    assert_eq!(message_ids, expected_ids, "every game once, in order");
+
+    let parsed = assert_one_game_each(&messages);
+    assert_eq!(parsed.len(), 27);
+    for (((round, board), _), game) in games.iter().zip(&parsed) {
+        let context = format!("round {round}, board {board}");
+        assert_eq!(game.tag("Event"), Some(event), "{context}");
+        assert_eq!(
+            game.tag("Round"),
+            Some(round.to_string().as_str()),
+            "{context}"
+        );
+        assert_eq!(
+            game.tag("Board"),
+            Some(board.to_string().as_str()),
+            "{context}"
+        );
+        let (sans, result) = match (round, board) {
+            (2, 5) => (4, "0-1"),
+            (_, 1) => (2, "*"),
+            _ => (0, "*"),
+        };
+        assert_eq!(game.sans.len(), sans, "{context}");
+        assert_eq!(game.tag("Result"), Some(result), "{context}");
+        assert_eq!(game.outcome.as_deref(), Some(result), "{context}");
+    }
+}
+
+/// A request must name what to export; what it names must exist.
+async fn export_requests_are_checked(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+
+    let field_of = |status: &tonic::Status| -> Vec<String> {
+        status
+            .get_details_bad_request()
+            .expect("a bad request detail")
+            .field_violations
+            .into_iter()
+            .map(|violation| violation.field)
+            .collect()
+    };
+    // No target at all.
+    let status = expect_code(
+        client
+            .export_pgn(proto::ExportPgnRequest::default())
+            .await
+            .map(|_| ()),
+        Code::InvalidArgument,
+    );
+    assert_eq!(reason(&status), "INVALID_FIELD", "{status:?}");
+    assert_eq!(field_of(&status), ["target"]);
+    // Empty or malformed identifiers.
+    for (target, field) in [
+        (Target::GameId(String::new()), "game_id"),
+        (Target::GameId("no spaces allowed".to_owned()), "game_id"),
+        (Target::EventId(String::new()), "event_id"),
+        (Target::EventId("tab\there".to_owned()), "event_id"),
+    ] {
+        let status = expect_code(
+            export_messages(&mut client, target).await,
+            Code::InvalidArgument,
+        );
+        assert_eq!(reason(&status), "INVALID_FIELD", "{status:?}");
+        assert_eq!(field_of(&status), [field]);
+    }
+    // A game that does not exist.
+    let status = expect_code(
+        export_messages(&mut client, Target::GameId("no-such-game".to_owned())).await,
+        Code::NotFound,
+    );
+    assert_eq!(reason(&status), "GAME_NOT_FOUND");
+    // An event without games exports nothing.
+    let messages = export_messages(&mut client, Target::EventId("no-such-event".to_owned()))
+        .await
+        .expect("an empty export");
+    assert!(messages.is_empty(), "{messages:?}");
+}
+
+/// Each message's text ends with a blank line (the PGN export format's
+/// separator), so that the texts concatenated are a PGN file whose games
+/// are apart, as the contract promises.
+async fn every_message_ends_with_a_blank_line(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let event = "Blank lines";
+    let unfinished = create_paired(&app, event, 1, 1).await;
+    play_line(&mut client, &unfinished, &["e4"]).await;
+    let finished = create_paired(&app, event, 1, 2).await;
+    play_line(&mut client, &finished, &["f3", "e5", "g4", "Qh4#"]).await;
+    create_paired(&app, event, 1, 3).await;
+
+    let mut messages = export_messages(&mut client, Target::EventId(event.to_owned()))
+        .await
+        .expect("export the event");
+    assert_eq!(messages.len(), 3);
+    for game in [&unfinished, &finished] {
+        messages.extend(
+            export_messages(&mut client, Target::GameId(game.id.clone()))
+                .await
+                .expect("export the game"),
+        );
+    }
+    for message in &messages {
+        assert!(
+            message.pgn.ends_with("\n\n") && !message.pgn.ends_with("\n\n\n"),
+            "{}: {:?}",
+            message.game_id,
+            message.pgn
+        );
+    }
+}
+
+/// [`every_message_ends_with_a_blank_line`] on both stores, apart so that
+/// it can be ignored until the server writes the blank line.
+mod blank_line_after_each_game {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "server bug: each ExportPgn message ends with a single newline, not with the \
+                blank line the contract promises"]
+    async fn memory() {
+        super::every_message_ends_with_a_blank_line(crate::common::Backend::Memory).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "server bug: each ExportPgn message ends with a single newline, not with the \
+                blank line the contract promises"]
+    async fn redis() {
+        super::every_message_ends_with_a_blank_line(crate::common::Backend::Redis).await;
     }
 }
 
 on_every_backend!(
     an_event_exports_in_round_and_board_order,
+    a_game_exports_as_one_message,
+    a_large_event_streams_one_message_per_game,
+    export_requests_are_checked,
     decisive_games,
     draws_on_the_board,
     draws_by_the_players,

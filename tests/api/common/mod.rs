@@ -656,3 +656,54 @@ pub fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
         })
         .collect()
 }
+
+// ---------------------------------------------------------------------------
+// Seat actions with the events they produced
+// ---------------------------------------------------------------------------
+
+/// A seat action whose response carries, besides the game, the events the
+/// call produced (none for a repeat of an action already applied).
+pub trait SeatCommandWithEvents: Sized + Send {
+    /// Sends `request` through the RPC of its message type.
+    fn send_with_events(
+        client: &mut Client,
+        request: Request<Self>,
+    ) -> impl Future<Output = Result<(proto::Game, Vec<proto::GameEvent>), Status>> + Send;
+}
+
+/// Implements [`SeatCommandWithEvents`] for the seat actions.
+macro_rules! replies_with_events {
+    ($($request:ty => $rpc:ident),* $(,)?) => {
+        $(
+            impl SeatCommandWithEvents for $request {
+                async fn send_with_events(
+                    client: &mut Client,
+                    request: Request<Self>,
+                ) -> Result<(proto::Game, Vec<proto::GameEvent>), Status> {
+                    let response = client.$rpc(request).await?.into_inner();
+                    Ok((response.game.expect("game in response"), response.events))
+                }
+            }
+        )*
+    };
+}
+
+replies_with_events!(
+    proto::MakeMoveRequest => make_move,
+    proto::ResignGameRequest => resign_game,
+    proto::OfferDrawRequest => offer_draw,
+    proto::AcceptDrawRequest => accept_draw,
+    proto::DeclineDrawRequest => decline_draw,
+    proto::ClaimDrawRequest => claim_draw,
+    proto::AbortGameRequest => abort_game,
+);
+
+/// Sends `command` for the seat holding `token`; returns the game and the
+/// events the call produced.
+pub async fn seat_with_events<C: SeatCommandWithEvents>(
+    client: &mut Client,
+    token: &str,
+    command: C,
+) -> Result<(proto::Game, Vec<proto::GameEvent>), Status> {
+    C::send_with_events(client, with_token(token, command)).await
+}
