@@ -42,17 +42,21 @@ impl ArbiterService for ArbiterApi {
         let (default, max) = MOVES_PAGE;
         let size = request::page_size(req.page_size, default, max)?;
         let query = request::moves_query(&id);
-        let after = request::moves_after(&query, &req.page_token)?;
-        let start_ply = if after == 0 {
-            request::non_negative("start_ply", req.start_ply)?
-        } else {
-            0
+        let from = match request::moves_from(&query, &req.page_token)? {
+            Some(from) => from,
+            None => request::MovesFrom {
+                after: 0,
+                start_ply: request::non_negative("start_ply", req.start_ply)?,
+            },
         };
-        let (moves, next) = self.arbiter.list_moves(&id, start_ply, after, size).await?;
+        let (moves, next) = self
+            .arbiter
+            .list_moves(&id, from.start_ply, from.after, size)
+            .await?;
         Ok(Response::new(proto::ListMovesResponse {
             moves: moves.iter().map(convert::move_record).collect(),
             next_page_token: next
-                .map(|after| request::moves_token(&query, after))
+                .map(|after| request::moves_token(&query, request::MovesFrom { after, ..from }))
                 .unwrap_or_default(),
         }))
     }

@@ -231,22 +231,38 @@ pub fn moves_query(game_id: &GameId) -> String {
     format!("moves\n{game_id}")
 }
 
-/// The token of a moves page that ended at event version `after`.
-pub fn moves_token(query: &str, after: u64) -> String {
-    token(query, &after.to_string())
+/// Where a page of moves starts: after an event version of the game's log,
+/// keeping moves from `start_ply` on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MovesFrom {
+    /// The event version the page starts after (0: the log's start).
+    pub after: u64,
+    /// The first ply listed.
+    pub start_ply: u32,
 }
 
-/// The event version a moves page starts after (0: the first page).
-pub fn moves_after(query: &str, page_token: &str) -> Result<u64, Status> {
+/// The token of the moves page that starts at `from`.
+pub fn moves_token(query: &str, from: MovesFrom) -> String {
+    token(query, &format!("{}:{}", from.after, from.start_ply))
+}
+
+/// Where a moves page starts, from its token (`None`: the first page).
+pub fn moves_from(query: &str, page_token: &str) -> Result<Option<MovesFrom>, Status> {
     if page_token.is_empty() {
-        return Ok(0);
+        return Ok(None);
     }
-    read_token(query, page_token)?.parse().map_err(|_| {
+    let refused = || {
         invalid(
             "page_token",
             "is not a token this server issued for this query",
         )
-    })
+    };
+    let position = read_token(query, page_token)?;
+    let (after, start_ply) = position.split_once(':').ok_or_else(refused)?;
+    Ok(Some(MovesFrom {
+        after: after.parse().map_err(|_| refused())?,
+        start_ply: start_ply.parse().map_err(|_| refused())?,
+    }))
 }
 
 #[cfg(test)]
@@ -274,11 +290,15 @@ mod tests {
             assert!(list_cursor(&query, junk).is_err(), "{junk}");
         }
         let moves = moves_query(&GameId::parse("abc").expect("id"));
+        let from = MovesFrom {
+            after: 41,
+            start_ply: 30,
+        };
         assert_eq!(
-            moves_after(&moves, &moves_token(&moves, 41)).expect("valid"),
-            41
+            moves_from(&moves, &moves_token(&moves, from)).expect("valid"),
+            Some(from)
         );
-        assert!(moves_after(&query, &moves_token(&moves, 41)).is_err());
+        assert!(moves_from(&query, &moves_token(&moves, from)).is_err());
     }
 
     #[test]
