@@ -3,8 +3,26 @@
 use crate::common;
 
 use arbiter::proto::{self, GameStatus, Outcome, Termination};
-use common::{Backend, TestApp, drain, expect_code, get, make_move, play_line, reason, seat};
+use common::{
+    Backend, TestApp, drain, expect_code, get, get_full, make_move, next_snapshot, play_line,
+    reason, seat, watch,
+};
 use tonic::Code;
+
+/// Plays `moves` and reads the game back with every move (a move's
+/// response carries only the last one).
+async fn play_and_read(
+    client: &mut common::Client,
+    game: &common::NewGame,
+    moves: &[&str],
+) -> proto::Game {
+    let after = play_line(client, game, moves).await;
+    let full = get_full(client, &game.id).await;
+    assert_eq!(full.version, after.version);
+    assert_eq!(full.fen, after.fen);
+    assert_eq!(full.moves.last(), after.last_move.as_ref());
+    full
+}
 
 /// A full game to checkmate, played by the two seat holders while a third
 /// client watches the whole stream.
@@ -12,14 +30,10 @@ async fn scholars_mate_with_a_watcher(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let game = app.new_game().await;
     let mut watcher = app.client().await;
-    let mut stream = watcher
-        .watch_game(proto::WatchGameRequest {
-            game_id: game.id.clone(),
-            after_version: 0,
-        })
-        .await
-        .expect("watch")
-        .into_inner();
+    let mut stream = watch(&mut watcher, &game.id, 0).await;
+    let snapshot = next_snapshot(&mut stream).await;
+    assert_eq!(snapshot.version, 1);
+    assert_eq!(snapshot.ply, 0);
 
     let mut client = app.client().await;
     let end = play_line(
@@ -29,21 +43,26 @@ async fn scholars_mate_with_a_watcher(backend: Backend) {
     )
     .await;
     assert_eq!(end.status, GameStatus::Finished as i32);
-    let result = end.result.expect("result");
+    let result = end.result.clone().expect("result");
     assert_eq!(result.outcome, Outcome::WhiteWins as i32);
     assert_eq!(result.termination, Termination::Checkmate as i32);
     assert_eq!(end.ply, 7);
-    assert_eq!(end.moves.len(), 7);
-    assert_eq!(end.moves[6].san, "Qxf7#");
-    assert_eq!(end.moves[6].uci, "h5f7");
-    assert_eq!(end.moves[1].uci, "e7e5");
-    assert_eq!(end.moves[1].san, "e5");
+    assert!(end.moves.is_empty(), "a move's response has no move list");
+    let last = end.last_move.as_ref().expect("the last move");
+    assert_eq!((last.ply, last.san.as_str()), (6, "Qxf7#"));
     assert!(end.legal_moves.is_empty());
     assert!(!end.in_check, "a finished game reports no check to answer");
 
+    let full = get_full(&mut client, &game.id).await;
+    assert_eq!(full.moves.len(), 7);
+    assert_eq!(full.moves[6].san, "Qxf7#");
+    assert_eq!(full.moves[6].uci, "h5f7");
+    assert_eq!(full.moves[1].uci, "e7e5");
+    assert_eq!(full.moves[1].san, "e5");
+    assert_eq!(full.last_move, end.last_move);
+
     let seen = drain(&mut stream).await;
     use proto::game_event::Kind;
-    assert!(matches!(seen[0].kind, Some(Kind::Snapshot(_))));
     let moves: Vec<String> = seen
         .iter()
         .filter_map(|e| match &e.kind {
@@ -55,11 +74,10 @@ async fn scholars_mate_with_a_watcher(backend: Backend) {
     let last = seen.last().expect("events");
     assert!(matches!(last.kind, Some(Kind::GameEnded(_))), "{last:?}");
     assert_eq!(last.version, end.version);
-    let versions: Vec<u64> = seen.iter().map(|e| e.version).collect();
-    assert!(
-        versions.windows(2).all(|w| w[1] == w[0] + 1),
-        "{versions:?}"
-    );
+    let versions: Vec<i32> = seen.iter().map(|e| e.version).collect();
+    let expected: Vec<i32> = (snapshot.version + 1..=end.version).collect();
+    assert_eq!(versions, expected, "every event after the snapshot, once");
+    assert!(seen.iter().all(|e| e.game_id == game.id));
 
     // After the end, every move is refused.
     let refused = seat(&mut client, &game.black, make_move(&game.id, 7, "Ke7")).await;
@@ -106,7 +124,7 @@ async fn castling_both_ways_and_not_through_check(backend: Backend) {
     // Both sides may castle both ways here.
     let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
     let game = app.new_game_from(fen).await;
-    let after = play_line(&mut client, &game, &["O-O", "e8c8"]).await;
+    let after = play_and_read(&mut client, &game, &["O-O", "e8c8"]).await;
     assert_eq!(after.moves[0].uci, "e1g1");
     assert_eq!(after.moves[0].san, "O-O");
     assert_eq!(after.moves[1].san, "O-O-O");
@@ -119,7 +137,7 @@ async fn castling_both_ways_and_not_through_check(backend: Backend) {
     );
 
     let game = app.new_game_from(fen).await;
-    let after = play_line(&mut client, &game, &["e1c1", "O-O"]).await;
+    let after = play_and_read(&mut client, &game, &["e1c1", "O-O"]).await;
     assert_eq!(after.moves[0].san, "O-O-O");
     assert!(
         after
@@ -224,7 +242,7 @@ async fn en_passant_only_immediately(backend: Backend) {
     let mut client = app.client().await;
 
     let game = app.new_game().await;
-    let after = play_line(&mut client, &game, &["e4", "a6", "e5", "d5", "exd6"]).await;
+    let after = play_and_read(&mut client, &game, &["e4", "a6", "e5", "d5", "exd6"]).await;
     assert_eq!(after.moves[4].uci, "e5d6");
     assert_eq!(after.moves[4].san, "exd6");
     assert!(
@@ -260,7 +278,7 @@ async fn every_promotion_piece(backend: Backend) {
         ("a8=N", "a8=N", 'N'),
     ] {
         let game = app.new_game_from(fen).await;
-        let after = play_line(&mut client, &game, &[input]).await;
+        let after = play_and_read(&mut client, &game, &[input]).await;
         assert_eq!(after.moves[0].san, san, "{input}");
         assert!(
             after.fen.starts_with(&format!("{piece}6k/")),
@@ -319,7 +337,7 @@ async fn uci_and_san_inputs_are_equivalent(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
     let game = app.new_game().await;
-    let after = play_line(
+    let after = play_and_read(
         &mut client,
         &game,
         &["g1f3", "Nc6", "Nc3", "g8f6", "d4", "d7d5", "Bf4", "Bf5"],
@@ -345,7 +363,7 @@ async fn uci_and_san_inputs_are_equivalent(backend: Backend) {
         "{}",
         status.message()
     );
-    let after = play_line(&mut client, &game, &["Nce4"]).await;
+    let after = play_and_read(&mut client, &game, &["Nce4"]).await;
     assert_eq!(after.moves[0].san, "Nce4");
     assert_eq!(after.moves[0].uci, "c3e4");
 }

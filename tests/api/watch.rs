@@ -5,8 +5,8 @@ use crate::common;
 
 use arbiter::proto::{self, game_event::Kind};
 use common::{
-    Backend, STREAM_PATIENCE, TestApp, drain, expect_code, next_event, next_within, play_line,
-    reason, watch, with_token,
+    Backend, STREAM_PATIENCE, TestApp, WatchKind, drain, drain_messages, expect_code, next_event,
+    next_snapshot, next_within, play_line, reason, resign, seat, watch,
 };
 use tonic::Code;
 
@@ -28,9 +28,9 @@ async fn resume_after_disconnect_has_no_gap_and_no_duplicate(backend: Backend) {
     let mut client = app.client().await;
 
     let mut first = watch(&mut client, &game.id, 0).await;
-    let snapshot = next_event(&mut first).await;
-    assert!(matches!(snapshot.kind, Some(Kind::Snapshot(_))));
+    let snapshot = next_snapshot(&mut first).await;
     assert_eq!(snapshot.version, 1);
+    assert_eq!(snapshot.game_id, game.id);
     play_line(&mut client, &game, &FOOLS_MATE[..1]).await;
     let seen = next_event(&mut first).await;
     assert_eq!(seen.version, 2);
@@ -49,7 +49,7 @@ async fn resume_after_disconnect_has_no_gap_and_no_duplicate(backend: Backend) {
     play_line(&mut client, &game, &FOOLS_MATE[3..]).await;
     let mut rest = vec![resumed];
     rest.extend(drain(&mut second).await);
-    let versions: Vec<u64> = rest.iter().map(|e| e.version).collect();
+    let versions: Vec<i32> = rest.iter().map(|e| e.version).collect();
     assert_eq!(versions, [3, 4, 5, 6]);
     assert_eq!(sans(&rest), ["e5", "g4", "Qh4#"]);
     assert!(matches!(
@@ -64,13 +64,20 @@ async fn a_finished_game_streams_its_history_then_ends(backend: Backend) {
     let mut client = app.client().await;
     let end = play_line(&mut client, &game, &FOOLS_MATE).await;
 
-    let from_start = drain(&mut watch(&mut client, &game.id, 0).await).await;
-    assert_eq!(from_start.len(), 1, "just the snapshot");
-    let Some(Kind::Snapshot(snapshot)) = &from_start[0].kind else {
+    let from_start = drain_messages(&mut watch(&mut client, &game.id, 0).await).await;
+    assert_eq!(from_start.len(), 1, "just the snapshot: {from_start:?}");
+    let WatchKind::Snapshot(snapshot) = &from_start[0] else {
         panic!("snapshot first: {from_start:?}");
     };
-    assert_eq!(snapshot.moves.len(), 4);
+    assert_eq!(snapshot.version, end.version);
+    assert_eq!(snapshot.ply, 4);
+    assert!(snapshot.moves.is_empty(), "a snapshot has no move list");
+    assert_eq!(
+        snapshot.last_move.as_ref().map(|m| m.san.as_str()),
+        Some("Qh4#")
+    );
     assert_eq!(snapshot.status, proto::GameStatus::Finished as i32);
+    assert_eq!(snapshot.result, end.result);
 
     let from_creation = drain(&mut watch(&mut client, &game.id, 1).await).await;
     assert_eq!(sans(&from_creation), FOOLS_MATE);
@@ -115,13 +122,7 @@ async fn every_watcher_sees_every_event_and_resignation_ends_the_stream(backend:
         })
         .collect();
     play_line(&mut client, &game, &["d4", "d5", "c4"]).await;
-    client
-        .resign(with_token(
-            &game.black,
-            proto::ResignRequest {
-                game_id: game.id.clone(),
-            },
-        ))
+    seat(&mut client, &game.black, resign(&game.id))
         .await
         .expect("resign");
     for handle in handles {
@@ -141,7 +142,7 @@ async fn shutdown_ends_open_streams(backend: Backend) {
     let game = app.new_game().await;
     let mut client = app.client().await;
     let mut stream = watch(&mut client, &game.id, 0).await;
-    next_event(&mut stream).await;
+    next_snapshot(&mut stream).await;
     let reader = tokio::spawn(async move {
         let mut last = None;
         while let Some(message) = next_within(&mut stream, STREAM_PATIENCE).await {

@@ -4,15 +4,14 @@ use crate::common;
 
 use arbiter::proto::{self, game_event::Kind};
 use common::{
-    Backend, STREAM_PATIENCE, TestApp, create, create_request, next_within, play_line, resign, seat,
+    Backend, STREAM_PATIENCE, TestApp, create, create_request, next_within, pairing, play_line,
+    resign, seat,
 };
 use tonic::{Code, Streaming};
 
-fn in_event(event: &str, round: u32, board: u32) -> proto::CreateGameRequest {
+fn in_event(event: &str, round: i32, board: i32) -> proto::CreateGameRequest {
     let mut request = create_request("", "");
-    request.event_id = event.to_owned();
-    request.round = round;
-    request.board = board;
+    request.pairing = Some(pairing(event, round, board));
     request
 }
 
@@ -46,18 +45,20 @@ async fn take(
     messages
 }
 
-fn summary(messages: &[proto::WatchEventResponse]) -> Vec<(String, u64, &'static str)> {
+fn summary(messages: &[proto::WatchEventResponse]) -> Vec<(String, i32, &'static str)> {
     messages
         .iter()
         .map(|m| {
-            let event = m.event.as_ref().expect("event");
+            let Some(proto::watch_event_response::Kind::Event(event)) = &m.kind else {
+                panic!("an event, not {m:?}");
+            };
             let kind = match event.kind.as_ref().expect("kind") {
                 Kind::GameCreated(_) => "created",
                 Kind::MoveMade(_) => "move",
                 Kind::GameEnded(_) => "ended",
                 _ => "other",
             };
-            (m.game_id.clone(), event.version, kind)
+            (event.game_id.clone(), event.version, kind)
         })
         .collect()
 }
@@ -68,14 +69,15 @@ fn summary(messages: &[proto::WatchEventResponse]) -> Vec<(String, u64, &'static
 async fn an_event_stream_resumes_without_gaps_or_duplicates(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let event = "Blitz {Arena} – 1";
-    let first = create(&mut client, in_event(event, 1, 1))
+    let first = create(&mut admin, in_event(event, 1, 1))
         .await
         .expect("create");
-    let second = create(&mut client, in_event(event, 1, 2))
+    let second = create(&mut admin, in_event(event, 1, 2))
         .await
         .expect("create");
-    create(&mut client, create_request("", ""))
+    create(&mut admin, in_event("another event", 1, 1))
         .await
         .expect("another event's game");
 
@@ -100,7 +102,7 @@ async fn an_event_stream_resumes_without_gaps_or_duplicates(backend: Backend) {
     seat(&mut client, &second.black, resign(&second.id))
         .await
         .expect("resign");
-    let third = create(&mut client, in_event(event, 2, 1))
+    let third = create(&mut admin, in_event(event, 2, 1))
         .await
         .expect("create");
 
