@@ -656,3 +656,17 @@ pub fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
         })
         .collect()
 }
+
+impl TestApp {
+    /// A server on a fresh store of `backend` whose watch streams send a
+    /// heartbeat after `heartbeat` of silence.
+    pub async fn spawn_with_heartbeat(backend: Backend, heartbeat: Duration) -> Self {
+        let store = match backend {
+            Backend::Memory => StoreChoice::Memory,
+            Backend::Redis => StoreChoice::Redis(fresh_redis_config()),
+        };
+        let mut settings = settings(store);
+        settings.heartbeat = heartbeat;
+        Self::spawn_with(settings, None).await
+    }
+}
