@@ -346,6 +346,11 @@ async fn malformed_game_ids_are_refused_everywhere(backend: Backend) {
             .await;
         assert_invalid(result, "INVALID_FIELD", "game_id");
     }
+    // An export must say what to export.
+    let result = client
+        .export_pgn(proto::ExportPgnRequest { target: None })
+        .await;
+    assert_invalid(result, "INVALID_FIELD", "target");
     assert_unchanged(&mut client, &before, "requests with malformed ids").await;
 }
 

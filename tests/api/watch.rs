@@ -102,6 +102,15 @@ async fn a_version_ahead_of_the_game_is_out_of_range(backend: Backend) {
         .await;
     let status = expect_code(result, Code::OutOfRange);
     assert_eq!(reason(&status), "VERSION_AHEAD");
+    // A version is never negative.
+    let result = client
+        .watch_game(proto::WatchGameRequest {
+            game_id: game.id.clone(),
+            after_version: -1,
+        })
+        .await;
+    let status = expect_code(result, Code::InvalidArgument);
+    assert_eq!(reason(&status), "INVALID_FIELD");
 }
 
 async fn every_watcher_sees_every_event_and_resignation_ends_the_stream(backend: Backend) {
