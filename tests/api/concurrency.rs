@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use common::{Backend, TestApp, expect_code, get, make_move, reason, seat};
+use common::{Backend, TestApp, expect_code, get, get_full, make_move, reason, seat};
 use tonic::Code;
 
 /// Two clients of the White seat send different moves for the same ply at
@@ -22,10 +22,11 @@ async fn racing_the_same_ply_has_exactly_one_winner(backend: Backend) {
         };
         assert_eq!(loser.code(), Code::Aborted, "{loser:?}");
         assert_eq!(reason(&loser), "STALE_PLY");
-        let stored = get(&mut a, &game.id).await;
+        let stored = get_full(&mut a, &game.id).await;
         assert_eq!(stored.ply, 1);
         assert_eq!(stored.moves.len(), 1);
-        assert_eq!(stored.moves[0].uci, winner.moves[0].uci);
+        let won = winner.last_move.as_ref().expect("the winner's move");
+        assert_eq!(stored.moves[0].uci, won.uci);
         assert_eq!(stored.version, 2);
     }
 }
@@ -44,8 +45,9 @@ async fn a_duplicate_racing_its_original_is_applied_once(backend: Backend) {
         let (first, second) = (first.expect("first"), second.expect("second"));
         assert_eq!(first.version, 2);
         assert_eq!(second.version, 2);
-        let stored = get(&mut a, &game.id).await;
+        let stored = get_full(&mut a, &game.id).await;
         assert_eq!(stored.moves.len(), 1);
+        assert_eq!(stored.moves[0].uci, "e2e4");
     }
 }
 
@@ -74,8 +76,8 @@ async fn two_replicas_on_one_redis_agree() {
         );
         let loser = if x.is_ok() { y } else { x };
         expect_code(loser, Code::Aborted);
-        let on_first = get(&mut a, &game.id).await;
-        let on_second = get(&mut b, &game.id).await;
+        let on_first = get_full(&mut a, &game.id).await;
+        let on_second = get_full(&mut b, &game.id).await;
         assert_eq!(on_first, on_second);
         assert_eq!(on_first.moves.len(), 1);
         // Black answers through the other replica.

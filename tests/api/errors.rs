@@ -7,12 +7,13 @@ use crate::common;
 use std::time::Duration;
 
 use arbiter::{
-    proto::{self, GameStatus, arbiter_service_client::ArbiterServiceClient},
+    proto::{self, GameStatus},
     server::StoreChoice,
 };
 use common::{
-    ADMIN_TOKEN, Backend, TestApp, admin, create_request, expect_code, fresh_redis_config, get,
-    make_move, next_event, play_line, reason, resign, seat, with_token,
+    ADMIN_TOKEN, AdminClient, Backend, Client, TestApp, admin, create_request, expect_code,
+    fresh_redis_config, get, get_full, make_move, next_event, pairing, play_line, resign, seat,
+    with_token,
 };
 use tonic::{Code, Request, Status, transport::Channel};
 use tonic_health::pb::{
@@ -20,7 +21,8 @@ use tonic_health::pb::{
 };
 use tonic_types::StatusExt;
 
-type Client = ArbiterServiceClient<Channel>;
+/// The `ErrorInfo.domain` of every error of the contract.
+const ERROR_DOMAIN: &str = "chessarbiter.v1";
 
 /// A well-formed game id that no game has.
 const UNKNOWN_ID: &str = "no-such-game-0123456789";
@@ -38,6 +40,17 @@ fn bad_fields(status: &Status) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The `ErrorInfo` of a status, which every error carries, in the
+/// contract's domain.
+#[track_caller]
+fn error_info(status: &Status) -> tonic_types::ErrorInfo {
+    let info = status
+        .get_details_error_info()
+        .unwrap_or_else(|| panic!("an ErrorInfo detail: {status:?}"));
+    assert_eq!(info.domain, ERROR_DOMAIN, "{status:?}");
+    info
+}
+
 /// Asserts an INVALID_ARGUMENT with `expected_reason` naming `field`.
 #[track_caller]
 fn assert_invalid<T: std::fmt::Debug>(
@@ -46,7 +59,7 @@ fn assert_invalid<T: std::fmt::Debug>(
     field: &str,
 ) -> Status {
     let status = expect_code(result, Code::InvalidArgument);
-    assert_eq!(reason(&status), expected_reason, "{status:?}");
+    assert_eq!(error_info(&status).reason, expected_reason, "{status:?}");
     assert_eq!(bad_fields(&status), [field], "{status:?}");
     status
 }
@@ -59,19 +72,20 @@ fn assert_refused<T: std::fmt::Debug>(
     expected_reason: &str,
 ) -> Status {
     let status = expect_code(result, code);
-    assert_eq!(reason(&status), expected_reason, "{status:?}");
+    assert_eq!(error_info(&status).reason, expected_reason, "{status:?}");
     status
 }
 
 /// What a refusal must leave untouched.
 #[derive(Debug, PartialEq)]
 struct Observed {
-    version: u64,
+    version: i32,
     fen: String,
-    ply: u32,
-    moves: Vec<proto::MoveRecord>,
+    ply: i32,
+    last_move: Option<proto::MoveRecord>,
     status: i32,
     result: Option<proto::GameResult>,
+    draw_offered_by: Option<i32>,
 }
 
 fn observed(game: &proto::Game) -> Observed {
@@ -79,24 +93,36 @@ fn observed(game: &proto::Game) -> Observed {
         version: game.version,
         fen: game.fen.clone(),
         ply: game.ply,
-        moves: game.moves.clone(),
+        last_move: game.last_move.clone(),
         status: game.status,
         result: game.result.clone(),
+        draw_offered_by: game.draw_offered_by,
     }
 }
 
-/// Asserts that the game still is as `before` shows it.
+/// Asserts that the game still is as `before` shows it, its moves
+/// included.
 async fn assert_unchanged(client: &mut Client, before: &proto::Game, after_what: &str) {
-    let now = get(client, &before.game_id).await;
+    let now = get_full(client, &before.game_id).await;
     assert_eq!(
         observed(&now),
         observed(before),
         "the game changed after {after_what}"
     );
+    assert_eq!(
+        i32::try_from(now.moves.len()).expect("few moves"),
+        before.ply,
+        "the moves changed after {after_what}"
+    );
+    assert_eq!(
+        now.moves.last(),
+        before.last_move.as_ref(),
+        "the moves changed after {after_what}"
+    );
 }
 
 async fn create(
-    client: &mut Client,
+    client: &mut AdminClient,
     request: Request<proto::CreateGameRequest>,
 ) -> Result<proto::CreateGameResponse, Status> {
     client
@@ -184,7 +210,7 @@ async fn illegal_moves_are_invalid_arguments(backend: Backend) {
 
 async fn bad_initial_fen_is_refused(backend: Backend) {
     let app = TestApp::spawn(backend).await;
-    let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
     for (fen, what, words) in [
         ("this is not a chess position", "garbage text", &["FEN"][..]),
         (
@@ -214,7 +240,7 @@ async fn bad_initial_fen_is_refused(backend: Backend) {
         ),
     ] {
         let status = assert_invalid(
-            create(&mut client, admin(create_request("", fen))).await,
+            create(&mut admin_client, admin(create_request("", fen))).await,
             "INVALID_FIELD",
             "initial_fen",
         );
@@ -229,7 +255,7 @@ async fn bad_initial_fen_is_refused(backend: Backend) {
     }
     // The same positions, with a key: nothing was created under it.
     let refused = create(
-        &mut client,
+        &mut admin_client,
         admin(create_request(
             "bad-fen-key",
             "4k3/8/8/8/8/8/8/K3K3 w - - 0 1",
@@ -237,7 +263,7 @@ async fn bad_initial_fen_is_refused(backend: Backend) {
     )
     .await;
     expect_code(refused, Code::InvalidArgument);
-    let created = create(&mut client, admin(create_request("bad-fen-key", "")))
+    let created = create(&mut admin_client, admin(create_request("bad-fen-key", "")))
         .await
         .expect("the key is still free");
     assert_eq!(created.game.expect("game").version, 1);
@@ -245,12 +271,12 @@ async fn bad_initial_fen_is_refused(backend: Backend) {
 
 async fn missing_or_empty_players_are_refused(backend: Backend) {
     let app = TestApp::spawn(backend).await;
-    let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
 
     let mut request = create_request("", "");
     request.white = None;
     assert_invalid(
-        create(&mut client, admin(request)).await,
+        create(&mut admin_client, admin(request)).await,
         "INVALID_FIELD",
         "white",
     );
@@ -258,7 +284,7 @@ async fn missing_or_empty_players_are_refused(backend: Backend) {
     let mut request = create_request("", "");
     request.black = None;
     assert_invalid(
-        create(&mut client, admin(request)).await,
+        create(&mut admin_client, admin(request)).await,
         "INVALID_FIELD",
         "black",
     );
@@ -272,7 +298,7 @@ async fn missing_or_empty_players_are_refused(backend: Backend) {
         };
         player.expect("player").id = String::new();
         assert_invalid(
-            create(&mut client, admin(request)).await,
+            create(&mut admin_client, admin(request)).await,
             "INVALID_FIELD",
             seat,
         );
@@ -290,6 +316,7 @@ async fn malformed_game_ids_are_refused_everywhere(backend: Backend) {
         let result = client
             .get_game(proto::GetGameRequest {
                 game_id: id.to_owned(),
+                view: proto::GameView::Basic.into(),
             })
             .await;
         assert_invalid(result, "INVALID_FIELD", "game_id");
@@ -299,7 +326,9 @@ async fn malformed_game_ids_are_refused_everywhere(backend: Backend) {
             .await;
         assert_invalid(result, "INVALID_FIELD", "game_id");
 
-        let result = client.resign(with_token(&game.white, resign(id))).await;
+        let result = client
+            .resign_game(with_token(&game.white, resign(id)))
+            .await;
         assert_invalid(result, "INVALID_FIELD", "game_id");
 
         let result = client
@@ -312,30 +341,37 @@ async fn malformed_game_ids_are_refused_everywhere(backend: Backend) {
 
         let result = client
             .export_pgn(proto::ExportPgnRequest {
-                game_id: id.to_owned(),
-                event_id: String::new(),
+                target: Some(proto::export_pgn_request::Target::GameId(id.to_owned())),
             })
             .await;
         assert_invalid(result, "INVALID_FIELD", "game_id");
     }
+    // An export must say what to export.
+    let result = client
+        .export_pgn(proto::ExportPgnRequest { target: None })
+        .await;
+    assert_invalid(result, "INVALID_FIELD", "target");
     assert_unchanged(&mut client, &before, "requests with malformed ids").await;
 }
 
 async fn malformed_request_ids_are_refused(backend: Backend) {
     let app = TestApp::spawn(backend).await;
-    let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
     let too_long = "k".repeat(129);
     for key in ["has space", " leading", "tab\there", too_long.as_str()] {
         assert_invalid(
-            create(&mut client, admin(create_request(key, ""))).await,
+            create(&mut admin_client, admin(create_request(key, ""))).await,
             "INVALID_FIELD",
             "request_id",
         );
     }
     // The longest accepted key.
-    create(&mut client, admin(create_request(&"k".repeat(128), "")))
-        .await
-        .expect("128 printable characters are a valid key");
+    create(
+        &mut admin_client,
+        admin(create_request(&"k".repeat(128), "")),
+    )
+    .await
+    .expect("128 printable characters are a valid key");
 }
 
 // ---------------------------------------------------------------------------
@@ -392,12 +428,22 @@ async fn finished_games_refuse_moves_and_resignations(backend: Backend) {
             Code::FailedPrecondition,
             "GAME_OVER",
         );
-        assert_refused(
-            seat(&mut client, token, resign(&game.id)).await,
-            Code::FailedPrecondition,
-            "GAME_OVER",
-        );
     }
+    // The winner cannot resign any more.
+    assert_refused(
+        seat(&mut client, &game.white, resign(&game.id)).await,
+        Code::FailedPrecondition,
+        "GAME_OVER",
+    );
+    // The loser's resignation repeated is a retry: it succeeds and
+    // changes nothing.
+    let repeated = client
+        .resign_game(with_token(&game.black, resign(&game.id)))
+        .await
+        .expect("a repeated resignation succeeds")
+        .into_inner();
+    assert!(repeated.events.is_empty(), "{:?}", repeated.events);
+    assert_eq!(observed(&repeated.game.expect("game")), observed(&resigned));
     assert_unchanged(&mut client, &resigned, "acting in a resigned game").await;
 
     // Ended by checkmate (fool's mate).
@@ -424,6 +470,138 @@ async fn finished_games_refuse_moves_and_resignations(backend: Backend) {
     assert_unchanged(&mut client, &mated, "acting in a mated game").await;
 }
 
+/// Asserts that a refusal's `ErrorInfo.metadata` describes `game` as it
+/// stands: its ply and the side to move (and no start time: `game` has no
+/// scheduled start).
+#[track_caller]
+fn assert_describes(status: &Status, game: &proto::Game) {
+    let metadata = error_info(status).metadata;
+    let side = match proto::Color::try_from(game.side_to_move) {
+        Ok(proto::Color::White) => "white",
+        Ok(proto::Color::Black) => "black",
+        other => panic!("no side to move: {other:?}"),
+    };
+    assert_eq!(
+        metadata.get("ply").map(String::as_str),
+        Some(game.ply.to_string().as_str()),
+        "{status:?}"
+    );
+    assert_eq!(
+        metadata.get("side_to_move").map(String::as_str),
+        Some(side),
+        "{status:?}"
+    );
+    assert!(!metadata.contains_key("start_time"), "{status:?}");
+}
+
+/// A refused command says where the game stands, so that a client can
+/// decide again without reading it first.
+async fn refusals_carry_the_game_in_their_metadata(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+
+    let start = get(&mut client, &game.id).await;
+    let status = assert_refused(
+        seat(&mut client, &game.black, make_move(&game.id, 0, "e5")).await,
+        Code::FailedPrecondition,
+        "NOT_YOUR_TURN",
+    );
+    assert_describes(&status, &start);
+
+    let mid = play_line(&mut client, &game, &["e4", "e5", "Nf3"]).await;
+    assert_eq!((mid.ply, mid.side_to_move), (3, proto::Color::Black as i32));
+    let status = assert_refused(
+        seat(&mut client, &game.white, make_move(&game.id, 3, "d4")).await,
+        Code::FailedPrecondition,
+        "NOT_YOUR_TURN",
+    );
+    assert_describes(&status, &mid);
+    let status = assert_invalid(
+        seat(&mut client, &game.black, make_move(&game.id, 3, "Ke6")).await,
+        "ILLEGAL_MOVE",
+        "move",
+    );
+    assert_describes(&status, &mid);
+    let status = assert_invalid(
+        seat(&mut client, &game.black, make_move(&game.id, 3, "hello")).await,
+        "UNPARSABLE_MOVE",
+        "move",
+    );
+    assert_describes(&status, &mid);
+    let status = assert_refused(
+        seat(&mut client, &game.black, make_move(&game.id, 5, "Nc6")).await,
+        Code::Aborted,
+        "STALE_PLY",
+    );
+    assert_describes(&status, &mid);
+    assert_unchanged(&mut client, &mid, "refused moves").await;
+
+    // A finished game: the position it ended in.
+    let game = app.new_game().await;
+    let mated = play_line(&mut client, &game, &["f3", "e5", "g4", "Qh4#"]).await;
+    let status = assert_refused(
+        seat(&mut client, &game.white, make_move(&game.id, 4, "a3")).await,
+        Code::FailedPrecondition,
+        "GAME_OVER",
+    );
+    assert_describes(&status, &mated);
+    let status = assert_refused(
+        seat(&mut client, &game.white, resign(&game.id)).await,
+        Code::FailedPrecondition,
+        "GAME_OVER",
+    );
+    assert_describes(&status, &mated);
+
+    // Before a scheduled start, the refusal says when the game starts.
+    let starts = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs()
+        + 3600;
+    let mut request = create_request("", "");
+    request.scheduled_start_time = Some(prost_types::Timestamp {
+        seconds: i64::try_from(starts).expect("a near date"),
+        nanos: 0,
+    });
+    let scheduled = common::create(&mut app.admin_client().await, request)
+        .await
+        .expect("create a scheduled game");
+    let status = assert_refused(
+        seat(
+            &mut client,
+            &scheduled.white,
+            make_move(&scheduled.id, 0, "e4"),
+        )
+        .await,
+        Code::FailedPrecondition,
+        "NOT_STARTED",
+    );
+    let metadata = error_info(&status).metadata;
+    assert_eq!(metadata.get("ply").map(String::as_str), Some("0"));
+    assert_eq!(
+        metadata.get("side_to_move").map(String::as_str),
+        Some("white")
+    );
+    let start_time: prost_types::Timestamp = metadata
+        .get("start_time")
+        .unwrap_or_else(|| panic!("a start_time: {status:?}"))
+        .parse()
+        .expect("RFC 3339");
+    assert_eq!(
+        Some(start_time),
+        common::setup(&scheduled.game).scheduled_start_time
+    );
+
+    // Errors about no game in particular say nothing about one.
+    let status = assert_refused(
+        seat(&mut client, &game.white, make_move(UNKNOWN_ID, 0, "e4")).await,
+        Code::NotFound,
+        "GAME_NOT_FOUND",
+    );
+    assert!(error_info(&status).metadata.is_empty(), "{status:?}");
+}
+
 // ---------------------------------------------------------------------------
 // NOT_FOUND
 // ---------------------------------------------------------------------------
@@ -437,6 +615,7 @@ async fn unknown_games_are_not_found(backend: Backend) {
     let result = client
         .get_game(proto::GetGameRequest {
             game_id: UNKNOWN_ID.to_owned(),
+            view: proto::GameView::Basic.into(),
         })
         .await;
     let status = assert_refused(result, Code::NotFound, "GAME_NOT_FOUND");
@@ -465,8 +644,9 @@ async fn unknown_games_are_not_found(backend: Backend) {
     assert_refused(result, Code::NotFound, "GAME_NOT_FOUND");
     let result = client
         .export_pgn(proto::ExportPgnRequest {
-            game_id: UNKNOWN_ID.to_owned(),
-            event_id: String::new(),
+            target: Some(proto::export_pgn_request::Target::GameId(
+                UNKNOWN_ID.to_owned(),
+            )),
         })
         .await;
     assert_refused(result, Code::NotFound, "GAME_NOT_FOUND");
@@ -475,6 +655,7 @@ async fn unknown_games_are_not_found(backend: Backend) {
     let result = client
         .get_game(proto::GetGameRequest {
             game_id: UNKNOWN_ID.to_owned(),
+            view: proto::GameView::Basic.into(),
         })
         .await;
     expect_code(result, Code::NotFound);
@@ -534,6 +715,7 @@ async fn stale_plies_are_aborted(backend: Backend) {
 async fn missing_or_malformed_credentials_are_unauthenticated(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
     let game = app.new_game().await;
     let before = get(&mut client, &game.id).await;
 
@@ -541,7 +723,7 @@ async fn missing_or_malformed_credentials_are_unauthenticated(backend: Backend) 
         .make_move(Request::new(make_move(&game.id, 0, "e4")))
         .await;
     assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
-    let result = client.resign(Request::new(resign(&game.id))).await;
+    let result = client.resign_game(Request::new(resign(&game.id))).await;
     assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
 
     let basic = format!("Basic {}", game.white);
@@ -557,17 +739,21 @@ async fn missing_or_malformed_credentials_are_unauthenticated(backend: Backend) 
             .await;
         assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
         let result = client
-            .resign(with_authorization(resign(&game.id), value))
+            .resign_game(with_authorization(resign(&game.id), value))
             .await;
         assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
     }
     assert_unchanged(&mut client, &before, "requests without credentials").await;
 
     // CreateGame needs the admin token when the server has one.
-    let result = create(&mut client, Request::new(create_request("no-token", ""))).await;
+    let result = create(
+        &mut admin_client,
+        Request::new(create_request("no-token", "")),
+    )
+    .await;
     assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
     let result = create(
-        &mut client,
+        &mut admin_client,
         with_authorization(create_request("no-token", ""), "Basic xyz"),
     )
     .await;
@@ -579,11 +765,15 @@ async fn missing_or_malformed_credentials_are_unauthenticated(backend: Backend) 
         id: "carol".to_owned(),
         name: "Carol".to_owned(),
     });
-    let created = create(&mut client, admin(request))
+    let created = create(&mut admin_client, admin(request))
         .await
         .expect("the key is still free");
     assert_eq!(
-        created.game.expect("game").black.expect("black").id,
+        common::setup(&created.game.expect("game"))
+            .black
+            .as_ref()
+            .expect("black")
+            .id,
         "carol"
     );
 }
@@ -591,6 +781,7 @@ async fn missing_or_malformed_credentials_are_unauthenticated(backend: Backend) 
 async fn foreign_tokens_are_permission_denied(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
     let game = app.new_game().await;
     let other = app.new_game().await;
     let before = get(&mut client, &game.id).await;
@@ -616,7 +807,7 @@ async fn foreign_tokens_are_permission_denied(backend: Backend) {
 
     // CreateGame with a wrong admin token, or with a seat token.
     for token in ["wrong-admin-token", game.white.as_str()] {
-        let result = create(&mut client, with_token(token, create_request("", ""))).await;
+        let result = create(&mut admin_client, with_token(token, create_request("", ""))).await;
         assert_refused(result, Code::PermissionDenied, "NOT_ADMIN");
     }
 }
@@ -630,16 +821,20 @@ async fn open_mode_needs_no_admin_token(backend: Backend) {
     settings.admin_token = None;
     let app = TestApp::spawn_with(settings, None).await;
     let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
 
-    let created = create(&mut client, Request::new(create_request("", "")))
+    let created = create(&mut admin_client, Request::new(create_request("", "")))
         .await
         .expect("open mode creates games without a token");
     let game = created.game.expect("game");
     assert_eq!(game.version, 1);
     // Any credentials are fine too.
-    create(&mut client, with_token("whatever", create_request("", "")))
-        .await
-        .expect("open mode ignores the token");
+    create(
+        &mut admin_client,
+        with_token("whatever", create_request("", "")),
+    )
+    .await
+    .expect("open mode ignores the token");
 
     // Seats still need their tokens.
     let result = client
@@ -667,13 +862,20 @@ async fn open_mode_needs_no_admin_token(backend: Backend) {
 async fn create_game_is_idempotent_per_request_id(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
 
-    let first = create(&mut client, admin(create_request("round-1/board-1", "")))
-        .await
-        .expect("create");
-    let again = create(&mut client, admin(create_request("round-1/board-1", "")))
-        .await
-        .expect("repeat");
+    let first = create(
+        &mut admin_client,
+        admin(create_request("round-1/board-1", "")),
+    )
+    .await
+    .expect("create");
+    let again = create(
+        &mut admin_client,
+        admin(create_request("round-1/board-1", "")),
+    )
+    .await
+    .expect("repeat");
     let first_game = first.game.clone().expect("game");
     let again_game = again.game.clone().expect("game");
     assert_eq!(again_game.game_id, first_game.game_id);
@@ -690,9 +892,12 @@ async fn create_game_is_idempotent_per_request_id(backend: Backend) {
     )
     .await
     .expect("move");
-    let late = create(&mut client, admin(create_request("round-1/board-1", "")))
-        .await
-        .expect("late repeat");
+    let late = create(
+        &mut admin_client,
+        admin(create_request("round-1/board-1", "")),
+    )
+    .await
+    .expect("late repeat");
     assert_eq!(late.white_token, first.white_token);
     assert_eq!(observed(&late.game.expect("game")), observed(&played));
 
@@ -703,7 +908,7 @@ async fn create_game_is_idempotent_per_request_id(backend: Backend) {
         name: "Carol".to_owned(),
     });
     let status = assert_refused(
-        create(&mut client, admin(different)).await,
+        create(&mut admin_client, admin(different)).await,
         Code::AlreadyExists,
         "REQUEST_ID_REUSED",
     );
@@ -713,26 +918,34 @@ async fn create_game_is_idempotent_per_request_id(backend: Backend) {
         status.message()
     );
     let mut different = create_request("round-1/board-1", "");
-    different.initial_fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".to_owned();
+    different.start = Some(proto::create_game_request::Start::InitialFen(
+        "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1".to_owned(),
+    ));
     assert_refused(
-        create(&mut client, admin(different)).await,
+        create(&mut admin_client, admin(different)).await,
         Code::AlreadyExists,
         "REQUEST_ID_REUSED",
     );
     // Nothing new: the key still maps to the original game, unchanged.
     let current = get(&mut client, &first_game.game_id).await;
     assert_eq!(observed(&current), observed(&played));
-    assert_eq!(current.black.expect("black").id, "bob");
-    let still = create(&mut client, admin(create_request("round-1/board-1", "")))
-        .await
-        .expect("the original request still repeats");
+    assert_eq!(
+        common::setup(&current).black.as_ref().expect("black").id,
+        "bob"
+    );
+    let still = create(
+        &mut admin_client,
+        admin(create_request("round-1/board-1", "")),
+    )
+    .await
+    .expect("the original request still repeats");
     assert_eq!(still.game.expect("game").game_id, first_game.game_id);
 
     // Without a key every call creates a new game.
-    let a = create(&mut client, admin(create_request("", "")))
+    let a = create(&mut admin_client, admin(create_request("", "")))
         .await
         .expect("create");
-    let b = create(&mut client, admin(create_request("", "")))
+    let b = create(&mut admin_client, admin(create_request("", "")))
         .await
         .expect("create");
     let (a_id, b_id) = (a.game.expect("game").game_id, b.game.expect("game").game_id);
@@ -742,6 +955,18 @@ async fn create_game_is_idempotent_per_request_id(backend: Backend) {
     assert_ne!(a.black_token, b.black_token);
 }
 
+/// The whole response to a move, its events included.
+async fn move_response(
+    client: &mut Client,
+    token: &str,
+    request: proto::MakeMoveRequest,
+) -> Result<proto::MakeMoveResponse, Status> {
+    client
+        .make_move(with_token(token, request))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
 async fn repeated_moves_are_idempotent(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
@@ -749,30 +974,39 @@ async fn repeated_moves_are_idempotent(backend: Backend) {
     // The same text again, in UCI and in SAN.
     for mv in ["e2e4", "Nf3"] {
         let game = app.new_game().await;
-        let applied = seat(&mut client, &game.white, make_move(&game.id, 0, mv))
+        let applied = move_response(&mut client, &game.white, make_move(&game.id, 0, mv))
             .await
             .expect("move");
+        assert_eq!(common::kinds(&applied.events), ["move_made"], "{mv}");
+        let applied = applied.game.expect("game");
         assert_eq!(applied.version, 2);
         assert_eq!(applied.ply, 1);
         for _ in 0..2 {
-            let retried = seat(&mut client, &game.white, make_move(&game.id, 0, mv))
+            let retried = move_response(&mut client, &game.white, make_move(&game.id, 0, mv))
                 .await
                 .unwrap_or_else(|status| panic!("retry of {mv} refused: {status:?}"));
+            assert!(retried.events.is_empty(), "{mv}: {:?}", retried.events);
+            let retried = retried.game.expect("game");
             assert_eq!(observed(&retried), observed(&applied), "{mv}");
-            assert_eq!(retried.moves.len(), 1, "{mv}");
+            assert_eq!(retried.last_move, applied.last_move, "{mv}");
         }
         assert_unchanged(&mut client, &applied, "a retried move").await;
     }
 
-    // A retry after the opponent has replied.
+    // A retry after the opponent has replied: the game as it now stands.
     let game = app.new_game().await;
     let after_reply = play_line(&mut client, &game, &["e4", "c5"]).await;
     assert_eq!(after_reply.ply, 2);
-    let retried = seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
+    let retried = move_response(&mut client, &game.white, make_move(&game.id, 0, "e4"))
         .await
         .expect("retry two plies later");
+    assert!(retried.events.is_empty(), "{:?}", retried.events);
+    let retried = retried.game.expect("game");
     assert_eq!(observed(&retried), observed(&after_reply));
-    assert_eq!(retried.moves.len(), 2);
+    assert_eq!(
+        retried.last_move.as_ref().map(|m| m.san.as_str()),
+        Some("c5")
+    );
     let retried = seat(&mut client, &game.black, make_move(&game.id, 1, "c7c5"))
         .await
         .expect("black's retry, in UCI as sent");
@@ -782,20 +1016,30 @@ async fn repeated_moves_are_idempotent(backend: Backend) {
     // The retry produced no event: a watcher resuming from the last version
     // has nothing to receive before the next real move.
     let mut watcher = app.client().await;
-    let mut stream = watcher
-        .watch_game(proto::WatchGameRequest {
-            game_id: game.id.clone(),
-            after_version: after_reply.version,
-        })
-        .await
-        .expect("watch")
-        .into_inner();
+    let mut stream = common::watch(&mut watcher, &game.id, after_reply.version).await;
     let next = seat(&mut client, &game.white, make_move(&game.id, 2, "Nf3"))
         .await
         .expect("next move");
     let event = next_event(&mut stream).await;
     assert_eq!(event.version, after_reply.version + 1);
     assert_eq!(event.version, next.version);
+
+    // Only the two latest moves can be repeated: White's first move is now
+    // three plies back, and its repeat is stale (the game is not searched
+    // for it).
+    let status = assert_refused(
+        seat(&mut client, &game.white, make_move(&game.id, 0, "e4")).await,
+        Code::Aborted,
+        "STALE_PLY",
+    );
+    assert_eq!(
+        error_info(&status).metadata.get("ply"),
+        Some(&"3".to_owned())
+    );
+    seat(&mut client, &game.black, make_move(&game.id, 1, "c5"))
+        .await
+        .expect("black's move is still one of the two latest");
+    assert_unchanged(&mut client, &next, "a stale repeat").await;
 }
 
 on_every_backend!(
@@ -807,6 +1051,7 @@ on_every_backend!(
     malformed_request_ids_are_refused,
     moving_out_of_turn_is_refused,
     finished_games_refuse_moves_and_resignations,
+    refusals_carry_the_game_in_their_metadata,
     unknown_games_are_not_found,
     stale_plies_are_aborted,
     missing_or_malformed_credentials_are_unauthenticated,
@@ -819,6 +1064,12 @@ on_every_backend!(
 // ---------------------------------------------------------------------------
 // UNAVAILABLE
 // ---------------------------------------------------------------------------
+
+/// The contract's services, whose health follows readiness.
+const SERVICES: [&str; 2] = [
+    "chessarbiter.v1.ArbiterService",
+    "chessarbiter.v1.AdminService",
+];
 
 /// A guard against a hung call: far longer than the store's own bound.
 const HANG_GUARD: Duration = Duration::from_secs(30);
@@ -867,6 +1118,7 @@ async fn a_redis_outage_is_unavailable_and_recovers() {
     let mut app = TestApp::spawn_with_private_redis().await;
     let channel = app.channel().await;
     let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
     let game = app.new_game().await;
     await_health(&channel, "readiness", ServingStatus::Serving, 100).await;
 
@@ -874,6 +1126,7 @@ async fn a_redis_outage_is_unavailable_and_recovers() {
 
     let result = guarded(client.get_game(proto::GetGameRequest {
         game_id: game.id.clone(),
+        view: proto::GameView::Basic.into(),
     }))
     .await;
     assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
@@ -881,19 +1134,23 @@ async fn a_redis_outage_is_unavailable_and_recovers() {
     assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
     let result = guarded(seat(&mut client, &game.white, resign(&game.id))).await;
     assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
-    let result = guarded(create(&mut client, admin(create_request("", "")))).await;
+    let result = guarded(create(&mut admin_client, admin(create_request("", "")))).await;
     assert_refused(result, Code::Unavailable, "STORAGE_UNAVAILABLE");
 
     // The process keeps serving: requests that need no storage still get
     // their own answers, and health reports the outage.
     let result = guarded(client.get_game(proto::GetGameRequest {
         game_id: "a{b}".to_owned(),
+        view: proto::GameView::Basic.into(),
     }))
     .await;
     assert_invalid(result, "INVALID_FIELD", "game_id");
     let result = guarded(client.make_move(Request::new(make_move(&game.id, 0, "e4")))).await;
     assert_refused(result, Code::Unauthenticated, "MISSING_TOKEN");
     await_health(&channel, "readiness", ServingStatus::NotServing, 100).await;
+    for service in SERVICES {
+        await_health(&channel, service, ServingStatus::NotServing, 100).await;
+    }
     assert_eq!(health(&channel, "liveness").await, ServingStatus::Serving);
 
     app.redis.as_mut().expect("redis").restart();
@@ -901,7 +1158,7 @@ async fn a_redis_outage_is_unavailable_and_recovers() {
     // The restarted Redis is empty: play on a new game once storage answers.
     let mut recovered = None;
     for _ in 0..150 {
-        match guarded(create(&mut client, admin(create_request("", "")))).await {
+        match guarded(create(&mut admin_client, admin(create_request("", "")))).await {
             Ok(created) => {
                 recovered = Some(created);
                 break;
@@ -927,11 +1184,15 @@ async fn a_redis_outage_is_unavailable_and_recovers() {
     // The old game was lost with the data.
     let result = guarded(client.get_game(proto::GetGameRequest {
         game_id: game.id.clone(),
+        view: proto::GameView::Basic.into(),
     }))
     .await;
     assert_refused(result, Code::NotFound, "GAME_NOT_FOUND");
 
     await_health(&channel, "readiness", ServingStatus::Serving, 150).await;
+    for service in SERVICES {
+        await_health(&channel, service, ServingStatus::Serving, 150).await;
+    }
     assert_eq!(health(&channel, "liveness").await, ServingStatus::Serving);
 }
 
@@ -940,11 +1201,10 @@ async fn a_redis_outage_is_unavailable_and_recovers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn round_and_board_numbers_are_bounded() {
     let app = TestApp::spawn(Backend::Memory).await;
-    let mut client = app.client().await;
+    let mut client = app.admin_client().await;
     for (round, board, field) in [(100_001, 1, "round"), (1, 100_001, "board")] {
         let mut request = create_request("", "");
-        request.round = round;
-        request.board = board;
+        request.pairing = Some(pairing("bounded", round, board));
         let status = expect_code(
             client.create_game(admin(request)).await,
             Code::InvalidArgument,
@@ -952,8 +1212,7 @@ async fn round_and_board_numbers_are_bounded() {
         assert!(status.message().contains(field), "{}", status.message());
     }
     let mut request = create_request("", "");
-    request.round = 100_000;
-    request.board = 100_000;
+    request.pairing = Some(pairing("bounded", 100_000, 100_000));
     client
         .create_game(admin(request))
         .await

@@ -21,6 +21,12 @@ use tonic_reflection::pb::v1::{
 };
 use tonic_types::StatusExt;
 
+/// The services of the contract, by their full names.
+const SERVICES: [&str; 2] = [
+    "chessarbiter.v1.ArbiterService",
+    "chessarbiter.v1.AdminService",
+];
+
 async fn health_of(app: &TestApp, service: &str) -> i32 {
     HealthClient::new(app.channel().await)
         .check(HealthCheckRequest {
@@ -48,10 +54,23 @@ async fn health_reports_liveness_and_readiness(backend: Backend) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(ready, ServingStatus::Serving as i32);
-    assert_eq!(
-        health_of(&app, "chess.arbiter.v1.ArbiterService").await,
-        ServingStatus::Serving as i32
-    );
+    // Each service by its full name (what load balancers and grpc-health-
+    // probe ask for), following readiness.
+    for service in SERVICES {
+        assert_eq!(
+            health_of(&app, service).await,
+            ServingStatus::Serving as i32,
+            "{service}"
+        );
+    }
+    // The old contract's name is gone.
+    let status = HealthClient::new(app.channel().await)
+        .check(HealthCheckRequest {
+            service: "chess.arbiter.v1.ArbiterService".to_owned(),
+        })
+        .await
+        .expect_err("no such service");
+    assert_eq!(status.code(), Code::NotFound, "{status:?}");
 }
 
 async fn reflection_lists_the_services(backend: Backend) {
@@ -74,35 +93,35 @@ async fn reflection_lists_the_services(backend: Backend) {
         panic!("unexpected reflection response: {response:?}");
     };
     let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+    for service in SERVICES.into_iter().chain(["grpc.health.v1.Health"]) {
+        assert!(names.contains(&service.to_owned()), "{service}: {names:?}");
+    }
     assert!(
-        names.contains(&"chess.arbiter.v1.ArbiterService".to_owned()),
-        "{names:?}"
-    );
-    assert!(
-        names.contains(&"grpc.health.v1.Health".to_owned()),
-        "{names:?}"
+        !names.iter().any(|name| name.starts_with("chess.arbiter.")),
+        "the old contract is not served: {names:?}"
     );
 
-    // The service's methods resolve to descriptors a generic client can use.
-    let request = ServerReflectionRequest {
-        host: String::new(),
-        message_request: Some(MessageRequest::FileContainingSymbol(
-            "chess.arbiter.v1.ArbiterService".to_owned(),
-        )),
-    };
-    let mut responses = client
-        .server_reflection_info(futures::stream::iter([request]))
-        .await
-        .expect("reflection")
-        .into_inner();
-    let response = next_within(&mut responses, STREAM_PATIENCE)
-        .await
-        .expect("one")
-        .expect("response");
-    assert!(
-        matches!(response.message_response, Some(MessageResponse::FileDescriptorResponse(ref f)) if !f.file_descriptor_proto.is_empty()),
-        "{response:?}"
-    );
+    // Each service's methods resolve to descriptors a generic client can
+    // use.
+    for service in SERVICES {
+        let request = ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(MessageRequest::FileContainingSymbol(service.to_owned())),
+        };
+        let mut responses = client
+            .server_reflection_info(futures::stream::iter([request]))
+            .await
+            .expect("reflection")
+            .into_inner();
+        let response = next_within(&mut responses, STREAM_PATIENCE)
+            .await
+            .expect("one")
+            .expect("response");
+        assert!(
+            matches!(response.message_response, Some(MessageResponse::FileDescriptorResponse(ref f)) if !f.file_descriptor_proto.is_empty()),
+            "{service}: {response:?}"
+        );
+    }
 }
 
 on_every_backend!(
@@ -142,36 +161,14 @@ async fn the_binary_serves_and_stops_on_sigterm() {
             .collect::<Vec<String>>()
     });
 
-    let url = format!("http://127.0.0.1:{port}");
-    let mut client = None;
-    for _ in 0..200 {
-        if let Ok(c) =
-            arbiter::proto::arbiter_service_client::ArbiterServiceClient::connect(url.clone()).await
-        {
-            client = Some(c);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    let mut client = client.expect("the binary listens on ARBITER_LISTEN");
-    let created = client
-        .create_game(common::admin(common::create_request("", "")))
+    let mut client = connect(port).await;
+    let mut admin = connect_admin(port).await;
+    let created = common::create(&mut admin, common::create_request("", ""))
         .await
-        .expect("create game with the admin token from ARBITER_ADMIN_TOKEN")
-        .into_inner();
-    let game_id = created.game.expect("game").game_id;
-    let mut stream = client
-        .watch_game(arbiter::proto::WatchGameRequest {
-            game_id,
-            after_version: 0,
-        })
-        .await
-        .expect("watch")
-        .into_inner();
-    next_within(&mut stream, STREAM_PATIENCE)
-        .await
-        .expect("snapshot")
-        .expect("snapshot");
+        .expect("create game with the admin token from ARBITER_ADMIN_TOKEN");
+    let mut stream = common::watch(&mut client, &created.id, 0).await;
+    let snapshot = common::next_snapshot(&mut stream).await;
+    assert_eq!(snapshot.game_id, created.id);
 
     let status = Command::new("kill")
         .args(["-TERM", &server.0.id().to_string()])
@@ -296,14 +293,25 @@ impl Drop for ServerProcess {
     }
 }
 
-async fn connect(
-    port: u16,
-) -> arbiter::proto::arbiter_service_client::ArbiterServiceClient<tonic::transport::Channel> {
+/// A client of the public service of the server binary on `port`, once it
+/// listens.
+async fn connect(port: u16) -> common::Client {
     let url = format!("http://127.0.0.1:{port}");
     for _ in 0..400 {
-        if let Ok(client) =
-            arbiter::proto::arbiter_service_client::ArbiterServiceClient::connect(url.clone()).await
-        {
+        if let Ok(client) = common::Client::connect(url.clone()).await {
+            return client;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("server on port {port} did not come up");
+}
+
+/// A client of the admin service of the server binary on `port`, once it
+/// listens.
+async fn connect_admin(port: u16) -> common::AdminClient {
+    let url = format!("http://127.0.0.1:{port}");
+    for _ in 0..400 {
+        if let Ok(client) = common::AdminClient::connect(url.clone()).await {
             return client;
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
@@ -327,38 +335,26 @@ async fn two_server_processes_end_each_flag_exactly_once() {
         .iter()
         .map(|&port| ServerProcess::start(port, &redis))
         .collect();
-    let mut first = connect(ports[0]).await;
     let mut second = connect(ports[1]).await;
+    let mut admins = [connect_admin(ports[0]).await, connect_admin(ports[1]).await];
 
     let mut ids = Vec::new();
     for n in 0..8 {
         let mut request = common::create_request("", "");
         request.time_control = Some(proto::TimeControl {
-            periods: vec![proto::Period {
-                time_ms: 200 + 20 * n,
-                ..Default::default()
-            }],
+            periods: vec![common::period(200 + 20 * n, 0, 0, 0)],
             ..Default::default()
         });
-        let client = if n % 2 == 0 { &mut first } else { &mut second };
-        let created = client
-            .create_game(common::admin(request))
+        let admin = &mut admins[usize::try_from(n % 2).expect("0 or 1")];
+        let created = common::create(admin, request)
             .await
-            .expect("create a timed game")
-            .into_inner();
-        ids.push(created.game.expect("game").game_id);
+            .expect("create a timed game");
+        ids.push(created.id);
     }
 
     for id in &ids {
         // Watch the whole history; the sweepers alone end the game.
-        let mut stream = second
-            .watch_game(proto::WatchGameRequest {
-                game_id: id.clone(),
-                after_version: 1,
-            })
-            .await
-            .expect("watch")
-            .into_inner();
+        let mut stream = common::watch(&mut second, id, 1).await;
         // The flag falls and the stream ends.
         let events = drain(&mut stream).await;
         let endings = events
@@ -372,7 +368,7 @@ async fn two_server_processes_end_each_flag_exactly_once() {
         let result = ended.result.expect("result");
         assert_eq!(result.termination, proto::Termination::Timeout as i32);
         assert_eq!(result.outcome, proto::Outcome::BlackWins as i32);
-        let versions: Vec<u64> = events.iter().map(|e| e.version).collect();
+        let versions: Vec<i32> = events.iter().map(|e| e.version).collect();
         assert_eq!(versions, [2], "{id}: nothing but the ending after creation");
     }
 }

@@ -2,8 +2,8 @@
 
 use crate::common;
 
-use arbiter::proto::{self, game_event::Kind};
-use common::{Backend, TestApp, drain, get, play_line};
+use arbiter::proto;
+use common::{Backend, TestApp, WatchKind, drain_messages, get, get_full, play_line, watch};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_survives_a_server_restart() {
@@ -12,6 +12,7 @@ async fn a_game_survives_a_server_restart() {
     let game = app.new_game().await;
     let mut client = app.client().await;
     let before = play_line(&mut client, &game, &["e4", "e5", "Bc4", "Nc6"]).await;
+    let before_full = get_full(&mut client, &game.id).await;
     let redis = app.stop().await;
 
     let app = TestApp::spawn_with(settings, redis).await;
@@ -21,30 +22,31 @@ async fn a_game_survives_a_server_restart() {
         after_restart, before,
         "the restarted server sees the same game"
     );
+    assert_eq!(
+        get_full(&mut client, &game.id).await,
+        before_full,
+        "and the same moves"
+    );
 
     // A watcher resumes across the restart from the last version it knew.
-    let mut stream = client
-        .watch_game(proto::WatchGameRequest {
-            game_id: game.id.clone(),
-            after_version: before.version,
-        })
-        .await
-        .expect("watch")
-        .into_inner();
+    let mut stream = watch(&mut client, &game.id, before.version).await;
 
     // The same seat tokens still work.
     let end = play_line(&mut client, &game, &["Qh5", "Nf6", "Qxf7#"]).await;
-    assert_eq!(end.moves.len(), 7);
+    assert_eq!(end.ply, 7);
+    assert_eq!(get_full(&mut client, &game.id).await.moves.len(), 7);
     assert_eq!(
         end.result.expect("result").outcome,
         proto::Outcome::WhiteWins as i32
     );
 
     let mut versions = Vec::new();
-    for event in drain(&mut stream).await {
-        assert!(!matches!(event.kind, Some(Kind::Snapshot(_))));
+    for message in drain_messages(&mut stream).await {
+        let WatchKind::Event(event) = message else {
+            panic!("a resumed watch sends events only, not {message:?}");
+        };
         versions.push(event.version);
     }
-    let expected: Vec<u64> = (before.version + 1..=end.version).collect();
+    let expected: Vec<i32> = (before.version + 1..=end.version).collect();
     assert_eq!(versions, expected);
 }

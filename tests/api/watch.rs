@@ -3,12 +3,15 @@
 
 use crate::common;
 
+use std::time::Duration;
+
 use arbiter::proto::{self, game_event::Kind};
 use common::{
-    Backend, STREAM_PATIENCE, TestApp, drain, expect_code, next_event, next_within, play_line,
-    reason, watch, with_token,
+    Backend, STREAM_PATIENCE, TestApp, WatchKind, create, create_request, drain, drain_messages,
+    expect_code, next_event, next_message, next_snapshot, next_within, period, play_line, reason,
+    resign, seat, watch,
 };
-use tonic::Code;
+use tonic::{Code, Streaming};
 
 fn sans(events: &[proto::GameEvent]) -> Vec<String> {
     events
@@ -28,9 +31,9 @@ async fn resume_after_disconnect_has_no_gap_and_no_duplicate(backend: Backend) {
     let mut client = app.client().await;
 
     let mut first = watch(&mut client, &game.id, 0).await;
-    let snapshot = next_event(&mut first).await;
-    assert!(matches!(snapshot.kind, Some(Kind::Snapshot(_))));
+    let snapshot = next_snapshot(&mut first).await;
     assert_eq!(snapshot.version, 1);
+    assert_eq!(snapshot.game_id, game.id);
     play_line(&mut client, &game, &FOOLS_MATE[..1]).await;
     let seen = next_event(&mut first).await;
     assert_eq!(seen.version, 2);
@@ -49,7 +52,7 @@ async fn resume_after_disconnect_has_no_gap_and_no_duplicate(backend: Backend) {
     play_line(&mut client, &game, &FOOLS_MATE[3..]).await;
     let mut rest = vec![resumed];
     rest.extend(drain(&mut second).await);
-    let versions: Vec<u64> = rest.iter().map(|e| e.version).collect();
+    let versions: Vec<i32> = rest.iter().map(|e| e.version).collect();
     assert_eq!(versions, [3, 4, 5, 6]);
     assert_eq!(sans(&rest), ["e5", "g4", "Qh4#"]);
     assert!(matches!(
@@ -64,13 +67,20 @@ async fn a_finished_game_streams_its_history_then_ends(backend: Backend) {
     let mut client = app.client().await;
     let end = play_line(&mut client, &game, &FOOLS_MATE).await;
 
-    let from_start = drain(&mut watch(&mut client, &game.id, 0).await).await;
-    assert_eq!(from_start.len(), 1, "just the snapshot");
-    let Some(Kind::Snapshot(snapshot)) = &from_start[0].kind else {
+    let from_start = drain_messages(&mut watch(&mut client, &game.id, 0).await).await;
+    assert_eq!(from_start.len(), 1, "just the snapshot: {from_start:?}");
+    let WatchKind::Snapshot(snapshot) = &from_start[0] else {
         panic!("snapshot first: {from_start:?}");
     };
-    assert_eq!(snapshot.moves.len(), 4);
+    assert_eq!(snapshot.version, end.version);
+    assert_eq!(snapshot.ply, 4);
+    assert!(snapshot.moves.is_empty(), "a snapshot has no move list");
+    assert_eq!(
+        snapshot.last_move.as_ref().map(|m| m.san.as_str()),
+        Some("Qh4#")
+    );
     assert_eq!(snapshot.status, proto::GameStatus::Finished as i32);
+    assert_eq!(snapshot.result, end.result);
 
     let from_creation = drain(&mut watch(&mut client, &game.id, 1).await).await;
     assert_eq!(sans(&from_creation), FOOLS_MATE);
@@ -92,6 +102,15 @@ async fn a_version_ahead_of_the_game_is_out_of_range(backend: Backend) {
         .await;
     let status = expect_code(result, Code::OutOfRange);
     assert_eq!(reason(&status), "VERSION_AHEAD");
+    // A version is never negative.
+    let result = client
+        .watch_game(proto::WatchGameRequest {
+            game_id: game.id.clone(),
+            after_version: -1,
+        })
+        .await;
+    let status = expect_code(result, Code::InvalidArgument);
+    assert_eq!(reason(&status), "INVALID_FIELD");
 }
 
 async fn every_watcher_sees_every_event_and_resignation_ends_the_stream(backend: Backend) {
@@ -115,13 +134,7 @@ async fn every_watcher_sees_every_event_and_resignation_ends_the_stream(backend:
         })
         .collect();
     play_line(&mut client, &game, &["d4", "d5", "c4"]).await;
-    client
-        .resign(with_token(
-            &game.black,
-            proto::ResignRequest {
-                game_id: game.id.clone(),
-            },
-        ))
+    seat(&mut client, &game.black, resign(&game.id))
         .await
         .expect("resign");
     for handle in handles {
@@ -141,7 +154,7 @@ async fn shutdown_ends_open_streams(backend: Backend) {
     let game = app.new_game().await;
     let mut client = app.client().await;
     let mut stream = watch(&mut client, &game.id, 0).await;
-    next_event(&mut stream).await;
+    next_snapshot(&mut stream).await;
     let reader = tokio::spawn(async move {
         let mut last = None;
         while let Some(message) = next_within(&mut stream, STREAM_PATIENCE).await {
@@ -158,7 +171,117 @@ async fn shutdown_ends_open_streams(backend: Backend) {
     }
 }
 
+/// The silence after which the heartbeat tests' servers send a heartbeat.
+const QUIET: Duration = Duration::from_millis(200);
+
+/// The next message of a watch stream, which must be a heartbeat.
+async fn next_heartbeat(stream: &mut Streaming<proto::WatchGameResponse>) -> proto::Heartbeat {
+    match next_message(stream).await {
+        WatchKind::Heartbeat(beat) => beat,
+        other => panic!("expected a heartbeat, got {other:?}"),
+    }
+}
+
+/// A timestamp in milliseconds since the epoch, to compare instants.
+fn unix_millis(at: &prost_types::Timestamp) -> i64 {
+    at.seconds * 1000 + i64::from(at.nanos) / 1_000_000
+}
+
+/// Asserts that `beat` describes the game at `version` with `running`'s
+/// clock running, its clocks read at the heartbeat's server time.
+#[track_caller]
+fn assert_beat(beat: &proto::Heartbeat, version: i32, running: proto::Color) -> proto::ClockState {
+    let server_time = beat.server_time.expect("the server time");
+    assert_eq!(beat.version, version, "{beat:?}");
+    let clock = beat.clock.expect("a timed game's clocks");
+    assert_eq!(clock.read_time, Some(server_time), "{beat:?}");
+    assert_eq!(clock.running, Some(running as i32), "{beat:?}");
+    assert!(!clock.paused, "{beat:?}");
+    assert!(
+        0 < clock.white_millis && clock.white_millis <= 600_000,
+        "{beat:?}"
+    );
+    assert!(
+        0 < clock.black_millis && clock.black_millis <= 600_000,
+        "{beat:?}"
+    );
+    clock
+}
+
+/// A quiet game's stream sends heartbeats with the server time, the game's
+/// version and its clocks; moves still arrive exactly once and in order
+/// between them.
+async fn a_quiet_game_sends_heartbeats_with_its_version_and_clocks(backend: Backend) {
+    let app = TestApp::spawn_with_heartbeat(backend, QUIET).await;
+    let mut request = create_request("", "");
+    request.time_control = Some(proto::TimeControl {
+        periods: vec![period(600_000, 0, 0, 0)],
+        ..Default::default()
+    });
+    let game = create(&mut app.admin_client().await, request)
+        .await
+        .expect("create a timed game");
+    let mut client = app.client().await;
+    let after_e4 = play_line(&mut client, &game, &["e4"]).await;
+    let mut stream = watch(&mut client, &game.id, 0).await;
+    let snapshot = next_snapshot(&mut stream).await;
+    assert_eq!(snapshot.version, after_e4.version);
+    let white_left = snapshot.clock.expect("clocks").white_millis;
+
+    // Nothing happens: heartbeats, each with the game as it stands and
+    // Black's clock running down.
+    let mut previous: Option<(i64, i32)> = None;
+    for _ in 0..3 {
+        let beat = next_heartbeat(&mut stream).await;
+        let clock = assert_beat(&beat, snapshot.version, proto::Color::Black);
+        assert_eq!(clock.white_millis, white_left, "White's clock stands");
+        let at = unix_millis(&beat.server_time.expect("server time"));
+        if let Some((before, black_before)) = previous {
+            assert!(at >= before, "heartbeats in time order");
+            assert!(clock.black_millis <= black_before, "Black's clock runs");
+        }
+        previous = Some((at, clock.black_millis));
+    }
+
+    // Moves between heartbeats: each event once, in order, and the
+    // heartbeats that follow carry its version.
+    let mut version = snapshot.version;
+    for (mv, running) in [
+        ("e5", proto::Color::White),
+        ("Nf3", proto::Color::Black),
+        ("Nc6", proto::Color::White),
+    ] {
+        let moved = play_line(&mut client, &game, &[mv]).await;
+        let event = loop {
+            match next_message(&mut stream).await {
+                WatchKind::Event(event) => break event,
+                // Sent before the move reached the stream: never behind.
+                WatchKind::Heartbeat(beat) => assert!(beat.version >= version, "{beat:?}"),
+                WatchKind::Snapshot(game) => panic!("a second snapshot: {game:?}"),
+            }
+        };
+        assert_eq!(event.version, version + 1, "{event:?}");
+        assert_eq!(event.version, moved.version);
+        assert!(matches!(event.kind, Some(Kind::MoveMade(_))), "{event:?}");
+        version = event.version;
+        // Quiet again: nothing but heartbeats until the next move.
+        for _ in 0..2 {
+            assert_beat(&next_heartbeat(&mut stream).await, version, running);
+        }
+    }
+
+    // The game ends, and so does the stream.
+    seat(&mut client, &game.white, resign(&game.id))
+        .await
+        .expect("resign");
+    let rest = drain(&mut stream).await;
+    let versions: Vec<i32> = rest.iter().map(|e| e.version).collect();
+    assert_eq!(versions, [version + 1], "{rest:?}");
+    assert!(matches!(rest[0].kind, Some(Kind::GameEnded(_))));
+}
+
 on_every_backend!(
+    a_quiet_game_sends_heartbeats_with_its_version_and_clocks,
     resume_after_disconnect_has_no_gap_and_no_duplicate,
     a_finished_game_streams_its_history_then_ends,
     a_version_ahead_of_the_game_is_out_of_range,

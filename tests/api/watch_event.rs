@@ -1,18 +1,22 @@
-//! WatchEvent: one resumable stream over every game of an event.
+//! Following an event's games: the WatchEvent stream (resumable, with
+//! heartbeats) and ListGames pages (keyset-paged, bound to their query).
 
 use crate::common;
 
-use arbiter::proto::{self, game_event::Kind};
-use common::{
-    Backend, STREAM_PATIENCE, TestApp, create, create_request, next_within, play_line, resign, seat,
-};
-use tonic::{Code, Streaming};
+use std::time::Duration;
 
-fn in_event(event: &str, round: u32, board: u32) -> proto::CreateGameRequest {
+use arbiter::proto::{self, game_event::Kind, watch_event_response::Kind as UpdateKind};
+use common::{
+    Backend, STREAM_PATIENCE, TestApp, create, create_request, expect_code, next_within, pairing,
+    play_line, reason, resign, seat,
+};
+use futures::StreamExt;
+use tonic::{Code, Status, Streaming};
+use tonic_types::StatusExt;
+
+fn in_event(event: &str, round: i32, board: i32) -> proto::CreateGameRequest {
     let mut request = create_request("", "");
-    request.event_id = event.to_owned();
-    request.round = round;
-    request.board = board;
+    request.pairing = Some(pairing(event, round, board));
     request
 }
 
@@ -31,33 +35,71 @@ async fn open(
         .into_inner()
 }
 
+/// The next message of an event's stream, which must still be open; every
+/// message carries a cursor.
+async fn next_update(
+    stream: &mut Streaming<proto::WatchEventResponse>,
+) -> proto::WatchEventResponse {
+    let message = next_within(stream, STREAM_PATIENCE)
+        .await
+        .expect("stream open")
+        .expect("an update");
+    assert!(!message.cursor.is_empty(), "{message:?}");
+    message
+}
+
+/// The next `n` events of an event's stream (heartbeats are passed over).
 async fn take(
     stream: &mut Streaming<proto::WatchEventResponse>,
     n: usize,
 ) -> Vec<proto::WatchEventResponse> {
     let mut messages = Vec::new();
     while messages.len() < n {
-        let message = next_within(stream, STREAM_PATIENCE)
-            .await
-            .expect("stream open")
-            .expect("an update");
-        messages.push(message);
+        let message = next_update(stream).await;
+        if matches!(message.kind, Some(UpdateKind::Event(_))) {
+            messages.push(message);
+        }
     }
     messages
 }
 
-fn summary(messages: &[proto::WatchEventResponse]) -> Vec<(String, u64, &'static str)> {
+/// The next message of an event's stream, which must be a heartbeat: the
+/// server time and nothing about any one game.
+async fn next_heartbeat(stream: &mut Streaming<proto::WatchEventResponse>) -> String {
+    let message = next_update(stream).await;
+    let Some(UpdateKind::Heartbeat(beat)) = &message.kind else {
+        panic!("expected a heartbeat, got {message:?}");
+    };
+    assert!(beat.server_time.is_some(), "{message:?}");
+    assert_eq!((beat.version, beat.clock), (0, None), "{message:?}");
+    message.cursor
+}
+
+/// Asserts that each game's events in `messages` come in version order.
+#[track_caller]
+fn assert_in_order_per_game(messages: &[proto::WatchEventResponse]) {
+    let events = summary(messages);
+    for (i, (game, version, _)) in events.iter().enumerate() {
+        for (other, earlier, _) in &events[..i] {
+            assert!(other != game || earlier < version, "{events:?}");
+        }
+    }
+}
+
+fn summary(messages: &[proto::WatchEventResponse]) -> Vec<(String, i32, &'static str)> {
     messages
         .iter()
         .map(|m| {
-            let event = m.event.as_ref().expect("event");
+            let Some(proto::watch_event_response::Kind::Event(event)) = &m.kind else {
+                panic!("an event, not {m:?}");
+            };
             let kind = match event.kind.as_ref().expect("kind") {
                 Kind::GameCreated(_) => "created",
                 Kind::MoveMade(_) => "move",
                 Kind::GameEnded(_) => "ended",
                 _ => "other",
             };
-            (m.game_id.clone(), event.version, kind)
+            (event.game_id.clone(), event.version, kind)
         })
         .collect()
 }
@@ -68,14 +110,15 @@ fn summary(messages: &[proto::WatchEventResponse]) -> Vec<(String, u64, &'static
 async fn an_event_stream_resumes_without_gaps_or_duplicates(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
     let event = "Blitz {Arena} – 1";
-    let first = create(&mut client, in_event(event, 1, 1))
+    let first = create(&mut admin, in_event(event, 1, 1))
         .await
         .expect("create");
-    let second = create(&mut client, in_event(event, 1, 2))
+    let second = create(&mut admin, in_event(event, 1, 2))
         .await
         .expect("create");
-    create(&mut client, create_request("", ""))
+    create(&mut admin, in_event("another event", 1, 1))
         .await
         .expect("another event's game");
 
@@ -100,12 +143,13 @@ async fn an_event_stream_resumes_without_gaps_or_duplicates(backend: Backend) {
     seat(&mut client, &second.black, resign(&second.id))
         .await
         .expect("resign");
-    let third = create(&mut client, in_event(event, 2, 1))
+    let third = create(&mut admin, in_event(event, 2, 1))
         .await
         .expect("create");
 
     let mut stream = open(&mut client, event, &cursor).await;
     let missed = take(&mut stream, 4).await;
+    assert_in_order_per_game(&missed);
     let mut got = summary(&missed);
     got.sort();
     let mut expected = vec![
@@ -137,7 +181,320 @@ async fn forged_cursors_and_missing_events_are_refused(backend: Backend) {
     }
 }
 
+/// The silence after which the heartbeat test's server sends a heartbeat.
+const QUIET: Duration = Duration::from_millis(200);
+
+/// A quiet event's stream sends heartbeats whose cursor resumes exactly
+/// where the stream was; events still arrive once and in order between
+/// them.
+async fn a_quiet_event_sends_heartbeats_whose_cursor_resumes_the_stream(backend: Backend) {
+    let app = TestApp::spawn_with_heartbeat(backend, QUIET).await;
+    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
+    let event = "Quiet Open";
+
+    // An event without a game yet: heartbeats only.
+    let mut stream = open(&mut client, event, "").await;
+    next_heartbeat(&mut stream).await;
+    let cursor = next_heartbeat(&mut stream).await;
+    drop(stream);
+
+    // Resuming from a heartbeat: the games created since, from their
+    // creation.
+    let first = create(&mut admin, in_event(event, 1, 1))
+        .await
+        .expect("create");
+    let second = create(&mut admin, in_event(event, 1, 2))
+        .await
+        .expect("create");
+    let mut stream = open(&mut client, event, &cursor).await;
+    let created = take(&mut stream, 2).await;
+    assert_eq!(
+        summary(&created),
+        [
+            (first.id.clone(), 1, "created"),
+            (second.id.clone(), 1, "created")
+        ]
+    );
+
+    // Moves between heartbeats: each once, in order; then quiet again.
+    let mut cursor = next_heartbeat(&mut stream).await;
+    for (game, mv, version) in [
+        (&first, "e4", 2),
+        (&second, "d4", 2),
+        (&first, "e5", 3),
+        (&second, "d5", 3),
+    ] {
+        play_line(&mut client, game, &[mv]).await;
+        let moved = take(&mut stream, 1).await;
+        assert_eq!(summary(&moved), [(game.id.clone(), version, "move")]);
+        // Quiet again: heartbeats only until the next move.
+        next_heartbeat(&mut stream).await;
+        cursor = next_heartbeat(&mut stream).await;
+    }
+    drop(stream);
+
+    // Missed while away, resumed from the last heartbeat's cursor: exactly
+    // what happened since, nothing seen before.
+    play_line(&mut client, &first, &["Nf3"]).await;
+    play_line(&mut client, &second, &["c4"]).await;
+    seat(&mut client, &second.black, resign(&second.id))
+        .await
+        .expect("resign");
+    let mut stream = open(&mut client, event, &cursor).await;
+    let missed = take(&mut stream, 3).await;
+    assert_in_order_per_game(&missed);
+    let mut got = summary(&missed);
+    got.sort();
+    let mut expected = vec![
+        (first.id.clone(), 4, "move"),
+        (second.id.clone(), 4, "move"),
+        (second.id.clone(), 5, "ended"),
+    ];
+    expected.sort();
+    assert_eq!(got, expected);
+    // Nothing else was pending: quiet until the next move.
+    next_heartbeat(&mut stream).await;
+    play_line(&mut client, &first, &["Nc6"]).await;
+    let next = take(&mut stream, 1).await;
+    assert_eq!(summary(&next), [(first.id.clone(), 5, "move")]);
+}
+
+// ---------------------------------------------------------------------------
+// ListGames
+// ---------------------------------------------------------------------------
+
+/// A ListGames request.
+fn list_request(
+    event: &str,
+    status: proto::GameStatus,
+    view: proto::GameView,
+    page_size: i32,
+    page_token: &str,
+) -> proto::ListGamesRequest {
+    proto::ListGamesRequest {
+        event_id: event.to_owned(),
+        status: status.into(),
+        page_size,
+        page_token: page_token.to_owned(),
+        view: view.into(),
+    }
+}
+
+async fn list(
+    client: &mut common::Client,
+    request: proto::ListGamesRequest,
+) -> Result<proto::ListGamesResponse, Status> {
+    client
+        .list_games(request)
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// The ids of the listed games.
+fn ids(page: &proto::ListGamesResponse) -> Vec<String> {
+    page.games.iter().map(|g| g.game_id.clone()).collect()
+}
+
+/// Every game of `event` from `page_token` on, page by page.
+async fn list_rest(
+    client: &mut common::Client,
+    event: &str,
+    page_size: i32,
+    page_token: &str,
+) -> Vec<String> {
+    let mut listed = Vec::new();
+    let mut token = page_token.to_owned();
+    for _ in 0..100 {
+        let request = list_request(
+            event,
+            proto::GameStatus::Unspecified,
+            proto::GameView::Basic,
+            page_size,
+            &token,
+        );
+        let page = list(client, request).await.expect("a page");
+        listed.extend(ids(&page));
+        if page.next_page_token.is_empty() {
+            return listed;
+        }
+        token = page.next_page_token;
+    }
+    panic!("the pages never end");
+}
+
+/// Asserts an INVALID_ARGUMENT (INVALID_FIELD) naming `field`.
+#[track_caller]
+fn assert_invalid_field<T: std::fmt::Debug>(result: Result<T, Status>, field: &str) {
+    let status = expect_code(result, Code::InvalidArgument);
+    assert_eq!(reason(&status), "INVALID_FIELD", "{status:?}");
+    let fields: Vec<String> = status
+        .get_details_bad_request()
+        .map(|bad| bad.field_violations.into_iter().map(|v| v.field).collect())
+        .unwrap_or_default();
+    assert_eq!(fields, [field], "{status:?}");
+}
+
+/// A page size above the maximum is taken as the maximum, not refused.
+async fn list_games_coerces_large_page_sizes(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let admin = app.admin_client().await;
+    let event = "Big Swiss";
+    let created: Vec<String> = futures::stream::iter(1..=501)
+        .map(|board| {
+            let mut admin = admin.clone();
+            async move {
+                create(&mut admin, in_event(event, 1, board))
+                    .await
+                    .expect("create")
+                    .id
+            }
+        })
+        .buffered(8)
+        .collect()
+        .await;
+
+    let (unspecified, basic) = (proto::GameStatus::Unspecified, proto::GameView::Basic);
+    for size in [501, 10_000, i32::MAX] {
+        let request = list_request(event, unspecified, basic, size, "");
+        let page = list(&mut client, request)
+            .await
+            .expect("coerced, not refused");
+        assert_eq!(ids(&page), created[..500], "page_size {size}");
+        assert!(!page.next_page_token.is_empty());
+        let request = list_request(event, unspecified, basic, size, &page.next_page_token);
+        let last = list(&mut client, request).await.expect("the last page");
+        assert_eq!(ids(&last), created[500..], "page_size {size}");
+        assert!(last.next_page_token.is_empty());
+    }
+    // 0 asks for the default size.
+    let page = list(&mut client, list_request(event, unspecified, basic, 0, ""))
+        .await
+        .expect("default size");
+    assert_eq!(ids(&page), created[..50]);
+    // The full view, with every move, pages more finely.
+    let request = list_request(event, unspecified, proto::GameView::Full, 10_000, "");
+    let page = list(&mut client, request).await.expect("full view");
+    assert_eq!(ids(&page), created[..20]);
+    assert!(!page.next_page_token.is_empty());
+    // A negative size is an error.
+    assert_invalid_field(
+        list(&mut client, list_request(event, unspecified, basic, -1, "")).await,
+        "page_size",
+    );
+}
+
+/// A page token is valid only with the query it was issued for.
+async fn list_games_page_tokens_belong_to_their_query(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
+    let event = "Token Cup";
+    let mut games = Vec::new();
+    for board in 1..=3 {
+        games.push(
+            create(&mut admin, in_event(event, 1, board))
+                .await
+                .expect("create")
+                .id,
+        );
+    }
+    let (active, basic) = (proto::GameStatus::Active, proto::GameView::Basic);
+    let first = list(&mut client, list_request(event, active, basic, 1, ""))
+        .await
+        .expect("first page");
+    assert_eq!(ids(&first), games[..1]);
+    let token = first.next_page_token;
+    assert!(!token.is_empty());
+
+    for (other_event, status, view) in [
+        (event, proto::GameStatus::Unspecified, basic),
+        (event, proto::GameStatus::Finished, basic),
+        (event, active, proto::GameView::Full),
+        ("Other Cup", active, basic),
+    ] {
+        let request = list_request(other_event, status, view, 1, &token);
+        assert_invalid_field(list(&mut client, request).await, "page_token");
+    }
+    for forged in ["not-a-token", "p1", &token[1..]] {
+        let request = list_request(event, active, basic, 1, forged);
+        assert_invalid_field(list(&mut client, request).await, "page_token");
+    }
+    // With its own query the token still reads the next page, whatever the
+    // page size.
+    let next = list(&mut client, list_request(event, active, basic, 5, &token))
+        .await
+        .expect("next page");
+    assert_eq!(ids(&next), games[1..]);
+}
+
+/// Pages are keyset-based: a game added between two page reads neither
+/// repeats nor shifts the following pages, and shows up on a later page
+/// when it sorts after the last one read.
+async fn list_games_pages_are_stable_under_inserts(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
+    let event = "Keyset Open";
+    let mut id_of = std::collections::BTreeMap::new();
+    for (round, board) in [
+        (2, 4),
+        (1, 6),
+        (1, 2),
+        (1, 12),
+        (2, 2),
+        (1, 8),
+        (1, 4),
+        (1, 10),
+    ] {
+        let game = create(&mut admin, in_event(event, round, board))
+            .await
+            .expect("create");
+        id_of.insert((round, board), game.id);
+    }
+    let named = |keys: &[(i32, i32)], id_of: &std::collections::BTreeMap<_, String>| {
+        keys.iter()
+            .map(|key| id_of[key].clone())
+            .collect::<Vec<_>>()
+    };
+
+    let request = list_request(
+        event,
+        proto::GameStatus::Unspecified,
+        proto::GameView::Basic,
+        3,
+        "",
+    );
+    let first = list(&mut client, request).await.expect("first page");
+    assert_eq!(ids(&first), named(&[(1, 2), (1, 4), (1, 6)], &id_of));
+    assert!(!first.next_page_token.is_empty());
+
+    // Added after the first page: two games sorting before its end, one
+    // after it.
+    for (round, board) in [(1, 3), (1, 1), (1, 7)] {
+        let game = create(&mut admin, in_event(event, round, board))
+            .await
+            .expect("create");
+        id_of.insert((round, board), game.id);
+    }
+
+    let rest = list_rest(&mut client, event, 3, &first.next_page_token).await;
+    assert_eq!(
+        rest,
+        named(&[(1, 7), (1, 8), (1, 10), (1, 12), (2, 2), (2, 4)], &id_of),
+        "the pages go on after the last game read"
+    );
+    // A new listing has every game in round and board order.
+    let all = list_rest(&mut client, event, 4, "").await;
+    assert_eq!(all, id_of.values().cloned().collect::<Vec<_>>());
+}
+
 on_every_backend!(
     an_event_stream_resumes_without_gaps_or_duplicates,
     forged_cursors_and_missing_events_are_refused,
+    a_quiet_event_sends_heartbeats_whose_cursor_resumes_the_stream,
+    list_games_coerces_large_page_sizes,
+    list_games_page_tokens_belong_to_their_query,
+    list_games_pages_are_stable_under_inserts,
 );

@@ -706,4 +706,17 @@ pub async fn seat_with_events<C: SeatCommandWithEvents>(
     command: C,
 ) -> Result<(proto::Game, Vec<proto::GameEvent>), Status> {
     C::send_with_events(client, with_token(token, command)).await
+
+impl TestApp {
+    /// A server on a fresh store of `backend` whose watch streams send a
+    /// heartbeat after `heartbeat` of silence.
+    pub async fn spawn_with_heartbeat(backend: Backend, heartbeat: Duration) -> Self {
+        let store = match backend {
+            Backend::Memory => StoreChoice::Memory,
+            Backend::Redis => StoreChoice::Redis(fresh_redis_config()),
+        };
+        let mut settings = settings(store);
+        settings.heartbeat = heartbeat;
+        Self::spawn_with(settings, None).await
+    }
 }
