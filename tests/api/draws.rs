@@ -1784,6 +1784,7 @@ async fn seat_commands_need_the_seat_token(backend: Backend) {
 }
 
 on_every_backend!(
+    a_repeated_refused_claim_applies_once,
     offers_wait_until_both_players_have_moved,
     an_offer_is_pending_until_the_opponent_moves,
     an_accepted_offer_draws_the_game,
@@ -1811,21 +1812,3 @@ on_every_backend!(
     a_repeated_upheld_claim_applies_once,
     a_repeated_move_applies_once,
 );
-
-/// [`a_repeated_refused_claim_applies_once`] on both stores, apart so that
-/// it can be ignored until the server recognises that repeat.
-mod refused_claim_retry {
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[ignore = "server bug: a refused claim without a move, repeated at the same ply, is judged \
-                again (a second draw_claim_refused event and a second FIDE 9.5.3 time credit)"]
-    async fn memory() {
-        super::a_repeated_refused_claim_applies_once(crate::common::Backend::Memory).await;
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[ignore = "server bug: a refused claim without a move, repeated at the same ply, is judged \
-                again (a second draw_claim_refused event and a second FIDE 9.5.3 time credit)"]
-    async fn redis() {
-        super::a_repeated_refused_claim_applies_once(crate::common::Backend::Redis).await;
-    }
-}

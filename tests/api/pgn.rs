@@ -918,25 +918,8 @@ async fn every_message_ends_with_a_blank_line(backend: Backend) {
     }
 }
 
-/// [`every_message_ends_with_a_blank_line`] on both stores, apart so that
-/// it can be ignored until the server writes the blank line.
-mod blank_line_after_each_game {
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[ignore = "server bug: each ExportPgn message ends with a single newline, not with the \
-                blank line the contract promises"]
-    async fn memory() {
-        super::every_message_ends_with_a_blank_line(crate::common::Backend::Memory).await;
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[ignore = "server bug: each ExportPgn message ends with a single newline, not with the \
-                blank line the contract promises"]
-    async fn redis() {
-        super::every_message_ends_with_a_blank_line(crate::common::Backend::Redis).await;
-    }
-}
-
 on_every_backend!(
+    every_message_ends_with_a_blank_line,
     an_event_exports_in_round_and_board_order,
     a_game_exports_as_one_message,
     a_large_event_streams_one_message_per_game,

@@ -706,6 +706,7 @@ pub async fn seat_with_events<C: SeatCommandWithEvents>(
     command: C,
 ) -> Result<(proto::Game, Vec<proto::GameEvent>), Status> {
     C::send_with_events(client, with_token(token, command)).await
+}
 
 impl TestApp {
     /// A server on a fresh store of `backend` whose watch streams send a
