@@ -13,8 +13,10 @@
 //!   let the domain decide, and commit (retrying on a version conflict);
 //!   queries read games, event lists, standings and exports; watchers follow
 //!   a game's (or an event's) log.
-//! - [`api`]: the gRPC surface. Maps protobuf to the arbiter and back, checks
-//!   tokens, turns rejections into status codes with details.
+//! - [`api`]: the gRPC surface, two services (`ArbiterService` for players and
+//!   viewers, `AdminService` for the platform and its arbiters). Maps protobuf
+//!   to the arbiter and back, checks tokens, turns rejections into status
+//!   codes with details.
 //! - [`server`]: configuration, health, reflection, graceful shutdown, the
 //!   flag sweeper.
 //! - [`proto`]: the generated protobuf types and service stubs.
