@@ -12,6 +12,7 @@ use crate::common;
 
 use std::{
     net::SocketAddr,
+    process::{Child, Command, Stdio},
     sync::{
         Arc,
         atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
@@ -28,8 +29,8 @@ use arbiter::{
         arbiter_service_client::ArbiterServiceClient, game_event::Kind,
     },
     store::{
-        Commit, CommitOutcome, EventFollower, EventPosition, GameStore, MemoryStore, RedisStore,
-        StoreError, StoredEvent, StoredState,
+        Commit, CommitOutcome, EventFollower, EventPosition, GameStore, MemoryStore, RedisConfig,
+        RedisStore, StoreError, StoredEvent, StoredState,
     },
 };
 use async_trait::async_trait;
@@ -1030,5 +1031,201 @@ mod listing_leaks {
                 pairing before committing and never takes the listing back"]
     async fn redis_a_creation_sent_again_elsewhere_is_listed_only_where_it_is() {
         a_creation_sent_again_elsewhere_is_listed_only_where_it_is(Backend::Redis).await;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// A server process killed mid-game
+// ---------------------------------------------------------------------------
+
+/// The server binary on `port`, on the store `redis` describes; killed
+/// (SIGKILL) when dropped.
+struct ServerBinary(Child);
+
+impl ServerBinary {
+    fn start(port: u16, redis: &RedisConfig) -> Self {
+        let child = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
+            .env("ARBITER_LISTEN", format!("127.0.0.1:{port}"))
+            .env("ARBITER_REDIS_URL", &redis.url)
+            .env("ARBITER_REDIS_KEY_PREFIX", &redis.key_prefix)
+            .env("ARBITER_ADMIN_TOKEN", ADMIN_TOKEN)
+            .env("ARBITER_TOKEN_SECRET", TOKEN_SECRET)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the server binary");
+        Self(child)
+    }
+
+    /// `kill -9`: no shutdown, no chance to finish anything.
+    fn kill_9(&mut self) {
+        // On Unix, `Child::kill` sends SIGKILL.
+        self.0.kill().expect("SIGKILL the server");
+        self.0.wait().expect("reap the server");
+    }
+}
+
+impl Drop for ServerBinary {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("a free loopback port")
+}
+
+async fn public_client(port: u16) -> Client {
+    connect_retrying(|| ArbiterServiceClient::connect(format!("http://127.0.0.1:{port}"))).await
+}
+
+async fn admin_client(port: u16) -> AdminClient {
+    connect_retrying(|| AdminServiceClient::connect(format!("http://127.0.0.1:{port}"))).await
+}
+
+/// Plays `PAWN_LINE` in `game` until a move fails (the server is gone),
+/// counting each answered move in `answered`; returns how many were.
+async fn play_until_refused(port: u16, game: common::NewGame, answered: Arc<AtomicUsize>) -> usize {
+    let mut client = public_client(port).await;
+    for (ply, san) in PAWN_LINE.iter().enumerate() {
+        let token = if ply % 2 == 0 {
+            &game.white
+        } else {
+            &game.black
+        };
+        let request = make_move(&game.id, i32::try_from(ply).expect("ply"), san);
+        if seat(&mut client, token, request).await.is_err() {
+            return ply;
+        }
+        answered.fetch_add(1, Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_millis(15)).await;
+    }
+    PAWN_LINE.len()
+}
+
+/// Clients play timed games on a server that is killed with SIGKILL in the
+/// middle of it. The deadline index in Redis still holds every game's own
+/// deadline, and a second server on the same Redis ends every game on its
+/// flag, exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_mid_game_loses_no_deadline() {
+    const GAMES: usize = 6;
+    let redis = fresh_redis_config();
+    let first_port = free_port();
+    let mut first = ServerBinary::start(first_port, &redis);
+    let mut admin = admin_client(first_port).await;
+    let mut games = Vec::new();
+    for board in 1..=GAMES {
+        let request = timed_request(
+            &format!("kill-9-{board}"),
+            "kill -9",
+            i32::try_from(board).expect("board"),
+            5000,
+        );
+        games.push(create(&mut admin, request).await.expect("a timed game"));
+    }
+    let answered = Arc::new(AtomicUsize::new(0));
+    let players: Vec<_> = games
+        .iter()
+        .map(|game| {
+            tokio::spawn(play_until_refused(
+                first_port,
+                game.clone(),
+                answered.clone(),
+            ))
+        })
+        .collect();
+    // Killed while the players are at it: moves on their way, commits in
+    // flight.
+    tokio::time::timeout(STREAM_PATIENCE, async {
+        while answered.load(Ordering::SeqCst) < GAMES * 4 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the players get going");
+    first.kill_9();
+    let mut moves_answered = Vec::new();
+    for player in players {
+        let played = tokio::time::timeout(STREAM_PATIENCE, player)
+            .await
+            .expect("a player stops once the server is gone")
+            .expect("player task");
+        moves_answered.push(played);
+    }
+
+    // Straight from Redis, with no server running: every game is stored
+    // whole, running, with every answered move (and at most the one in
+    // flight besides), and the index holds its own deadline.
+    let store = RedisStore::new(&redis).expect("redis store");
+    for (game, answered) in games.iter().zip(&moves_answered) {
+        let id = game_id(&game.id);
+        let stored = stored_game(&store, &id).await.expect("the game is stored");
+        assert_eq!(stored.status(), GameStatus::Active, "{id}");
+        let ply = stored.ply().count() as usize;
+        assert!(
+            (*answered..=answered + 1).contains(&ply),
+            "{id}: {answered} moves answered, {ply} stored"
+        );
+        let log = store.events_after(&id, 0).await.expect("log");
+        assert_eq!(log.len(), ply + 1, "{id}: state and log agree");
+        assert_index_agrees(&store, &id).await;
+    }
+
+    // A second server on the same Redis: its sweeper finds every flag.
+    let second_port = free_port();
+    let _second = ServerBinary::start(second_port, &redis);
+    let mut client = public_client(second_port).await;
+    for game in &games {
+        let id = game_id(&game.id);
+        let stored = stored_game(&store, &id).await.expect("the game");
+        let flag = stored.deadline();
+        let loser = if stored.ply().count() % 2 == 0 {
+            proto::Outcome::BlackWins
+        } else {
+            proto::Outcome::WhiteWins
+        };
+        // Everything after the creation, to the game's end.
+        let events = drain(&mut watch(&mut client, &game.id, 1).await).await;
+        let endings: Vec<&proto::GameEvent> = events
+            .iter()
+            .filter(|event| matches!(event.kind, Some(Kind::GameEnded(_))))
+            .collect();
+        assert_eq!(endings.len(), 1, "{id}: one ending: {events:?}");
+        let ended = events.last().expect("events");
+        let Some(Kind::GameEnded(ending)) = &ended.kind else {
+            panic!("{id}: the game's last event is its end: {events:?}");
+        };
+        let result = ending.result.as_ref().expect("result");
+        assert_eq!(
+            result.termination,
+            proto::Termination::Timeout as i32,
+            "{id}"
+        );
+        assert_eq!(result.outcome, loser as i32, "{id}");
+        if let Some(flag) = flag {
+            let at = instant(ended.event_time.as_ref().expect("event time"));
+            assert!(
+                at >= flag,
+                "{id}: ended at {at:?}, before its flag {flag:?}"
+            );
+        }
+        let versions: Vec<i32> = events.iter().map(|event| event.version).collect();
+        let expected: Vec<i32> = (2..=ended.version).collect();
+        assert_eq!(versions, expected, "{id}: each event once, in order");
+        // The game as read, within a bounded wait, is the one that ended.
+        let read =
+            tokio::time::timeout(STREAM_PATIENCE, async { get(&mut client, &game.id).await })
+                .await
+                .expect("GetGame answers");
+        assert_eq!(read.status, proto::GameStatus::Finished as i32, "{id}");
+        assert_eq!(read.version, ended.version, "{id}");
+        assert_eq!(read.ply, i32::try_from(stored.ply().count()).expect("ply"));
+        assert_index_agrees(&store, &id).await;
     }
 }
