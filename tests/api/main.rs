@@ -18,6 +18,7 @@ mod restart;
 mod scoring;
 mod standings;
 mod store_contract;
+mod store_faults;
 mod trf;
 mod watch;
 mod watch_event;
