@@ -13,7 +13,10 @@ use tokio_util::sync::CancellationToken;
 use super::{Arbiter, ArbiterError, codec};
 use tokio::time::Instant;
 
-use crate::domain::{EventId, FieldError, GameEvent, GameId, Rejection, Timestamp};
+use crate::{
+    domain::{EventId, EventKind, FieldError, GameEvent, GameId, Rejection, Timestamp},
+    store::EventPosition,
+};
 
 /// How long a pass that found nothing waits before looking again.
 const POLL: Duration = Duration::from_millis(200);
@@ -38,6 +41,9 @@ pub struct EventWatcher {
     event_id: EventId,
     /// The last version delivered, per game.
     delivered: BTreeMap<GameId, u64>,
+    /// Where each game seen belongs in this event (`None`: elsewhere), to
+    /// pass over listings that a refused or interrupted creation left.
+    placed: BTreeMap<GameId, Option<(u32, u32)>>,
     pending: VecDeque<(GameId, GameEvent)>,
     /// How long the stream may stay silent before a heartbeat.
     heartbeat: Duration,
@@ -57,6 +63,7 @@ impl EventWatcher {
             arbiter,
             event_id,
             delivered: decode_cursor(cursor)?,
+            placed: BTreeMap::new(),
             pending: VecDeque::new(),
             heartbeat,
             last_sent: Instant::now(),
@@ -119,11 +126,14 @@ impl EventWatcher {
                 .collect();
             after = listed.last().cloned();
             let logs = store.events_after_many(&cursors).await?;
-            for ((id, after), log) in cursors.into_iter().zip(logs) {
+            for ((entry, (id, after)), log) in listed.iter().zip(cursors).zip(logs) {
                 let events = log
                     .iter()
                     .map(codec::decode_event)
                     .collect::<Result<Vec<_>, _>>()?;
+                if events.is_empty() || !self.belongs(entry, &events).await? {
+                    continue;
+                }
                 codec::check_contiguous(&id, after, &events)?;
                 self.pending
                     .extend(events.into_iter().map(|event| (id.clone(), event)));
@@ -132,6 +142,32 @@ impl EventWatcher {
                 return Ok(());
             }
         }
+    }
+}
+
+impl EventWatcher {
+    /// Whether `entry` is where its game belongs in this event, learnt from
+    /// the game's creation event when the watcher reads it from the start,
+    /// or from the game itself when it resumes.
+    async fn belongs(
+        &mut self,
+        entry: &EventPosition,
+        events: &[GameEvent],
+    ) -> Result<bool, ArbiterError> {
+        if !self.placed.contains_key(&entry.game) {
+            let pairing = match events.first().map(|event| &event.kind) {
+                Some(EventKind::GameCreated { setup }) => setup.pairing().clone(),
+                _ => match self.arbiter.load_current(&entry.game).await {
+                    Ok((game, _)) => game.pairing().clone(),
+                    Err(ArbiterError::NotFound(_)) => return Ok(false),
+                    Err(err) => return Err(err),
+                },
+            };
+            let place = (pairing.event_id.as_ref() == Some(&self.event_id))
+                .then_some((pairing.round, pairing.board));
+            self.placed.insert(entry.game.clone(), place);
+        }
+        Ok(self.placed.get(&entry.game) == Some(&Some((entry.round, entry.board))))
     }
 }
 

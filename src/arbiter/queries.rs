@@ -23,6 +23,29 @@ fn standing_records(games: &[Game]) -> Vec<GameRecordForStandings> {
         .collect()
 }
 
+/// Whether a listing of `game` under `event_id` is the game's own: a game is
+/// listed before its creation is committed, so a listing may name a game
+/// that a refused request (a reused request id) or an interrupted one never
+/// created there.
+pub(super) fn listed_where_it_belongs(
+    game: &Game,
+    event_id: &EventId,
+    entry: &EventPosition,
+) -> bool {
+    pairing_matches(game.pairing(), event_id, entry)
+}
+
+/// Whether `pairing` is the place `entry` lists a game at in `event_id`.
+pub(super) fn pairing_matches(
+    pairing: &crate::domain::Pairing,
+    event_id: &EventId,
+    entry: &EventPosition,
+) -> bool {
+    pairing.event_id.as_ref() == Some(event_id)
+        && pairing.round == entry.round
+        && pairing.board == entry.board
+}
+
 /// Where a page of an event's games ends: the next page starts after it.
 pub type ListCursor = EventPosition;
 
@@ -68,6 +91,9 @@ impl Arbiter {
                     Err(ArbiterError::NotFound(_)) => continue,
                     other => other?,
                 };
+                if !listed_where_it_belongs(&game, event_id, &entry) {
+                    continue;
+                }
                 if status.is_none_or(|wanted| game.status_at(now) == wanted) {
                     games.push(self.view(game, now, full).await?);
                 }
@@ -95,8 +121,10 @@ impl Arbiter {
             let exhausted = listed.len() < BATCH;
             for entry in listed {
                 match self.load_current(&entry.game).await {
-                    Ok((game, _)) => games.push(game),
-                    Err(ArbiterError::NotFound(_)) => {}
+                    Ok((game, _)) if listed_where_it_belongs(&game, event_id, &entry) => {
+                        games.push(game);
+                    }
+                    Ok(_) | Err(ArbiterError::NotFound(_)) => {}
                     Err(err) => return Err(err),
                 }
                 after = Some(entry);

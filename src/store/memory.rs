@@ -211,8 +211,8 @@ impl GameStore for MemoryStore {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let games = events.entry(event_id.clone()).or_default();
-        // A game is listed once, at its latest position (as in Redis).
-        games.retain(|listed| listed.game != position.game);
+        // Listed at each position it was added at, as in Redis: readers
+        // keep only the game's own position.
         games.insert(position.clone());
         Ok(())
     }

@@ -160,7 +160,7 @@ pub trait GameStore: Send + Sync + 'static {
 
     /// Sets the deadline index entry of game `id` to `deadline`, but only
     /// while the game is still stored at `version` (0: while it does not
-    /// exist, which removes a stray entry). The sweeper's repair for an
+    /// exist, which with `None` removes a stray entry). The sweeper's repair for an
     /// entry that no longer matches its game; commits keep the index right
     /// by themselves.
     async fn repair_deadline(
@@ -170,9 +170,11 @@ pub trait GameStore: Send + Sync + 'static {
         deadline: Option<Timestamp>,
     ) -> Result<(), StoreError>;
 
-    /// Adds game `id` to event `event_id`'s list (idempotent), ordered by
-    /// round, board and id. Done before the game's creation is committed,
-    /// so a listed id may not exist (yet): readers skip it.
+    /// Adds a game to event `event_id`'s list at `position` (idempotent),
+    /// ordered by round, board and id. Done before the game's creation is
+    /// committed, so a listing may name a game that does not exist (yet),
+    /// or, after a refused creation, one that belongs elsewhere: readers
+    /// keep only a game listed at its own pairing.
     async fn add_to_event(
         &self,
         event_id: &EventId,

@@ -13,7 +13,7 @@
 //! - `<prefix>:{g<n>}:deadlines`: the bucket's games by the instant they
 //!   next need the flag sweeper.
 //! - `<prefix>:{e<digest>}:games`: an event's games, members
-//!   `<round><board><game_id>` (round and board as six digits) of one score,
+//!   `<round><board><game_id>` (round and board as ten digits) of one score,
 //!   so that their lexical order is the list's order and a page resumes
 //!   after the last member it returned.
 //!
@@ -166,7 +166,7 @@ impl RedisStore {
 /// The member of an event list that sorts (lexically) in list order.
 fn event_member(position: &EventPosition) -> String {
     format!(
-        "{:06}{:06}{}",
+        "{:010}{:010}{}",
         position.round, position.board, position.game
     )
 }
@@ -180,13 +180,19 @@ fn event_position(member: &str) -> Result<EventPosition, StoreError> {
             .ok_or_else(corrupt)
     };
     Ok(EventPosition {
-        round: number(0..6)?,
-        board: number(6..12)?,
+        round: number(0..10)?,
+        board: number(10..20)?,
         game: member
-            .get(12..)
+            .get(20..)
             .and_then(|id| GameId::parse(id).ok())
             .ok_or_else(corrupt)?,
     })
+}
+
+/// A count as Redis takes it (a signed 64-bit integer): larger limits read
+/// everything anyway.
+fn count(limit: usize) -> i64 {
+    i64::try_from(limit).unwrap_or(i64::MAX)
 }
 
 fn deadline_arg(deadline: Option<Timestamp>) -> String {
@@ -309,7 +315,8 @@ impl GameStore for RedisStore {
         }
         let mut conn = self.conn.clone();
         let entries: RawEntries =
-            bounded(conn.xrange_count(self.log_key(id), format!("(0-{after}"), "+", limit)).await?;
+            bounded(conn.xrange_count(self.log_key(id), format!("(0-{after}"), "+", count(limit)))
+                .await?;
         decode_entries(entries)
     }
 
@@ -350,7 +357,7 @@ impl GameStore for RedisStore {
                 .arg(now.unix_millis())
                 .arg("LIMIT")
                 .arg(0)
-                .arg(limit);
+                .arg(count(limit));
         }
         let buckets: Vec<Vec<String>> = bounded(pipe.query_async(&mut conn)).await?;
         Ok(buckets
@@ -417,7 +424,7 @@ impl GameStore for RedisStore {
                 .arg("BYLEX")
                 .arg("LIMIT")
                 .arg(0)
-                .arg(limit)
+                .arg(count(limit))
                 .query_async(&mut conn),
         )
         .await?;

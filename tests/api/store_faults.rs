@@ -1006,29 +1006,21 @@ mod listing_leaks {
     use super::*;
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[ignore = "server bug: create_game lists the game under the request's \
-                pairing before committing and never takes the listing back"]
     async fn memory_a_refused_creation_lists_nothing() {
         a_refused_creation_lists_nothing(Backend::Memory).await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[ignore = "server bug: create_game lists the game under the request's \
-                pairing before committing and never takes the listing back"]
     async fn redis_a_refused_creation_lists_nothing() {
         a_refused_creation_lists_nothing(Backend::Redis).await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[ignore = "server bug: create_game lists the game under the request's \
-                pairing before committing and never takes the listing back"]
     async fn memory_a_creation_sent_again_elsewhere_is_listed_only_where_it_is() {
         a_creation_sent_again_elsewhere_is_listed_only_where_it_is(Backend::Memory).await;
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[ignore = "server bug: create_game lists the game under the request's \
-                pairing before committing and never takes the listing back"]
     async fn redis_a_creation_sent_again_elsewhere_is_listed_only_where_it_is() {
         a_creation_sent_again_elsewhere_is_listed_only_where_it_is(Backend::Redis).await;
     }
