@@ -156,6 +156,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let store = Arc::new(RedisStore::new(&RedisConfig {
                 url: redis_url,
                 key_prefix,
+                tls: Default::default(),
             })?);
             let stop = Arc::new(AtomicBool::new(false));
             let started = Instant::now();

@@ -1,10 +1,10 @@
 //! Command-line and environment configuration.
 
-use std::{net::SocketAddr, time::Duration};
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use clap::{Parser, ValueEnum};
 
-use crate::store::RedisConfig;
+use crate::store::{RedisConfig, RedisTls};
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -32,6 +32,29 @@ pub struct Config {
     /// Prefix of every Redis key, to share one Redis between deployments.
     #[arg(long, env = "ARBITER_REDIS_KEY_PREFIX", default_value = "arbiter")]
     pub redis_key_prefix: String,
+
+    /// With a `rediss://` URL: a PEM file of the CA(s) that sign Redis's
+    /// certificate (without it, the system's roots are trusted).
+    #[arg(long, env = "ARBITER_REDIS_TLS_CA_FILE")]
+    pub redis_tls_ca_file: Option<PathBuf>,
+
+    /// With a `rediss://` URL: a PEM file of this server's client
+    /// certificate, for Redis servers that require mutual TLS (with
+    /// `--redis-tls-key-file`).
+    #[arg(
+        long,
+        env = "ARBITER_REDIS_TLS_CERT_FILE",
+        requires = "redis_tls_key_file"
+    )]
+    pub redis_tls_cert_file: Option<PathBuf>,
+
+    /// The PEM file of the client certificate's private key.
+    #[arg(
+        long,
+        env = "ARBITER_REDIS_TLS_KEY_FILE",
+        requires = "redis_tls_cert_file"
+    )]
+    pub redis_tls_key_file: Option<PathBuf>,
 
     /// The platform's admin token, required by every AdminService call
     /// (creating games, the arbiter's interventions). Without it the server
@@ -109,6 +132,7 @@ impl Config {
                 Some(url) => StoreChoice::Redis(RedisConfig {
                     url,
                     key_prefix: self.redis_key_prefix.clone(),
+                    tls: self.redis_tls()?,
                 }),
                 None => StoreChoice::Memory,
             },
@@ -118,8 +142,73 @@ impl Config {
         })
     }
 
+    /// The TLS files, read: a missing or unreadable file stops the server
+    /// with its name.
+    fn redis_tls(&self) -> Result<RedisTls, String> {
+        let read = |path: &PathBuf| {
+            std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))
+        };
+        Ok(RedisTls {
+            ca_pem: self.redis_tls_ca_file.as_ref().map(read).transpose()?,
+            client_pem: match (&self.redis_tls_cert_file, &self.redis_tls_key_file) {
+                (Some(cert), Some(key)) => Some((read(cert)?, read(key)?)),
+                _ => None,
+            },
+        })
+    }
+
     /// How long shutdown may take.
     pub fn shutdown_grace(&self) -> Duration {
         Duration::from_secs(self.shutdown_grace_seconds)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Config, clap::Error> {
+        Config::try_parse_from(std::iter::once("chess-arbiter").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn redis_tls_files_are_read_at_start_and_named_when_missing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ca = dir.path().join("ca.pem");
+        std::fs::write(&ca, "CA PEM").expect("write");
+        let ca_arg = ca.display().to_string();
+        let config = parse(&[
+            "--redis-url",
+            "rediss://redis.example:6380/",
+            "--redis-tls-ca-file",
+            &ca_arg,
+        ])
+        .expect("flags");
+        let Ok(Settings {
+            store: StoreChoice::Redis(redis),
+            ..
+        }) = config.settings()
+        else {
+            panic!("a Redis store");
+        };
+        assert_eq!(redis.tls.ca_pem.as_deref(), Some(&b"CA PEM"[..]));
+        assert!(redis.tls.client_pem.is_none());
+
+        let missing = dir.path().join("missing.pem").display().to_string();
+        let config = parse(&[
+            "--redis-url",
+            "rediss://redis.example:6380/",
+            "--redis-tls-ca-file",
+            &missing,
+        ])
+        .expect("flags");
+        let error = config
+            .settings()
+            .expect_err("a missing file stops the start");
+        assert!(error.contains("missing.pem"), "{error}");
+
+        // A client certificate needs its key, and the other way round.
+        assert!(parse(&["--redis-tls-cert-file", &ca_arg]).is_err());
+        assert!(parse(&["--redis-tls-key-file", &ca_arg]).is_err());
     }
 }

@@ -15,7 +15,7 @@ use async_trait::async_trait;
 use thiserror::Error;
 
 pub use self::memory::MemoryStore;
-pub use self::redis::{RedisConfig, RedisStore};
+pub use self::redis::{RedisConfig, RedisStore, RedisTls};
 use crate::domain::{EventId, GameId, Timestamp};
 
 /// A game's state as stored.

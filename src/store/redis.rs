@@ -99,6 +99,62 @@ pub struct RedisConfig {
     pub url: String,
     /// The first part of every key, to share a Redis between deployments.
     pub key_prefix: String,
+    /// TLS settings beyond the URL's scheme, for a `rediss://` URL.
+    pub tls: RedisTls,
+}
+
+/// TLS for a `rediss://` URL. Without a CA the system's roots verify the
+/// server; with a client certificate and key the connection is mutual TLS.
+#[derive(Clone, Default)]
+pub struct RedisTls {
+    /// The PEM of the CA(s) that sign the server's certificate.
+    pub ca_pem: Option<Vec<u8>>,
+    /// The client's certificate chain and private key, both PEM.
+    pub client_pem: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+impl std::fmt::Debug for RedisTls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never prints the private key.
+        f.debug_struct("RedisTls")
+            .field("ca", &self.ca_pem.is_some())
+            .field("client_certificate", &self.client_pem.is_some())
+            .finish()
+    }
+}
+
+impl RedisTls {
+    fn is_set(&self) -> bool {
+        self.ca_pem.is_some() || self.client_pem.is_some()
+    }
+}
+
+/// The client for `config`: plain, TLS with the system's roots, or TLS
+/// with the configured CA and client certificate.
+fn client(config: &RedisConfig) -> Result<Client, StoreError> {
+    let invalid = |err: RedisError| StoreError::Unavailable(format!("invalid Redis URL: {err}"));
+    if !config.tls.is_set() {
+        return Client::open(config.url.as_str()).map_err(invalid);
+    }
+    if !config.url.starts_with("rediss://") {
+        return Err(StoreError::Unavailable(
+            "a Redis CA or client certificate is configured, but the URL is not rediss://"
+                .to_owned(),
+        ));
+    }
+    let certificates = redis::TlsCertificates {
+        client_tls: config
+            .tls
+            .client_pem
+            .as_ref()
+            .map(|(cert, key)| redis::ClientTlsConfig {
+                client_cert: cert.clone(),
+                client_key: key.clone(),
+            }),
+        root_cert: config.tls.ca_pem.clone(),
+    };
+    Client::build_with_tls(config.url.as_str(), certificates)
+        .map_err(|err| StoreError::Unavailable(format!("invalid Redis TLS settings: {err}")))
 }
 
 /// Games in Redis.
@@ -115,8 +171,7 @@ impl RedisStore {
     /// Prepares a store; it connects lazily and reconnects by itself, so the
     /// server can start (and report not-ready) while Redis is down.
     pub fn new(config: &RedisConfig) -> Result<Self, StoreError> {
-        let client = Client::open(config.url.as_str())
-            .map_err(|err| StoreError::Unavailable(format!("invalid Redis URL: {err}")))?;
+        let client = client(config)?;
         let manager_config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(Duration::from_secs(1)))
             .set_response_timeout(Some(Duration::from_secs(2)))

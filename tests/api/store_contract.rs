@@ -40,6 +40,7 @@ fn private_redis_store(redis: &RedisServer) -> RedisStore {
     redis_store(&RedisConfig {
         url: redis.url(),
         key_prefix: "arbiter".into(),
+        tls: Default::default(),
     })
 }
 

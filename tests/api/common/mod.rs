@@ -110,6 +110,7 @@ impl TestApp {
         let store = StoreChoice::Redis(RedisConfig {
             url: redis.url(),
             key_prefix: "arbiter".to_owned(),
+            tls: Default::default(),
         });
         Self::spawn_with(settings(store), Some(redis)).await
     }

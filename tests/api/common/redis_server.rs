@@ -33,6 +33,7 @@ pub fn fresh_redis_config() -> RedisConfig {
     RedisConfig {
         url: SHARED.url(),
         key_prefix: unique_key_prefix(),
+        tls: Default::default(),
     }
 }
 
@@ -64,6 +65,62 @@ impl RedisServer {
             dir = std::mem::replace(&mut server.dir, tempfile::tempdir().expect("tempdir"));
         }
         panic!("redis-server did not start on any free port");
+    }
+
+    /// Starts a Redis of the caller's own that speaks only TLS, with the
+    /// given server certificate and key; with `clients_ca`, it requires
+    /// clients to present a certificate that CA signed (mutual TLS).
+    pub fn start_tls(cert: &Path, key: &Path, clients_ca: Option<&Path>) -> Self {
+        let mut dir = tempfile::tempdir().expect("temporary directory for redis-server");
+        for _ in 0..5 {
+            let port = free_port();
+            let mut args: Vec<String> = vec![
+                "--port".into(),
+                "0".into(),
+                "--tls-port".into(),
+                port.to_string(),
+                "--tls-cert-file".into(),
+                cert.display().to_string(),
+                "--tls-key-file".into(),
+                key.display().to_string(),
+            ];
+            match clients_ca {
+                Some(ca) => args.extend([
+                    "--tls-ca-cert-file".into(),
+                    ca.display().to_string(),
+                    "--tls-auth-clients".into(),
+                    "yes".into(),
+                ]),
+                None => args.extend(["--tls-auth-clients".into(), "no".into()]),
+            }
+            let mut server = Self {
+                process: Some(Process::spawn_with(dir.path(), &args)),
+                port,
+                dir,
+            };
+            if server.wait_until_listening(Duration::from_secs(10)) {
+                return server;
+            }
+            server.kill();
+            dir = std::mem::replace(&mut server.dir, tempfile::tempdir().expect("tempdir"));
+        }
+        panic!("a TLS redis-server did not start on any free port");
+    }
+
+    /// Waits until its port accepts connections (a TLS server cannot be
+    /// pinged in plain text).
+    fn wait_until_listening(&mut self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if self.process.as_mut().is_some_and(Process::has_exited) {
+                return false;
+            }
+            if TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
     }
 
     /// The URL to reach it.
@@ -128,10 +185,14 @@ struct Process {
 
 impl Process {
     fn spawn(port: u16, dir: &Path) -> Self {
+        Self::spawn_with(dir, &["--port".to_owned(), port.to_string()])
+    }
+
+    /// A server with `listen` as its port arguments.
+    fn spawn_with(dir: &Path, listen: &[String]) -> Self {
         let redis = Command::new("redis-server")
+            .args(listen)
             .args([
-                "--port",
-                &port.to_string(),
                 "--bind",
                 "127.0.0.1",
                 "--save",
