@@ -123,6 +123,70 @@ impl RedisServer {
         false
     }
 
+    /// Starts a replica of the server on `primary_port`.
+    pub fn start_replica_of(primary_port: u16) -> Self {
+        Self::start_with(&[
+            "--replicaof".to_owned(),
+            "127.0.0.1".to_owned(),
+            primary_port.to_string(),
+        ])
+    }
+
+    /// Starts a Sentinel watching the primary on `primary_port` under the
+    /// name `service`, with a quorum of 2 and quick failure detection.
+    pub fn start_sentinel(service: &str, primary_port: u16) -> Self {
+        let mut dir = tempfile::tempdir().expect("temporary directory for a sentinel");
+        for _ in 0..5 {
+            let port = free_port();
+            let config = dir.path().join("sentinel.conf");
+            std::fs::write(
+                &config,
+                format!(
+                    "port {port}\nbind 127.0.0.1\ndir {dir}\n\
+                     sentinel monitor {service} 127.0.0.1 {primary_port} 2\n\
+                     sentinel down-after-milliseconds {service} 400\n\
+                     sentinel failover-timeout {service} 2000\n\
+                     sentinel parallel-syncs {service} 1\n",
+                    dir = dir.path().display()
+                ),
+            )
+            .expect("write sentinel.conf");
+            let args = [config.display().to_string(), "--sentinel".to_owned()];
+            let mut server = Self {
+                process: Some(Process::spawn_args(dir.path(), &args)),
+                port,
+                dir,
+            };
+            if server.wait_until_ready(Duration::from_secs(10)) {
+                return server;
+            }
+            server.kill();
+            dir = std::mem::replace(&mut server.dir, tempfile::tempdir().expect("tempdir"));
+        }
+        panic!("a sentinel did not start on any free port");
+    }
+
+    /// Starts a server with `extra` arguments after its port.
+    fn start_with(extra: &[String]) -> Self {
+        let mut dir = tempfile::tempdir().expect("temporary directory for redis-server");
+        for _ in 0..5 {
+            let port = free_port();
+            let mut args = vec!["--port".to_owned(), port.to_string()];
+            args.extend_from_slice(extra);
+            let mut server = Self {
+                process: Some(Process::spawn_with(dir.path(), &args)),
+                port,
+                dir,
+            };
+            if server.wait_until_ready(Duration::from_secs(10)) {
+                return server;
+            }
+            server.kill();
+            dir = std::mem::replace(&mut server.dir, tempfile::tempdir().expect("tempdir"));
+        }
+        panic!("redis-server did not start on any free port");
+    }
+
     /// The URL to reach it.
     pub fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/", self.port)
@@ -188,11 +252,12 @@ impl Process {
         Self::spawn_with(dir, &["--port".to_owned(), port.to_string()])
     }
 
-    /// A server with `listen` as its port arguments.
+    /// A non-persistent server on loopback with `listen` as its port
+    /// arguments (and any more it needs).
     fn spawn_with(dir: &Path, listen: &[String]) -> Self {
-        let redis = Command::new("redis-server")
-            .args(listen)
-            .args([
+        let mut args: Vec<String> = listen.to_vec();
+        args.extend(
+            [
                 "--bind",
                 "127.0.0.1",
                 "--save",
@@ -200,8 +265,18 @@ impl Process {
                 "--appendonly",
                 "no",
                 "--dir",
-            ])
-            .arg(dir)
+            ]
+            .map(str::to_owned),
+        );
+        args.push(dir.display().to_string());
+        Self::spawn_args(dir, &args)
+    }
+
+    /// `redis-server` with exactly `args`, watched so that it dies with
+    /// this process.
+    fn spawn_args(dir: &Path, args: &[String]) -> Self {
+        let redis = Command::new("redis-server")
+            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())

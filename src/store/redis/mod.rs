@@ -24,12 +24,14 @@
 
 use std::{collections::HashMap, time::Duration};
 
-use async_trait::async_trait;
-use redis::{
-    AsyncCommands, Client, RedisError, Script,
-    aio::{ConnectionManager, ConnectionManagerConfig, MultiplexedConnection},
-};
+mod endpoint;
 
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use redis::{AsyncCommands, Client, RedisError, Script, aio::MultiplexedConnection};
+
+use self::endpoint::{Endpoint, SentinelUrl};
 use super::{
     Commit, CommitOutcome, EventFollower, EventPosition, GameStore, StoreError, StoredEvent,
     StoredState,
@@ -160,8 +162,7 @@ fn client(config: &RedisConfig) -> Result<Client, StoreError> {
 /// Games in Redis.
 #[derive(Clone)]
 pub struct RedisStore {
-    client: Client,
-    conn: ConnectionManager,
+    endpoint: Arc<Endpoint>,
     commit: Script,
     repair: Script,
     prefix: String,
@@ -170,18 +171,25 @@ pub struct RedisStore {
 impl RedisStore {
     /// Prepares a store; it connects lazily and reconnects by itself, so the
     /// server can start (and report not-ready) while Redis is down.
+    ///
+    /// A `redis+sentinel://` URL names Sentinels instead of a primary (see
+    /// [`endpoint`]); TLS towards a Sentinel-managed primary is not
+    /// supported yet.
     pub fn new(config: &RedisConfig) -> Result<Self, StoreError> {
-        let client = client(config)?;
-        let manager_config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(Duration::from_secs(1)))
-            .set_response_timeout(Some(Duration::from_secs(2)))
-            .set_number_of_retries(2)
-            .set_max_delay(Duration::from_millis(500));
-        let conn = ConnectionManager::new_lazy_with_config(client.clone(), manager_config)
-            .map_err(unavailable)?;
+        let endpoint = if config.url.starts_with(SentinelUrl::SCHEME) {
+            if config.tls.is_set() {
+                return Err(StoreError::Unavailable(
+                    "TLS is not supported with redis+sentinel:// yet".to_owned(),
+                ));
+            }
+            let url = SentinelUrl::parse(&config.url)
+                .map_err(|err| StoreError::Unavailable(format!("invalid Sentinel URL: {err}")))?;
+            Endpoint::sentinel(&url)?
+        } else {
+            Endpoint::fixed(client(config)?)?
+        };
         Ok(Self {
-            client,
-            conn,
+            endpoint: Arc::new(endpoint),
             commit: Script::new(COMMIT_SCRIPT),
             repair: Script::new(REPAIR_SCRIPT),
             prefix: config.key_prefix.clone(),
@@ -258,16 +266,6 @@ fn unavailable(err: RedisError) -> StoreError {
     StoreError::Unavailable(format!("Redis: {err}"))
 }
 
-async fn bounded<T>(future: impl Future<Output = Result<T, RedisError>>) -> Result<T, StoreError> {
-    match tokio::time::timeout(REQUEST_DEADLINE, future).await {
-        Ok(result) => result.map_err(unavailable),
-        Err(_) => Err(StoreError::Unavailable(format!(
-            "Redis did not answer within {} s",
-            REQUEST_DEADLINE.as_secs()
-        ))),
-    }
-}
-
 fn timestamp_of((seconds, micros): (u64, u64)) -> Timestamp {
     Timestamp::from_unix_millis(seconds * 1000 + micros / 1000)
 }
@@ -294,23 +292,28 @@ fn decode_entries(entries: RawEntries) -> Result<Vec<StoredEvent>, StoreError> {
 #[async_trait]
 impl GameStore for RedisStore {
     async fn now(&self) -> Result<Timestamp, StoreError> {
-        let mut conn = self.conn.clone();
-        let time: (u64, u64) = bounded(redis::cmd("TIME").query_async(&mut conn)).await?;
+        let mut conn = self.endpoint.connection().await?;
+        let time: (u64, u64) = self
+            .endpoint
+            .bounded(redis::cmd("TIME").query_async(&mut conn))
+            .await?;
         Ok(timestamp_of(time))
     }
 
     async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError> {
-        let mut conn = self.conn.clone();
-        let ((version, bytes), time): ((Option<u64>, Option<Vec<u8>>), (u64, u64)) = bounded(
-            redis::pipe()
-                .cmd("HMGET")
-                .arg(self.state_key(id))
-                .arg("v")
-                .arg("s")
-                .cmd("TIME")
-                .query_async(&mut conn),
-        )
-        .await?;
+        let mut conn = self.endpoint.connection().await?;
+        let ((version, bytes), time): ((Option<u64>, Option<Vec<u8>>), (u64, u64)) = self
+            .endpoint
+            .bounded(
+                redis::pipe()
+                    .cmd("HMGET")
+                    .arg(self.state_key(id))
+                    .arg("v")
+                    .arg("s")
+                    .cmd("TIME")
+                    .query_async(&mut conn),
+            )
+            .await?;
         let state = match (version, bytes) {
             (Some(version), Some(bytes)) => Some(StoredState { version, bytes }),
             (None, None) => None,
@@ -325,7 +328,7 @@ impl GameStore for RedisStore {
 
     async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
         super::check_commit(&commit)?;
-        let mut conn = self.conn.clone();
+        let mut conn = self.endpoint.connection().await?;
         let mut invocation = self.commit.key(self.state_key(id));
         invocation
             .key(self.log_key(id))
@@ -338,7 +341,10 @@ impl GameStore for RedisStore {
         for event in commit.events {
             invocation.arg(event.version).arg(event.bytes);
         }
-        let (status, version): (i8, i64) = bounded(invocation.invoke_async(&mut conn)).await?;
+        let (status, version): (i8, i64) = self
+            .endpoint
+            .bounded(invocation.invoke_async(&mut conn))
+            .await?;
         Ok(match status {
             1 => CommitOutcome::Committed,
             0 => CommitOutcome::Conflict {
@@ -353,9 +359,11 @@ impl GameStore for RedisStore {
     }
 
     async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
-        let mut conn = self.conn.clone();
-        let entries: RawEntries =
-            bounded(conn.xrange(self.log_key(id), format!("(0-{after}"), "+")).await?;
+        let mut conn = self.endpoint.connection().await?;
+        let entries: RawEntries = self
+            .endpoint
+            .bounded(conn.xrange(self.log_key(id), format!("(0-{after}"), "+"))
+            .await?;
         decode_entries(entries)
     }
 
@@ -368,10 +376,11 @@ impl GameStore for RedisStore {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let mut conn = self.conn.clone();
-        let entries: RawEntries =
-            bounded(conn.xrange_count(self.log_key(id), format!("(0-{after}"), "+", count(limit)))
-                .await?;
+        let mut conn = self.endpoint.connection().await?;
+        let entries: RawEntries = self
+            .endpoint
+            .bounded(conn.xrange_count(self.log_key(id), format!("(0-{after}"), "+", count(limit)))
+            .await?;
         decode_entries(entries)
     }
 
@@ -382,7 +391,7 @@ impl GameStore for RedisStore {
         if cursors.is_empty() {
             return Ok(Vec::new());
         }
-        let mut conn = self.conn.clone();
+        let mut conn = self.endpoint.connection().await?;
         let mut pipe = redis::pipe();
         for (id, after) in cursors {
             pipe.cmd("XRANGE")
@@ -390,20 +399,20 @@ impl GameStore for RedisStore {
                 .arg(format!("(0-{after}"))
                 .arg("+");
         }
-        let replies: Vec<RawEntries> = bounded(pipe.query_async(&mut conn)).await?;
+        let replies: Vec<RawEntries> = self.endpoint.bounded(pipe.query_async(&mut conn)).await?;
         replies.into_iter().map(decode_entries).collect()
     }
 
     async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
         Ok(Box::new(RedisFollower {
-            client: self.client.clone(),
+            endpoint: self.endpoint.clone(),
             conn: None,
             key: self.log_key(id),
         }))
     }
 
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
-        let mut conn = self.conn.clone();
+        let mut conn = self.endpoint.connection().await?;
         let mut pipe = redis::pipe();
         for bucket in 0..BUCKETS {
             pipe.cmd("ZRANGEBYSCORE")
@@ -414,7 +423,7 @@ impl GameStore for RedisStore {
                 .arg(0)
                 .arg(count(limit));
         }
-        let buckets: Vec<Vec<String>> = bounded(pipe.query_async(&mut conn)).await?;
+        let buckets: Vec<Vec<String>> = self.endpoint.bounded(pipe.query_async(&mut conn)).await?;
         Ok(buckets
             .into_iter()
             .flatten()
@@ -429,17 +438,19 @@ impl GameStore for RedisStore {
         version: u64,
         deadline: Option<Timestamp>,
     ) -> Result<(), StoreError> {
-        let mut conn = self.conn.clone();
-        let _: u8 = bounded(
-            self.repair
-                .key(self.state_key(id))
-                .key(self.deadlines_key(&Self::bucket_tag(id)))
-                .arg(version)
-                .arg(deadline_arg(deadline))
-                .arg(id.as_str())
-                .invoke_async(&mut conn),
-        )
-        .await?;
+        let mut conn = self.endpoint.connection().await?;
+        let _: u8 = self
+            .endpoint
+            .bounded(
+                self.repair
+                    .key(self.state_key(id))
+                    .key(self.deadlines_key(&Self::bucket_tag(id)))
+                    .arg(version)
+                    .arg(deadline_arg(deadline))
+                    .arg(id.as_str())
+                    .invoke_async(&mut conn),
+            )
+            .await?;
         Ok(())
     }
 
@@ -448,15 +459,17 @@ impl GameStore for RedisStore {
         event_id: &EventId,
         position: &EventPosition,
     ) -> Result<(), StoreError> {
-        let mut conn = self.conn.clone();
-        let _: i64 = bounded(
-            redis::cmd("ZADD")
-                .arg(self.event_key(event_id))
-                .arg(0)
-                .arg(event_member(position))
-                .query_async(&mut conn),
-        )
-        .await?;
+        let mut conn = self.endpoint.connection().await?;
+        let _: i64 = self
+            .endpoint
+            .bounded(
+                redis::cmd("ZADD")
+                    .arg(self.event_key(event_id))
+                    .arg(0)
+                    .arg(event_member(position))
+                    .query_async(&mut conn),
+            )
+            .await?;
         Ok(())
     }
 
@@ -469,20 +482,22 @@ impl GameStore for RedisStore {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let mut conn = self.conn.clone();
+        let mut conn = self.endpoint.connection().await?;
         let start = after.map_or("-".to_owned(), |after| format!("({}", event_member(after)));
-        let members: Vec<String> = bounded(
-            redis::cmd("ZRANGE")
-                .arg(self.event_key(event_id))
-                .arg(start)
-                .arg("+")
-                .arg("BYLEX")
-                .arg("LIMIT")
-                .arg(0)
-                .arg(count(limit))
-                .query_async(&mut conn),
-        )
-        .await?;
+        let members: Vec<String> = self
+            .endpoint
+            .bounded(
+                redis::cmd("ZRANGE")
+                    .arg(self.event_key(event_id))
+                    .arg(start)
+                    .arg("+")
+                    .arg("BYLEX")
+                    .arg("LIMIT")
+                    .arg(0)
+                    .arg(count(limit))
+                    .query_async(&mut conn),
+            )
+            .await?;
         members
             .iter()
             .map(|member| event_position(member))
@@ -490,8 +505,11 @@ impl GameStore for RedisStore {
     }
 
     async fn ping(&self) -> Result<(), StoreError> {
-        let mut conn = self.conn.clone();
-        let _: String = bounded(redis::cmd("PING").query_async(&mut conn)).await?;
+        let mut conn = self.endpoint.connection().await?;
+        let _: String = self
+            .endpoint
+            .bounded(redis::cmd("PING").query_async(&mut conn))
+            .await?;
         Ok(())
     }
 }
@@ -500,7 +518,7 @@ impl GameStore for RedisStore {
 /// a blocking read on the shared connection would stall every other request
 /// and trip its response timeout.
 struct RedisFollower {
-    client: Client,
+    endpoint: Arc<Endpoint>,
     conn: Option<MultiplexedConnection>,
     key: String,
 }
@@ -513,11 +531,11 @@ impl RedisFollower {
         let config = redis::AsyncConnectionConfig::new()
             .set_connection_timeout(Some(Duration::from_secs(1)))
             .set_response_timeout(Some(wait + Duration::from_secs(2)));
-        let conn = bounded(
-            self.client
-                .get_multiplexed_async_connection_with_config(&config),
-        )
-        .await?;
+        let client = self.endpoint.client().await?;
+        let conn = self
+            .endpoint
+            .bounded(client.get_multiplexed_async_connection_with_config(&config))
+            .await?;
         self.conn = Some(conn.clone());
         Ok(conn)
     }
@@ -553,8 +571,10 @@ impl EventFollower for RedisFollower {
                 decode_entries(entries)
             }
             Err(err) => {
-                // Start afresh next time; the caller resumes from `after`.
+                // Start afresh next time (on the new primary, if it moved);
+                // the caller resumes from `after`.
                 self.conn = None;
+                self.endpoint.failed(&err);
                 Err(unavailable(err))
             }
         }

@@ -1,0 +1,118 @@
+//! Redis under Sentinel: one primary, one replica and three Sentinels,
+//! started here; the server finds the primary through the Sentinels and
+//! follows it when the primary dies and a replica is promoted.
+
+use std::time::{Duration, Instant};
+
+use arbiter::{server::StoreChoice, store::RedisConfig};
+use tonic::Code;
+
+use crate::common::{
+    RedisServer, TestApp, create, create_request, get_full, make_move, seat, settings, ucis,
+};
+
+/// Asks a server something over a plain connection.
+async fn query<T: ::redis::FromRedisValue>(port: u16, command: &mut ::redis::Cmd) -> T {
+    let client = ::redis::Client::open(format!("redis://127.0.0.1:{port}/")).expect("client");
+    let mut conn = client
+        .get_multiplexed_async_connection()
+        .await
+        .expect("connection");
+    command.query_async(&mut conn).await.expect("reply")
+}
+
+/// Waits (bounded) until `check` holds.
+async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{what} did not happen within 30 s");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_go_on_after_the_primary_fails_over() {
+    let mut primary = RedisServer::start();
+    let replica = RedisServer::start_replica_of(primary.port());
+    let sentinels: Vec<RedisServer> = (0..3)
+        .map(|_| RedisServer::start_sentinel("games", primary.port()))
+        .collect();
+    eventually("the replica's first sync", async || {
+        let info: String = query(replica.port(), ::redis::cmd("INFO").arg("replication")).await;
+        info.contains("master_link_status:up")
+    })
+    .await;
+    eventually("every Sentinel to see the replica", async || {
+        for sentinel in &sentinels {
+            let replicas: Vec<::redis::Value> = query(
+                sentinel.port(),
+                ::redis::cmd("SENTINEL").arg("replicas").arg("games"),
+            )
+            .await;
+            if replicas.is_empty() {
+                return false;
+            }
+        }
+        true
+    })
+    .await;
+
+    let hosts: Vec<String> = sentinels
+        .iter()
+        .map(|sentinel| format!("127.0.0.1:{}", sentinel.port()))
+        .collect();
+    let store = StoreChoice::Redis(RedisConfig {
+        url: format!("redis+sentinel://{}/games", hosts.join(",")),
+        key_prefix: "sentinel".to_owned(),
+        tls: Default::default(),
+    });
+    let app = TestApp::spawn_with(settings(store), None).await;
+    let mut admin = app.admin_client().await;
+    let game = create(&mut admin, create_request("failover", ""))
+        .await
+        .expect("created through the Sentinels' primary");
+    let mut client = app.client().await;
+    seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
+        .await
+        .expect("e4");
+    seat(&mut client, &game.black, make_move(&game.id, 1, "e5"))
+        .await
+        .expect("e5");
+    // The writes are on the replica before the primary dies (this test is
+    // about following the primary, not about asynchronous replication).
+    let copies: i64 = query(primary.port(), ::redis::cmd("WAIT").arg(1).arg(5000)).await;
+    assert_eq!(copies, 1);
+
+    primary.kill();
+
+    // Calls fail as unavailable until a Sentinel promotes the replica,
+    // then go to it; the move is applied once however often it is sent.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        match seat(&mut client, &game.white, make_move(&game.id, 2, "Nf3")).await {
+            Ok(after) => {
+                assert_eq!(after.ply, 3);
+                break;
+            }
+            Err(status) if status.code() == Code::Unavailable => {
+                assert!(Instant::now() < deadline, "no failover in 30 s: {status:?}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(status) => panic!("unexpected refusal during the failover: {status:?}"),
+        }
+    }
+    let game_now = get_full(&mut client, &game.id).await;
+    assert_eq!(ucis(&game_now), ["e2e4", "e7e5", "g1f3"]);
+    let role: Vec<::redis::Value> = query(replica.port(), &mut ::redis::cmd("ROLE")).await;
+    assert_eq!(
+        role.first(),
+        Some(&::redis::Value::BulkString(b"master".to_vec())),
+        "the replica was promoted"
+    );
+    seat(&mut client, &game.black, make_move(&game.id, 3, "Nc6"))
+        .await
+        .expect("play goes on on the new primary");
+}
