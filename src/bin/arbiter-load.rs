@@ -157,6 +157,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 url: redis_url,
                 key_prefix,
                 tls: Default::default(),
+                wait: None,
             })?);
             let stop = Arc::new(AtomicBool::new(false));
             let started = Instant::now();

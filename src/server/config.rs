@@ -4,7 +4,7 @@ use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use clap::{Parser, ValueEnum};
 
-use crate::store::{RedisConfig, RedisTls};
+use crate::store::{RedisConfig, RedisTls, WaitForReplicas};
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -55,6 +55,21 @@ pub struct Config {
         requires = "redis_tls_cert_file"
     )]
     pub redis_tls_key_file: Option<PathBuf>,
+
+    /// Acknowledge a commit only once this many Redis replicas have it
+    /// (Redis `WAIT`), so that a failover does not lose it; 0 does not wait.
+    #[arg(long, env = "ARBITER_REDIS_WAIT_REPLICAS", default_value_t = 0)]
+    pub redis_wait_replicas: u32,
+
+    /// How long a commit waits for those replicas, in milliseconds; a
+    /// commit they do not confirm in time is answered UNAVAILABLE.
+    #[arg(
+        long,
+        env = "ARBITER_REDIS_WAIT_TIMEOUT_MILLIS",
+        default_value_t = 1000,
+        value_parser = clap::value_parser!(u32).range(1..=60_000)
+    )]
+    pub redis_wait_timeout_millis: u32,
 
     /// The platform's admin token, required by every AdminService call
     /// (creating games, the arbiter's interventions). Without it the server
@@ -133,6 +148,10 @@ impl Config {
                     url,
                     key_prefix: self.redis_key_prefix.clone(),
                     tls: self.redis_tls()?,
+                    wait: (self.redis_wait_replicas > 0).then_some(WaitForReplicas {
+                        replicas: self.redis_wait_replicas,
+                        timeout_ms: self.redis_wait_timeout_millis,
+                    }),
                 }),
                 None => StoreChoice::Memory,
             },

@@ -15,7 +15,7 @@ use async_trait::async_trait;
 use thiserror::Error;
 
 pub use self::memory::MemoryStore;
-pub use self::redis::{RedisConfig, RedisStore, RedisTls};
+pub use self::redis::{RedisConfig, RedisStore, RedisTls, WaitForReplicas};
 use crate::domain::{EventId, GameId, Timestamp};
 
 /// A game's state as stored.
@@ -191,7 +191,8 @@ pub trait GameStore: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<EventPosition>, StoreError>;
 
-    /// Checks that the store can be reached.
+    /// Checks that the store can be reached and accepts writes, as a commit
+    /// needs.
     async fn ping(&self) -> Result<(), StoreError>;
 }
 

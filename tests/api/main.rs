@@ -14,7 +14,7 @@ mod event_exports;
 mod game_play;
 mod operations;
 mod pgn;
-mod redis_sentinel;
+mod redis_replicas;
 mod redis_tls;
 mod restart;
 mod scoring;

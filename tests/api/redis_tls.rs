@@ -107,6 +107,7 @@ fn config(redis: &RedisServer, tls: RedisTls) -> RedisConfig {
         url: format!("rediss://127.0.0.1:{}/", redis.port()),
         key_prefix: "tls".to_owned(),
         tls,
+        wait: None,
     }
 }
 
@@ -187,6 +188,7 @@ async fn tls_files_need_a_rediss_url() {
         url: "redis://127.0.0.1:6379/".to_owned(),
         key_prefix: "tls".to_owned(),
         tls: pki.tls(false),
+        wait: None,
     });
     let Err(error) = refused else {
         panic!("a CA with a plain URL must be refused");

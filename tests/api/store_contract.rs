@@ -41,6 +41,7 @@ fn private_redis_store(redis: &RedisServer) -> RedisStore {
         url: redis.url(),
         key_prefix: "arbiter".into(),
         tls: Default::default(),
+        wait: None,
     })
 }
 

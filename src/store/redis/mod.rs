@@ -103,6 +103,18 @@ pub struct RedisConfig {
     pub key_prefix: String,
     /// TLS settings beyond the URL's scheme, for a `rediss://` URL.
     pub tls: RedisTls,
+    /// Whether a commit waits for replicas to have it before it counts.
+    pub wait: Option<WaitForReplicas>,
+}
+
+/// A commit is acknowledged only once this many replicas have it (Redis
+/// `WAIT`), so that a failover does not lose it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaitForReplicas {
+    /// Replicas that must have the commit.
+    pub replicas: u32,
+    /// How long to wait for them, in milliseconds.
+    pub timeout_ms: u32,
 }
 
 /// TLS for a `rediss://` URL. Without a CA the system's roots verify the
@@ -163,6 +175,7 @@ fn client(config: &RedisConfig) -> Result<Client, StoreError> {
 #[derive(Clone)]
 pub struct RedisStore {
     endpoint: Arc<Endpoint>,
+    wait: Option<WaitForReplicas>,
     commit: Script,
     repair: Script,
     prefix: String,
@@ -190,10 +203,67 @@ impl RedisStore {
         };
         Ok(Self {
             endpoint: Arc::new(endpoint),
+            wait: config.wait,
             commit: Script::new(COMMIT_SCRIPT),
             repair: Script::new(REPAIR_SCRIPT),
             prefix: config.key_prefix.clone(),
         })
+    }
+
+    /// Runs the commit script and `WAIT` in one round trip (a pipeline on
+    /// one connection, so `WAIT` counts the replicas that have the
+    /// commit). A commit that fewer replicas confirm in time is reported
+    /// as unavailable: it is on the primary, and a retry of the request
+    /// finds it there, but a failover now could lose it.
+    async fn commit_and_wait(
+        &self,
+        invocation: &redis::ScriptInvocation<'_>,
+        conn: &mut redis::aio::ConnectionManager,
+        wait: WaitForReplicas,
+    ) -> Result<(i8, i64), StoreError> {
+        let mut loaded = false;
+        loop {
+            let mut pipe = redis::pipe();
+            pipe.invoke_script(invocation)
+                .cmd("WAIT")
+                .arg(wait.replicas)
+                .arg(wait.timeout_ms);
+            let reply: Result<((i8, i64), i64), RedisError> = match tokio::time::timeout(
+                REQUEST_DEADLINE + Duration::from_millis(u64::from(wait.timeout_ms)),
+                pipe.query_async(conn),
+            )
+            .await
+            {
+                Ok(reply) => reply,
+                Err(_) => {
+                    return Err(StoreError::Unavailable(
+                        "Redis did not answer the commit in time".to_owned(),
+                    ));
+                }
+            };
+            match reply {
+                Ok(((status, version), confirmed)) => {
+                    if status == 1 && confirmed < i64::from(wait.replicas) {
+                        return Err(StoreError::Unavailable(format!(
+                            "the commit reached {confirmed} of the {} replicas required within {} ms; \
+                             it is on the primary but could be lost in a failover",
+                            wait.replicas, wait.timeout_ms
+                        )));
+                    }
+                    return Ok((status, version));
+                }
+                // The script is not cached on this server yet (a restart or
+                // a failover): load it, then try again.
+                Err(err) if err.code() == Some("NOSCRIPT") && !loaded => {
+                    loaded = true;
+                    let _: String = self.endpoint.bounded(invocation.load_async(conn)).await?;
+                }
+                Err(err) => {
+                    self.endpoint.failed(&err);
+                    return Err(unavailable(err));
+                }
+            }
+        }
     }
 
     /// The hash tag of a game's bucket (FNV-1a of its id).
@@ -341,10 +411,14 @@ impl GameStore for RedisStore {
         for event in commit.events {
             invocation.arg(event.version).arg(event.bytes);
         }
-        let (status, version): (i8, i64) = self
-            .endpoint
-            .bounded(invocation.invoke_async(&mut conn))
-            .await?;
+        let (status, version): (i8, i64) = match self.wait {
+            None => {
+                self.endpoint
+                    .bounded(invocation.invoke_async(&mut conn))
+                    .await?
+            }
+            Some(wait) => self.commit_and_wait(&invocation, &mut conn, wait).await?,
+        };
         Ok(match status {
             1 => CommitOutcome::Committed,
             0 => CommitOutcome::Conflict {
@@ -505,10 +579,20 @@ impl GameStore for RedisStore {
     }
 
     async fn ping(&self) -> Result<(), StoreError> {
+        // A write, not a PING: a replica (READONLY), a full Redis that
+        // refuses writes, or a wrong node would answer a PING but refuse
+        // every commit.
         let mut conn = self.endpoint.connection().await?;
-        let _: String = self
+        let _: () = self
             .endpoint
-            .bounded(redis::cmd("PING").query_async(&mut conn))
+            .bounded(
+                redis::cmd("SET")
+                    .arg(format!("{}:{{g0}}:readiness", self.prefix))
+                    .arg(1)
+                    .arg("PX")
+                    .arg(60_000)
+                    .query_async(&mut conn),
+            )
             .await?;
         Ok(())
     }

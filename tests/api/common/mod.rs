@@ -111,6 +111,7 @@ impl TestApp {
             url: redis.url(),
             key_prefix: "arbiter".to_owned(),
             tls: Default::default(),
+            wait: None,
         });
         Self::spawn_with(settings(store), Some(redis)).await
     }

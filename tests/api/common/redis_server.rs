@@ -34,6 +34,7 @@ pub fn fresh_redis_config() -> RedisConfig {
         url: SHARED.url(),
         key_prefix: unique_key_prefix(),
         tls: Default::default(),
+        wait: None,
     }
 }
 

@@ -1,6 +1,7 @@
-//! Redis under Sentinel: one primary, one replica and three Sentinels,
-//! started here; the server finds the primary through the Sentinels and
-//! follows it when the primary dies and a replica is promoted.
+//! Redis with replicas, started here: under Sentinel (one primary, one
+//! replica, three Sentinels) the server finds the primary and follows it
+//! when the primary dies and the replica is promoted; readiness refuses a
+//! replica; commits can wait for replicas (`WAIT`).
 
 use std::time::{Duration, Instant};
 
@@ -68,6 +69,7 @@ async fn games_go_on_after_the_primary_fails_over() {
         url: format!("redis+sentinel://{}/games", hosts.join(",")),
         key_prefix: "sentinel".to_owned(),
         tls: Default::default(),
+        wait: None,
     });
     let app = TestApp::spawn_with(settings(store), None).await;
     let mut admin = app.admin_client().await;
@@ -115,4 +117,87 @@ async fn games_go_on_after_the_primary_fails_over() {
     seat(&mut client, &game.black, make_move(&game.id, 3, "Nc6"))
         .await
         .expect("play goes on on the new primary");
+}
+
+/// Readiness tells the truth: a Redis that answers but refuses writes (a
+/// replica) leaves the store not ready, and the error says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_is_not_ready_for_commits() {
+    use arbiter::store::{GameStore, RedisStore};
+    let primary = RedisServer::start();
+    let replica = RedisServer::start_replica_of(primary.port());
+    let on_replica = RedisStore::new(&RedisConfig {
+        url: replica.url(),
+        key_prefix: "replica".to_owned(),
+        tls: Default::default(),
+        wait: None,
+    })
+    .expect("store");
+    let error = on_replica
+        .ping()
+        .await
+        .expect_err("a replica refuses writes");
+    assert!(
+        error.to_string().to_lowercase().contains("read only"),
+        "{error}"
+    );
+    let on_primary = RedisStore::new(&RedisConfig {
+        url: primary.url(),
+        key_prefix: "replica".to_owned(),
+        tls: Default::default(),
+        wait: None,
+    })
+    .expect("store");
+    on_primary.ping().await.expect("the primary takes writes");
+}
+
+/// With `WAIT` for one replica, commits are acknowledged while the replica
+/// keeps up; once it is gone a commit is answered UNAVAILABLE, saying why,
+/// and the game still holds it (a retry finds it applied).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commits_wait_for_a_replica_when_asked() {
+    use arbiter::store::WaitForReplicas;
+    let primary = RedisServer::start();
+    let mut replica = RedisServer::start_replica_of(primary.port());
+    eventually("the replica's first sync", async || {
+        let info: String = query(replica.port(), ::redis::cmd("INFO").arg("replication")).await;
+        info.contains("master_link_status:up")
+    })
+    .await;
+    let store = StoreChoice::Redis(RedisConfig {
+        url: primary.url(),
+        key_prefix: "wait".to_owned(),
+        tls: Default::default(),
+        wait: Some(WaitForReplicas {
+            replicas: 1,
+            timeout_ms: 300,
+        }),
+    });
+    let app = TestApp::spawn_with(settings(store), None).await;
+    let mut admin = app.admin_client().await;
+    let game = create(&mut admin, create_request("waited", ""))
+        .await
+        .expect("created and replicated");
+    let mut client = app.client().await;
+    seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
+        .await
+        .expect("replicated move");
+    let copied: i64 = query(replica.port(), &mut ::redis::cmd("DBSIZE")).await;
+    assert!(copied > 0, "the replica has the game");
+
+    replica.kill();
+    let refused = seat(&mut client, &game.black, make_move(&game.id, 1, "e5"))
+        .await
+        .expect_err("no replica to confirm the move");
+    assert_eq!(refused.code(), Code::Unavailable);
+    assert!(refused.message().contains("replicas"), "{refused:?}");
+    // The move is on the primary: the retry is recognised, not played twice.
+    let after = seat(&mut client, &game.black, make_move(&game.id, 1, "e5"))
+        .await
+        .expect("a retry of the applied move");
+    assert_eq!(after.ply, 2);
+    assert_eq!(
+        ucis(&get_full(&mut client, &game.id).await),
+        ["e2e4", "e7e5"]
+    );
 }
