@@ -103,12 +103,7 @@ impl Arbiter {
         offer_draw: bool,
     ) -> Result<Applied, ArbiterError> {
         self.execute(id, token, |game, seat, now| {
-            match game.play_move(seat, ply, text, offer_draw, now) {
-                Err(Rejection::StalePly { .. }) if ply < game.ply() => {
-                    game.confirm_retry(seat, ply, text)
-                }
-                decided => decided,
-            }
+            game.play_move(seat, ply, text, offer_draw, now)
         })
         .await
     }
@@ -235,7 +230,7 @@ impl Arbiter {
         ruling: Ruling,
         reason: &ArbiterReason,
     ) -> Result<Applied, ArbiterError> {
-        let described = format!("{ruling:?}");
+        let described = ruling.describe();
         let request = request_id
             .map(|key| AdminRequest::new(key, &["set_result", &described, reason.as_str()]));
         self.execute_admin(id, request, |game, now| {

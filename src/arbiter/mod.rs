@@ -80,12 +80,17 @@ pub struct CreatedGame {
 pub struct Arbiter {
     store: Arc<dyn GameStore>,
     seats: SeatKeys,
+    set_aside: sweep::SetAside,
 }
 
 impl Arbiter {
     /// An arbiter over `store`, issuing seat tokens from `seats`.
     pub fn new(store: Arc<dyn GameStore>, seats: SeatKeys) -> Self {
-        Self { store, seats }
+        Self {
+            store,
+            seats,
+            set_aside: sweep::SetAside::default(),
+        }
     }
 
     /// Loads a game as it stands now: when time has decided it (a flag or

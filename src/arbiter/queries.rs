@@ -185,6 +185,10 @@ impl Arbiter {
     ) -> Result<MovePage, ArbiterError> {
         // Confirms the game exists (and settles a fallen flag) first.
         let (game, _) = self.load_current(id).await?;
+        // A move at ply p has a version above p + 1 (the creation is
+        // version 1, and every move is an event), so a first page can skip
+        // that far without reading.
+        let after_version = after_version.max(u64::from(start_ply) + 1);
         let budget = limit.saturating_mul(2).saturating_add(8);
         let stored = self.store.events_page(id, after_version, budget).await?;
         let read = stored.len();

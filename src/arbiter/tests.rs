@@ -316,3 +316,64 @@ async fn a_move_costs_one_load_and_one_commit_and_reads_no_log() {
         .unwrap();
     assert_eq!(*calls.lock().unwrap(), ["load"]);
 }
+
+#[tokio::test]
+async fn games_that_cannot_be_read_do_not_keep_the_sweeper_from_the_others() {
+    use crate::{
+        domain::{DelayMode, Period, Schedule, TimeControl, Timing},
+        store::{Commit, StoredEvent, StoredState},
+    };
+    let (arbiter, _, _) = recording_arbiter();
+    // More unreadable due games than one sweep takes, all due before the
+    // real game's flag.
+    let store = arbiter.store.clone();
+    let now = store.now().await.unwrap();
+    let early = Timestamp::from_unix_millis(now.unix_millis() - 60_000);
+    for n in 0..210 {
+        let id = GameId::parse(&format!("poison-{n}")).unwrap();
+        let commit = Commit {
+            expected: 0,
+            state: StoredState {
+                version: 1,
+                bytes: b"not a game".to_vec(),
+            },
+            events: vec![StoredEvent {
+                version: 1,
+                bytes: b"not an event".to_vec(),
+            }],
+            deadline: Some(early),
+        };
+        store.commit(&id, commit).await.unwrap();
+    }
+    let control = TimeControl::new(
+        "time_control",
+        vec![Period {
+            time_ms: 100,
+            moves: 0,
+            increment_ms: 0,
+            delay_ms: 0,
+        }],
+        DelayMode::Simple,
+    )
+    .unwrap();
+    let timed = new_game().with_clock(
+        Some(Timing {
+            white: control.clone(),
+            black: control,
+            clock_starts_after_first_moves: false,
+        }),
+        Schedule::default(),
+    );
+    let created = arbiter.create_game(None, timed).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    for _ in 0..3 {
+        arbiter.sweep(200).await.unwrap();
+    }
+    let stored = store.load(created.game.id()).await.unwrap().0.unwrap();
+    let game = codec::decode_state(&stored).unwrap();
+    assert_eq!(
+        game.result().map(|r| r.termination),
+        Some(crate::domain::Termination::Timeout),
+        "the flag was swept although 210 unreadable games came first"
+    );
+}

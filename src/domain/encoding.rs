@@ -20,7 +20,7 @@ use thiserror::Error;
 
 use super::{
     Board, Clock, ClockView, EventKind, Game, GameEvent, GameId, GameResult, GameRules, NewGame,
-    Pairing, Player, Ply, Repetition, Schedule, ScoringSystem, SeatHashes, StartPosition,
+    Outcome, Pairing, Player, Ply, Repetition, Schedule, ScoringSystem, SeatHashes, StartPosition,
     Timestamp, Timing, Variant, game::Progress, serde_chess,
 };
 
@@ -153,6 +153,25 @@ pub fn decode_event(bytes: &[u8]) -> Result<GameEvent, DecodeError> {
     {
         // Schema 0 stored the result as scored (an Armageddon draw as
         // Black's win), so the score counts that outcome.
+        // An Armageddon draw was stored as Black's win with the drawing
+        // termination: the board result was a draw.
+        if let Some(result) = kind
+            .get_mut("result")
+            .and_then(serde_json::Value::as_object_mut)
+            && result.get("outcome").and_then(serde_json::Value::as_str) == Some("black_wins")
+            && result
+                .get("termination")
+                .and_then(serde_json::Value::as_str)
+                .is_some_and(is_drawing_termination)
+        {
+            result.insert("outcome".to_owned(), "draw".into());
+            if let Some(score) = kind
+                .get_mut("score")
+                .and_then(serde_json::Value::as_object_mut)
+            {
+                score.entry("scored_as").or_insert("black_wins".into());
+            }
+        }
         let outcome = kind
             .get("result")
             .and_then(|result| result.get("outcome"))
@@ -255,6 +274,25 @@ pub fn legacy_fingerprint(request: &NewGame) -> String {
         .collect()
 }
 
+/// Whether a termination (in its stored name) only ever ends a game drawn
+/// on the board: schema 0 stored an Armageddon draw as Black's win with
+/// such a termination.
+fn is_drawing_termination(name: &str) -> bool {
+    matches!(
+        name,
+        "stalemate"
+            | "insufficient_material"
+            | "agreement"
+            | "threefold_repetition"
+            | "fifty_moves"
+            | "fivefold_repetition"
+            | "seventy_five_moves"
+            | "dead_position"
+            | "timeout_vs_insufficient_material"
+            | "timeout_with_pending_draw_offer"
+    )
+}
+
 /// A game state as schema 0 stored it.
 #[derive(Deserialize)]
 struct LegacyGame {
@@ -309,7 +347,22 @@ impl LegacyGame {
         .map_err(|err| format!("stored setup: {err}"))?
         .with_clock(timing, self.schedule)
         .with_scoring(self.scoring);
-        let progress = match (self.result, self.aborted_by) {
+        let board_result = self.result.map(|result| {
+            let drawn_on_the_board = serde_json::to_value(result.termination)
+                .ok()
+                .and_then(|name| name.as_str().map(is_drawing_termination))
+                .unwrap_or(false);
+            if self.scoring.armageddon && result.outcome == Outcome::BlackWins && drawn_on_the_board
+            {
+                GameResult {
+                    outcome: Outcome::Draw,
+                    ..result
+                }
+            } else {
+                result
+            }
+        });
+        let progress = match (board_result, self.aborted_by) {
             (Some(result), _) => Progress::Finished { result, by: None },
             (None, Some(by)) => Progress::Aborted { by },
             (None, None) => Progress::Active {

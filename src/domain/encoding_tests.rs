@@ -383,3 +383,40 @@ fn newer_and_malformed_records_are_refused_with_the_reason() {
         ));
     }
 }
+
+#[test]
+fn schema_0_armageddon_draws_read_back_as_draws_on_the_board() {
+    // Schema 0 stored an Armageddon draw as Black's win with the drawing
+    // termination; no fixture game was one, so one is made from a fixture.
+    let mut state: serde_json::Value =
+        serde_json::from_slice(&read("stored-v0/untimed-checkmate.state.json")).expect("json");
+    state["scoring"]["armageddon"] = true.into();
+    state["result"] = serde_json::json!({"outcome": "black_wins", "termination": "agreement"});
+    let game = decode_game(&serde_json::to_vec(&state).expect("json")).expect("decodes");
+    assert_eq!(
+        game.result(),
+        Some(GameResult {
+            outcome: Outcome::Draw,
+            termination: Termination::Agreement
+        })
+    );
+    assert_eq!(game.score().map(|s| s.scored_as), Some(Outcome::BlackWins));
+    // A real win for Black stays one.
+    state["result"] = serde_json::json!({"outcome": "black_wins", "termination": "resignation"});
+    let game = decode_game(&serde_json::to_vec(&state).expect("json")).expect("decodes");
+    assert_eq!(game.result().map(|r| r.outcome), Some(Outcome::BlackWins));
+
+    let event = serde_json::json!({
+        "version": 9, "at": 1, "kind": {
+            "type": "game_ended",
+            "result": {"outcome": "black_wins", "termination": "stalemate"},
+            "score": {"white": 0, "black": 1000, "played": true}
+        }
+    });
+    let event = decode_event(&serde_json::to_vec(&event).expect("json")).expect("decodes");
+    let EventKind::GameEnded { result, score } = event.kind else {
+        panic!("{:?}", event.kind);
+    };
+    assert_eq!(result.outcome, Outcome::Draw);
+    assert_eq!(score.map(|s| s.scored_as), Some(Outcome::BlackWins));
+}

@@ -68,7 +68,7 @@ pub enum EventKind {
         /// Why the claim does not hold.
         explanation: String,
     },
-    /// The game ended; always the last event of a game.
+    /// The game ended; only an arbiter's ruling (`ResultSet`) may follow.
     GameEnded {
         /// The result.
         result: GameResult,
@@ -106,7 +106,7 @@ pub enum EventKind {
         reason: String,
     },
     /// The game was called off before both players had moved: no result.
-    /// Always the last event of a game.
+    /// It ends the game; only an arbiter's ruling (`ResultSet`) may follow.
     GameAborted {
         /// Who aborted it.
         #[serde(with = "serde_chess::color")]

@@ -94,6 +94,10 @@ pub struct Game {
     /// The latest draw claim and its ruling, for recognising its repeat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     last_claim: Option<LastClaim>,
+    /// When the game ended (a flag: when it fell), so that its clocks stay
+    /// as they were then, whatever is committed later (a correction).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ended_at: Option<Timestamp>,
     /// The idempotency digest of a game stored before setups were kept
     /// (see [`super::encoding`]); `None` for every game created since.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -130,6 +134,7 @@ impl Game {
             progress: Progress::Active { draw_offer: None },
             admin_requests: Vec::new(),
             last_claim: None,
+            ended_at: None,
             legacy_fingerprint: None,
         };
         let event = GameEvent {
@@ -169,6 +174,7 @@ impl Game {
             progress,
             admin_requests: Vec::new(),
             last_claim: None,
+            ended_at: None,
             legacy_fingerprint: Some(fingerprint),
         }
     }
@@ -336,9 +342,10 @@ impl Game {
     /// Plays `text` for `seat`, which chose it at `ply`; with `offer_draw`
     /// the seat offers a draw after the move.
     ///
-    /// A move for a ply other than the current one is refused as
-    /// [`Rejection::StalePly`]; [`Game::confirm_retry`] tells whether it is
-    /// a harmless repeat.
+    /// A move for a past ply that repeats this seat's latest move (a client
+    /// retry) changes nothing ([`Game::confirm_retry`]); any other move for
+    /// a ply other than the current one is refused as
+    /// [`Rejection::StalePly`].
     pub fn play_move(
         &self,
         seat: Color,
@@ -347,6 +354,11 @@ impl Game {
         offer_draw: bool,
         now: Timestamp,
     ) -> Result<Decision, Rejection> {
+        if ply < self.ply() {
+            // A move for a past ply is either a retry of this seat's latest
+            // move or stale.
+            return self.confirm_retry(seat, ply, text);
+        }
         self.ensure_turn(seat, ply)?;
         self.ensure_clock_allows(now)?;
         if offer_draw && let Some(reason) = self.rules().draw_offer_refusal(ply.next()) {
@@ -543,6 +555,18 @@ impl Game {
         self.last_claim = Some(claim);
     }
 
+    /// When the game ended, once it has (a game the first release stored
+    /// does not know it).
+    pub fn ended_at(&self) -> Option<Timestamp> {
+        self.ended_at
+    }
+
+    /// Records that the game ended at `at` (before the commit that ends it:
+    /// a flag ends it when it fell, not when that was noticed).
+    pub(super) fn set_ended_at(&mut self, at: Timestamp) {
+        self.ended_at = Some(at);
+    }
+
     /// The clock, in a timed game.
     pub fn clock(&self) -> Option<&Clock> {
         self.clock.as_ref()
@@ -565,8 +589,13 @@ impl Game {
 
     /// Numbers the events after the current version and stamps the state.
     pub(super) fn commit(mut self, kinds: Vec<EventKind>, now: Timestamp) -> Decision {
+        if self.status() != GameStatus::Active && self.ended_at.is_none() {
+            self.ended_at = Some(now);
+        }
         let mut events = Vec::with_capacity(kinds.len());
-        let clock = self.clock.as_ref().map(|clock| clock.view(now));
+        // Once the game has ended its clocks stay as they were then.
+        let clock_at = self.ended_at.map_or(now, |ended| ended.min(now));
+        let clock = self.clock.as_ref().map(|clock| clock.view(clock_at));
         for kind in kinds {
             self.version += 1;
             events.push(GameEvent {

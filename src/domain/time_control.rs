@@ -48,9 +48,27 @@ pub enum Pace {
 
 /// One player's time control: its periods in order and how delays work.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "StoredTimeControl")]
 pub struct TimeControl {
     periods: Vec<Period>,
     delay_mode: DelayMode,
+}
+
+/// A control as stored, validated like a request's when read back, so that
+/// no stored state can hold a control the rules cannot run (one without a
+/// period, say).
+#[derive(Deserialize)]
+struct StoredTimeControl {
+    periods: Vec<Period>,
+    delay_mode: DelayMode,
+}
+
+impl TryFrom<StoredTimeControl> for TimeControl {
+    type Error = FieldError;
+
+    fn try_from(stored: StoredTimeControl) -> Result<Self, FieldError> {
+        Self::new("time_control", stored.periods, stored.delay_mode)
+    }
 }
 
 impl TimeControl {

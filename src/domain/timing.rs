@@ -104,6 +104,26 @@ pub enum Ruling {
     DoubleForfeit,
 }
 
+impl Ruling {
+    /// The ruling in stable words, for recognising a repeated request
+    /// (independent of how the type prints for debugging).
+    pub fn describe(&self) -> String {
+        let side = |color: Color| color.fold_wb("white", "black");
+        match self {
+            Ruling::Played {
+                outcome,
+                termination,
+            } => format!(
+                "played {} {}",
+                outcome.pgn(),
+                termination.map_or("arbiter-decision", Termination::describe)
+            ),
+            Ruling::Forfeit { loser } => format!("forfeit {}", side(*loser)),
+            Ruling::DoubleForfeit => "double-forfeit".to_owned(),
+        }
+    }
+}
+
 /// The result of a game whose player to move failed to show up.
 fn no_show(absent: Color) -> GameResult {
     GameResult {
@@ -147,6 +167,14 @@ impl Game {
         let mut next = self.clone();
         let mut kinds = Vec::new();
         next.finish(result, None, &mut kinds);
+        // The game ended when the flag fell or the default time ran out,
+        // however late that was noticed.
+        let ended = if no_show_due {
+            self.no_show_deadline()
+        } else {
+            flag_first
+        };
+        next.set_ended_at(ended.map_or(now, |at| at.min(now)));
         Some((next.commit(kinds, now), note))
     }
 
@@ -194,7 +222,9 @@ impl Game {
         let clock = self.clock()?;
         Some(match self.status() {
             GameStatus::Active | GameStatus::Pending => clock.view(now),
-            GameStatus::Finished | GameStatus::Aborted => clock.view(self.updated_at()).stopped(),
+            GameStatus::Finished | GameStatus::Aborted => clock
+                .view(self.ended_at().unwrap_or(self.updated_at()))
+                .stopped(),
         })
     }
 

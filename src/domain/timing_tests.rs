@@ -1304,3 +1304,34 @@ fn a_timed_game_survives_a_serde_round_trip_mid_game_and_paused() {
     assert_eq!(resumed.deadline(), resume(&game).0.deadline());
     assert!(resumed.deadline().is_some());
 }
+
+#[test]
+fn a_later_correction_leaves_the_clocks_as_they_were_at_the_end() {
+    let game = timed(fischer(5 * MIN, 0));
+    let (game, _) = play(&game, "e4", 10 * SEC);
+    let (ended, _) = changed(game.resign(Color::Black, at(70 * SEC)));
+    let frozen = ended.clock_view(at(70 * SEC)).expect("timed");
+    // An hour later the arbiter corrects the result.
+    let ruling = Ruling::Played {
+        outcome: Outcome::Draw,
+        termination: None,
+    };
+    let (corrected, events) = changed(ended.set_result(ruling, "appeal", at(70 * SEC + 60 * MIN)));
+    assert_eq!(corrected.clock_view(at(2 * 60 * MIN)), Some(frozen));
+    assert_eq!(events[0].clock_view(), Some(frozen));
+    assert_eq!(corrected.ended_at(), Some(at(70 * SEC)));
+}
+
+#[test]
+fn a_flag_noticed_late_ends_the_game_when_it_fell() {
+    let game = timed(fischer(MIN, 0));
+    let (game, _) = play(&game, "e4", 10 * SEC);
+    let flag = game.deadline().expect("Black's flag");
+    let flag_ms = flag.unix_millis() - T0;
+    // Noticed ten minutes after it fell.
+    let (ended, events) = time_out(&game, flag_ms + 10 * MIN);
+    assert_eq!(ended.ended_at(), Some(flag));
+    let view = ended.clock_view(at(flag_ms + 20 * MIN)).expect("timed");
+    assert_eq!(view.black_ms, 0);
+    assert_eq!(events[0].clock_view().map(|c| c.black_ms), Some(0));
+}

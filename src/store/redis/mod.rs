@@ -612,9 +612,13 @@ impl RedisFollower {
         if let Some(conn) = &self.conn {
             return Ok(conn.clone());
         }
+        // The connection serves every later read of this follower, whose
+        // waits may be longer than this first one: its timeout covers the
+        // longest wait a watcher uses.
+        let longest = wait.max(Duration::from_secs(60));
         let config = redis::AsyncConnectionConfig::new()
             .set_connection_timeout(Some(Duration::from_secs(1)))
-            .set_response_timeout(Some(wait + Duration::from_secs(2)));
+            .set_response_timeout(Some(longest + Duration::from_secs(2)));
         let client = self.endpoint.client().await?;
         let conn = self
             .endpoint
