@@ -56,6 +56,12 @@ pub struct Config {
     )]
     pub redis_tls_key_file: Option<PathBuf>,
 
+    /// Refuse to start when Redis may lose games (keys evicted under memory
+    /// pressure, no persistence) or cannot be asked; without it these are
+    /// warnings.
+    #[arg(long, env = "ARBITER_REDIS_REQUIRE_DURABILITY")]
+    pub redis_require_durability: bool,
+
     /// Acknowledge a commit only once this many Redis replicas have it
     /// (Redis `WAIT`), so that a failover does not lose it; 0 does not wait.
     #[arg(long, env = "ARBITER_REDIS_WAIT_REPLICAS", default_value_t = 0)]
@@ -118,6 +124,9 @@ pub struct Settings {
     pub token_secret: Option<String>,
     /// How long a watch stream may stay silent before a heartbeat.
     pub heartbeat: Duration,
+    /// Whether Redis must be configured not to lose games (see
+    /// [`crate::store::RedisStore::durability_findings`]).
+    pub require_durable_redis: bool,
 }
 
 /// Shortest accepted seat-token secret.
@@ -158,6 +167,7 @@ impl Config {
             admin_token: self.admin_token.clone(),
             token_secret: self.token_secret.clone(),
             heartbeat: Duration::from_millis(self.heartbeat_millis),
+            require_durable_redis: self.redis_require_durability,
         })
     }
 

@@ -30,7 +30,7 @@ pub async fn serve(
     listener: TcpListener,
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
-    let store = open_store(&settings.store)?;
+    let store = open_store(&settings.store, settings.require_durable_redis).await?;
     let arbiter = Arbiter::new(store.clone(), seat_keys(settings.token_secret.as_deref()));
     let sweeper_task = tokio::spawn(sweeper::run(arbiter.clone(), shutdown.clone()));
     let api = ArbiterApi::new(
@@ -67,7 +67,10 @@ pub async fn serve(
 }
 
 /// The configured store.
-fn open_store(choice: &StoreChoice) -> Result<Arc<dyn GameStore>, ServeError> {
+async fn open_store(
+    choice: &StoreChoice,
+    require_durable: bool,
+) -> Result<Arc<dyn GameStore>, ServeError> {
     Ok(match choice {
         StoreChoice::Memory => {
             tracing::warn!(
@@ -78,9 +81,40 @@ fn open_store(choice: &StoreChoice) -> Result<Arc<dyn GameStore>, ServeError> {
         }
         StoreChoice::Redis(redis) => {
             tracing::info!(key_prefix = %redis.key_prefix, "games are kept in Redis");
-            Arc::new(RedisStore::new(redis)?)
+            let store = RedisStore::new(redis)?;
+            if require_durable {
+                check_durability(&store, true).await?;
+            } else {
+                // Only warnings: the server starts even while Redis is down.
+                let checked = store.clone();
+                tokio::spawn(async move {
+                    let _ = check_durability(&checked, false).await;
+                });
+            }
+            Arc::new(store)
         }
     })
+}
+
+/// Warns (or, when `required`, refuses to start) when Redis may lose games.
+async fn check_durability(store: &RedisStore, required: bool) -> Result<(), ServeError> {
+    match store.durability_findings().await {
+        Ok(findings) if findings.is_empty() => Ok(()),
+        Ok(findings) if required => Err(findings.join("; ").into()),
+        Ok(findings) => {
+            for finding in findings {
+                tracing::warn!("{finding}");
+            }
+            Ok(())
+        }
+        Err(err) if required => {
+            Err(format!("cannot check that Redis keeps games safe: {err}").into())
+        }
+        Err(err) => {
+            tracing::warn!(error = %err, "cannot check Redis's eviction and persistence settings");
+            Ok(())
+        }
+    }
 }
 
 /// The keys seat tokens derive from: the configured secret, or a random one

@@ -201,3 +201,56 @@ async fn commits_wait_for_a_replica_when_asked() {
         ["e2e4", "e7e5"]
     );
 }
+
+/// Redis settings that can lose games are found: eviction and no
+/// persistence; a server told to require durability refuses to start on
+/// such a Redis, and starts on a safe one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_settings_that_lose_games_are_found() {
+    use arbiter::store::RedisStore;
+    let args = |list: &[&str]| list.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>();
+    let risky = RedisServer::start_with(&args(&["--maxmemory-policy", "allkeys-lru"]));
+    let safe = RedisServer::start_with(&args(&["--appendonly", "yes"]));
+    let config = |redis: &RedisServer| RedisConfig {
+        url: redis.url(),
+        key_prefix: "durability".to_owned(),
+        tls: Default::default(),
+        wait: None,
+    };
+    let findings = RedisStore::new(&config(&risky))
+        .expect("store")
+        .durability_findings()
+        .await
+        .expect("Redis answers CONFIG");
+    assert_eq!(findings.len(), 2, "{findings:?}");
+    assert!(findings[0].contains("allkeys-lru"), "{findings:?}");
+    assert!(findings[1].contains("persistence"), "{findings:?}");
+    let none = RedisStore::new(&config(&safe))
+        .expect("store")
+        .durability_findings()
+        .await
+        .expect("Redis answers CONFIG");
+    assert!(none.is_empty(), "{none:?}");
+
+    let mut required = settings(StoreChoice::Redis(config(&risky)));
+    required.require_durable_redis = true;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("port");
+    let refused = arbiter::server::serve(
+        required,
+        listener,
+        tokio_util::sync::CancellationToken::new(),
+    )
+    .await
+    .expect_err("a Redis that may lose games is refused");
+    assert!(refused.to_string().contains("allkeys-lru"), "{refused}");
+
+    let mut required = settings(StoreChoice::Redis(config(&safe)));
+    required.require_durable_redis = true;
+    let app = TestApp::spawn_with(required, None).await;
+    let mut admin = app.admin_client().await;
+    create(&mut admin, create_request("durable", ""))
+        .await
+        .expect("a server on a durable Redis");
+}

@@ -266,6 +266,40 @@ impl RedisStore {
         }
     }
 
+    /// What in Redis's configuration puts games at risk: a
+    /// `maxmemory-policy` that evicts keys (a game or its log could vanish),
+    /// or no persistence at all (a restart loses every game). An error when
+    /// Redis cannot be asked (managed services often refuse `CONFIG`).
+    pub async fn durability_findings(&self) -> Result<Vec<String>, StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        let config: HashMap<String, String> = self
+            .endpoint
+            .bounded(
+                redis::cmd("CONFIG")
+                    .arg("GET")
+                    .arg("maxmemory-policy")
+                    .arg("appendonly")
+                    .arg("save")
+                    .query_async(&mut conn),
+            )
+            .await?;
+        let setting = |name: &str| config.get(name).map(String::as_str).unwrap_or("");
+        let mut findings = Vec::new();
+        let policy = setting("maxmemory-policy");
+        if policy != "noeviction" {
+            findings.push(format!(
+                "Redis maxmemory-policy is '{policy}': under memory pressure it may evict games and their logs; set it to noeviction"
+            ));
+        }
+        if setting("appendonly") != "yes" && setting("save").trim().is_empty() {
+            findings.push(
+                "Redis keeps no persistence (appendonly no, no save points): a Redis restart loses every game; enable appendonly"
+                    .to_owned(),
+            );
+        }
+        Ok(findings)
+    }
+
     /// The hash tag of a game's bucket (FNV-1a of its id).
     fn bucket_tag(id: &GameId) -> String {
         let hash = id.as_str().bytes().fold(0x811c_9dc5_u32, |hash, byte| {

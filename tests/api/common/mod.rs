@@ -88,6 +88,7 @@ pub fn settings(store: StoreChoice) -> Settings {
         admin_token: Some(ADMIN_TOKEN.to_owned()),
         token_secret: Some(TOKEN_SECRET.to_owned()),
         heartbeat: TEST_HEARTBEAT,
+        require_durable_redis: false,
     }
 }
 

@@ -167,15 +167,18 @@ impl RedisServer {
         panic!("a sentinel did not start on any free port");
     }
 
-    /// Starts a server with `extra` arguments after its port.
-    fn start_with(extra: &[String]) -> Self {
+    /// Starts a server of the caller's own with `extra` arguments after
+    /// its port (e.g. `--maxmemory-policy allkeys-lru`).
+    pub fn start_with(extra: &[String]) -> Self {
         let mut dir = tempfile::tempdir().expect("temporary directory for redis-server");
         for _ in 0..5 {
             let port = free_port();
             let mut args = vec!["--port".to_owned(), port.to_string()];
+            args.extend(Process::defaults(dir.path()));
+            // Given last, so that they override the defaults.
             args.extend_from_slice(extra);
             let mut server = Self {
-                process: Some(Process::spawn_with(dir.path(), &args)),
+                process: Some(Process::spawn_args(dir.path(), &args)),
                 port,
                 dir,
             };
@@ -257,20 +260,25 @@ impl Process {
     /// arguments (and any more it needs).
     fn spawn_with(dir: &Path, listen: &[String]) -> Self {
         let mut args: Vec<String> = listen.to_vec();
-        args.extend(
-            [
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-            ]
-            .map(str::to_owned),
-        );
-        args.push(dir.display().to_string());
+        args.extend(Self::defaults(dir));
         Self::spawn_args(dir, &args)
+    }
+
+    /// Loopback only, no persistence, files in `dir`.
+    fn defaults(dir: &Path) -> Vec<String> {
+        let mut args: Vec<String> = [
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        args.push(dir.display().to_string());
+        args
     }
 
     /// `redis-server` with exactly `args`, watched so that it dies with
