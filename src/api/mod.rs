@@ -11,6 +11,7 @@ mod admin;
 mod auth;
 mod convert;
 mod create;
+pub mod limits;
 mod public;
 mod request;
 pub mod status;
@@ -22,6 +23,8 @@ use tokio_util::sync::CancellationToken;
 use tonic::{Request, Status};
 
 pub use self::auth::AdminToken;
+use self::limits::StreamCounter;
+pub use self::limits::StreamLimits;
 use crate::{
     arbiter::{Applied, Arbiter},
     domain::GameId,
@@ -40,22 +43,26 @@ pub struct ArbiterApi {
     admin: AdminToken,
     shutdown: CancellationToken,
     heartbeat: Duration,
+    streams: StreamCounter,
 }
 
 impl ArbiterApi {
-    /// The services over `arbiter`. Watch streams end when `shutdown` fires
-    /// and send a heartbeat after `heartbeat` of silence.
+    /// The services over `arbiter`. Watch streams end when `shutdown` fires,
+    /// send a heartbeat after `heartbeat` of silence, and are admitted
+    /// within `limits`.
     pub fn new(
         arbiter: Arbiter,
         admin: AdminToken,
         shutdown: CancellationToken,
         heartbeat: Duration,
+        limits: StreamLimits,
     ) -> Self {
         Self {
             arbiter,
             admin,
             shutdown,
             heartbeat,
+            streams: StreamCounter::new(limits),
         }
     }
 

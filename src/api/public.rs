@@ -157,6 +157,7 @@ impl ArbiterService for ArbiterApi {
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
         let after = request::non_negative("after_version", req.after_version)?;
+        let permit = self.streams.admit(request.remote_addr())?;
         let watcher = self
             .arbiter
             .watch(&id, u64::from(after), self.heartbeat)
@@ -165,6 +166,7 @@ impl ArbiterService for ArbiterApi {
             id.to_string(),
             watcher,
             self.shutdown.clone(),
+            permit,
         )))
     }
 
@@ -200,10 +202,15 @@ impl ArbiterService for ArbiterApi {
     ) -> Result<Response<Self::WatchEventStream>, Status> {
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
+        let permit = self.streams.admit(request.remote_addr())?;
         let watcher = self
             .arbiter
             .watch_event(&event_id, &req.after_cursor, self.heartbeat)?;
-        Ok(Response::new(stream::event(watcher, self.shutdown.clone())))
+        Ok(Response::new(stream::event(
+            watcher,
+            self.shutdown.clone(),
+            permit,
+        )))
     }
 
     async fn get_standings(

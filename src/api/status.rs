@@ -136,6 +136,16 @@ pub fn unauthenticated(message: &str) -> Status {
     )
 }
 
+/// A new watch stream past a limit (see [`super::limits`]).
+pub fn resource_exhausted(message: String) -> Status {
+    status(
+        Code::ResourceExhausted,
+        "TOO_MANY_STREAMS",
+        message,
+        ErrorDetails::with_retry_info(Some(std::time::Duration::from_secs(1))),
+    )
+}
+
 /// A request whose credentials do not grant the action.
 pub fn permission_denied(reason: &str, message: &str) -> Status {
     status(

@@ -8,7 +8,7 @@ use futures::Stream;
 use tokio_util::sync::CancellationToken;
 use tonic::Status;
 
-use super::convert;
+use super::{convert, limits::StreamPermit};
 use crate::{
     arbiter::{Arbiter, ArbiterError, EventWatcher, ListCursor, WatchItem, Watcher},
     domain::EventId,
@@ -30,9 +30,17 @@ const PGN_PAGE: usize = 20;
 
 /// A game's snapshot, events and heartbeats, ending with the game or on an
 /// error (which is sent first).
-pub fn game(game_id: String, watcher: Watcher, shutdown: CancellationToken) -> GameStream {
+pub fn game(
+    game_id: String,
+    watcher: Watcher,
+    shutdown: CancellationToken,
+    permit: StreamPermit,
+) -> GameStream {
     use proto::watch_game_response::Kind;
+    // The permit lives as long as the stream: it is freed when the stream
+    // ends, fails or is cancelled.
     Box::pin(futures::stream::unfold(Some(watcher), move |state| {
+        let _held = &permit;
         let shutdown = shutdown.clone();
         let game_id = game_id.clone();
         async move {
@@ -59,9 +67,14 @@ pub fn game(game_id: String, watcher: Watcher, shutdown: CancellationToken) -> G
 /// Every event of every game of an event, and heartbeats, each with the
 /// cursor to resume after it; it ends only on an error (which is sent
 /// first).
-pub fn event(watcher: EventWatcher, shutdown: CancellationToken) -> EventStream {
+pub fn event(
+    watcher: EventWatcher,
+    shutdown: CancellationToken,
+    permit: StreamPermit,
+) -> EventStream {
     use proto::watch_event_response::Kind;
     Box::pin(futures::stream::unfold(Some(watcher), move |state| {
+        let _held = &permit;
         let shutdown = shutdown.clone();
         async move {
             let mut watcher = state?;

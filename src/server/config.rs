@@ -4,7 +4,10 @@ use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use clap::{Parser, ValueEnum};
 
-use crate::store::{RedisConfig, RedisTls, WaitForReplicas};
+use crate::{
+    api::StreamLimits,
+    store::{RedisConfig, RedisTls, WaitForReplicas},
+};
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -97,6 +100,25 @@ pub struct Config {
     #[arg(long, env = "ARBITER_SHUTDOWN_GRACE_SECONDS", default_value_t = 10)]
     pub shutdown_grace_seconds: u64,
 
+    /// Watch streams one HTTP/2 connection may hold; a new one past it is
+    /// refused with RESOURCE_EXHAUSTED.
+    #[arg(long, env = "ARBITER_MAX_STREAMS_PER_CONNECTION", default_value_t = 100,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_streams_per_connection: u32,
+
+    /// Watch streams this server serves at once; a new one past it is
+    /// refused with RESOURCE_EXHAUSTED.
+    #[arg(long, env = "ARBITER_MAX_STREAMS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_streams: u32,
+
+    /// Seconds after which a client connection is asked to reconnect (HTTP/2
+    /// GOAWAY), so that long-lived connections spread over new replicas
+    /// after a scale-out; watch streams resume on the new connection.
+    #[arg(long, env = "ARBITER_MAX_CONNECTION_AGE_SECONDS", default_value_t = 1800,
+          value_parser = clap::value_parser!(u64).range(10..=86_400))]
+    pub max_connection_age_seconds: u64,
+
     /// Milliseconds a watch stream may stay silent before it sends a
     /// heartbeat (keep it well below your proxies' idle timeouts).
     #[arg(long, env = "ARBITER_HEARTBEAT_MILLIS", default_value_t = 15_000,
@@ -127,6 +149,10 @@ pub struct Settings {
     /// Whether Redis must be configured not to lose games (see
     /// [`crate::store::RedisStore::durability_findings`]).
     pub require_durable_redis: bool,
+    /// Watch streams per connection and in all.
+    pub stream_limits: StreamLimits,
+    /// When a client connection is asked to reconnect.
+    pub max_connection_age: Duration,
 }
 
 /// Shortest accepted seat-token secret.
@@ -168,6 +194,11 @@ impl Config {
             token_secret: self.token_secret.clone(),
             heartbeat: Duration::from_millis(self.heartbeat_millis),
             require_durable_redis: self.redis_require_durability,
+            stream_limits: StreamLimits {
+                per_connection: self.max_streams_per_connection as usize,
+                total: self.max_streams as usize,
+            },
+            max_connection_age: Duration::from_secs(self.max_connection_age_seconds),
         })
     }
 

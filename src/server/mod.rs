@@ -38,6 +38,7 @@ pub async fn serve(
         admin_token(settings.admin_token.as_deref()),
         shutdown.clone(),
         settings.heartbeat,
+        settings.stream_limits,
     );
 
     let (reporter, health_service) = tonic_health::server::health_reporter();
@@ -52,8 +53,20 @@ pub async fn serve(
         address = %listener.local_addr()?,
         "serving chessarbiter.v1.ArbiterService and chessarbiter.v1.AdminService"
     );
+    // HTTP/2 bounds: a connection may open a few streams beyond its watch
+    // limit for unary calls; resets and keepalives are bounded so that a
+    // client cannot hold a connection open with garbage.
+    let streams_per_connection = u32::try_from(settings.stream_limits.per_connection)
+        .unwrap_or(u32::MAX)
+        .saturating_add(100);
     tonic::transport::Server::builder()
+        .max_concurrent_streams(streams_per_connection)
         .http2_keepalive_interval(Some(Duration::from_secs(30)))
+        .http2_keepalive_timeout(Some(Duration::from_secs(20)))
+        .http2_max_pending_accept_reset_streams(Some(100))
+        .http2_max_local_error_reset_streams(Some(1024))
+        .max_connection_age(settings.max_connection_age)
+        .max_connection_age_grace(Duration::from_secs(60))
         .add_service(health_service)
         .add_service(reflection)
         .add_service(api.public_service())

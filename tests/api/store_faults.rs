@@ -214,6 +214,7 @@ impl FaultyApp {
             AdminToken::new(Some(ADMIN_TOKEN)),
             shutdown.clone(),
             TEST_HEARTBEAT,
+            Default::default(),
         );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await

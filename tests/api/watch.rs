@@ -288,3 +288,69 @@ on_every_backend!(
     every_watcher_sees_every_event_and_resignation_ends_the_stream,
     shutdown_ends_open_streams,
 );
+
+/// Watch streams past the limits are refused with RESOURCE_EXHAUSTED
+/// (TOO_MANY_STREAMS) and the open ones go on; a closed stream frees its
+/// place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_streams_past_the_limits_are_refused() {
+    use arbiter::{api::StreamLimits, server::StoreChoice};
+    use futures::StreamExt;
+    let mut limited = crate::common::settings(StoreChoice::Memory);
+    limited.stream_limits = StreamLimits {
+        per_connection: 2,
+        total: 3,
+    };
+    let app = TestApp::spawn_with(limited, None).await;
+    let game = app.new_game().await;
+    let mut one = app.client().await;
+    let mut first = watch(&mut one, &game.id, 0).await;
+    let _second = watch(&mut one, &game.id, 0).await;
+    let refused = one
+        .watch_game(proto::WatchGameRequest {
+            game_id: game.id.clone(),
+            after_version: 0,
+        })
+        .await
+        .expect_err("a third stream on one connection");
+    assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
+    assert_eq!(reason(&refused), "TOO_MANY_STREAMS");
+    let mut two = app.client().await;
+    let _third = watch(&mut two, &game.id, 0).await;
+    let refused = two
+        .watch_event(proto::WatchEventRequest {
+            event_id: "test-event".to_owned(),
+            after_cursor: String::new(),
+        })
+        .await
+        .expect_err("past the server's total");
+    assert_eq!(reason(&refused), "TOO_MANY_STREAMS");
+    // The first stream still works, and closing it frees a place.
+    assert!(matches!(
+        first.next().await,
+        Some(Ok(proto::WatchGameResponse {
+            kind: Some(crate::common::WatchKind::Snapshot(_))
+        }))
+    ));
+    drop(first);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match two
+            .watch_game(proto::WatchGameRequest {
+                game_id: game.id.clone(),
+                after_version: 0,
+            })
+            .await
+        {
+            Ok(_) => break,
+            Err(status) if status.code() == tonic::Code::ResourceExhausted => {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the place was never freed"
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            Err(status) => panic!("{status:?}"),
+        }
+    }
+}

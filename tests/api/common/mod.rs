@@ -89,6 +89,8 @@ pub fn settings(store: StoreChoice) -> Settings {
         token_secret: Some(TOKEN_SECRET.to_owned()),
         heartbeat: TEST_HEARTBEAT,
         require_durable_redis: false,
+        stream_limits: Default::default(),
+        max_connection_age: Duration::from_secs(1800),
     }
 }
 

@@ -1,0 +1,139 @@
+//! Limits on watch streams, so that neither one client nor all of them
+//! together can hold more than a replica can serve: past a limit a new
+//! stream is refused with RESOURCE_EXHAUSTED, and the streams already open
+//! go on.
+
+use std::{
+    collections::HashMap,
+    net::SocketAddr,
+    sync::{Arc, Mutex},
+};
+
+use tonic::Status;
+
+use super::status;
+
+/// How many watch streams a replica serves at once, and how many one
+/// connection may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamLimits {
+    /// Watch streams on one HTTP/2 connection.
+    pub per_connection: usize,
+    /// Watch streams on this replica.
+    pub total: usize,
+}
+
+impl Default for StreamLimits {
+    fn default() -> Self {
+        Self {
+            per_connection: 100,
+            total: 10_000,
+        }
+    }
+}
+
+#[derive(Default)]
+struct Open {
+    total: usize,
+    by_connection: HashMap<SocketAddr, usize>,
+}
+
+/// The watch streams open on this replica.
+#[derive(Clone)]
+pub struct StreamCounter {
+    limits: StreamLimits,
+    open: Arc<Mutex<Open>>,
+}
+
+/// One open stream's place; dropping it (the stream ends, fails or is
+/// cancelled) frees it.
+pub struct StreamPermit {
+    open: Arc<Mutex<Open>>,
+    connection: Option<SocketAddr>,
+}
+
+impl StreamCounter {
+    /// A counter enforcing `limits`.
+    pub fn new(limits: StreamLimits) -> Self {
+        Self {
+            limits,
+            open: Arc::default(),
+        }
+    }
+
+    /// A place for a new stream from `connection` (the peer's address, one
+    /// per connection), or RESOURCE_EXHAUSTED.
+    pub fn admit(&self, connection: Option<SocketAddr>) -> Result<StreamPermit, Status> {
+        let mut open = self
+            .open
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if open.total >= self.limits.total {
+            return Err(status::resource_exhausted(format!(
+                "this server already serves its limit of {} watch streams; retry later or elsewhere",
+                self.limits.total
+            )));
+        }
+        if let Some(peer) = connection {
+            let on_connection = open.by_connection.entry(peer).or_default();
+            if *on_connection >= self.limits.per_connection {
+                return Err(status::resource_exhausted(format!(
+                    "this connection already holds its limit of {} watch streams; open another \
+                     connection or close a stream",
+                    self.limits.per_connection
+                )));
+            }
+            *on_connection += 1;
+        }
+        open.total += 1;
+        Ok(StreamPermit {
+            open: self.open.clone(),
+            connection,
+        })
+    }
+}
+
+impl Drop for StreamPermit {
+    fn drop(&mut self) {
+        let mut open = self
+            .open
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        open.total = open.total.saturating_sub(1);
+        if let Some(peer) = self.connection
+            && let Some(count) = open.by_connection.get_mut(&peer)
+        {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                open.by_connection.remove(&peer);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn streams_are_counted_per_connection_and_in_all_and_freed_when_dropped() {
+        let counter = StreamCounter::new(StreamLimits {
+            per_connection: 2,
+            total: 3,
+        });
+        let a: SocketAddr = "127.0.0.1:1000".parse().expect("addr");
+        let b: SocketAddr = "127.0.0.1:1001".parse().expect("addr");
+        let first = counter.admit(Some(a)).expect("first");
+        let _second = counter.admit(Some(a)).expect("second");
+        let refused = counter
+            .admit(Some(a))
+            .err()
+            .expect("a third on one connection");
+        assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
+        let _third = counter.admit(Some(b)).expect("another connection");
+        let refused = counter.admit(Some(b)).err().expect("past the total");
+        assert!(refused.message().contains("limit of 3"), "{refused:?}");
+        drop(first);
+        counter.admit(Some(b)).expect("a freed place");
+    }
+}
