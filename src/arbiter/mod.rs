@@ -116,6 +116,34 @@ impl Arbiter {
         Err(ArbiterError::Contention)
     }
 
+    /// Several games as they stand now, read in one round trip (`None` for
+    /// a game that does not exist); a game whose time has run out is
+    /// settled on its own first, as [`Arbiter::load_current`] does.
+    async fn load_current_many(
+        &self,
+        ids: &[GameId],
+    ) -> Result<Vec<Option<(Game, Timestamp)>>, ArbiterError> {
+        let (states, now) = self.store.load_many(ids).await?;
+        let mut games = Vec::with_capacity(ids.len());
+        for (id, state) in ids.iter().zip(states) {
+            let Some(state) = state else {
+                games.push(None);
+                continue;
+            };
+            let game = codec::decode_state(&state)?;
+            if game.check_time(now).is_some() {
+                match self.load_current(id).await {
+                    Ok(settled) => games.push(Some(settled)),
+                    Err(ArbiterError::NotFound(_)) => games.push(None),
+                    Err(err) => return Err(err),
+                }
+            } else {
+                games.push(Some((game, now)));
+            }
+        }
+        Ok(games)
+    }
+
     /// Commits a decision taken on `game`, with the game's next deadline for
     /// the sweeper in the same atomic write. Returns the game as it now
     /// stands with the events committed, or `None` when a concurrent commit

@@ -80,16 +80,17 @@ impl Arbiter {
                 .event_games(event_id, position.as_ref(), page_size + 1)
                 .await?;
             let exhausted = listed.len() <= page_size;
-            let mut entries = listed.into_iter().peekable();
-            while let Some(entry) = entries.next() {
+            let ids: Vec<GameId> = listed.iter().map(|entry| entry.game.clone()).collect();
+            let loaded = self.load_current_many(&ids).await?;
+            let mut entries = listed.into_iter().zip(loaded).peekable();
+            while let Some((entry, loaded)) = entries.next() {
                 if games.len() == page_size {
                     // A full page with more listed after it.
                     return Ok((games, position));
                 }
                 position = Some(entry.clone());
-                let (game, now) = match self.load_current(&entry.game).await {
-                    Err(ArbiterError::NotFound(_)) => continue,
-                    other => other?,
+                let Some((game, now)) = loaded else {
+                    continue;
                 };
                 if !listed_where_it_belongs(&game, event_id, &entry) {
                     continue;
@@ -119,13 +120,13 @@ impl Arbiter {
                 .event_games(event_id, after.as_ref(), BATCH)
                 .await?;
             let exhausted = listed.len() < BATCH;
-            for entry in listed {
-                match self.load_current(&entry.game).await {
-                    Ok((game, _)) if listed_where_it_belongs(&game, event_id, &entry) => {
-                        games.push(game);
-                    }
-                    Ok(_) | Err(ArbiterError::NotFound(_)) => {}
-                    Err(err) => return Err(err),
+            let ids: Vec<GameId> = listed.iter().map(|entry| entry.game.clone()).collect();
+            let loaded = self.load_current_many(&ids).await?;
+            for (entry, loaded) in listed.into_iter().zip(loaded) {
+                if let Some((game, _)) = loaded
+                    && listed_where_it_belongs(&game, event_id, &entry)
+                {
+                    games.push(game);
                 }
                 after = Some(entry);
             }

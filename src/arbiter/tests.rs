@@ -44,6 +44,13 @@ impl GameStore for RecordingStore {
         self.record("load");
         self.inner.load(id).await
     }
+    async fn load_many(
+        &self,
+        ids: &[GameId],
+    ) -> Result<(Vec<Option<StoredState>>, Timestamp), StoreError> {
+        self.record("load_many");
+        self.inner.load_many(ids).await
+    }
     async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
         self.record("commit");
         let bytes =
@@ -376,4 +383,27 @@ async fn games_that_cannot_be_read_do_not_keep_the_sweeper_from_the_others() {
         Some(crate::domain::Termination::Timeout),
         "the flag was swept although 210 unreadable games came first"
     );
+}
+
+#[tokio::test]
+async fn an_events_standings_read_its_games_in_one_round_trip() {
+    let (arbiter, _, calls) = recording_arbiter();
+    let event = EventId::parse("club-open").unwrap();
+    for board in 1..=30 {
+        let new = NewGame::new(
+            Player::parse("white", &format!("w{board}"), "White").unwrap(),
+            Player::parse("black", &format!("b{board}"), "Black").unwrap(),
+            Variant::Standard,
+            &StartPosition::Standard,
+            Pairing::parse(event.as_str(), 1, board).unwrap(),
+            GameRules::default(),
+        )
+        .unwrap();
+        arbiter.create_game(None, new).await.unwrap();
+    }
+    calls.lock().unwrap().clear();
+    let (rows, counted) = arbiter.standings(&event).await.unwrap();
+    assert_eq!(rows.len(), 60);
+    assert_eq!(counted, 0);
+    assert_eq!(*calls.lock().unwrap(), ["event_games", "load_many"]);
 }

@@ -123,6 +123,22 @@ pub trait GameStore: Send + Sync + 'static {
     /// A game's state (if it exists) and the current time, read together.
     async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError>;
 
+    /// Several games' states (each if it exists) and the current time, read
+    /// together: one round trip for a whole page of an event.
+    async fn load_many(
+        &self,
+        ids: &[GameId],
+    ) -> Result<(Vec<Option<StoredState>>, Timestamp), StoreError> {
+        let mut states = Vec::with_capacity(ids.len());
+        let mut now = self.now().await?;
+        for id in ids {
+            let (state, at) = self.load(id).await?;
+            states.push(state);
+            now = at;
+        }
+        Ok((states, now))
+    }
+
     /// Applies `commit` atomically (see [`Commit`]), or reports the
     /// conflict and writes nothing.
     async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError>;

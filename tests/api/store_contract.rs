@@ -1631,7 +1631,29 @@ async fn event_ids_are_free_text(backend: Backend) {
     assert!(all_games(store, &"€".repeat(127)).await.is_empty());
 }
 
+/// Several games' states read at once come back in the order asked, a
+/// missing game as none, with the time.
+async fn several_states_load_together(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let (a, b, missing) = (id("many-a"), id("many-b"), id("many-missing"));
+    create_due(store, &a, None).await;
+    create_due(store, &b, None).await;
+    let (states, now) = store
+        .load_many(&[b.clone(), missing.clone(), a.clone()])
+        .await
+        .expect("load_many");
+    assert_eq!(
+        states,
+        vec![Some(state(1, b"state 1")), None, Some(state(1, b"state 1"))]
+    );
+    assert!(now.unix_millis() > 0);
+    let (none, _) = store.load_many(&[]).await.expect("load_many of nothing");
+    assert!(none.is_empty());
+}
+
 on_every_backend!(
+    several_states_load_together,
     missing_game_loads_as_none_with_the_time,
     commit_at_zero_creates_the_game,
     a_second_create_conflicts_and_writes_nothing,

@@ -370,6 +370,21 @@ fn unavailable(err: RedisError) -> StoreError {
     StoreError::Unavailable(format!("Redis: {err}"))
 }
 
+/// A game's state from its hash fields, which exist together or not at all.
+fn stored_state(
+    id: &GameId,
+    version: Option<u64>,
+    bytes: Option<Vec<u8>>,
+) -> Result<Option<StoredState>, StoreError> {
+    match (version, bytes) {
+        (Some(version), Some(bytes)) => Ok(Some(StoredState { version, bytes })),
+        (None, None) => Ok(None),
+        _ => Err(StoreError::Corrupt(format!(
+            "game {id} has a version without a state or a state without a version"
+        ))),
+    }
+}
+
 fn timestamp_of((seconds, micros): (u64, u64)) -> Timestamp {
     Timestamp::from_unix_millis(seconds * 1000 + micros / 1000)
 }
@@ -418,16 +433,37 @@ impl GameStore for RedisStore {
                     .query_async(&mut conn),
             )
             .await?;
-        let state = match (version, bytes) {
-            (Some(version), Some(bytes)) => Some(StoredState { version, bytes }),
-            (None, None) => None,
-            _ => {
-                return Err(StoreError::Corrupt(format!(
-                    "game {id} has a version without a state or a state without a version"
-                )));
-            }
-        };
-        Ok((state, timestamp_of(time)))
+        Ok((stored_state(id, version, bytes)?, timestamp_of(time)))
+    }
+
+    async fn load_many(
+        &self,
+        ids: &[GameId],
+    ) -> Result<(Vec<Option<StoredState>>, Timestamp), StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        let mut pipe = redis::pipe();
+        for id in ids {
+            pipe.cmd("HMGET").arg(self.state_key(id)).arg("v").arg("s");
+        }
+        pipe.cmd("TIME");
+        let mut replies: Vec<redis::Value> =
+            self.endpoint.bounded(pipe.query_async(&mut conn)).await?;
+        let time = replies
+            .pop()
+            .ok_or_else(|| StoreError::Corrupt("no reply to TIME".to_owned()))?;
+        let time: (u64, u64) = redis::from_redis_value(time)
+            .map_err(|err| StoreError::Corrupt(format!("TIME: {err}")))?;
+        let states = ids
+            .iter()
+            .zip(replies)
+            .map(|(id, reply)| {
+                let (version, bytes): (Option<u64>, Option<Vec<u8>>) =
+                    redis::from_redis_value(reply)
+                        .map_err(|err| StoreError::Corrupt(format!("game {id}: {err}")))?;
+                stored_state(id, version, bytes)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((states, timestamp_of(time)))
     }
 
     async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
