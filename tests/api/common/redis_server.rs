@@ -46,35 +46,70 @@ fn unique_key_prefix() -> String {
     format!("t-{n}-{:08x}", rand::random::<u32>())
 }
 
+/// How to tell that a server just started is ready.
+#[derive(Clone, Copy)]
+enum Ready {
+    /// It answers a plain-text PING.
+    Pings,
+    /// Its port accepts connections (a TLS server cannot be pinged in
+    /// plain text).
+    Listens,
+}
+
 impl RedisServer {
-    /// Starts a fresh, empty, non-persistent Redis of the caller's own (for
-    /// tests that stop or restart it). Panics (failing the test loudly)
-    /// when `redis-server` is not installed or does not come up.
-    pub fn start() -> Self {
-        let mut dir = tempfile::tempdir().expect("temporary directory for redis-server");
+    /// Starts a server on a free port with the arguments `args` gives for
+    /// that port and a fresh directory, trying another port when one is
+    /// taken meanwhile. Panics (failing the test loudly) when
+    /// `redis-server` is not installed or never comes up.
+    fn start_on_free_port(
+        what: &str,
+        ready: Ready,
+        args: impl Fn(u16, &Path) -> Vec<String>,
+    ) -> Self {
         for _ in 0..5 {
+            let dir = tempfile::tempdir().expect("temporary directory for redis-server");
             let port = free_port();
+            let process = Process::spawn_args(dir.path(), &args(port, dir.path()));
             let mut server = Self {
-                process: Some(Process::spawn(port, dir.path())),
+                process: Some(process),
                 port,
                 dir,
             };
-            if server.wait_until_ready(Duration::from_secs(10)) {
+            let up = match ready {
+                Ready::Pings => server.wait_until_ready(Duration::from_secs(10)),
+                Ready::Listens => server.wait_until_listening(Duration::from_secs(10)),
+            };
+            if up {
                 return server;
             }
             server.kill();
-            dir = std::mem::replace(&mut server.dir, tempfile::tempdir().expect("tempdir"));
         }
-        panic!("redis-server did not start on any free port");
+        panic!("{what} did not start on any free port");
+    }
+
+    /// Starts a fresh, empty, non-persistent Redis of the caller's own (for
+    /// tests that stop or restart it).
+    pub fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// Starts a server of the caller's own with `extra` arguments after
+    /// its port (e.g. `--maxmemory-policy allkeys-lru`).
+    pub fn start_with(extra: &[String]) -> Self {
+        Self::start_on_free_port("redis-server", Ready::Pings, |port, dir| {
+            let mut args = vec!["--port".to_owned(), port.to_string()];
+            args.extend(Process::defaults(dir));
+            // Given last, so that they override the defaults.
+            args.extend_from_slice(extra);
+            args
+        })
     }
 
     /// Starts a Redis of the caller's own that speaks only TLS, with the
     /// given server certificate and key; with `clients_ca`, it requires
     /// clients to present a certificate that CA signed (mutual TLS).
     pub fn start_tls(cert: &Path, key: &Path, clients_ca: Option<&Path>) -> Self {
-        let mut dir = tempfile::tempdir().expect("temporary directory for redis-server");
-        for _ in 0..5 {
-            let port = free_port();
+        Self::start_on_free_port("a TLS redis-server", Ready::Listens, |port, dir| {
             let mut args: Vec<String> = vec![
                 "--port".into(),
                 "0".into(),
@@ -94,22 +129,12 @@ impl RedisServer {
                 ]),
                 None => args.extend(["--tls-auth-clients".into(), "no".into()]),
             }
-            let mut server = Self {
-                process: Some(Process::spawn_with(dir.path(), &args)),
-                port,
-                dir,
-            };
-            if server.wait_until_listening(Duration::from_secs(10)) {
-                return server;
-            }
-            server.kill();
-            dir = std::mem::replace(&mut server.dir, tempfile::tempdir().expect("tempdir"));
-        }
-        panic!("a TLS redis-server did not start on any free port");
+            args.extend(Process::defaults(dir));
+            args
+        })
     }
 
-    /// Waits until its port accepts connections (a TLS server cannot be
-    /// pinged in plain text).
+    /// Waits until its port accepts connections.
     fn wait_until_listening(&mut self, limit: Duration) -> bool {
         let deadline = Instant::now() + limit;
         while Instant::now() < deadline {
@@ -136,10 +161,8 @@ impl RedisServer {
     /// Starts a Sentinel watching the primary on `primary_port` under the
     /// name `service`, with a quorum of 2 and quick failure detection.
     pub fn start_sentinel(service: &str, primary_port: u16) -> Self {
-        let mut dir = tempfile::tempdir().expect("temporary directory for a sentinel");
-        for _ in 0..5 {
-            let port = free_port();
-            let config = dir.path().join("sentinel.conf");
+        Self::start_on_free_port("a sentinel", Ready::Pings, |port, dir| {
+            let config = dir.join("sentinel.conf");
             std::fs::write(
                 &config,
                 format!(
@@ -148,47 +171,12 @@ impl RedisServer {
                      sentinel down-after-milliseconds {service} 400\n\
                      sentinel failover-timeout {service} 2000\n\
                      sentinel parallel-syncs {service} 1\n",
-                    dir = dir.path().display()
+                    dir = dir.display()
                 ),
             )
             .expect("write sentinel.conf");
-            let args = [config.display().to_string(), "--sentinel".to_owned()];
-            let mut server = Self {
-                process: Some(Process::spawn_args(dir.path(), &args)),
-                port,
-                dir,
-            };
-            if server.wait_until_ready(Duration::from_secs(10)) {
-                return server;
-            }
-            server.kill();
-            dir = std::mem::replace(&mut server.dir, tempfile::tempdir().expect("tempdir"));
-        }
-        panic!("a sentinel did not start on any free port");
-    }
-
-    /// Starts a server of the caller's own with `extra` arguments after
-    /// its port (e.g. `--maxmemory-policy allkeys-lru`).
-    pub fn start_with(extra: &[String]) -> Self {
-        let mut dir = tempfile::tempdir().expect("temporary directory for redis-server");
-        for _ in 0..5 {
-            let port = free_port();
-            let mut args = vec!["--port".to_owned(), port.to_string()];
-            args.extend(Process::defaults(dir.path()));
-            // Given last, so that they override the defaults.
-            args.extend_from_slice(extra);
-            let mut server = Self {
-                process: Some(Process::spawn_args(dir.path(), &args)),
-                port,
-                dir,
-            };
-            if server.wait_until_ready(Duration::from_secs(10)) {
-                return server;
-            }
-            server.kill();
-            dir = std::mem::replace(&mut server.dir, tempfile::tempdir().expect("tempdir"));
-        }
-        panic!("redis-server did not start on any free port");
+            vec![config.display().to_string(), "--sentinel".to_owned()]
+        })
     }
 
     /// The URL to reach it.
