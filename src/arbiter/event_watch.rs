@@ -22,6 +22,12 @@ use crate::{
 const POLL: Duration = Duration::from_millis(200);
 /// Games read per batch of the event's list.
 const BATCH: usize = 500;
+/// Events read per game and pass: a watcher catching up on a long event
+/// reads it in bounded pieces rather than in one reply.
+const EVENTS_PER_GAME: usize = 64;
+/// Events queued at most before the watcher delivers them: a pass that has
+/// queued this many stops, and the next one goes on from the cursor.
+const MAX_PENDING: usize = 4_096;
 
 /// One event of one game, or a heartbeat, with the cursor to resume after
 /// it.
@@ -125,7 +131,7 @@ impl EventWatcher {
                 })
                 .collect();
             after = listed.last().cloned();
-            let logs = store.events_after_many(&cursors).await?;
+            let logs = store.events_after_many(&cursors, EVENTS_PER_GAME).await?;
             for ((entry, (id, after)), log) in listed.iter().zip(cursors).zip(logs) {
                 let events = log
                     .iter()
@@ -138,7 +144,7 @@ impl EventWatcher {
                 self.pending
                     .extend(events.into_iter().map(|event| (id.clone(), event)));
             }
-            if exhausted {
+            if exhausted || self.pending.len() >= MAX_PENDING {
                 return Ok(());
             }
         }

@@ -155,15 +155,17 @@ pub trait GameStore: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<StoredEvent>, StoreError>;
 
-    /// For each `(game, after)`, the retained events with a version above
-    /// `after`, in order: several games' logs read at once.
+    /// For each `(game, after)`, at most `limit` of the retained events with
+    /// a version above `after`, in order: several games' logs read at once,
+    /// in bounded pages.
     async fn events_after_many(
         &self,
         cursors: &[(GameId, u64)],
+        limit: usize,
     ) -> Result<Vec<Vec<StoredEvent>>, StoreError> {
         let mut all = Vec::with_capacity(cursors.len());
         for (id, after) in cursors {
-            all.push(self.events_after(id, *after).await?);
+            all.push(self.events_page(id, *after, limit).await?);
         }
         Ok(all)
     }

@@ -504,7 +504,7 @@ async fn events_after_many_reads_each_cursor(backend: Backend) {
         (a.clone(), 1),
     ];
     let logs = store
-        .events_after_many(&cursors)
+        .events_after_many(&cursors, usize::MAX)
         .await
         .expect("events_after_many");
     assert_eq!(
@@ -520,11 +520,29 @@ async fn events_after_many_reads_each_cursor(backend: Backend) {
     );
     assert!(
         store
-            .events_after_many(&[])
+            .events_after_many(&[], 10)
             .await
             .expect("events_after_many")
             .is_empty()
     );
+    // Bounded: at most `limit` events per cursor, the earliest.
+    let logs = store
+        .events_after_many(&[(a.clone(), 0), (b.clone(), 0), (a.clone(), 1)], 2)
+        .await
+        .expect("events_after_many");
+    assert_eq!(
+        logs,
+        vec![
+            plain_log(3)[..2].to_vec(),
+            plain_log(1),
+            plain_log(3)[1..3].to_vec(),
+        ]
+    );
+    let none = store
+        .events_after_many(&[(a.clone(), 0)], 0)
+        .await
+        .expect("events_after_many");
+    assert_eq!(none, vec![Vec::<StoredEvent>::new()]);
 }
 
 // ---------------------------------------------------------------------------

@@ -136,8 +136,9 @@ impl GameStore for FaultyStore {
     async fn events_after_many(
         &self,
         cursors: &[(GameId, u64)],
+        limit: usize,
     ) -> Result<Vec<Vec<StoredEvent>>, StoreError> {
-        self.inner.events_after_many(cursors).await
+        self.inner.events_after_many(cursors, limit).await
     }
 
     async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {

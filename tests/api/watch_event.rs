@@ -490,7 +490,66 @@ async fn list_games_pages_are_stable_under_inserts(backend: Backend) {
     assert_eq!(all, id_of.values().cloned().collect::<Vec<_>>());
 }
 
+/// A game with more events than one read takes (draw offers with every
+/// move make three events a ply) is caught up in bounded pieces: every
+/// event once, in order.
+async fn a_long_game_is_caught_up_in_pieces(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin = app.admin_client().await;
+    let mut request = common::create_request("", "");
+    request.pairing = Some(common::pairing("long-event", 1, 1));
+    let game = common::create(&mut admin, request).await.expect("created");
+    let mut client = app.client().await;
+    let mut line: Vec<String> = Vec::new();
+    for file in ["a", "b", "c", "d", "e", "f", "g", "h"] {
+        for rank in ["3", "6", "4", "5"] {
+            line.push(format!("{file}{rank}"));
+        }
+    }
+    let mut ply = 0;
+    for mv in &line {
+        let token = if ply % 2 == 0 {
+            &game.white
+        } else {
+            &game.black
+        };
+        let request = if ply >= 2 {
+            common::make_move_offering_draw(&game.id, ply, mv)
+        } else {
+            common::make_move(&game.id, ply, mv)
+        };
+        common::seat(&mut client, token, request)
+            .await
+            .unwrap_or_else(|status| panic!("{mv}: {status:?}"));
+        ply += 1;
+    }
+    let version = common::get(&mut client, &game.id).await.version;
+    assert!(version > 64, "more events ({version}) than one read takes");
+
+    let mut stream = client
+        .watch_event(proto::WatchEventRequest {
+            event_id: "long-event".to_owned(),
+            after_cursor: String::new(),
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    let mut seen = Vec::new();
+    while seen.len() < usize::try_from(version).expect("positive") {
+        let message = common::next_within(&mut stream, common::STREAM_PATIENCE)
+            .await
+            .expect("the stream stays open")
+            .expect("a message");
+        if let Some(UpdateKind::Event(event)) = message.kind {
+            assert_eq!(event.game_id, game.id);
+            seen.push(event.version);
+        }
+    }
+    assert_eq!(seen, (1..=version).collect::<Vec<_>>());
+}
+
 on_every_backend!(
+    a_long_game_is_caught_up_in_pieces,
     an_event_stream_resumes_without_gaps_or_duplicates,
     forged_cursors_and_missing_events_are_refused,
     a_quiet_event_sends_heartbeats_whose_cursor_resumes_the_stream,

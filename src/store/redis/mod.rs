@@ -531,9 +531,13 @@ impl GameStore for RedisStore {
     async fn events_after_many(
         &self,
         cursors: &[(GameId, u64)],
+        limit: usize,
     ) -> Result<Vec<Vec<StoredEvent>>, StoreError> {
         if cursors.is_empty() {
             return Ok(Vec::new());
+        }
+        if limit == 0 {
+            return Ok(vec![Vec::new(); cursors.len()]);
         }
         let mut conn = self.endpoint.connection().await?;
         let mut pipe = redis::pipe();
@@ -541,7 +545,9 @@ impl GameStore for RedisStore {
             pipe.cmd("XRANGE")
                 .arg(self.log_key(id))
                 .arg(format!("(0-{after}"))
-                .arg("+");
+                .arg("+")
+                .arg("COUNT")
+                .arg(count(limit));
         }
         let replies: Vec<RawEntries> = self.endpoint.bounded(pipe.query_async(&mut conn)).await?;
         replies.into_iter().map(decode_entries).collect()
