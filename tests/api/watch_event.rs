@@ -506,8 +506,8 @@ async fn a_long_game_is_caught_up_in_pieces(backend: Backend) {
             line.push(format!("{file}{rank}"));
         }
     }
-    let mut ply = 0;
-    for mv in &line {
+    for (ply, mv) in line.iter().enumerate() {
+        let ply = i32::try_from(ply).expect("a short line");
         let token = if ply % 2 == 0 {
             &game.white
         } else {
@@ -521,7 +521,6 @@ async fn a_long_game_is_caught_up_in_pieces(backend: Backend) {
         common::seat(&mut client, token, request)
             .await
             .unwrap_or_else(|status| panic!("{mv}: {status:?}"));
-        ply += 1;
     }
     let version = common::get(&mut client, &game.id).await.version;
     assert!(version > 64, "more events ({version}) than one read takes");
