@@ -18,7 +18,7 @@ fn standing_records(games: &[Game]) -> Vec<GameRecordForStandings> {
         .map(|game| GameRecordForStandings {
             white: game.white().clone(),
             black: game.black().clone(),
-            finished: game.score().map(|score| (score.scored_as, score)),
+            finished: game.score(),
         })
         .collect()
 }
@@ -159,7 +159,7 @@ impl Arbiter {
                 board: game.pairing().board,
                 white: game.white().clone(),
                 black: game.black().clone(),
-                finished: game.score().map(|score| (score.scored_as, score)),
+                finished: game.score(),
                 aborted: game.status() == GameStatus::Aborted,
             })
             .collect();

@@ -15,8 +15,9 @@ pub struct GameRecordForStandings {
     pub white: Player,
     /// The black player.
     pub black: Player,
-    /// The reported outcome and both players' points, once finished.
-    pub finished: Option<(Outcome, Score)>,
+    /// Both players' points once finished (the score says who it counts as
+    /// the winner).
+    pub finished: Option<Score>,
 }
 
 /// One player's line in the standings.
@@ -152,7 +153,7 @@ fn tally(games: &[GameRecordForStandings]) -> BTreeMap<String, Tally> {
         for player in [&game.white, &game.black] {
             tallies.entry(player.id.clone()).or_default().player = Some(player.clone());
         }
-        let Some((outcome, score)) = game.finished else {
+        let Some(score) = game.finished else {
             continue;
         };
         let sides = [
@@ -162,7 +163,7 @@ fn tally(games: &[GameRecordForStandings]) -> BTreeMap<String, Tally> {
         for (me, opponent, points, my_win) in sides {
             tallies.entry(me.id.clone()).or_default().count(
                 opponent,
-                GameScore::of(outcome, my_win),
+                GameScore::of(score.scored_as, my_win),
                 points,
                 score.played,
             );
@@ -276,7 +277,7 @@ mod tests {
         GameRecordForStandings {
             white: player(white),
             black: player(black),
-            finished: Some((outcome, system.score(result))),
+            finished: Some(system.score(result)),
         }
     }
 

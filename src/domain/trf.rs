@@ -16,8 +16,9 @@ pub struct TrfGame {
     pub white: Player,
     /// The black player.
     pub black: Player,
-    /// The reported outcome and points, once finished.
-    pub finished: Option<(Outcome, Score)>,
+    /// Both players' points once finished (the score says who it counts as
+    /// the winner).
+    pub finished: Option<Score>,
     /// Whether the game was aborted (it then counts as not paired).
     pub aborted: bool,
 }
@@ -109,7 +110,7 @@ pub fn export(event_id: &EventId, games: &[TrfGame], standings: &[Standing]) -> 
                     let opponent = color.fold_wb(&game.black, &game.white);
                     let code = game
                         .finished
-                        .map_or(' ', |(outcome, score)| result_code(outcome, score, color));
+                        .map_or(' ', |score| result_code(score.scored_as, score, color));
                     format!(
                         "{:>4} {} {}",
                         ranks.get(opponent.id.as_str()).copied().unwrap_or(0),
@@ -147,7 +148,7 @@ mod tests {
                 outcome,
                 termination: Termination::Checkmate,
             };
-            (outcome, ScoringSystem::default().score(result))
+            ScoringSystem::default().score(result)
         });
         TrfGame {
             round,
@@ -223,7 +224,7 @@ mod tests {
             outcome: Outcome::BlackWins,
             termination: Termination::NoShow,
         };
-        forfeit.finished = Some((result.outcome, ScoringSystem::default().score(result)));
+        forfeit.finished = Some(ScoringSystem::default().score(result));
         let games = [forfeit, game(2, 1, "a", "c", Some(Outcome::Draw))];
         let trf = report(&games);
         let lines: Vec<&str> = trf.lines().collect();
