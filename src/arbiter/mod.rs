@@ -154,6 +154,9 @@ impl Arbiter {
         decision: Decision,
     ) -> Result<Option<(Game, Vec<GameEvent>)>, ArbiterError> {
         let Decision::Changed { game: next, events } = decision else {
+            // A repeat of a command already applied: acknowledged only once
+            // the store holds it as safely as its own commit would have.
+            self.store.confirm_durable(game.id()).await?;
             return Ok(Some((game, Vec::new())));
         };
         let commit = Commit {

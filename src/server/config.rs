@@ -27,7 +27,10 @@ pub struct Config {
     #[arg(long, env = "ARBITER_LISTEN", default_value = "127.0.0.1:50051")]
     pub listen: SocketAddr,
 
-    /// Redis URL (`redis://host:6379/0`). Without it (and without
+    /// Redis URL: `redis://host:6379/0` (or `rediss://` for TLS),
+    /// `redis+sentinel://host:26379,…/<service>` for the primary a set of
+    /// Sentinels names, `redis+cluster://host:6379,…` (or
+    /// `rediss+cluster://`) for a Redis Cluster. Without it (and without
     /// `REDIS_URL`) games are kept in memory and lost on exit.
     #[arg(long, env = "ARBITER_REDIS_URL")]
     pub redis_url: Option<String>,

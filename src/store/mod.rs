@@ -143,6 +143,15 @@ pub trait GameStore: Send + Sync + 'static {
     /// conflict and writes nothing.
     async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError>;
 
+    /// Makes what the store holds of game `id` as safe as a commit would
+    /// make it (with Redis `WAIT`: on the replicas), before a command found
+    /// already applied is acknowledged: the first attempt's commit may have
+    /// been answered unavailable because it was not replicated yet.
+    async fn confirm_durable(&self, id: &GameId) -> Result<(), StoreError> {
+        let _ = id;
+        Ok(())
+    }
+
     /// Every retained event with a version greater than `after`, in order.
     async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError>;
 

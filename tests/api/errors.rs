@@ -6,14 +6,10 @@ use crate::common;
 
 use std::time::Duration;
 
-use arbiter::{
-    proto::{self, GameStatus},
-    server::StoreChoice,
-};
+use arbiter::proto::{self, GameStatus};
 use common::{
-    ADMIN_TOKEN, AdminClient, Backend, Client, TestApp, admin, create_request, expect_code,
-    fresh_redis_config, get, get_full, make_move, next_event, pairing, play_line, resign, seat,
-    with_token,
+    ADMIN_TOKEN, AdminClient, Backend, Client, TestApp, admin, create_request, expect_code, get,
+    get_full, make_move, next_event, pairing, play_line, resign, seat, with_token,
 };
 use tonic::{Code, Request, Status, transport::Channel};
 use tonic_health::pb::{
@@ -813,11 +809,7 @@ async fn foreign_tokens_are_permission_denied(backend: Backend) {
 }
 
 async fn open_mode_needs_no_admin_token(backend: Backend) {
-    let store = match backend {
-        Backend::Memory => StoreChoice::Memory,
-        Backend::Redis => StoreChoice::Redis(fresh_redis_config()),
-    };
-    let mut settings = common::settings(store);
+    let mut settings = common::settings(backend.store());
     settings.admin_token = None;
     let app = TestApp::spawn_with(settings, None).await;
     let mut client = app.client().await;

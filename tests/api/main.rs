@@ -14,6 +14,7 @@ mod event_exports;
 mod game_play;
 mod operations;
 mod pgn;
+mod redis_cluster;
 mod redis_replicas;
 mod redis_tls;
 mod restart;

@@ -153,7 +153,8 @@ async fn a_replica_is_not_ready_for_commits() {
 
 /// With `WAIT` for one replica, commits are acknowledged while the replica
 /// keeps up; once it is gone a commit is answered UNAVAILABLE, saying why,
-/// and the game still holds it (a retry finds it applied).
+/// and so is its retry (the game holds the move, but no replica does);
+/// once a replica has it again, the retry is acknowledged, played once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commits_wait_for_a_replica_when_asked() {
     use arbiter::store::WaitForReplicas;
@@ -191,7 +192,20 @@ async fn commits_wait_for_a_replica_when_asked() {
         .expect_err("no replica to confirm the move");
     assert_eq!(refused.code(), Code::Unavailable);
     assert!(refused.message().contains("replicas"), "{refused:?}");
-    // The move is on the primary: the retry is recognised, not played twice.
+    let retried = seat(&mut client, &game.black, make_move(&game.id, 1, "e5"))
+        .await
+        .expect_err("still no replica to confirm the move");
+    assert_eq!(retried.code(), Code::Unavailable);
+    assert!(retried.message().contains("replicas"), "{retried:?}");
+
+    // The move is on the primary: once the replica is back and has it, the
+    // retry is recognised and acknowledged, not played twice.
+    replica.restart();
+    eventually("the replica's sync after its restart", async || {
+        let info: String = query(replica.port(), ::redis::cmd("INFO").arg("replication")).await;
+        info.contains("master_link_status:up")
+    })
+    .await;
     let after = seat(&mut client, &game.black, make_move(&game.id, 1, "e5"))
         .await
         .expect("a retry of the applied move");

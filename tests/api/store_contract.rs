@@ -46,9 +46,9 @@ fn private_redis_store(redis: &RedisServer) -> RedisStore {
 }
 
 fn open(backend: Backend) -> Subject {
-    let store: Arc<dyn GameStore> = match backend {
-        Backend::Memory => Arc::new(MemoryStore::new()),
-        Backend::Redis => Arc::new(redis_store(&fresh_redis_config())),
+    let store: Arc<dyn GameStore> = match backend.redis_config() {
+        None => Arc::new(MemoryStore::new()),
+        Some(config) => Arc::new(redis_store(&config)),
     };
     Subject { store }
 }

@@ -120,6 +120,10 @@ impl GameStore for FaultyStore {
         Ok(outcome)
     }
 
+    async fn confirm_durable(&self, id: &GameId) -> Result<(), StoreError> {
+        self.inner.confirm_durable(id).await
+    }
+
     async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
         self.inner.events_after(id, after).await
     }
@@ -197,11 +201,9 @@ impl FaultyApp {
     /// Serves a fresh store of `backend`; with `sweeper`, a flag sweeper
     /// runs beside it as in the server.
     async fn spawn(backend: Backend, sweeper: bool) -> Self {
-        let inner: Arc<dyn GameStore> = match backend {
-            Backend::Memory => Arc::new(MemoryStore::new()),
-            Backend::Redis => {
-                Arc::new(RedisStore::new(&fresh_redis_config()).expect("redis store"))
-            }
+        let inner: Arc<dyn GameStore> = match backend.redis_config() {
+            None => Arc::new(MemoryStore::new()),
+            Some(config) => Arc::new(RedisStore::new(&config).expect("redis store")),
         };
         let faults = Arc::new(Faults::default());
         let store = Arc::new(FaultyStore {

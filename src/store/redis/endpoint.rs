@@ -1,5 +1,6 @@
-//! Where the store's Redis primary is: a fixed address, or whichever node a
-//! set of Sentinels currently names, followed across failovers.
+//! Where the store's Redis is: a fixed address, whichever node a set of
+//! Sentinels currently names (followed across failovers), or a Redis
+//! Cluster.
 //!
 //! With Sentinel, the primary is looked up on first use and again after any
 //! error that says it may have moved: a write refused as `READONLY` (the old
@@ -7,23 +8,80 @@
 //! timed out. The failed request itself is reported as unavailable; the
 //! next one goes to the new primary. Every write is safe to repeat (the
 //! version compare-and-set), so a client's retry lands exactly once.
+//!
+//! On a Cluster, the cluster client routes every request to the node that
+//! holds its slot and follows `MOVED`, `ASK` and failovers by itself; after
+//! an error that says the whole cluster may be out of reach the client is
+//! built afresh from the seed nodes.
 
 use std::{future::Future, sync::Mutex, time::Duration};
 
 use redis::{
-    Client, ConnectionAddr, RedisError,
-    aio::{ConnectionManager, ConnectionManagerConfig},
+    Client, ConnectionAddr, Pipeline, RedisError, RedisFuture, Value,
+    aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig, MultiplexedConnection},
+    cluster::{ClusterClient, ClusterConfig},
+    cluster_async::ClusterConnection,
+    cluster_routing::{MultipleNodeRoutingInfo, RoutingInfo},
     sentinel::{SentinelClient, SentinelClientBuilder, SentinelServerType},
 };
 
-use super::{REQUEST_DEADLINE, unavailable};
+use super::{REQUEST_DEADLINE, unavailable, urls::SentinelUrl};
 use crate::store::StoreError;
 
-/// The client and shared connection of the current primary.
+/// A connection that requests go through: to one node (shared and
+/// reconnecting, or a blocking reader's own), or to a cluster.
 #[derive(Clone)]
-struct Primary {
-    client: Client,
-    conn: ConnectionManager,
+pub(super) enum Connection {
+    /// The shared, reconnecting connection to one node.
+    Node(ConnectionManager),
+    /// A connection of its own to one node, for blocking reads.
+    Own(MultiplexedConnection),
+    /// A cluster, each request routed to the node that holds its keys.
+    Cluster(ClusterConnection),
+}
+
+impl ConnectionLike for Connection {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a redis::Cmd) -> RedisFuture<'a, Value> {
+        match self {
+            Self::Node(conn) => conn.req_packed_command(cmd),
+            Self::Own(conn) => conn.req_packed_command(cmd),
+            Self::Cluster(conn) => conn.req_packed_command(cmd),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<Value>> {
+        match self {
+            Self::Node(conn) => conn.req_packed_commands(pipeline, offset, count),
+            Self::Own(conn) => conn.req_packed_commands(pipeline, offset, count),
+            Self::Cluster(conn) => conn.req_packed_commands(pipeline, offset, count),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            Self::Node(conn) => conn.get_db(),
+            Self::Own(conn) => conn.get_db(),
+            Self::Cluster(conn) => conn.get_db(),
+        }
+    }
+}
+
+/// What requests go to: a node's client and shared connection, or a
+/// cluster's.
+#[derive(Clone)]
+enum Target {
+    Node {
+        client: Box<Client>,
+        conn: ConnectionManager,
+    },
+    Cluster {
+        conn: ClusterConnection,
+    },
 }
 
 enum Source {
@@ -32,12 +90,14 @@ enum Source {
     /// The primary the Sentinels name, looked up again when it may have
     /// moved.
     Sentinel(Box<tokio::sync::Mutex<SentinelClient>>),
+    /// A Redis Cluster, found from its seed nodes.
+    Cluster(Box<ClusterClient>),
 }
 
-/// The store's way to its Redis primary.
+/// The store's way to Redis.
 pub(super) struct Endpoint {
     source: Source,
-    primary: Mutex<Option<Primary>>,
+    target: Mutex<Option<Target>>,
 }
 
 fn manager_config() -> ConnectionManagerConfig {
@@ -48,13 +108,17 @@ fn manager_config() -> ConnectionManagerConfig {
         .set_max_delay(Duration::from_millis(500))
 }
 
-fn primary(client: Client) -> Result<Primary, StoreError> {
+fn node(client: Client) -> Result<Target, StoreError> {
     let conn = ConnectionManager::new_lazy_with_config(client.clone(), manager_config())
         .map_err(unavailable)?;
-    Ok(Primary { client, conn })
+    Ok(Target::Node {
+        client: Box::new(client),
+        conn,
+    })
 }
 
-/// Whether an error suggests that the primary has moved.
+/// Whether an error suggests that the primary has moved (or, on a cluster,
+/// that the cluster is out of reach).
 fn may_have_moved(err: &RedisError) -> bool {
     err.code() == Some("READONLY")
         || err.is_io_error()
@@ -68,8 +132,16 @@ impl Endpoint {
     pub(super) fn fixed(client: Client) -> Result<Self, StoreError> {
         Ok(Self {
             source: Source::Fixed,
-            primary: Mutex::new(Some(primary(client)?)),
+            target: Mutex::new(Some(node(client)?)),
         })
+    }
+
+    /// A Redis Cluster (connected to lazily, on first use).
+    pub(super) fn cluster(client: ClusterClient) -> Self {
+        Self {
+            source: Source::Cluster(Box::new(client)),
+            target: Mutex::new(None),
+        }
     }
 
     /// The primary that `sentinels` name `service`, for a
@@ -94,77 +166,186 @@ impl Endpoint {
             source: Source::Sentinel(Box::new(tokio::sync::Mutex::new(
                 builder.build().map_err(unavailable)?,
             ))),
-            primary: Mutex::new(None),
+            target: Mutex::new(None),
         })
     }
 
-    fn current(&self) -> Option<Primary> {
-        self.primary
+    /// Whether requests go to a cluster, where keys of different hash tags
+    /// may live on different nodes.
+    pub(super) fn is_cluster(&self) -> bool {
+        matches!(self.source, Source::Cluster(_))
+    }
+
+    fn current(&self) -> Option<Target> {
+        self.target
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .clone()
     }
 
-    /// The primary, looked up through the Sentinels when it is not known.
-    async fn primary(&self) -> Result<Primary, StoreError> {
-        if let Some(known) = self.current() {
-            return Ok(known);
-        }
-        let Source::Sentinel(sentinels) = &self.source else {
-            return Err(StoreError::Unavailable(
-                "no Redis primary configured".to_owned(),
-            ));
-        };
-        let mut sentinels = sentinels.lock().await;
-        // Another request may have looked it up while this one waited.
-        if let Some(known) = self.current() {
-            return Ok(known);
-        }
-        let client =
-            match tokio::time::timeout(REQUEST_DEADLINE, sentinels.async_get_client()).await {
-                Ok(client) => client.map_err(|err| {
-                    StoreError::Unavailable(format!("no Redis primary from the Sentinels: {err}"))
-                })?,
-                Err(_) => {
-                    return Err(StoreError::Unavailable(
-                        "the Sentinels did not name a Redis primary in time".to_owned(),
-                    ));
-                }
-            };
-        let found = primary(client)?;
+    fn remember(&self, target: Target) {
         *self
-            .primary
+            .target
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(found.clone());
-        tracing::info!("Redis primary found through the Sentinels");
-        Ok(found)
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(target);
     }
 
-    /// The shared connection to the primary.
-    pub(super) async fn connection(&self) -> Result<ConnectionManager, StoreError> {
-        Ok(self.primary().await?.conn)
+    /// Where requests go, looked up through the Sentinels (or connected to
+    /// the cluster) when not known.
+    async fn target(&self) -> Result<Target, StoreError> {
+        if let Some(known) = self.current() {
+            return Ok(known);
+        }
+        match &self.source {
+            Source::Fixed => Err(StoreError::Unavailable(
+                "no Redis primary configured".to_owned(),
+            )),
+            Source::Cluster(client) => {
+                // Connects in the background: the first requests wait for
+                // it, and fail as unavailable if the cluster is out of reach.
+                let conn = client.get_pending_async_connection_with_config(
+                    ClusterConfig::new()
+                        .set_connection_timeout(Duration::from_secs(1))
+                        .set_response_timeout(Duration::from_secs(2)),
+                );
+                let target = Target::Cluster { conn };
+                self.remember(target.clone());
+                Ok(target)
+            }
+            Source::Sentinel(sentinels) => {
+                let mut sentinels = sentinels.lock().await;
+                // Another request may have looked it up while this one waited.
+                if let Some(known) = self.current() {
+                    return Ok(known);
+                }
+                let client = match tokio::time::timeout(
+                    REQUEST_DEADLINE,
+                    sentinels.async_get_client(),
+                )
+                .await
+                {
+                    Ok(client) => client.map_err(|err| {
+                        StoreError::Unavailable(format!(
+                            "no Redis primary from the Sentinels: {err}"
+                        ))
+                    })?,
+                    Err(_) => {
+                        return Err(StoreError::Unavailable(
+                            "the Sentinels did not name a Redis primary in time".to_owned(),
+                        ));
+                    }
+                };
+                let found = node(client)?;
+                self.remember(found.clone());
+                tracing::info!("Redis primary found through the Sentinels");
+                Ok(found)
+            }
+        }
     }
 
-    /// The primary's client, for connections of their own (blocking reads).
-    pub(super) async fn client(&self) -> Result<Client, StoreError> {
-        Ok(self.primary().await?.client)
+    /// The shared connection.
+    pub(super) async fn connection(&self) -> Result<Connection, StoreError> {
+        Ok(match self.target().await? {
+            Target::Node { conn, .. } => Connection::Node(conn),
+            Target::Cluster { conn } => Connection::Cluster(conn),
+        })
     }
 
-    /// Notes a failed request: with Sentinel, an error that suggests the
-    /// primary moved makes the next request look it up again.
+    /// A connection of its own, for blocking reads that would stall every
+    /// other request on the shared one; `response_timeout` covers the
+    /// longest wait it will be used for.
+    pub(super) async fn own_connection(
+        &self,
+        response_timeout: Duration,
+    ) -> Result<Connection, StoreError> {
+        match (&self.source, self.target().await?) {
+            (Source::Cluster(client), _) => {
+                let config = ClusterConfig::new()
+                    .set_connection_timeout(Duration::from_secs(1))
+                    .set_response_timeout(response_timeout);
+                Ok(Connection::Cluster(
+                    self.bounded(client.get_async_connection_with_config(config))
+                        .await?,
+                ))
+            }
+            (_, Target::Node { client, .. }) => {
+                let config = redis::AsyncConnectionConfig::new()
+                    .set_connection_timeout(Some(Duration::from_secs(1)))
+                    .set_response_timeout(Some(response_timeout));
+                Ok(Connection::Own(
+                    self.bounded(client.get_multiplexed_async_connection_with_config(&config))
+                        .await?,
+                ))
+            }
+            (_, Target::Cluster { .. }) => Err(StoreError::Unavailable(
+                "a cluster connection without a cluster".to_owned(),
+            )),
+        }
+    }
+
+    /// Runs `command` on every primary of the cluster (or on the one
+    /// node), with each node's reply or error by its address.
+    pub(super) async fn on_every_primary(
+        &self,
+        command: redis::Cmd,
+    ) -> Result<Vec<(String, Result<Value, String>)>, StoreError> {
+        match self.connection().await? {
+            Connection::Cluster(mut conn) => {
+                let reply = self
+                    .bounded(conn.route_command(
+                        command,
+                        RoutingInfo::MultiNode((MultipleNodeRoutingInfo::AllMasters, None)),
+                    ))
+                    .await?;
+                let Value::Map(replies) = reply else {
+                    return Err(StoreError::Corrupt(format!(
+                        "a reply from every node expected, got {reply:?}"
+                    )));
+                };
+                Ok(replies
+                    .into_iter()
+                    .map(|(node, reply)| {
+                        let node = redis::from_redis_value::<String>(node)
+                            .unwrap_or_else(|_| "a node".to_owned());
+                        let reply = match reply {
+                            Value::ServerError(err) => Err(format!("{err:?}")),
+                            other => Ok(other),
+                        };
+                        (node, reply)
+                    })
+                    .collect())
+            }
+            mut conn => {
+                let reply = self.bounded(command.query_async(&mut conn)).await;
+                Ok(vec![(
+                    "Redis".to_owned(),
+                    reply.map_err(|err| err.to_string()),
+                )])
+            }
+        }
+    }
+
+    /// Notes a failed request: with Sentinel or a cluster, an error that
+    /// suggests the primary moved (or the cluster is out of reach) makes
+    /// the next request look it up (or connect) again.
     pub(super) fn failed(&self, err: &RedisError) {
-        if matches!(self.source, Source::Sentinel(_)) && may_have_moved(err) {
+        if !matches!(self.source, Source::Fixed) && may_have_moved(err) {
             self.forget();
         }
     }
 
     fn forget(&self) {
-        let mut primary = self
-            .primary
+        let mut target = self
+            .target
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if primary.take().is_some() {
-            tracing::warn!("the Redis primary may have moved; asking the Sentinels again");
+        if target.take().is_some() {
+            match self.source {
+                Source::Cluster(_) => {
+                    tracing::warn!("the Redis Cluster may be out of reach; connecting afresh");
+                }
+                _ => tracing::warn!("the Redis primary may have moved; asking the Sentinels again"),
+            }
         }
     }
 
@@ -181,7 +362,7 @@ impl Endpoint {
                 Err(unavailable(err))
             }
             Err(_) => {
-                if matches!(self.source, Source::Sentinel(_)) {
+                if !matches!(self.source, Source::Fixed) {
                     self.forget();
                 }
                 Err(StoreError::Unavailable(format!(
@@ -189,114 +370,6 @@ impl Endpoint {
                     REQUEST_DEADLINE.as_secs()
                 )))
             }
-        }
-    }
-}
-
-/// A `redis+sentinel://[user:password@]host:port[,host:port…]/service[/db]`
-/// URL: the Sentinels to ask and the name of the primary they watch.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct SentinelUrl {
-    sentinels: Vec<(String, u16)>,
-    service: String,
-    db: i64,
-    username: Option<String>,
-    password: Option<String>,
-}
-
-impl SentinelUrl {
-    /// The scheme of a Sentinel URL.
-    pub(super) const SCHEME: &'static str = "redis+sentinel://";
-
-    /// Parses a Sentinel URL, saying what is wrong with a malformed one.
-    pub(super) fn parse(url: &str) -> Result<Self, String> {
-        let rest = url
-            .strip_prefix(Self::SCHEME)
-            .ok_or_else(|| format!("a Sentinel URL starts with {}", Self::SCHEME))?;
-        let (auth, rest) = match rest.rsplit_once('@') {
-            Some((auth, rest)) => (Some(auth), rest),
-            None => (None, rest),
-        };
-        let (username, password) = match auth {
-            None => (None, None),
-            Some(auth) => match auth.split_once(':') {
-                Some((user, password)) => (
-                    Some(user.to_owned()).filter(|u| !u.is_empty()),
-                    Some(password.to_owned()),
-                ),
-                None => (None, Some(auth.to_owned())),
-            },
-        };
-        let (hosts, path) = rest
-            .split_once('/')
-            .ok_or("a Sentinel URL names the primary's service after the hosts: …/mymaster")?;
-        let sentinels = hosts
-            .split(',')
-            .map(|host| {
-                let (name, port) = host.rsplit_once(':').unwrap_or((host, "26379"));
-                let port = port
-                    .parse::<u16>()
-                    .map_err(|_| format!("'{host}' is not host:port"))?;
-                if name.is_empty() {
-                    return Err(format!("'{host}' has no host name"));
-                }
-                Ok((name.to_owned(), port))
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        let mut path = path.split('/');
-        let service = path
-            .next()
-            .filter(|service| !service.is_empty())
-            .ok_or("a Sentinel URL names the primary's service: …/mymaster")?
-            .to_owned();
-        let db = match path.next() {
-            None | Some("") => 0,
-            Some(db) => db
-                .parse()
-                .map_err(|_| format!("'{db}' is not a database number"))?,
-        };
-        Ok(Self {
-            sentinels,
-            service,
-            db,
-            username,
-            password,
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sentinel_urls_name_the_sentinels_the_service_and_the_database() {
-        let url = SentinelUrl::parse("redis+sentinel://s1:26379,s2:26380,s3/games/2").expect("url");
-        assert_eq!(
-            url.sentinels,
-            [
-                ("s1".to_owned(), 26379),
-                ("s2".to_owned(), 26380),
-                ("s3".to_owned(), 26379)
-            ]
-        );
-        assert_eq!(url.service, "games");
-        assert_eq!(url.db, 2);
-        assert_eq!(url.password, None);
-        let url = SentinelUrl::parse("redis+sentinel://arbiter:s3cret@10.0.0.5:26379/mymaster")
-            .expect("url");
-        assert_eq!(url.username.as_deref(), Some("arbiter"));
-        assert_eq!(url.password.as_deref(), Some("s3cret"));
-        assert_eq!(url.db, 0);
-        for bad in [
-            "redis://h:1/m",
-            "redis+sentinel://h:1",
-            "redis+sentinel://h:1/",
-            "redis+sentinel://h:x/m",
-            "redis+sentinel://:1/m",
-            "redis+sentinel://h:1/m/x",
-        ] {
-            assert!(SentinelUrl::parse(bad).is_err(), "{bad}");
         }
     }
 }

@@ -25,13 +25,17 @@
 use std::{collections::HashMap, time::Duration};
 
 mod endpoint;
+mod urls;
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use redis::{AsyncCommands, Client, RedisError, Script, aio::MultiplexedConnection};
+use redis::{AsyncCommands, Client, RedisError, Script, cluster::ClusterClientBuilder};
 
-use self::endpoint::{Endpoint, SentinelUrl};
+use self::{
+    endpoint::{Connection, Endpoint},
+    urls::{ClusterUrl, SentinelUrl},
+};
 use super::{
     Commit, CommitOutcome, EventFollower, EventPosition, GameStore, StoreError, StoredEvent,
     StoredState,
@@ -97,7 +101,9 @@ const REQUEST_DEADLINE: Duration = Duration::from_secs(3);
 /// How to reach Redis.
 #[derive(Clone, Debug)]
 pub struct RedisConfig {
-    /// A `redis://` or `rediss://` URL.
+    /// A `redis://` or `rediss://` URL, a `redis+sentinel://` URL (the
+    /// Sentinels of a primary), or a `redis+cluster://` or
+    /// `rediss+cluster://` URL (seed nodes of a Redis Cluster).
     pub url: String,
     /// The first part of every key, to share a Redis between deployments.
     pub key_prefix: String,
@@ -115,6 +121,20 @@ pub struct WaitForReplicas {
     pub replicas: u32,
     /// How long to wait for them, in milliseconds.
     pub timeout_ms: u32,
+}
+
+impl WaitForReplicas {
+    /// Whether `confirmed` replicas are enough.
+    fn check(&self, confirmed: i64) -> Result<(), StoreError> {
+        if confirmed < i64::from(self.replicas) {
+            return Err(StoreError::Unavailable(format!(
+                "the commit reached {confirmed} of the {} replicas required within {} ms; \
+                 it is on the primary but could be lost in a failover",
+                self.replicas, self.timeout_ms
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// TLS for a `rediss://` URL. Without a CA the system's roots verify the
@@ -141,6 +161,19 @@ impl RedisTls {
     fn is_set(&self) -> bool {
         self.ca_pem.is_some() || self.client_pem.is_some()
     }
+
+    fn certificates(&self) -> redis::TlsCertificates {
+        redis::TlsCertificates {
+            client_tls: self
+                .client_pem
+                .as_ref()
+                .map(|(cert, key)| redis::ClientTlsConfig {
+                    client_cert: cert.clone(),
+                    client_key: key.clone(),
+                }),
+            root_cert: self.ca_pem.clone(),
+        }
+    }
 }
 
 /// The client for `config`: plain, TLS with the system's roots, or TLS
@@ -156,19 +189,32 @@ fn client(config: &RedisConfig) -> Result<Client, StoreError> {
                 .to_owned(),
         ));
     }
-    let certificates = redis::TlsCertificates {
-        client_tls: config
-            .tls
-            .client_pem
-            .as_ref()
-            .map(|(cert, key)| redis::ClientTlsConfig {
-                client_cert: cert.clone(),
-                client_key: key.clone(),
-            }),
-        root_cert: config.tls.ca_pem.clone(),
-    };
-    Client::build_with_tls(config.url.as_str(), certificates)
+    Client::build_with_tls(config.url.as_str(), config.tls.certificates())
         .map_err(|err| StoreError::Unavailable(format!("invalid Redis TLS settings: {err}")))
+}
+
+/// The client of the cluster that a `redis+cluster://` (or
+/// `rediss+cluster://`) URL names.
+fn cluster_client(config: &RedisConfig) -> Result<redis::cluster::ClusterClient, StoreError> {
+    let url = ClusterUrl::parse(&config.url)
+        .map_err(|err| StoreError::Unavailable(format!("invalid Redis Cluster URL: {err}")))?;
+    if config.tls.is_set() && !url.tls {
+        return Err(StoreError::Unavailable(
+            "a Redis CA or client certificate is configured, but the URL is not rediss+cluster://"
+                .to_owned(),
+        ));
+    }
+    // Response timeouts are set per connection: a blocking reader's own
+    // connection waits longer than the shared one.
+    let mut builder = ClusterClientBuilder::new(url.nodes)
+        .connection_timeout(Duration::from_secs(1))
+        .overall_response_timeout(None);
+    if config.tls.is_set() {
+        builder = builder.certs(config.tls.certificates());
+    }
+    builder
+        .build()
+        .map_err(|err| StoreError::Unavailable(format!("invalid Redis Cluster settings: {err}")))
 }
 
 /// Games in Redis.
@@ -185,11 +231,14 @@ impl RedisStore {
     /// Prepares a store; it connects lazily and reconnects by itself, so the
     /// server can start (and report not-ready) while Redis is down.
     ///
-    /// A `redis+sentinel://` URL names Sentinels instead of a primary (see
-    /// [`endpoint`]); TLS towards a Sentinel-managed primary is not
-    /// supported yet.
+    /// A `redis+sentinel://` URL names Sentinels instead of a primary, a
+    /// `redis+cluster://` (or `rediss+cluster://`) URL the seed nodes of a
+    /// Redis Cluster (see [`endpoint`]); TLS towards a Sentinel-managed
+    /// primary is not supported yet.
     pub fn new(config: &RedisConfig) -> Result<Self, StoreError> {
-        let endpoint = if config.url.starts_with(SentinelUrl::SCHEME) {
+        let endpoint = if ClusterUrl::is_cluster(&config.url) {
+            Endpoint::cluster(cluster_client(config)?)
+        } else if config.url.starts_with(SentinelUrl::SCHEME) {
             if config.tls.is_set() {
                 return Err(StoreError::Unavailable(
                     "TLS is not supported with redis+sentinel:// yet".to_owned(),
@@ -218,7 +267,7 @@ impl RedisStore {
     async fn commit_and_wait(
         &self,
         invocation: &redis::ScriptInvocation<'_>,
-        conn: &mut redis::aio::ConnectionManager,
+        conn: &mut Connection,
         wait: WaitForReplicas,
     ) -> Result<(i8, i64), StoreError> {
         let mut loaded = false;
@@ -243,12 +292,8 @@ impl RedisStore {
             };
             match reply {
                 Ok(((status, version), confirmed)) => {
-                    if status == 1 && confirmed < i64::from(wait.replicas) {
-                        return Err(StoreError::Unavailable(format!(
-                            "the commit reached {confirmed} of the {} replicas required within {} ms; \
-                             it is on the primary but could be lost in a failover",
-                            wait.replicas, wait.timeout_ms
-                        )));
+                    if status == 1 {
+                        wait.check(confirmed)?;
                     }
                     return Ok((status, version));
                 }
@@ -268,36 +313,88 @@ impl RedisStore {
 
     /// What in Redis's configuration puts games at risk: a
     /// `maxmemory-policy` that evicts keys (a game or its log could vanish),
-    /// or no persistence at all (a restart loses every game). An error when
-    /// Redis cannot be asked (managed services often refuse `CONFIG`).
+    /// or no persistence at all (a restart loses every game), on any
+    /// primary of a cluster. An error when Redis cannot be asked (managed services
+    /// often refuse `CONFIG`).
     pub async fn durability_findings(&self) -> Result<Vec<String>, StoreError> {
-        let mut conn = self.endpoint.connection().await?;
-        let config: HashMap<String, String> = self
-            .endpoint
-            .bounded(
-                redis::cmd("CONFIG")
-                    .arg("GET")
-                    .arg("maxmemory-policy")
-                    .arg("appendonly")
-                    .arg("save")
-                    .query_async(&mut conn),
-            )
-            .await?;
-        let setting = |name: &str| config.get(name).map(String::as_str).unwrap_or("");
+        let mut command = redis::cmd("CONFIG");
+        command
+            .arg("GET")
+            .arg("maxmemory-policy")
+            .arg("appendonly")
+            .arg("save");
+        let mut nodes = self.endpoint.on_every_primary(command).await?;
+        nodes.sort_by(|a, b| a.0.cmp(&b.0));
+        let cluster = self.endpoint.is_cluster();
         let mut findings = Vec::new();
-        let policy = setting("maxmemory-policy");
-        if policy != "noeviction" {
-            findings.push(format!(
-                "Redis maxmemory-policy is '{policy}': under memory pressure it may evict games and their logs; set it to noeviction"
-            ));
-        }
-        if setting("appendonly") != "yes" && setting("save").trim().is_empty() {
-            findings.push(
-                "Redis keeps no persistence (appendonly no, no save points): a Redis restart loses every game; enable appendonly"
-                    .to_owned(),
-            );
+        for (node, reply) in nodes {
+            let config: HashMap<String, String> = reply
+                .and_then(|reply| redis::from_redis_value(reply).map_err(|err| err.to_string()))
+                .map_err(|err| {
+                    StoreError::Unavailable(format!("Redis {node} refused CONFIG GET: {err}"))
+                })?;
+            let setting = |name: &str| config.get(name).map(String::as_str).unwrap_or("");
+            let on = if cluster {
+                format!("Redis node {node}")
+            } else {
+                "Redis".to_owned()
+            };
+            let policy = setting("maxmemory-policy");
+            if policy != "noeviction" {
+                findings.push(format!(
+                    "{on} maxmemory-policy is '{policy}': under memory pressure it may evict games and their logs; set it to noeviction"
+                ));
+            }
+            if setting("appendonly") != "yes" && setting("save").trim().is_empty() {
+                findings.push(format!(
+                    "{on} keeps no persistence (appendonly no, no save points): a Redis restart loses every game; enable appendonly"
+                ));
+            }
         }
         Ok(findings)
+    }
+
+    /// Runs commands that may each touch a different hash tag, each given
+    /// with its tag, and returns their replies in order: one pipeline on a
+    /// single Redis; on a cluster, one pipeline per tag (a tag is one
+    /// slot), sent together.
+    async fn batch(
+        &self,
+        commands: Vec<(String, redis::Cmd)>,
+    ) -> Result<Vec<redis::Value>, StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        if !self.endpoint.is_cluster() {
+            let mut pipe = redis::pipe();
+            for (_, command) in commands {
+                pipe.add_command(command);
+            }
+            return self.endpoint.bounded(pipe.query_async(&mut conn)).await;
+        }
+        let total = commands.len();
+        let mut groups: HashMap<String, (Vec<usize>, redis::Pipeline)> = HashMap::new();
+        for (index, (tag, command)) in commands.into_iter().enumerate() {
+            let (indices, pipe) = groups
+                .entry(tag)
+                .or_insert_with(|| (Vec::new(), redis::pipe()));
+            indices.push(index);
+            pipe.add_command(command);
+        }
+        let replies = futures::future::try_join_all(groups.into_values().map(|(indices, pipe)| {
+            let mut conn = conn.clone();
+            async move {
+                let replies: Vec<redis::Value> =
+                    self.endpoint.bounded(pipe.query_async(&mut conn)).await?;
+                Ok::<_, StoreError>(indices.into_iter().zip(replies))
+            }
+        }))
+        .await?;
+        let mut ordered = vec![redis::Value::Nil; total];
+        for (index, reply) in replies.into_iter().flatten() {
+            if let Some(slot) = ordered.get_mut(index) {
+                *slot = reply;
+            }
+        }
+        Ok(ordered)
     }
 
     /// The hash tag of a game's bucket (FNV-1a of its id).
@@ -440,14 +537,18 @@ impl GameStore for RedisStore {
         &self,
         ids: &[GameId],
     ) -> Result<(Vec<Option<StoredState>>, Timestamp), StoreError> {
-        let mut conn = self.endpoint.connection().await?;
-        let mut pipe = redis::pipe();
-        for id in ids {
-            pipe.cmd("HMGET").arg(self.state_key(id)).arg("v").arg("s");
-        }
-        pipe.cmd("TIME");
-        let mut replies: Vec<redis::Value> =
-            self.endpoint.bounded(pipe.query_async(&mut conn)).await?;
+        // "Now" comes from the node that holds the first game.
+        let time_tag = ids.first().map(Self::bucket_tag).unwrap_or_default();
+        let mut commands: Vec<(String, redis::Cmd)> = ids
+            .iter()
+            .map(|id| {
+                let mut command = redis::cmd("HMGET");
+                command.arg(self.state_key(id)).arg("v").arg("s");
+                (Self::bucket_tag(id), command)
+            })
+            .collect();
+        commands.push((time_tag, redis::cmd("TIME")));
+        let mut replies = self.batch(commands).await?;
         let time = replies
             .pop()
             .ok_or_else(|| StoreError::Corrupt("no reply to TIME".to_owned()))?;
@@ -502,6 +603,44 @@ impl GameStore for RedisStore {
         })
     }
 
+    async fn confirm_durable(&self, id: &GameId) -> Result<(), StoreError> {
+        let Some(wait) = self.wait else {
+            return Ok(());
+        };
+        // `WAIT` counts the replicas that have every write this connection
+        // made: a write of its own, in the game's slot, comes after the
+        // game's latest commit in the primary's replication stream, so
+        // replicas that have it have the commit too.
+        let mut conn = self.endpoint.connection().await?;
+        let mut pipe = redis::pipe();
+        pipe.cmd("SET")
+            .arg(format!("{}:{}:confirm", self.prefix, Self::bucket_tag(id)))
+            .arg(1)
+            .arg("PX")
+            .arg(60_000)
+            .ignore()
+            .cmd("WAIT")
+            .arg(wait.replicas)
+            .arg(wait.timeout_ms);
+        let (confirmed,): (i64,) = match tokio::time::timeout(
+            REQUEST_DEADLINE + Duration::from_millis(u64::from(wait.timeout_ms)),
+            pipe.query_async(&mut conn),
+        )
+        .await
+        {
+            Ok(reply) => reply.map_err(|err| {
+                self.endpoint.failed(&err);
+                unavailable(err)
+            })?,
+            Err(_) => {
+                return Err(StoreError::Unavailable(
+                    "Redis did not confirm the commit in time".to_owned(),
+                ));
+            }
+        };
+        wait.check(confirmed)
+    }
+
     async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
         let mut conn = self.endpoint.connection().await?;
         let entries: RawEntries = self
@@ -539,17 +678,28 @@ impl GameStore for RedisStore {
         if limit == 0 {
             return Ok(vec![Vec::new(); cursors.len()]);
         }
-        let mut conn = self.endpoint.connection().await?;
-        let mut pipe = redis::pipe();
-        for (id, after) in cursors {
-            pipe.cmd("XRANGE")
-                .arg(self.log_key(id))
-                .arg(format!("(0-{after}"))
-                .arg("+")
-                .arg("COUNT")
-                .arg(count(limit));
-        }
-        let replies: Vec<RawEntries> = self.endpoint.bounded(pipe.query_async(&mut conn)).await?;
+        let commands = cursors
+            .iter()
+            .map(|(id, after)| {
+                let mut command = redis::cmd("XRANGE");
+                command
+                    .arg(self.log_key(id))
+                    .arg(format!("(0-{after}"))
+                    .arg("+")
+                    .arg("COUNT")
+                    .arg(count(limit));
+                (Self::bucket_tag(id), command)
+            })
+            .collect();
+        let replies = self
+            .batch(commands)
+            .await?
+            .into_iter()
+            .map(|reply| {
+                redis::from_redis_value::<RawEntries>(reply)
+                    .map_err(|err| StoreError::Corrupt(format!("event log: {err}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         replies.into_iter().map(decode_entries).collect()
     }
 
@@ -562,18 +712,29 @@ impl GameStore for RedisStore {
     }
 
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
-        let mut conn = self.endpoint.connection().await?;
-        let mut pipe = redis::pipe();
-        for bucket in 0..BUCKETS {
-            pipe.cmd("ZRANGEBYSCORE")
-                .arg(self.deadlines_key(&format!("{{g{bucket}}}")))
-                .arg("-inf")
-                .arg(now.unix_millis())
-                .arg("LIMIT")
-                .arg(0)
-                .arg(count(limit));
-        }
-        let buckets: Vec<Vec<String>> = self.endpoint.bounded(pipe.query_async(&mut conn)).await?;
+        let commands = (0..BUCKETS)
+            .map(|bucket| {
+                let tag = format!("{{g{bucket}}}");
+                let mut command = redis::cmd("ZRANGEBYSCORE");
+                command
+                    .arg(self.deadlines_key(&tag))
+                    .arg("-inf")
+                    .arg(now.unix_millis())
+                    .arg("LIMIT")
+                    .arg(0)
+                    .arg(count(limit));
+                (tag, command)
+            })
+            .collect();
+        let buckets = self
+            .batch(commands)
+            .await?
+            .into_iter()
+            .map(|reply| {
+                redis::from_redis_value::<Vec<String>>(reply)
+                    .map_err(|err| StoreError::Corrupt(format!("deadline index: {err}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(buckets
             .into_iter()
             .flatten()
@@ -657,19 +818,33 @@ impl GameStore for RedisStore {
     async fn ping(&self) -> Result<(), StoreError> {
         // A write, not a PING: a replica (READONLY), a full Redis that
         // refuses writes, or a wrong node would answer a PING but refuse
-        // every commit.
-        let mut conn = self.endpoint.connection().await?;
-        let _: () = self
-            .endpoint
-            .bounded(
-                redis::cmd("SET")
-                    .arg(format!("{}:{{g0}}:readiness", self.prefix))
+        // every commit. On a cluster, a write to every bucket: each slot
+        // that holds games must take writes (no CLUSTERDOWN, no primary
+        // lost).
+        let buckets = if self.endpoint.is_cluster() {
+            BUCKETS
+        } else {
+            1
+        };
+        let commands = (0..buckets)
+            .map(|bucket| {
+                let tag = format!("{{g{bucket}}}");
+                let mut command = redis::cmd("SET");
+                command
+                    .arg(format!("{}:{tag}:readiness", self.prefix))
                     .arg(1)
                     .arg("PX")
-                    .arg(60_000)
-                    .query_async(&mut conn),
-            )
-            .await?;
+                    .arg(60_000);
+                (tag, command)
+            })
+            .collect();
+        for reply in self.batch(commands).await? {
+            if let redis::Value::ServerError(err) = reply {
+                return Err(StoreError::Unavailable(format!(
+                    "Redis refused a write: {err:?}"
+                )));
+            }
+        }
         Ok(())
     }
 }
@@ -679,12 +854,12 @@ impl GameStore for RedisStore {
 /// and trip its response timeout.
 struct RedisFollower {
     endpoint: Arc<Endpoint>,
-    conn: Option<MultiplexedConnection>,
+    conn: Option<Connection>,
     key: String,
 }
 
 impl RedisFollower {
-    async fn connection(&mut self, wait: Duration) -> Result<MultiplexedConnection, StoreError> {
+    async fn connection(&mut self, wait: Duration) -> Result<Connection, StoreError> {
         if let Some(conn) = &self.conn {
             return Ok(conn.clone());
         }
@@ -692,13 +867,9 @@ impl RedisFollower {
         // waits may be longer than this first one: its timeout covers the
         // longest wait a watcher uses.
         let longest = wait.max(Duration::from_secs(60));
-        let config = redis::AsyncConnectionConfig::new()
-            .set_connection_timeout(Some(Duration::from_secs(1)))
-            .set_response_timeout(Some(longest + Duration::from_secs(2)));
-        let client = self.endpoint.client().await?;
         let conn = self
             .endpoint
-            .bounded(client.get_multiplexed_async_connection_with_config(&config))
+            .own_connection(longest + Duration::from_secs(2))
             .await?;
         self.conn = Some(conn.clone());
         Ok(conn)

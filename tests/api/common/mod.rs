@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+mod redis_cluster;
 mod redis_server;
 
 use std::{net::SocketAddr, time::Duration};
@@ -21,7 +22,10 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tonic::{Code, Request, Status, Streaming, transport::Channel};
 
-pub use self::redis_server::{RedisServer, fresh_redis_config};
+pub use self::{
+    redis_cluster::{RedisCluster, fresh_cluster_config, redis_cli},
+    redis_server::{RedisServer, fresh_redis_config},
+};
 
 /// A client of the public service (reads, seat actions, watches, exports).
 pub type Client = ArbiterServiceClient<Channel>;
@@ -46,6 +50,28 @@ pub enum Backend {
     /// A real Redis: the shared server, under a key prefix of the test's
     /// own.
     Redis,
+    /// A real Redis Cluster of three primaries with a replica each: the
+    /// shared cluster, under a key prefix of the test's own.
+    Cluster,
+}
+
+impl Backend {
+    /// A fresh store configuration of this backend: `None` for the
+    /// embedded store, else a fresh key prefix on the shared server or
+    /// cluster.
+    pub fn redis_config(self) -> Option<RedisConfig> {
+        match self {
+            Self::Memory => None,
+            Self::Redis => Some(fresh_redis_config()),
+            Self::Cluster => Some(fresh_cluster_config()),
+        }
+    }
+
+    /// The store choice of a test server on a fresh store of this backend.
+    pub fn store(self) -> StoreChoice {
+        self.redis_config()
+            .map_or(StoreChoice::Memory, StoreChoice::Redis)
+    }
 }
 
 /// Generates one `#[tokio::test]` per backend for each listed async test
@@ -66,6 +92,14 @@ macro_rules! on_every_backend {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
                     super::$name($crate::common::Backend::Redis).await;
+                }
+            )*
+        }
+        mod cluster {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::common::Backend::Cluster).await;
                 }
             )*
         }
@@ -97,13 +131,7 @@ pub fn settings(store: StoreChoice) -> Settings {
 impl TestApp {
     /// A server with the admin token set, on a fresh store of `backend`.
     pub async fn spawn(backend: Backend) -> Self {
-        match backend {
-            Backend::Memory => Self::spawn_with(settings(StoreChoice::Memory), None).await,
-            Backend::Redis => {
-                let store = StoreChoice::Redis(fresh_redis_config());
-                Self::spawn_with(settings(store), None).await
-            }
-        }
+        Self::spawn_with(settings(backend.store()), None).await
     }
 
     /// A server on a Redis of its own (in `redis`), for tests that stop or
@@ -717,11 +745,7 @@ impl TestApp {
     /// A server on a fresh store of `backend` whose watch streams send a
     /// heartbeat after `heartbeat` of silence.
     pub async fn spawn_with_heartbeat(backend: Backend, heartbeat: Duration) -> Self {
-        let store = match backend {
-            Backend::Memory => StoreChoice::Memory,
-            Backend::Redis => StoreChoice::Redis(fresh_redis_config()),
-        };
-        let mut settings = settings(store);
+        let mut settings = settings(backend.store());
         settings.heartbeat = heartbeat;
         Self::spawn_with(settings, None).await
     }

@@ -21,6 +21,8 @@ pub struct RedisServer {
     process: Option<Process>,
     port: u16,
     dir: tempfile::TempDir,
+    /// The arguments it was started with, to restart it alike.
+    args: Vec<String>,
 }
 
 /// The Redis every test shares, started on first use. Statics are never
@@ -40,7 +42,7 @@ pub fn fresh_redis_config() -> RedisConfig {
 
 /// A key prefix no other store of this test process uses; the random part
 /// keeps test processes apart too should they ever share a server.
-fn unique_key_prefix() -> String {
+pub(super) fn unique_key_prefix() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     format!("t-{n}-{:08x}", rand::random::<u32>())
@@ -48,7 +50,7 @@ fn unique_key_prefix() -> String {
 
 /// How to tell that a server just started is ready.
 #[derive(Clone, Copy)]
-enum Ready {
+pub(super) enum Ready {
     /// It answers a plain-text PING.
     Pings,
     /// Its port accepts connections (a TLS server cannot be pinged in
@@ -61,7 +63,7 @@ impl RedisServer {
     /// that port and a fresh directory, trying another port when one is
     /// taken meanwhile. Panics (failing the test loudly) when
     /// `redis-server` is not installed or never comes up.
-    fn start_on_free_port(
+    pub(super) fn start_on_free_port(
         what: &str,
         ready: Ready,
         args: impl Fn(u16, &Path) -> Vec<String>,
@@ -69,11 +71,13 @@ impl RedisServer {
         for _ in 0..5 {
             let dir = tempfile::tempdir().expect("temporary directory for redis-server");
             let port = free_port();
-            let process = Process::spawn_args(dir.path(), &args(port, dir.path()));
+            let args = args(port, dir.path());
+            let process = Process::spawn_args(dir.path(), &args);
             let mut server = Self {
                 process: Some(process),
                 port,
                 dir,
+                args,
             };
             let up = match ready {
                 Ready::Pings => server.wait_until_ready(Duration::from_secs(10)),
@@ -184,6 +188,11 @@ impl RedisServer {
         format!("redis://127.0.0.1:{}/", self.port)
     }
 
+    /// The directory it keeps its files in.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
     /// Its port.
     pub fn port(&self) -> u16 {
         self.port
@@ -196,10 +205,11 @@ impl RedisServer {
         }
     }
 
-    /// Starts it again on the same port (data is gone: it keeps none).
+    /// Starts it again on the same port with the same arguments (its data is
+    /// gone: it keeps none; a cluster node keeps its cluster configuration).
     pub fn restart(&mut self) {
         self.kill();
-        self.process = Some(Process::spawn(self.port, self.dir.path()));
+        self.process = Some(Process::spawn_args(self.dir.path(), &self.args));
         assert!(
             self.wait_until_ready(Duration::from_secs(10)),
             "redis-server did not come back"
@@ -240,18 +250,6 @@ struct Process {
 }
 
 impl Process {
-    fn spawn(port: u16, dir: &Path) -> Self {
-        Self::spawn_with(dir, &["--port".to_owned(), port.to_string()])
-    }
-
-    /// A non-persistent server on loopback with `listen` as its port
-    /// arguments (and any more it needs).
-    fn spawn_with(dir: &Path, listen: &[String]) -> Self {
-        let mut args: Vec<String> = listen.to_vec();
-        args.extend(Self::defaults(dir));
-        Self::spawn_args(dir, &args)
-    }
-
     /// Loopback only, no persistence, files in `dir`.
     fn defaults(dir: &Path) -> Vec<String> {
         let mut args: Vec<String> = [
@@ -326,8 +324,14 @@ fn ping(port: u16) -> bool {
     matches!(stream.read(&mut reply), Ok(n) if reply[..n].starts_with(b"+PONG"))
 }
 
+/// The arguments every server takes: loopback only, no persistence, its
+/// files in `dir`.
+pub(super) fn defaults(dir: &Path) -> Vec<String> {
+    Process::defaults(dir)
+}
+
 /// A port nobody listens on right now.
-fn free_port() -> u16 {
+pub(super) fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
         .map(|addr| addr.port())
