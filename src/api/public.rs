@@ -156,12 +156,9 @@ impl ArbiterService for ArbiterApi {
     ) -> Result<Response<Self::WatchGameStream>, Status> {
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
-        let after = request::non_negative("after_version", req.after_version)?;
+        let from = request::watch_from(req.after_version, &req.resume_token)?;
         let permit = self.streams.admit(request.remote_addr())?;
-        let watcher = self
-            .arbiter
-            .watch(&id, u64::from(after), self.heartbeat)
-            .await?;
+        let watcher = self.arbiter.watch(&id, from, self.heartbeat).await?;
         Ok(Response::new(stream::game(
             id.to_string(),
             watcher,

@@ -7,7 +7,7 @@ use tonic::Status;
 
 use super::{convert::termination_from, status};
 use crate::{
-    arbiter::ListCursor,
+    arbiter::{ListCursor, ResumeToken, WatchFrom},
     domain::{
         ArbiterReason, ClaimReason, Color, EventId, FieldError, GameId, GameStatus, Outcome, Ply,
         RequestId, Ruling,
@@ -42,6 +42,31 @@ pub fn reason(raw: &str) -> Result<ArbiterReason, Status> {
 /// A number the contract carries as `int32` that must not be negative.
 pub fn non_negative(field: &'static str, value: i32) -> Result<u32, Status> {
     u32::try_from(value).map_err(|_| invalid(field, "must not be negative"))
+}
+
+/// Where a `WatchGame` starts: a resume token (with no after_version, or
+/// the same version), else after_version.
+pub fn watch_from(after_version: i32, resume_token: &str) -> Result<WatchFrom, Status> {
+    let after = non_negative("after_version", after_version)?;
+    if resume_token.is_empty() {
+        return Ok(match after {
+            0 => WatchFrom::Snapshot,
+            after => WatchFrom::Version(u64::from(after)),
+        });
+    }
+    let token: ResumeToken =
+        resume_token
+            .parse()
+            .map_err(|err: crate::arbiter::InvalidResumeToken| {
+                invalid("resume_token", &err.to_string())
+            })?;
+    if after != 0 && u64::from(after) != token.version() {
+        return Err(invalid(
+            "after_version",
+            "names another version than resume_token; send one of them",
+        ));
+    }
+    Ok(WatchFrom::Token(token))
 }
 
 /// A ply (half-moves played) as sent.

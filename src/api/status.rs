@@ -195,6 +195,19 @@ impl From<ArbiterError> for Status {
                 message,
                 ErrorDetails::with_bad_request_violation("after_version", "is ahead of the game"),
             ),
+            ArbiterError::HistoryRewritten { .. } => {
+                let details = ErrorDetails::with_precondition_failure_violation(
+                    "HISTORY_REWRITTEN",
+                    "resume_token",
+                    message.clone(),
+                );
+                status(
+                    Code::FailedPrecondition,
+                    "HISTORY_REWRITTEN",
+                    message,
+                    details,
+                )
+            }
             ArbiterError::Contention => status(
                 Code::Aborted,
                 "CONTENTION",

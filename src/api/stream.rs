@@ -47,14 +47,22 @@ pub fn game(
             let mut watcher = state?;
             match watcher.next(&shutdown).await {
                 Ok(Some(item)) => {
-                    let kind = match &item {
-                        WatchItem::Snapshot(view) => Kind::Snapshot(convert::game_view(view)),
-                        WatchItem::Event(event) => {
-                            Kind::Event(convert::game_event(&game_id, event))
+                    let (kind, token) = match &item {
+                        WatchItem::Snapshot(view, token) => {
+                            (Kind::Snapshot(convert::game_view(view)), token.to_string())
                         }
-                        WatchItem::Heartbeat(beat) => Kind::Heartbeat(convert::heartbeat(beat)),
+                        WatchItem::Event(event, token) => (
+                            Kind::Event(convert::game_event(&game_id, event)),
+                            token.to_string(),
+                        ),
+                        WatchItem::Heartbeat(beat) => {
+                            (Kind::Heartbeat(convert::heartbeat(beat)), String::new())
+                        }
                     };
-                    let message = proto::WatchGameResponse { kind: Some(kind) };
+                    let message = proto::WatchGameResponse {
+                        kind: Some(kind),
+                        resume_token: token,
+                    };
                     Some((Ok(message), Some(watcher)))
                 }
                 Ok(None) => None,

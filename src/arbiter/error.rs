@@ -59,6 +59,20 @@ pub enum ArbiterError {
         /// The game's version.
         current: u64,
     },
+    /// A watcher resumes after an event that is not in the game's history:
+    /// it was lost (a storage failover) and its version reused, or the
+    /// token belongs to another game.
+    #[error(
+        "the event at version {version} that the resume token names is not in game {game_id}'s \
+         history (lost in a storage failover, or a token of another game); watch again from \
+         version 0"
+    )]
+    HistoryRewritten {
+        /// The game.
+        game_id: GameId,
+        /// The version of the event the token names.
+        version: u64,
+    },
     /// Too many concurrent writers on one game; the request may be retried.
     #[error("the game is changing too fast to apply the request; retry")]
     Contention,

@@ -19,6 +19,7 @@ mod commands;
 mod error;
 mod event_watch;
 mod queries;
+mod resume_token;
 mod seats;
 mod sweep;
 mod watch;
@@ -28,8 +29,9 @@ use std::sync::Arc;
 pub use self::error::{ArbiterError, GameContext};
 pub use self::event_watch::{EventUpdate, EventWatcher};
 pub use self::queries::{ListCursor, MovePage};
+pub use self::resume_token::{InvalidResumeToken, ResumeToken};
 pub use self::seats::{SeatKeys, SeatTokens};
-pub use self::watch::{Heartbeat, WatchItem, Watcher};
+pub use self::watch::{Heartbeat, WatchFrom, WatchItem, Watcher};
 use crate::{
     domain::{Decision, Game, GameEvent, GameId, MoveRecord, Timestamp},
     store::{Commit, CommitOutcome, GameStore, StoreError},

@@ -6,10 +6,10 @@ use std::{collections::VecDeque, time::Duration};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::{Arbiter, ArbiterError, GameView, codec};
+use super::{Arbiter, ArbiterError, GameView, ResumeToken, codec};
 use crate::{
     domain::{ClockView, GameEvent, GameId, GameStatus, Timestamp},
-    store::EventFollower,
+    store::{EventFollower, StoreError, StoredEvent},
 };
 
 /// How long one blocking read of the log waits before it is renewed.
@@ -18,10 +18,12 @@ const FOLLOW_WAIT: Duration = Duration::from_secs(5);
 /// One message for a watcher.
 #[derive(Clone, Debug)]
 pub enum WatchItem {
-    /// The whole game as of its version.
-    Snapshot(Box<GameView>),
-    /// One event, following the previous item without a gap.
-    Event(Box<GameEvent>),
+    /// The whole game as of its version, with the token of that version's
+    /// event to resume after it.
+    Snapshot(Box<GameView>, ResumeToken),
+    /// One event, following the previous item without a gap, with the
+    /// token to resume after it.
+    Event(Box<GameEvent>, ResumeToken),
     /// Nothing happened for a while.
     Heartbeat(Heartbeat),
 }
@@ -35,6 +37,18 @@ pub struct Heartbeat {
     pub version: u64,
     /// The clocks as of `at`, in a timed game.
     pub clock: Option<ClockView>,
+}
+
+/// Where a watcher starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WatchFrom {
+    /// A snapshot of the game as it stands, then what follows.
+    Snapshot,
+    /// After a version, trusted to be the watcher's.
+    Version(u64),
+    /// After the event a token names, which must still be in the game's
+    /// history.
+    Token(ResumeToken),
 }
 
 /// A watcher's position in one game's event log.
@@ -57,15 +71,27 @@ impl Watcher {
     pub(super) async fn start(
         arbiter: Arbiter,
         id: GameId,
-        after: u64,
+        from: WatchFrom,
         heartbeat: Duration,
     ) -> Result<Self, ArbiterError> {
         let (game, now) = arbiter.load_current(&id).await?;
         let current = game.version();
+        let after = match from {
+            WatchFrom::Snapshot => 0,
+            WatchFrom::Version(after) => after,
+            WatchFrom::Token(token) => token.version(),
+        };
         if after > current {
-            return Err(ArbiterError::VersionAhead {
-                requested: after,
-                current,
+            return Err(match from {
+                // The watcher saw that event: the game has lost it since.
+                WatchFrom::Token(token) => ArbiterError::HistoryRewritten {
+                    game_id: id,
+                    version: token.version(),
+                },
+                _ => ArbiterError::VersionAhead {
+                    requested: after,
+                    current,
+                },
             });
         }
         let follower = arbiter.store.follow(&id).await?;
@@ -81,14 +107,40 @@ impl Watcher {
         };
         if after == 0 {
             // A new watcher gets the game as it stands, then what follows.
+            let latest = arbiter
+                .store
+                .events_page(&id, current.saturating_sub(1), 1)
+                .await?;
+            let latest = latest
+                .first()
+                .filter(|event| event.version == current)
+                .ok_or_else(|| {
+                    StoreError::Corrupt(format!("game {id} has no event at version {current}"))
+                })?;
             watcher.cursor = current;
             watcher.complete = game.status() != GameStatus::Active;
-            watcher.pending.push_back(WatchItem::Snapshot(Box::new(
-                arbiter.view(game, now, false).await?,
-            )));
+            watcher.pending.push_back(WatchItem::Snapshot(
+                Box::new(arbiter.view(game, now, false).await?),
+                ResumeToken::of(&id, latest),
+            ));
         } else {
             watcher.complete = game.status() != GameStatus::Active && after == current;
-            let missed = arbiter.events_after(&id, after).await?;
+            // The missed events, read from the one the watcher saw when it
+            // names it, to check that it is still there.
+            let checked = matches!(from, WatchFrom::Token(_));
+            let mut missed = arbiter
+                .store
+                .events_after(&id, after - u64::from(checked))
+                .await?;
+            if let WatchFrom::Token(token) = from {
+                let seen = (!missed.is_empty()).then(|| missed.remove(0));
+                if seen.is_none_or(|seen| ResumeToken::of(&id, &seen) != token) {
+                    return Err(ArbiterError::HistoryRewritten {
+                        game_id: id,
+                        version: token.version(),
+                    });
+                }
+            }
             watcher.accept(missed)?;
         }
         Ok(watcher)
@@ -119,25 +171,24 @@ impl Watcher {
                 () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
                 batch = self.follower.next_batch(self.cursor, wait) => batch?,
             };
-            let events = batch
-                .iter()
-                .map(codec::decode_event)
-                .collect::<Result<Vec<_>, _>>()?;
-            self.accept(events)?;
+            self.accept(batch)?;
         }
     }
 
     /// Queues the events that follow the cursor, checking there is no gap.
-    fn accept(&mut self, events: impl IntoIterator<Item = GameEvent>) -> Result<(), ArbiterError> {
-        let events: Vec<GameEvent> = events
-            .into_iter()
-            .filter(|event| event.version > self.cursor)
-            .collect();
+    fn accept(&mut self, stored: Vec<StoredEvent>) -> Result<(), ArbiterError> {
+        let mut events = Vec::with_capacity(stored.len());
+        let mut tokens = Vec::with_capacity(stored.len());
+        for event in stored.iter().filter(|event| event.version > self.cursor) {
+            events.push(codec::decode_event(event)?);
+            tokens.push(ResumeToken::of(&self.id, event));
+        }
         codec::check_contiguous(&self.id, self.cursor, &events)?;
-        for event in events {
+        for (event, token) in events.into_iter().zip(tokens) {
             self.cursor = event.version;
             self.complete = event.is_final();
-            self.pending.push_back(WatchItem::Event(Box::new(event)));
+            self.pending
+                .push_back(WatchItem::Event(Box::new(event), token));
         }
         Ok(())
     }
@@ -160,9 +211,9 @@ impl Arbiter {
     pub async fn watch(
         &self,
         id: &GameId,
-        after: u64,
+        from: WatchFrom,
         heartbeat: Duration,
     ) -> Result<Watcher, ArbiterError> {
-        Watcher::start(self.clone(), id.clone(), after, heartbeat).await
+        Watcher::start(self.clone(), id.clone(), from, heartbeat).await
     }
 }

@@ -331,6 +331,7 @@ async fn malformed_game_ids_are_refused_everywhere(backend: Backend) {
             .watch_game(proto::WatchGameRequest {
                 game_id: id.to_owned(),
                 after_version: 0,
+                ..Default::default()
             })
             .await;
         assert_invalid(result, "INVALID_FIELD", "game_id");
@@ -635,6 +636,7 @@ async fn unknown_games_are_not_found(backend: Backend) {
         .watch_game(proto::WatchGameRequest {
             game_id: UNKNOWN_ID.to_owned(),
             after_version: 0,
+            ..Default::default()
         })
         .await;
     assert_refused(result, Code::NotFound, "GAME_NOT_FOUND");

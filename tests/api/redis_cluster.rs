@@ -82,6 +82,7 @@ async fn watch_resuming(mut client: Client, game_id: String, last_version: i32) 
             .watch_game(proto::WatchGameRequest {
                 game_id: game_id.clone(),
                 after_version: after,
+                ..Default::default()
             })
             .await;
         let Ok(stream) = stream else {

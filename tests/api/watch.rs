@@ -98,6 +98,7 @@ async fn a_version_ahead_of_the_game_is_out_of_range(backend: Backend) {
         .watch_game(proto::WatchGameRequest {
             game_id: game.id.clone(),
             after_version: 5,
+            ..Default::default()
         })
         .await;
     let status = expect_code(result, Code::OutOfRange);
@@ -107,6 +108,7 @@ async fn a_version_ahead_of_the_game_is_out_of_range(backend: Backend) {
         .watch_game(proto::WatchGameRequest {
             game_id: game.id.clone(),
             after_version: -1,
+            ..Default::default()
         })
         .await;
     let status = expect_code(result, Code::InvalidArgument);
@@ -280,7 +282,186 @@ async fn a_quiet_game_sends_heartbeats_with_its_version_and_clocks(backend: Back
     assert!(matches!(rest[0].kind, Some(Kind::GameEnded(_))));
 }
 
+/// Opens a watch with a resume token (and an after_version, 0 for none).
+async fn watch_with_token(
+    client: &mut common::Client,
+    game_id: &str,
+    after_version: i32,
+    resume_token: &str,
+) -> Result<Streaming<proto::WatchGameResponse>, tonic::Status> {
+    client
+        .watch_game(proto::WatchGameRequest {
+            game_id: game_id.to_owned(),
+            after_version,
+            resume_token: resume_token.to_owned(),
+        })
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// The next snapshot or event of a stream with its resume token.
+async fn next_with_token(stream: &mut Streaming<proto::WatchGameResponse>) -> (WatchKind, String) {
+    let message = next_within(stream, STREAM_PATIENCE)
+        .await
+        .expect("a message")
+        .expect("not an error");
+    (message.kind.expect("a kind"), message.resume_token)
+}
+
+async fn resume_tokens_name_the_exact_event(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let game = app.new_game().await;
+    let other = app.new_game().await;
+    let mut client = app.client().await;
+
+    // The snapshot carries the token of its version; resuming with it
+    // sends what followed.
+    let mut first = watch(&mut client, &game.id, 0).await;
+    let (snapshot, snapshot_token) = next_with_token(&mut first).await;
+    assert!(matches!(snapshot, WatchKind::Snapshot(_)), "{snapshot:?}");
+    assert!(snapshot_token.starts_with("1."), "{snapshot_token}");
+    play_line(&mut client, &game, &FOOLS_MATE[..2]).await;
+    let (event, token) = next_with_token(&mut first).await;
+    let WatchKind::Event(event) = event else {
+        panic!("an event: {event:?}")
+    };
+    assert_eq!(event.version, 2);
+    assert!(token.starts_with("2."), "{token}");
+    drop(first);
+
+    let mut resumed = watch_with_token(&mut client, &game.id, 0, &snapshot_token)
+        .await
+        .expect("resume after the snapshot");
+    assert_eq!(next_event(&mut resumed).await.version, 2);
+    drop(resumed);
+    // With the token alone, or with the same after_version.
+    for after_version in [0, 2] {
+        let mut resumed = watch_with_token(&mut client, &game.id, after_version, &token)
+            .await
+            .expect("resume after version 2");
+        let (next, next_token) = next_with_token(&mut resumed).await;
+        let WatchKind::Event(next) = next else {
+            panic!("an event: {next:?}")
+        };
+        assert_eq!(next.version, 3);
+        assert!(next_token.starts_with("3."), "{next_token}");
+    }
+
+    // Malformed, or at odds with after_version: INVALID_ARGUMENT.
+    for (after_version, bad) in [
+        (0, "2"),
+        (0, "2.xyz"),
+        (0, "x.0123456789abcdef"),
+        (1, &*token),
+    ] {
+        let status = expect_code(
+            watch_with_token(&mut client, &game.id, after_version, bad).await,
+            Code::InvalidArgument,
+        );
+        assert!(!status.message().is_empty());
+    }
+    // A token of another game names no event of this one.
+    let mut watching_other = watch(&mut client, &other.id, 0).await;
+    let (_, other_token) = next_with_token(&mut watching_other).await;
+    let status = expect_code(
+        watch_with_token(&mut client, &game.id, 0, &other_token).await,
+        Code::FailedPrecondition,
+    );
+    assert_eq!(reason(&status), "HISTORY_REWRITTEN", "{status:?}");
+}
+
+/// A watcher that resumes after an event its game has lost (a Redis
+/// failover that dropped the latest commit, whose version the next move
+/// then reused) is refused with HISTORY_REWRITTEN, before and after the
+/// version is reused, instead of silently missing the replacement. The
+/// loss is made here as a failover leaves it: the game's state and log as
+/// they were one commit earlier.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_history_rewritten_under_a_watcher_is_refused() {
+    use arbiter::server::StoreChoice;
+    let app = TestApp::spawn(Backend::Redis).await;
+    let StoreChoice::Redis(config) = app.settings.store.clone() else {
+        panic!("a Redis store")
+    };
+    let game = app.new_game().await;
+    let mut client = app.client().await;
+    play_line(&mut client, &game, &FOOLS_MATE[..1]).await;
+
+    let redis = ::redis::Client::open(config.url.as_str()).expect("client");
+    let mut conn = redis
+        .get_multiplexed_async_connection()
+        .await
+        .expect("connection");
+    let keys: Vec<String> = ::redis::cmd("KEYS")
+        .arg(format!("{}:*:{}:state", config.key_prefix, game.id))
+        .query_async(&mut conn)
+        .await
+        .expect("keys");
+    let [state_key] = keys.as_slice() else {
+        panic!("one state key: {keys:?}")
+    };
+    let log_key = state_key.replace(":state", ":log");
+    let before: Vec<Vec<u8>> = ::redis::cmd("HMGET")
+        .arg(state_key)
+        .arg("v")
+        .arg("s")
+        .query_async(&mut conn)
+        .await
+        .expect("state at version 2");
+
+    // Black's reply, seen by a watcher, is then lost.
+    let mut watcher = watch(&mut client, &game.id, 2).await;
+    play_line(&mut client, &game, &["e5"]).await;
+    let (_, seen_token) = next_with_token(&mut watcher).await;
+    assert!(seen_token.starts_with("3."), "{seen_token}");
+    drop(watcher);
+    let _: () = ::redis::pipe()
+        .cmd("XDEL")
+        .arg(&log_key)
+        .arg("0-3")
+        .ignore()
+        .cmd("XSETID")
+        .arg(&log_key)
+        .arg("0-2")
+        .ignore()
+        .cmd("HSET")
+        .arg(state_key)
+        .arg("v")
+        .arg(&before[0])
+        .arg("s")
+        .arg(&before[1])
+        .ignore()
+        .query_async(&mut conn)
+        .await
+        .expect("roll the game back one commit");
+
+    let status = expect_code(
+        watch_with_token(&mut client, &game.id, 0, &seen_token).await,
+        Code::FailedPrecondition,
+    );
+    assert_eq!(reason(&status), "HISTORY_REWRITTEN", "{status:?}");
+
+    // Black plays another move: version 3 now names another event.
+    play_line(&mut client, &game, &["e6"]).await;
+    let status = expect_code(
+        watch_with_token(&mut client, &game.id, 0, &seen_token).await,
+        Code::FailedPrecondition,
+    );
+    assert_eq!(reason(&status), "HISTORY_REWRITTEN", "{status:?}");
+    assert!(status.message().contains("version 0"), "{status:?}");
+
+    // Starting again from a snapshot shows the history as it now is.
+    let mut again = watch(&mut client, &game.id, 0).await;
+    let (snapshot, token) = next_with_token(&mut again).await;
+    let WatchKind::Snapshot(snapshot) = snapshot else {
+        panic!("a snapshot: {snapshot:?}")
+    };
+    assert_eq!(snapshot.version, 3);
+    assert_ne!(token, seen_token);
+}
+
 on_every_backend!(
+    resume_tokens_name_the_exact_event,
     a_quiet_game_sends_heartbeats_with_its_version_and_clocks,
     resume_after_disconnect_has_no_gap_and_no_duplicate,
     a_finished_game_streams_its_history_then_ends,
@@ -310,6 +491,7 @@ async fn watch_streams_past_the_limits_are_refused() {
         .watch_game(proto::WatchGameRequest {
             game_id: game.id.clone(),
             after_version: 0,
+            ..Default::default()
         })
         .await
         .expect_err("a third stream on one connection");
@@ -329,7 +511,8 @@ async fn watch_streams_past_the_limits_are_refused() {
     assert!(matches!(
         first.next().await,
         Some(Ok(proto::WatchGameResponse {
-            kind: Some(crate::common::WatchKind::Snapshot(_))
+            kind: Some(crate::common::WatchKind::Snapshot(_)),
+            ..
         }))
     ));
     drop(first);
@@ -339,6 +522,7 @@ async fn watch_streams_past_the_limits_are_refused() {
             .watch_game(proto::WatchGameRequest {
                 game_id: game.id.clone(),
                 after_version: 0,
+                ..Default::default()
             })
             .await
         {

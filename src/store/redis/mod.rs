@@ -49,7 +49,9 @@ use crate::domain::{EventId, GameId, Timestamp};
 /// {0, current} on a version conflict, or {-1, logged} when the log does not
 /// end at the stored version (state and log disagree: nothing is written).
 /// Everything is checked before the first write, because Redis does not undo
-/// a script's earlier writes when a later command fails.
+/// a script's earlier writes when a later command fails; the events go
+/// first, so that a log whose stream refuses their IDs (its last ID ahead
+/// of its last entry) fails the commit before anything is written.
 const COMMIT_SCRIPT: &str = r"
 local stored = redis.call('HGET', KEYS[1], 'v')
 local current = 0
@@ -61,10 +63,10 @@ if #last > 0 then logged = tonumber(string.match(last[1][1], '^0%-(%d+)$')) or -
 if logged ~= current then
   return {-1, logged}
 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 for i = 6, #ARGV, 2 do
   redis.call('XADD', KEYS[2], '0-' .. ARGV[i], 'e', ARGV[i + 1])
 end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 if ARGV[4] == '' then
   redis.call('ZREM', KEYS[3], ARGV[5])
 else

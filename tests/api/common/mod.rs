@@ -578,6 +578,7 @@ pub async fn watch(
         .watch_game(proto::WatchGameRequest {
             game_id: game_id.to_owned(),
             after_version,
+            ..Default::default()
         })
         .await
         .expect("watch")
