@@ -208,6 +208,12 @@ impl From<ArbiterError> for Status {
                     details,
                 )
             }
+            ArbiterError::WatcherTooSlow { .. } => status(
+                Code::ResourceExhausted,
+                "WATCHER_TOO_SLOW",
+                message,
+                ErrorDetails::new(),
+            ),
             ArbiterError::Contention => status(
                 Code::Aborted,
                 "CONTENTION",

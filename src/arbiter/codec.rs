@@ -57,7 +57,11 @@ pub fn decode_event(stored: &StoredEvent) -> Result<GameEvent, StoreError> {
 
 /// Checks that `events` are exactly the versions after `after`, one by one:
 /// a log with a hole (or out of order) is corrupt, never silently skipped.
-pub fn check_contiguous(id: &GameId, after: u64, events: &[GameEvent]) -> Result<(), StoreError> {
+pub fn check_contiguous<'a>(
+    id: &GameId,
+    after: u64,
+    events: impl IntoIterator<Item = &'a GameEvent>,
+) -> Result<(), StoreError> {
     for (expected, event) in (after + 1..).zip(events) {
         if event.version != expected {
             return Err(StoreError::Corrupt(format!(

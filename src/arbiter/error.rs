@@ -73,6 +73,20 @@ pub enum ArbiterError {
         /// The version of the event the token names.
         version: u64,
     },
+    /// A watcher fell too far behind its game's events (it does not read
+    /// its stream fast enough) and was ended; it resumes after `version`.
+    #[error(
+        "the watcher of game {game_id} fell more than {buffer} events behind; resume after \
+         version {version}"
+    )]
+    WatcherTooSlow {
+        /// The game.
+        game_id: GameId,
+        /// The events a watcher may fall behind.
+        buffer: usize,
+        /// The last version the watcher was sent.
+        version: u64,
+    },
     /// Too many concurrent writers on one game; the request may be retried.
     #[error("the game is changing too fast to apply the request; retry")]
     Contention,

@@ -18,6 +18,7 @@ mod codec;
 mod commands;
 mod error;
 mod event_watch;
+mod hub;
 mod queries;
 mod resume_token;
 mod seats;
@@ -83,16 +84,25 @@ pub struct Arbiter {
     store: Arc<dyn GameStore>,
     seats: SeatKeys,
     set_aside: sweep::SetAside,
+    hub: hub::WatchHub,
 }
 
 impl Arbiter {
     /// An arbiter over `store`, issuing seat tokens from `seats`.
     pub fn new(store: Arc<dyn GameStore>, seats: SeatKeys) -> Self {
         Self {
+            hub: hub::WatchHub::new(store.clone(), hub::WATCHER_BUFFER),
             store,
             seats,
             set_aside: sweep::SetAside::default(),
         }
+    }
+
+    /// The same arbiter, whose watchers may fall `events` behind their
+    /// game before they are ended (256 by default).
+    pub fn with_watch_buffer(mut self, events: usize) -> Self {
+        self.hub = hub::WatchHub::new(self.store.clone(), events);
+        self
     }
 
     /// Loads a game as it stands now: when time has decided it (a flag or

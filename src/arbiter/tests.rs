@@ -10,7 +10,7 @@ use crate::{
         EventId, GameRules, NewGame, Pairing, Player, Ply, Rejection, RequestId, StartPosition,
         Variant,
     },
-    store::{EventFollower, EventPosition, MemoryStore, StoreError, StoredEvent, StoredState},
+    store::{ChangeFeed, EventPosition, MemoryStore, StoreError, StoredEvent, StoredState},
 };
 
 /// Bytes and events written by each commit.
@@ -74,9 +74,9 @@ impl GameStore for RecordingStore {
         self.record("events_page");
         self.inner.events_page(id, after, limit).await
     }
-    async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
-        self.record("follow");
-        self.inner.follow(id).await
+    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
+        self.record("changes");
+        self.inner.changes().await
     }
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
         self.record("due");
@@ -406,4 +406,97 @@ async fn an_events_standings_read_its_games_in_one_round_trip() {
     assert_eq!(rows.len(), 60);
     assert_eq!(counted, 0);
     assert_eq!(*calls.lock().unwrap(), ["event_games", "load_many"]);
+}
+
+/// The next item of a watcher, within a bound that fails the test rather
+/// than hang it.
+async fn next_item(watcher: &mut Watcher) -> Result<Option<WatchItem>, ArbiterError> {
+    let never = tokio_util::sync::CancellationToken::new();
+    tokio::time::timeout(std::time::Duration::from_secs(20), watcher.next(&never))
+        .await
+        .expect("a watch item in time")
+}
+
+/// Many watchers of a game share one follower; a watcher that does not
+/// read falls behind its buffer and is ended, resumable, while the others
+/// get every event once, in order; once the game has ended the replica
+/// follows nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
+    let (arbiter, _) = arbiter();
+    let arbiter = arbiter.with_watch_buffer(8);
+    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let id = created.game.id().clone();
+    let heartbeat = std::time::Duration::from_secs(600);
+    let mut slow = arbiter
+        .watch(&id, WatchFrom::Version(1), heartbeat)
+        .await
+        .unwrap();
+    let mut readers = Vec::new();
+    for _ in 0..5 {
+        readers.push(
+            arbiter
+                .watch(&id, WatchFrom::Version(1), heartbeat)
+                .await
+                .unwrap(),
+        );
+    }
+    assert_eq!(arbiter.hub.followed(), 1, "one follower for the game");
+
+    let line = long_line();
+    let plies = 20;
+    for (ply, san) in line.iter().take(plies).enumerate() {
+        let token = if ply % 2 == 0 {
+            &created.tokens.white
+        } else {
+            &created.tokens.black
+        };
+        arbiter
+            .make_move(&id, token, Ply::new(ply as u32), san, false)
+            .await
+            .unwrap();
+        // Each reader gets the move before the next one is played.
+        for reader in &mut readers {
+            let Ok(Some(WatchItem::Event(event, _))) = next_item(reader).await else {
+                panic!("the move's event");
+            };
+            assert_eq!(event.version, ply as u64 + 2);
+        }
+    }
+
+    // The slow watcher gets what its buffer kept no more: it is ended,
+    // saying where to resume.
+    let ended = loop {
+        match next_item(&mut slow).await {
+            Ok(Some(WatchItem::Event(..))) => {}
+            other => break other,
+        }
+    };
+    assert!(
+        matches!(
+            ended,
+            Err(ArbiterError::WatcherTooSlow {
+                version: 1,
+                buffer: 8,
+                ..
+            })
+        ),
+        "{ended:?}"
+    );
+
+    // Resigning ends the game: the readers get the final event, and the
+    // replica stops following it.
+    arbiter.resign(&id, &created.tokens.black).await.unwrap();
+    for reader in &mut readers {
+        let Ok(Some(WatchItem::Event(event, _))) = next_item(reader).await else {
+            panic!("the final event");
+        };
+        assert!(event.is_final());
+        assert!(matches!(next_item(reader).await, Ok(None)));
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while arbiter.hub.followed() > 0 {
+        assert!(std::time::Instant::now() < deadline, "still followed");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
 }

@@ -1,19 +1,24 @@
 //! Following a game for a watcher: a snapshot or the missed events first,
 //! then every new event exactly once, in version order, until the game ends.
+//! New events come from the replica's [`hub`](super::hub); the watcher
+//! checks their order itself and fills any gap from the store.
 
-use std::{collections::VecDeque, time::Duration};
+use std::{collections::VecDeque, sync::Arc, time::Duration};
 
-use tokio::time::Instant;
+use tokio::{
+    sync::broadcast::{self, error::RecvError},
+    time::Instant,
+};
 use tokio_util::sync::CancellationToken;
 
-use super::{Arbiter, ArbiterError, GameView, ResumeToken, codec};
+use super::{
+    Arbiter, ArbiterError, GameView, ResumeToken, codec,
+    hub::{self, HubItem},
+};
 use crate::{
     domain::{ClockView, GameEvent, GameId, GameStatus, Timestamp},
-    store::{EventFollower, StoreError, StoredEvent},
+    store::StoreError,
 };
-
-/// How long one blocking read of the log waits before it is renewed.
-const FOLLOW_WAIT: Duration = Duration::from_secs(5);
 
 /// One message for a watcher.
 #[derive(Clone, Debug)]
@@ -23,7 +28,7 @@ pub enum WatchItem {
     Snapshot(Box<GameView>, ResumeToken),
     /// One event, following the previous item without a gap, with the
     /// token to resume after it.
-    Event(Box<GameEvent>, ResumeToken),
+    Event(Arc<GameEvent>, ResumeToken),
     /// Nothing happened for a while.
     Heartbeat(Heartbeat),
 }
@@ -55,7 +60,8 @@ pub enum WatchFrom {
 pub struct Watcher {
     arbiter: Arbiter,
     id: GameId,
-    follower: Box<dyn EventFollower>,
+    /// The game's events from the hub; none once the game has ended.
+    events: Option<broadcast::Receiver<Arc<HubItem>>>,
     /// How long the stream may stay silent before a heartbeat.
     heartbeat: Duration,
     /// When the last item was handed out.
@@ -94,11 +100,15 @@ impl Watcher {
                 },
             });
         }
-        let follower = arbiter.store.follow(&id).await?;
+        // Subscribed before the catch-up is read, so that nothing committed
+        // meanwhile falls between the two; a finished game has nothing more
+        // to follow.
+        let events =
+            (game.status() == GameStatus::Active).then(|| arbiter.hub.subscribe(&id, current));
         let mut watcher = Self {
             arbiter: arbiter.clone(),
             id: id.clone(),
-            follower,
+            events,
             heartbeat,
             last_sent: Instant::now(),
             cursor: after,
@@ -128,13 +138,11 @@ impl Watcher {
             // The missed events, read from the one the watcher saw when it
             // names it, to check that it is still there.
             let checked = matches!(from, WatchFrom::Token(_));
-            let mut missed = arbiter
-                .store
-                .events_after(&id, after - u64::from(checked))
-                .await?;
+            let mut missed =
+                hub::read_after(arbiter.store.as_ref(), &id, after - u64::from(checked)).await?;
             if let WatchFrom::Token(token) = from {
                 let seen = (!missed.is_empty()).then(|| missed.remove(0));
-                if seen.is_none_or(|seen| ResumeToken::of(&id, &seen) != token) {
+                if seen.is_none_or(|(_, seen)| seen != token) {
                     return Err(ArbiterError::HistoryRewritten {
                         game_id: id,
                         version: token.version(),
@@ -166,29 +174,74 @@ impl Watcher {
                 let beat = heartbeat_now(self.arbiter.clone(), self.id.clone()).await?;
                 return Ok(Some(WatchItem::Heartbeat(beat)));
             }
-            let wait = FOLLOW_WAIT.min(self.heartbeat - quiet);
-            let batch = tokio::select! {
-                () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
-                batch = self.follower.next_batch(self.cursor, wait) => batch?,
+            let Some(events) = self.events.as_mut() else {
+                // Not active when the watch started, yet not complete: a
+                // game aborted or ended by an event still being read.
+                let missed =
+                    hub::read_after(self.arbiter.store.as_ref(), &self.id, self.cursor).await?;
+                self.accept(missed)?;
+                if self.pending.is_empty() {
+                    self.complete = true;
+                }
+                continue;
             };
-            self.accept(batch)?;
+            let received = tokio::select! {
+                () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
+                received = tokio::time::timeout(self.heartbeat - quiet, events.recv()) => received,
+            };
+            match received {
+                // Quiet: the next turn sends a heartbeat.
+                Err(_elapsed) => {}
+                Ok(Ok(item)) => match item.as_ref() {
+                    HubItem::Event(event, token) => {
+                        if event.version == self.cursor + 1 {
+                            self.accept(vec![(event.clone(), *token)])?;
+                        } else if event.version > self.cursor {
+                            self.fill_gap().await?;
+                        }
+                    }
+                    HubItem::Failed(err) => return Err(err.clone().into()),
+                },
+                Ok(Err(RecvError::Lagged(_))) => {
+                    return Err(ArbiterError::WatcherTooSlow {
+                        game_id: self.id.clone(),
+                        buffer: self.arbiter.hub.buffer(),
+                        version: self.cursor,
+                    });
+                }
+                // The follower stopped without a final event this watcher
+                // has: follow again, from the store first.
+                Ok(Err(RecvError::Closed)) => {
+                    self.events = Some(self.arbiter.hub.subscribe(&self.id, self.cursor));
+                    self.fill_gap().await?;
+                }
+            }
         }
     }
 
+    /// Reads from the store what follows the cursor (events the hub sent
+    /// before this watcher caught up, or a follower restarted behind it).
+    async fn fill_gap(&mut self) -> Result<(), ArbiterError> {
+        let missed = hub::read_after(self.arbiter.store.as_ref(), &self.id, self.cursor).await?;
+        self.accept(missed)
+    }
+
     /// Queues the events that follow the cursor, checking there is no gap.
-    fn accept(&mut self, stored: Vec<StoredEvent>) -> Result<(), ArbiterError> {
-        let mut events = Vec::with_capacity(stored.len());
-        let mut tokens = Vec::with_capacity(stored.len());
-        for event in stored.iter().filter(|event| event.version > self.cursor) {
-            events.push(codec::decode_event(event)?);
-            tokens.push(ResumeToken::of(&self.id, event));
-        }
-        codec::check_contiguous(&self.id, self.cursor, &events)?;
-        for (event, token) in events.into_iter().zip(tokens) {
+    fn accept(&mut self, events: Vec<(Arc<GameEvent>, ResumeToken)>) -> Result<(), ArbiterError> {
+        let (events, tokens): (Vec<_>, Vec<_>) = events
+            .into_iter()
+            .filter(|(event, _)| event.version > self.cursor)
+            .unzip();
+        codec::check_contiguous(&self.id, self.cursor, events.iter().map(Arc::as_ref))?;
+        let events = events.into_iter().zip(tokens);
+        for (event, token) in events {
             self.cursor = event.version;
             self.complete = event.is_final();
-            self.pending
-                .push_back(WatchItem::Event(Box::new(event), token));
+            self.pending.push_back(WatchItem::Event(event, token));
+        }
+        if self.complete {
+            // Nothing follows: the hub's copy is no longer needed.
+            self.events = None;
         }
         Ok(())
     }

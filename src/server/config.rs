@@ -115,6 +115,13 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_streams: u32,
 
+    /// Events a watch stream may fall behind its game (a client that does
+    /// not read fast enough) before it is ended with RESOURCE_EXHAUSTED
+    /// (WATCHER_TOO_SLOW); it resumes from its last version.
+    #[arg(long, env = "ARBITER_WATCH_BUFFER_EVENTS", default_value_t = 256,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    pub watch_buffer_events: u32,
+
     /// Seconds after which a client connection is asked to reconnect (HTTP/2
     /// GOAWAY), so that long-lived connections spread over new replicas
     /// after a scale-out; watch streams resume on the new connection.
@@ -156,6 +163,8 @@ pub struct Settings {
     pub stream_limits: StreamLimits,
     /// When a client connection is asked to reconnect.
     pub max_connection_age: Duration,
+    /// Events a watch stream may fall behind before it is ended.
+    pub watch_buffer: usize,
 }
 
 /// Shortest accepted seat-token secret.
@@ -202,6 +211,7 @@ impl Config {
                 total: self.max_streams as usize,
             },
             max_connection_age: Duration::from_secs(self.max_connection_age_seconds),
+            watch_buffer: self.watch_buffer_events as usize,
         })
     }
 

@@ -31,7 +31,8 @@ pub async fn serve(
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
     let store = open_store(&settings.store, settings.require_durable_redis).await?;
-    let arbiter = Arbiter::new(store.clone(), seat_keys(settings.token_secret.as_deref()));
+    let arbiter = Arbiter::new(store.clone(), seat_keys(settings.token_secret.as_deref()))
+        .with_watch_buffer(settings.watch_buffer);
     let sweeper_task = tokio::spawn(sweeper::run(arbiter.clone(), shutdown.clone()));
     let api = ArbiterApi::new(
         arbiter,

@@ -3,14 +3,14 @@
 use std::{
     collections::{BTreeSet, HashMap},
     sync::{Arc, Mutex, MutexGuard},
-    time::{Duration, SystemTime, UNIX_EPOCH},
+    time::{SystemTime, UNIX_EPOCH},
 };
 
 use async_trait::async_trait;
-use tokio::sync::watch;
+use tokio::sync::broadcast;
 
 use super::{
-    Commit, CommitOutcome, EventFollower, EventPosition, GameStore, StoreError, StoredEvent,
+    Change, ChangeFeed, Commit, CommitOutcome, EventPosition, GameStore, StoreError, StoredEvent,
     StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
@@ -18,8 +18,6 @@ use crate::domain::{EventId, GameId, Timestamp};
 struct Entry {
     state: StoredState,
     events: Vec<StoredEvent>,
-    /// Announces the latest committed version to followers.
-    latest: watch::Sender<u64>,
 }
 
 /// The deadline index: which game needs the sweeper when.
@@ -49,11 +47,26 @@ struct Games {
     deadlines: Deadlines,
 }
 
+/// Announcements a feed may fall behind by before it reports a gap.
+const ANNOUNCEMENTS: usize = 4096;
+
 /// Keeps games in this process's memory; they vanish when it exits.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct MemoryStore {
     games: Arc<Mutex<Games>>,
     events: Arc<Mutex<HashMap<EventId, BTreeSet<EventPosition>>>>,
+    /// Announces every commit.
+    changes: broadcast::Sender<Change>,
+}
+
+impl Default for MemoryStore {
+    fn default() -> Self {
+        Self {
+            games: Arc::default(),
+            events: Arc::default(),
+            changes: broadcast::channel(ANNOUNCEMENTS).0,
+        }
+    }
 }
 
 impl MemoryStore {
@@ -89,13 +102,6 @@ impl MemoryStore {
                     .collect()
             })
             .unwrap_or_default()
-    }
-
-    fn subscribe(&self, id: &GameId) -> Option<watch::Receiver<u64>> {
-        self.lock()
-            .entries
-            .get(id)
-            .map(|entry| entry.latest.subscribe())
     }
 }
 
@@ -136,21 +142,18 @@ impl GameStore for MemoryStore {
             Some(entry) => {
                 entry.state = state;
                 entry.events.extend(events);
-                entry.latest.send_replace(version);
             }
             None => {
-                let (latest, _) = watch::channel(version);
-                games.entries.insert(
-                    id.clone(),
-                    Entry {
-                        state,
-                        events,
-                        latest,
-                    },
-                );
+                games.entries.insert(id.clone(), Entry { state, events });
             }
         }
         games.deadlines.set(id, deadline);
+        // Sent under the lock, so announcements keep the commits' order;
+        // nobody listening is not an error.
+        let _ = self.changes.send(Change {
+            game: id.clone(),
+            version,
+        });
         Ok(CommitOutcome::Committed)
     }
 
@@ -167,12 +170,8 @@ impl GameStore for MemoryStore {
         Ok(self.events_page_sync(id, after, limit))
     }
 
-    async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
-        Ok(Box::new(MemoryFollower {
-            store: self.clone(),
-            id: id.clone(),
-            latest: self.subscribe(id),
-        }))
+    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
+        Ok(Box::new(MemoryFeed(self.changes.subscribe())))
     }
 
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
@@ -245,34 +244,20 @@ impl GameStore for MemoryStore {
     }
 }
 
-struct MemoryFollower {
-    store: MemoryStore,
-    id: GameId,
-    latest: Option<watch::Receiver<u64>>,
-}
+/// The announcements of a memory store.
+struct MemoryFeed(broadcast::Receiver<Change>);
 
 #[async_trait]
-impl EventFollower for MemoryFollower {
-    async fn next_batch(
-        &mut self,
-        after: u64,
-        wait: Duration,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        if self.latest.is_none() {
-            self.latest = self.store.subscribe(&self.id);
+impl ChangeFeed for MemoryFeed {
+    async fn next(&mut self) -> Result<Change, StoreError> {
+        match self.0.recv().await {
+            Ok(change) => Ok(change),
+            Err(broadcast::error::RecvError::Lagged(missed)) => Err(StoreError::Unavailable(
+                format!("{missed} commit announcements were missed"),
+            )),
+            Err(broadcast::error::RecvError::Closed) => Err(StoreError::Unavailable(
+                "the store announces no more commits".to_owned(),
+            )),
         }
-        let Some(latest) = self.latest.as_mut() else {
-            tokio::time::sleep(wait).await;
-            return Ok(Vec::new());
-        };
-        // Mark the current value seen before reading, so a commit that lands
-        // after the read wakes the wait below.
-        latest.borrow_and_update();
-        let events = self.store.events_after_sync(&self.id, after);
-        if !events.is_empty() {
-            return Ok(events);
-        }
-        let _ = tokio::time::timeout(wait, latest.changed()).await;
-        Ok(self.store.events_after_sync(&self.id, after))
     }
 }

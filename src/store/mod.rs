@@ -9,8 +9,6 @@
 mod memory;
 mod redis;
 
-use std::time::Duration;
-
 use async_trait::async_trait;
 use thiserror::Error;
 
@@ -179,8 +177,8 @@ pub trait GameStore: Send + Sync + 'static {
         Ok(all)
     }
 
-    /// A follower of one game's log, for a watcher.
-    async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError>;
+    /// Announcements of every commit from now on, for waking watchers.
+    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError>;
 
     /// Up to `limit` games whose recorded deadline is at or before `now`.
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError>;
@@ -223,14 +221,23 @@ pub trait GameStore: Send + Sync + 'static {
     async fn ping(&self) -> Result<(), StoreError>;
 }
 
-/// Follows one game's event log.
+/// A commit, as announced: game `game` is now at `version`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The game.
+    pub game: GameId,
+    /// Its version after the commit.
+    pub version: u64,
+}
+
+/// Announcements of commits, in the order they were made. Best effort:
+/// the log stays the truth, and announcements made while a feed was
+/// broken are not repeated, so a reader that gets an error reads the logs
+/// it follows again.
 #[async_trait]
-pub trait EventFollower: Send {
-    /// Events with a version greater than `after`, waiting up to `wait` for
-    /// at least one; an empty batch means none arrived in time.
-    async fn next_batch(
-        &mut self,
-        after: u64,
-        wait: Duration,
-    ) -> Result<Vec<StoredEvent>, StoreError>;
+pub trait ChangeFeed: Send {
+    /// The next announcement, waiting for it. An error means the feed is
+    /// broken and announcements may have been missed: ask the store for a
+    /// new feed.
+    async fn next(&mut self) -> Result<Change, StoreError>;
 }

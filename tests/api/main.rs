@@ -25,3 +25,4 @@ mod store_faults;
 mod trf;
 mod watch;
 mod watch_event;
+mod watch_hub;

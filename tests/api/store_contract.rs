@@ -19,8 +19,8 @@ use std::{
 use arbiter::{
     domain::{EventId, GameId, Pairing, Timestamp},
     store::{
-        Commit, CommitOutcome, EventPosition, GameStore, MemoryStore, RedisConfig, RedisStore,
-        StoreError, StoredEvent, StoredState,
+        Change, ChangeFeed, Commit, CommitOutcome, EventPosition, GameStore, MemoryStore,
+        RedisConfig, RedisStore, StoreError, StoredEvent, StoredState,
     },
 };
 use common::{Backend, RedisServer, fresh_redis_config};
@@ -549,136 +549,63 @@ async fn events_after_many_reads_each_cursor(backend: Backend) {
 // Following
 // ---------------------------------------------------------------------------
 
-async fn a_follower_returns_existing_events_at_once(backend: Backend) {
+async fn next_change(feed: &mut Box<dyn ChangeFeed>) -> Change {
+    within("an announcement", feed.next())
+        .await
+        .expect("an announcement")
+}
+
+fn change(game: &GameId, version: u64) -> Change {
+    Change {
+        game: game.clone(),
+        version,
+    }
+}
+
+/// Every commit is announced once, in the order of the commits, with the
+/// game and its new version; a refused commit is not.
+async fn commits_are_announced_in_order(backend: Backend) {
     let subject = open(backend);
     let store = subject.store.as_ref();
-    let game = id("followed");
-    create(store, &game).await;
+    let mut feed = within("subscribe", store.changes()).await.expect("a feed");
+    let (a, b) = (id("announced-a"), id("announced-b"));
+    create(store, &a).await;
+    create(store, &b).await;
     commit(
         store,
-        &game,
+        &a,
         1,
         state(3, b"state 3"),
         vec![event(2, b"event 2"), event(3, b"event 3")],
         None,
     )
     .await;
+    // Refused: a is at version 3.
+    let refused = store
+        .commit(&a, commit_of(1, state(2, b"x"), vec![event(2, b"x")], None))
+        .await
+        .expect("a conflict, not an error");
+    assert_eq!(refused, CommitOutcome::Conflict { current: 3 });
+    commit(store, &b, 1, state(2, b"b 2"), vec![event(2, b"b 2")], None).await;
 
-    let mut follower = store.follow(&game).await.expect("follow");
-    // The wait is far longer than the test's patience: only an immediate
-    // answer passes.
-    let long = Duration::from_secs(600);
-    let batch = within("next_batch", follower.next_batch(0, long))
-        .await
-        .expect("next_batch");
-    assert_eq!(
-        batch,
-        vec![
-            event(1, b"event 1"),
-            event(2, b"event 2"),
-            event(3, b"event 3")
-        ]
-    );
-    let batch = within("next_batch", follower.next_batch(1, long))
-        .await
-        .expect("next_batch");
-    assert_eq!(batch, vec![event(2, b"event 2"), event(3, b"event 3")]);
+    assert_eq!(next_change(&mut feed).await, change(&a, 1));
+    assert_eq!(next_change(&mut feed).await, change(&b, 1));
+    assert_eq!(next_change(&mut feed).await, change(&a, 3));
+    assert_eq!(next_change(&mut feed).await, change(&b, 2));
 }
 
-async fn a_follower_returns_an_empty_batch_when_nothing_arrives(backend: Backend) {
+/// Feeds opened one after the other each see every later commit.
+async fn every_feed_sees_every_later_commit(backend: Backend) {
     let subject = open(backend);
     let store = subject.store.as_ref();
-    let game = id("quiet");
+    let game = id("seen-twice");
+    let mut first = store.changes().await.expect("a feed");
     create(store, &game).await;
-
-    let mut follower = store.follow(&game).await.expect("follow");
-    let short = Duration::from_millis(200);
-    for _ in 0..2 {
-        let batch = within("next_batch", follower.next_batch(1, short))
-            .await
-            .expect("next_batch");
-        assert!(batch.is_empty(), "{batch:?}");
-    }
-    // A follower of a game that does not exist sees nothing either.
-    let mut follower = store.follow(&id("absent")).await.expect("follow");
-    let batch = within("next_batch", follower.next_batch(0, short))
-        .await
-        .expect("next_batch");
-    assert!(batch.is_empty(), "{batch:?}");
-}
-
-async fn a_waiting_follower_wakes_up_on_a_commit(backend: Backend) {
-    let subject = open(backend);
-    let store = subject.store.clone();
-    let game = id("awaited");
-    create(store.as_ref(), &game).await;
-
-    let mut follower = store.follow(&game).await.expect("follow");
-    let writer = {
-        let store = store.clone();
-        let game = game.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            store
-                .commit(
-                    &game,
-                    commit_of(1, state(2, b"state 2"), vec![event(2, b"event 2")], None),
-                )
-                .await
-        })
-    };
-    // The wait is far longer than the test's patience: only a wake-up by the
-    // commit passes.
-    let batch = within(
-        "next_batch",
-        follower.next_batch(1, Duration::from_secs(600)),
-    )
-    .await
-    .expect("next_batch");
-    assert_eq!(batch, vec![event(2, b"event 2")]);
-    let outcome = within("writer", writer)
-        .await
-        .expect("writer task")
-        .expect("commit");
-    assert_eq!(outcome, CommitOutcome::Committed);
-
-    // The same follower keeps working for the next commit.
-    let writer = {
-        let store = store.clone();
-        let game = game.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            store
-                .commit(
-                    &game,
-                    commit_of(
-                        2,
-                        state(4, b"state 4"),
-                        vec![event(3, b"event 3"), event(4, b"event 4")],
-                        Some(when(1000)),
-                    ),
-                )
-                .await
-        })
-    };
-    let mut seen = Vec::new();
-    within("the next two events", async {
-        while seen.len() < 2 {
-            let after = seen.last().map_or(2, |e: &StoredEvent| e.version);
-            let batch = follower
-                .next_batch(after, Duration::from_secs(600))
-                .await
-                .expect("next_batch");
-            seen.extend(batch);
-        }
-    })
-    .await;
-    assert_eq!(seen, vec![event(3, b"event 3"), event(4, b"event 4")]);
-    let outcome = within("writer", writer)
-        .await
-        .expect("writer task")
-        .expect("commit");
-    assert_eq!(outcome, CommitOutcome::Committed);
+    let mut second = store.changes().await.expect("a feed");
+    commit(store, &game, 1, state(2, b"2"), vec![event(2, b"2")], None).await;
+    assert_eq!(next_change(&mut first).await, change(&game, 1));
+    assert_eq!(next_change(&mut first).await, change(&game, 2));
+    assert_eq!(next_change(&mut second).await, change(&game, 2));
 }
 
 // ---------------------------------------------------------------------------
@@ -843,8 +770,7 @@ async fn games_are_isolated_from_each_other(backend: Backend) {
     assert_eq!(due(store, far_future(), ALL).await, vec![b.clone()]);
     assert_deadline(store, &b, when(2000)).await;
 
-    // A follower of b is not woken by a's events.
-    let mut follower = store.follow(&b).await.expect("follow");
+    // a's next commit leaves b's deadline alone.
     commit(
         store,
         &a,
@@ -854,13 +780,6 @@ async fn games_are_isolated_from_each_other(backend: Backend) {
         Some(when(500)),
     )
     .await;
-    let batch = within(
-        "next_batch",
-        follower.next_batch(1, Duration::from_millis(200)),
-    )
-    .await
-    .expect("next_batch");
-    assert!(batch.is_empty(), "{batch:?}");
     assert_deadline(store, &b, when(2000)).await;
     assert_deadline(store, &a, when(500)).await;
 }
@@ -1681,9 +1600,8 @@ on_every_backend!(
     events_after_returns_exactly_the_later_events,
     events_page_returns_at_most_limit_later_events,
     events_after_many_reads_each_cursor,
-    a_follower_returns_existing_events_at_once,
-    a_follower_returns_an_empty_batch_when_nothing_arrives,
-    a_waiting_follower_wakes_up_on_a_commit,
+    commits_are_announced_in_order,
+    every_feed_sees_every_later_commit,
     racing_commits_have_exactly_one_winner,
     games_are_isolated_from_each_other,
     a_commit_whose_events_do_not_continue_the_log_writes_nothing,
@@ -2065,4 +1983,34 @@ async fn redis_a_lost_games_stray_entry_is_removed_at_version_zero() {
     // The id can be used again from scratch.
     create_due(&store, &lost, Some(when(2000))).await;
     assert_deadline(&store, &lost, when(2000)).await;
+}
+
+/// A commit through one Redis store is announced to the feed of another
+/// on the same Redis and prefix (another replica), and not to a store of
+/// another prefix, on a single Redis and on a cluster.
+async fn commits_are_announced_to_other_replicas(backend: Backend) {
+    let config = backend.redis_config().expect("a Redis backend");
+    let writer = redis_store(&config);
+    let replica = redis_store(&config);
+    let stranger = redis_store(&RedisConfig {
+        key_prefix: format!("{}-other", config.key_prefix),
+        ..config.clone()
+    });
+    let mut feed = replica.changes().await.expect("a feed");
+    let mut strangers_feed = stranger.changes().await.expect("a feed");
+    let game = id("announced-elsewhere");
+    create(&writer, &game).await;
+    assert_eq!(next_change(&mut feed).await, change(&game, 1));
+    let nothing = tokio::time::timeout(Duration::from_millis(300), strangers_feed.next()).await;
+    assert!(nothing.is_err(), "{nothing:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_commits_are_announced_to_other_replicas() {
+    commits_are_announced_to_other_replicas(Backend::Redis).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cluster_commits_are_announced_to_other_replicas() {
+    commits_are_announced_to_other_replicas(Backend::Cluster).await;
 }

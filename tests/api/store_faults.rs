@@ -29,7 +29,7 @@ use arbiter::{
         arbiter_service_client::ArbiterServiceClient, game_event::Kind,
     },
     store::{
-        Commit, CommitOutcome, EventFollower, EventPosition, GameStore, MemoryStore, RedisConfig,
+        ChangeFeed, Commit, CommitOutcome, EventPosition, GameStore, MemoryStore, RedisConfig,
         RedisStore, StoreError, StoredEvent, StoredState,
     },
 };
@@ -145,8 +145,8 @@ impl GameStore for FaultyStore {
         self.inner.events_after_many(cursors, limit).await
     }
 
-    async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
-        self.inner.follow(id).await
+    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
+        self.inner.changes().await
     }
 
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {

@@ -18,7 +18,7 @@ use std::{future::Future, sync::Mutex, time::Duration};
 
 use redis::{
     Client, ConnectionAddr, Pipeline, RedisError, RedisFuture, Value,
-    aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig, MultiplexedConnection},
+    aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig},
     cluster::{ClusterClient, ClusterConfig},
     cluster_async::ClusterConnection,
     cluster_routing::{MultipleNodeRoutingInfo, RoutingInfo},
@@ -29,13 +29,11 @@ use super::{REQUEST_DEADLINE, unavailable, urls::SentinelUrl};
 use crate::store::StoreError;
 
 /// A connection that requests go through: to one node (shared and
-/// reconnecting, or a blocking reader's own), or to a cluster.
+/// reconnecting), or to a cluster.
 #[derive(Clone)]
 pub(super) enum Connection {
     /// The shared, reconnecting connection to one node.
     Node(ConnectionManager),
-    /// A connection of its own to one node, for blocking reads.
-    Own(MultiplexedConnection),
     /// A cluster, each request routed to the node that holds its keys.
     Cluster(ClusterConnection),
 }
@@ -44,7 +42,6 @@ impl ConnectionLike for Connection {
     fn req_packed_command<'a>(&'a mut self, cmd: &'a redis::Cmd) -> RedisFuture<'a, Value> {
         match self {
             Self::Node(conn) => conn.req_packed_command(cmd),
-            Self::Own(conn) => conn.req_packed_command(cmd),
             Self::Cluster(conn) => conn.req_packed_command(cmd),
         }
     }
@@ -57,7 +54,6 @@ impl ConnectionLike for Connection {
     ) -> RedisFuture<'a, Vec<Value>> {
         match self {
             Self::Node(conn) => conn.req_packed_commands(pipeline, offset, count),
-            Self::Own(conn) => conn.req_packed_commands(pipeline, offset, count),
             Self::Cluster(conn) => conn.req_packed_commands(pipeline, offset, count),
         }
     }
@@ -65,7 +61,6 @@ impl ConnectionLike for Connection {
     fn get_db(&self) -> i64 {
         match self {
             Self::Node(conn) => conn.get_db(),
-            Self::Own(conn) => conn.get_db(),
             Self::Cluster(conn) => conn.get_db(),
         }
     }
@@ -90,8 +85,9 @@ enum Source {
     /// The primary the Sentinels name, looked up again when it may have
     /// moved.
     Sentinel(Box<tokio::sync::Mutex<SentinelClient>>),
-    /// A Redis Cluster, found from its seed nodes.
-    Cluster(Box<ClusterClient>),
+    /// A Redis Cluster, found from its seed nodes; a client of each seed
+    /// node too, for the announcements' subscription.
+    Cluster(Box<ClusterClient>, Vec<Client>),
 }
 
 /// The store's way to Redis.
@@ -137,9 +133,9 @@ impl Endpoint {
     }
 
     /// A Redis Cluster (connected to lazily, on first use).
-    pub(super) fn cluster(client: ClusterClient) -> Self {
+    pub(super) fn cluster(client: ClusterClient, seeds: Vec<Client>) -> Self {
         Self {
-            source: Source::Cluster(Box::new(client)),
+            source: Source::Cluster(Box::new(client), seeds),
             target: Mutex::new(None),
         }
     }
@@ -173,7 +169,7 @@ impl Endpoint {
     /// Whether requests go to a cluster, where keys of different hash tags
     /// may live on different nodes.
     pub(super) fn is_cluster(&self) -> bool {
-        matches!(self.source, Source::Cluster(_))
+        matches!(self.source, Source::Cluster(..))
     }
 
     fn current(&self) -> Option<Target> {
@@ -200,7 +196,7 @@ impl Endpoint {
             Source::Fixed => Err(StoreError::Unavailable(
                 "no Redis primary configured".to_owned(),
             )),
-            Source::Cluster(client) => {
+            Source::Cluster(client, _) => {
                 // Connects in the background: the first requests wait for
                 // it, and fail as unavailable if the cluster is out of reach.
                 let conn = client.get_pending_async_connection_with_config(
@@ -251,32 +247,16 @@ impl Endpoint {
         })
     }
 
-    /// A connection of its own, for blocking reads that would stall every
-    /// other request on the shared one; `response_timeout` covers the
-    /// longest wait it will be used for.
-    pub(super) async fn own_connection(
-        &self,
-        response_timeout: Duration,
-    ) -> Result<Connection, StoreError> {
+    /// A client for a subscription to announcements: the primary's, or on
+    /// a cluster (where a message published on any node reaches every
+    /// node) the `attempt`-th seed node's, so that retries go round them.
+    pub(super) async fn subscriber(&self, attempt: usize) -> Result<Client, StoreError> {
         match (&self.source, self.target().await?) {
-            (Source::Cluster(client), _) => {
-                let config = ClusterConfig::new()
-                    .set_connection_timeout(Duration::from_secs(1))
-                    .set_response_timeout(response_timeout);
-                Ok(Connection::Cluster(
-                    self.bounded(client.get_async_connection_with_config(config))
-                        .await?,
-                ))
-            }
-            (_, Target::Node { client, .. }) => {
-                let config = redis::AsyncConnectionConfig::new()
-                    .set_connection_timeout(Some(Duration::from_secs(1)))
-                    .set_response_timeout(Some(response_timeout));
-                Ok(Connection::Own(
-                    self.bounded(client.get_multiplexed_async_connection_with_config(&config))
-                        .await?,
-                ))
-            }
+            (Source::Cluster(_, seeds), _) => seeds
+                .get(attempt % seeds.len().max(1))
+                .cloned()
+                .ok_or_else(|| StoreError::Unavailable("no Redis Cluster seed node".to_owned())),
+            (_, Target::Node { client, .. }) => Ok(*client),
             (_, Target::Cluster { .. }) => Err(StoreError::Unavailable(
                 "a cluster connection without a cluster".to_owned(),
             )),
@@ -341,7 +321,7 @@ impl Endpoint {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if target.take().is_some() {
             match self.source {
-                Source::Cluster(_) => {
+                Source::Cluster(..) => {
                     tracing::warn!("the Redis Cluster may be out of reach; connecting afresh");
                 }
                 _ => tracing::warn!("the Redis primary may have moved; asking the Sentinels again"),

@@ -27,7 +27,10 @@ use std::{collections::HashMap, time::Duration};
 mod endpoint;
 mod urls;
 
-use std::sync::Arc;
+use std::sync::{
+    Arc,
+    atomic::{AtomicUsize, Ordering},
+};
 
 use async_trait::async_trait;
 use redis::{AsyncCommands, Client, RedisError, Script, cluster::ClusterClientBuilder};
@@ -37,7 +40,7 @@ use self::{
     urls::{ClusterUrl, SentinelUrl},
 };
 use super::{
-    Commit, CommitOutcome, EventFollower, EventPosition, GameStore, StoreError, StoredEvent,
+    Change, ChangeFeed, Commit, CommitOutcome, EventPosition, GameStore, StoreError, StoredEvent,
     StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
@@ -45,7 +48,8 @@ use crate::domain::{EventId, GameId, Timestamp};
 /// Compare-and-set of the version, state write, event append and deadline,
 /// atomically. KEYS: state hash, log stream, the bucket's deadline index.
 /// ARGV: expected version, new version, state, deadline in ms or "" for
-/// none, game id, then (event version, event bytes) pairs. Returns {1, new},
+/// none, game id, the announcements' channel, then (event version, event
+/// bytes) pairs. Publishes `<game id> <new version>` once written. Returns {1, new},
 /// {0, current} on a version conflict, or {-1, logged} when the log does not
 /// end at the stored version (state and log disagree: nothing is written).
 /// Everything is checked before the first write, because Redis does not undo
@@ -63,7 +67,7 @@ if #last > 0 then logged = tonumber(string.match(last[1][1], '^0%-(%d+)$')) or -
 if logged ~= current then
   return {-1, logged}
 end
-for i = 6, #ARGV, 2 do
+for i = 7, #ARGV, 2 do
   redis.call('XADD', KEYS[2], '0-' .. ARGV[i], 'e', ARGV[i + 1])
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
@@ -72,6 +76,7 @@ if ARGV[4] == '' then
 else
   redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
 end
+redis.call('PUBLISH', ARGV[6], ARGV[5] .. ' ' .. ARGV[2])
 return {1, tonumber(ARGV[2])}
 ";
 
@@ -196,8 +201,10 @@ fn client(config: &RedisConfig) -> Result<Client, StoreError> {
 }
 
 /// The client of the cluster that a `redis+cluster://` (or
-/// `rediss+cluster://`) URL names.
-fn cluster_client(config: &RedisConfig) -> Result<redis::cluster::ClusterClient, StoreError> {
+/// `rediss+cluster://`) URL names, and a client of each seed node.
+fn cluster_client(
+    config: &RedisConfig,
+) -> Result<(redis::cluster::ClusterClient, Vec<Client>), StoreError> {
     let url = ClusterUrl::parse(&config.url)
         .map_err(|err| StoreError::Unavailable(format!("invalid Redis Cluster URL: {err}")))?;
     if config.tls.is_set() && !url.tls {
@@ -208,15 +215,27 @@ fn cluster_client(config: &RedisConfig) -> Result<redis::cluster::ClusterClient,
     }
     // Response timeouts are set per connection: a blocking reader's own
     // connection waits longer than the shared one.
+    let seeds = url
+        .nodes
+        .iter()
+        .map(|node| {
+            let node = RedisConfig {
+                url: node.clone(),
+                ..config.clone()
+            };
+            client(&node)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut builder = ClusterClientBuilder::new(url.nodes)
         .connection_timeout(Duration::from_secs(1))
         .overall_response_timeout(None);
     if config.tls.is_set() {
         builder = builder.certs(config.tls.certificates());
     }
-    builder
+    let cluster = builder
         .build()
-        .map_err(|err| StoreError::Unavailable(format!("invalid Redis Cluster settings: {err}")))
+        .map_err(|err| StoreError::Unavailable(format!("invalid Redis Cluster settings: {err}")))?;
+    Ok((cluster, seeds))
 }
 
 /// Games in Redis.
@@ -239,7 +258,8 @@ impl RedisStore {
     /// primary is not supported yet.
     pub fn new(config: &RedisConfig) -> Result<Self, StoreError> {
         let endpoint = if ClusterUrl::is_cluster(&config.url) {
-            Endpoint::cluster(cluster_client(config)?)
+            let (cluster, seeds) = cluster_client(config)?;
+            Endpoint::cluster(cluster, seeds)
         } else if config.url.starts_with(SentinelUrl::SCHEME) {
             if config.tls.is_set() {
                 return Err(StoreError::Unavailable(
@@ -415,6 +435,11 @@ impl RedisStore {
         format!("{}:{}:{}:log", self.prefix, Self::bucket_tag(id), id)
     }
 
+    /// The pub/sub channel of commit announcements.
+    fn changes_channel(&self) -> String {
+        format!("{}:changes", self.prefix)
+    }
+
     fn deadlines_key(&self, tag: &str) -> String {
         format!("{}:{}:deadlines", self.prefix, tag)
     }
@@ -580,7 +605,8 @@ impl GameStore for RedisStore {
             .arg(commit.state.version)
             .arg(commit.state.bytes)
             .arg(deadline_arg(commit.deadline))
-            .arg(id.as_str());
+            .arg(id.as_str())
+            .arg(self.changes_channel());
         for event in commit.events {
             invocation.arg(event.version).arg(event.bytes);
         }
@@ -705,11 +731,21 @@ impl GameStore for RedisStore {
         replies.into_iter().map(decode_entries).collect()
     }
 
-    async fn follow(&self, id: &GameId) -> Result<Box<dyn EventFollower>, StoreError> {
-        Ok(Box::new(RedisFollower {
-            endpoint: self.endpoint.clone(),
-            conn: None,
-            key: self.log_key(id),
+    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
+        static ATTEMPTS: AtomicUsize = AtomicUsize::new(0);
+        let client = self
+            .endpoint
+            .subscriber(ATTEMPTS.fetch_add(1, Ordering::Relaxed))
+            .await?;
+        let mut pubsub = self.endpoint.bounded(client.get_async_pubsub()).await?;
+        self.endpoint
+            .bounded(pubsub.subscribe(self.changes_channel()))
+            .await?;
+        let (sink, stream) = pubsub.split();
+        Ok(Box::new(RedisFeed {
+            sink,
+            stream,
+            next_ping: tokio::time::Instant::now() + FEED_PING,
         }))
     }
 
@@ -851,68 +887,51 @@ impl GameStore for RedisStore {
     }
 }
 
-/// Follows a game's log with blocking `XREAD` on a connection of its own:
-/// a blocking read on the shared connection would stall every other request
-/// and trip its response timeout.
-struct RedisFollower {
-    endpoint: Arc<Endpoint>,
-    conn: Option<Connection>,
-    key: String,
-}
+/// How often an idle announcement subscription is checked with a `PING`:
+/// a connection that died without closing would otherwise go unnoticed.
+const FEED_PING: Duration = Duration::from_secs(5);
 
-impl RedisFollower {
-    async fn connection(&mut self, wait: Duration) -> Result<Connection, StoreError> {
-        if let Some(conn) = &self.conn {
-            return Ok(conn.clone());
-        }
-        // The connection serves every later read of this follower, whose
-        // waits may be longer than this first one: its timeout covers the
-        // longest wait a watcher uses.
-        let longest = wait.max(Duration::from_secs(60));
-        let conn = self
-            .endpoint
-            .own_connection(longest + Duration::from_secs(2))
-            .await?;
-        self.conn = Some(conn.clone());
-        Ok(conn)
-    }
+/// Commit announcements from a Redis pub/sub subscription.
+struct RedisFeed {
+    sink: redis::aio::PubSubSink,
+    stream: redis::aio::PubSubStream,
+    next_ping: tokio::time::Instant,
 }
-
-/// Reply of XREAD on one stream: `[(key, entries)]`, or nil on timeout.
-type RawRead = Option<Vec<(String, RawEntries)>>;
 
 #[async_trait]
-impl EventFollower for RedisFollower {
-    async fn next_batch(
-        &mut self,
-        after: u64,
-        wait: Duration,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        let mut conn = self.connection(wait).await?;
-        let block_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1);
-        let reply: Result<RawRead, RedisError> = redis::cmd("XREAD")
-            .arg("BLOCK")
-            .arg(block_ms)
-            .arg("STREAMS")
-            .arg(&self.key)
-            .arg(format!("0-{after}"))
-            .query_async(&mut conn)
-            .await;
-        match reply {
-            Ok(None) => Ok(Vec::new()),
-            Ok(Some(streams)) => {
-                let entries = streams
-                    .into_iter()
-                    .flat_map(|(_, entries)| entries)
-                    .collect();
-                decode_entries(entries)
-            }
-            Err(err) => {
-                // Start afresh next time (on the new primary, if it moved);
-                // the caller resumes from `after`.
-                self.conn = None;
-                self.endpoint.failed(&err);
-                Err(unavailable(err))
+impl ChangeFeed for RedisFeed {
+    async fn next(&mut self) -> Result<Change, StoreError> {
+        use futures::StreamExt;
+        loop {
+            tokio::select! {
+                message = self.stream.next() => {
+                    let Some(message) = message else {
+                        return Err(StoreError::Unavailable(
+                            "the Redis announcement subscription closed".to_owned(),
+                        ));
+                    };
+                    let payload: String = message.get_payload().unwrap_or_default();
+                    let change = payload.split_once(' ').and_then(|(game, version)| {
+                        Some(Change {
+                            game: GameId::parse(game).ok()?,
+                            version: version.parse().ok()?,
+                        })
+                    });
+                    // Anything else on the channel is not ours: skipped.
+                    if let Some(change) = change {
+                        return Ok(change);
+                    }
+                }
+                () = tokio::time::sleep_until(self.next_ping) => {
+                    let pong: Result<Result<String, RedisError>, _> =
+                        tokio::time::timeout(REQUEST_DEADLINE, self.sink.ping()).await;
+                    if !matches!(pong, Ok(Ok(_))) {
+                        return Err(StoreError::Unavailable(
+                            "the Redis announcement subscription stopped answering".to_owned(),
+                        ));
+                    }
+                    self.next_ping = tokio::time::Instant::now() + FEED_PING;
+                }
             }
         }
     }

@@ -125,6 +125,7 @@ pub fn settings(store: StoreChoice) -> Settings {
         require_durable_redis: false,
         stream_limits: Default::default(),
         max_connection_age: Duration::from_secs(1800),
+        watch_buffer: 256,
     }
 }
 

@@ -1,0 +1,263 @@
+//! The watch hub: a replica follows a game's log at most once, however
+//! many of its streams watch the game, and fans each event out to them in
+//! order.
+//!
+//! A follower task per watched game reads the log when the store announces
+//! a commit of that game (and, as a safety net for announcements lost while
+//! a subscription was broken, every few seconds), decodes each event once
+//! and broadcasts it. The log stays the truth: a watcher catches up from the
+//! store itself, skips what it already has and fills any gap from the store,
+//! so announcements only make delivery prompt. Each watcher has a bounded
+//! buffer: one that falls further behind is ended, and resumes.
+//!
+//! Redis connections per replica stay constant: the shared connection for
+//! reads and one subscription for announcements, whatever the number of
+//! games and watchers.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, Weak},
+    time::Duration,
+};
+
+use tokio::sync::{Notify, broadcast};
+
+use super::{ResumeToken, codec};
+use crate::{
+    domain::{GameEvent, GameId},
+    store::{GameStore, StoreError},
+};
+
+/// Events a watcher may fall behind its game's follower before it is
+/// ended, unless configured otherwise.
+pub(super) const WATCHER_BUFFER: usize = 256;
+
+/// How often a followed game's log is read without an announcement: the
+/// longest an event waits when its announcement was lost.
+const SAFETY_READ: Duration = Duration::from_secs(2);
+
+/// Events read from a log per request.
+const PAGE: usize = 64;
+
+/// How long the announcement subscription waits before it is renewed
+/// after failing.
+const RESUBSCRIBE: Duration = Duration::from_millis(500);
+
+/// What a game's follower broadcasts.
+#[derive(Debug)]
+pub(super) enum HubItem {
+    /// The next event of the log, decoded, with its resume token.
+    Event(Arc<GameEvent>, ResumeToken),
+    /// The log could not be read: watchers end with this error, and the
+    /// follower stops (the next watcher starts another).
+    Failed(StoreError),
+}
+
+/// A followed game.
+struct Followed {
+    sender: broadcast::Sender<Arc<HubItem>>,
+    /// Woken by an announcement of a commit of the game.
+    wake: Notify,
+}
+
+struct HubInner {
+    store: Arc<dyn GameStore>,
+    /// Each watcher's buffer, in events.
+    buffer: usize,
+    games: Mutex<HashMap<GameId, Arc<Followed>>>,
+    /// Whether the announcement dispatcher runs.
+    dispatching: Mutex<bool>,
+}
+
+/// The replica's followers of watched games.
+#[derive(Clone)]
+pub(super) struct WatchHub {
+    inner: Arc<HubInner>,
+}
+
+impl WatchHub {
+    pub(super) fn new(store: Arc<dyn GameStore>, buffer: usize) -> Self {
+        Self {
+            inner: Arc::new(HubInner {
+                store,
+                buffer: buffer.max(1),
+                games: Mutex::default(),
+                dispatching: Mutex::new(false),
+            }),
+        }
+    }
+
+    /// The events of game `id` from its follower, started (reading after
+    /// version `after`) when none runs yet. Subscribe before reading the
+    /// game's catch-up from the store, so that nothing falls between.
+    pub(super) fn subscribe(&self, id: &GameId, after: u64) -> broadcast::Receiver<Arc<HubItem>> {
+        self.start_dispatching();
+        let mut games = self.inner.lock_games();
+        if let Some(followed) = games.get(id) {
+            return followed.sender.subscribe();
+        }
+        let (sender, receiver) = broadcast::channel(self.inner.buffer);
+        let followed = Arc::new(Followed {
+            sender,
+            wake: Notify::new(),
+        });
+        games.insert(id.clone(), followed.clone());
+        tokio::spawn(follow(
+            Arc::downgrade(&self.inner),
+            id.clone(),
+            followed,
+            after,
+        ));
+        receiver
+    }
+
+    /// Each watcher's buffer, in events.
+    pub(super) fn buffer(&self) -> usize {
+        self.inner.buffer
+    }
+
+    /// How many games this replica follows.
+    #[cfg(test)]
+    pub(super) fn followed(&self) -> usize {
+        self.inner.lock_games().len()
+    }
+
+    /// Starts the task that routes announcements to followers, once.
+    fn start_dispatching(&self) {
+        let mut dispatching = self
+            .inner
+            .dispatching
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !*dispatching {
+            *dispatching = true;
+            tokio::spawn(dispatch(Arc::downgrade(&self.inner)));
+        }
+    }
+}
+
+impl HubInner {
+    fn lock_games(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Arc<Followed>>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Forgets `followed` as the follower of `id`: when it has no watcher
+    /// left, or `always` (it stops).
+    fn forget(&self, id: &GameId, followed: &Arc<Followed>, always: bool) -> bool {
+        let mut games = self.lock_games();
+        let current = games
+            .get(id)
+            .is_some_and(|known| Arc::ptr_eq(known, followed));
+        if current && (always || followed.sender.receiver_count() == 0) {
+            games.remove(id);
+            return true;
+        }
+        !current
+    }
+
+    /// Wakes every follower (after announcements may have been missed).
+    fn wake_all(&self) {
+        for followed in self.lock_games().values() {
+            followed.wake.notify_one();
+        }
+    }
+}
+
+/// Routes announcements to the followers of their games, renewing the
+/// subscription when it breaks; ends when the hub is gone.
+async fn dispatch(hub: Weak<HubInner>) {
+    loop {
+        let Some(store) = hub.upgrade().map(|inner| inner.store.clone()) else {
+            return;
+        };
+        match store.changes().await {
+            Ok(mut feed) => {
+                // Whatever was announced while there was no subscription.
+                if let Some(inner) = hub.upgrade() {
+                    inner.wake_all();
+                }
+                loop {
+                    let change = feed.next().await;
+                    let Some(inner) = hub.upgrade() else {
+                        return;
+                    };
+                    match change {
+                        Ok(change) => {
+                            if let Some(followed) = inner.lock_games().get(&change.game) {
+                                followed.wake.notify_one();
+                            }
+                        }
+                        Err(err) => {
+                            tracing::warn!(error = %err, "commit announcements interrupted");
+                            inner.wake_all();
+                            break;
+                        }
+                    }
+                }
+            }
+            Err(err) => {
+                tracing::warn!(error = %err, "cannot subscribe to commit announcements");
+            }
+        }
+        drop(store);
+        tokio::time::sleep(RESUBSCRIBE).await;
+    }
+}
+
+/// Follows game `id`'s log after version `cursor`, broadcasting each event,
+/// until the game's final event, a failure, or no watcher is left.
+async fn follow(hub: Weak<HubInner>, id: GameId, followed: Arc<Followed>, mut cursor: u64) {
+    loop {
+        let Some(inner) = hub.upgrade() else {
+            return;
+        };
+        match read_after(inner.store.as_ref(), &id, cursor).await {
+            Ok(events) => {
+                for (event, token) in events {
+                    cursor = event.version;
+                    let last = event.is_final();
+                    let _ = followed.sender.send(Arc::new(HubItem::Event(event, token)));
+                    if last {
+                        // Nothing follows a final event: watchers end with
+                        // it, and a finished game costs nothing more.
+                        inner.forget(&id, &followed, true);
+                        return;
+                    }
+                }
+            }
+            Err(err) => {
+                inner.forget(&id, &followed, true);
+                let _ = followed.sender.send(Arc::new(HubItem::Failed(err)));
+                return;
+            }
+        }
+        if inner.forget(&id, &followed, false) {
+            return;
+        }
+        drop(inner);
+        let _ = tokio::time::timeout(SAFETY_READ, followed.wake.notified()).await;
+    }
+}
+
+/// Every event of game `id` after version `after`, decoded, with its token.
+pub(super) async fn read_after(
+    store: &dyn GameStore,
+    id: &GameId,
+    mut after: u64,
+) -> Result<Vec<(Arc<GameEvent>, ResumeToken)>, StoreError> {
+    let mut events = Vec::new();
+    loop {
+        let page = store.events_page(id, after, PAGE).await?;
+        let full = page.len() == PAGE;
+        for stored in &page {
+            let event = codec::decode_event(stored)?;
+            after = event.version;
+            events.push((Arc::new(event), ResumeToken::of(id, stored)));
+        }
+        if !full {
+            return Ok(events);
+        }
+    }
+}
