@@ -208,12 +208,14 @@ impl From<ArbiterError> for Status {
                     details,
                 )
             }
-            ArbiterError::WatcherTooSlow { .. } => status(
-                Code::ResourceExhausted,
-                "WATCHER_TOO_SLOW",
-                message,
-                ErrorDetails::new(),
-            ),
+            ArbiterError::WatcherTooSlow { .. } | ArbiterError::EventWatcherTooSlow { .. } => {
+                status(
+                    Code::ResourceExhausted,
+                    "WATCHER_TOO_SLOW",
+                    message,
+                    ErrorDetails::new(),
+                )
+            }
             ArbiterError::Contention => status(
                 Code::Aborted,
                 "CONTENTION",

@@ -42,6 +42,7 @@ impl Arbiter {
                 state: codec::encode_state(&game)?,
                 events: vec![codec::encode_event(&created)?],
                 deadline: game.deadline(),
+                event: game.pairing().event_id.clone(),
             };
             match self.store.commit(&id, commit).await? {
                 CommitOutcome::Committed => {

@@ -3,7 +3,7 @@
 use thiserror::Error;
 
 use crate::{
-    domain::{Color, Game, GameId, Rejection},
+    domain::{Color, EventId, Game, GameId, Rejection},
     store::StoreError,
 };
 
@@ -86,6 +86,18 @@ pub enum ArbiterError {
         buffer: usize,
         /// The last version the watcher was sent.
         version: u64,
+    },
+    /// An event's watcher fell too far behind (it does not read its stream
+    /// fast enough) and was ended; it resumes from its last cursor.
+    #[error(
+        "the watcher of event '{event_id}' fell more than {buffer} events behind; resume from \
+         the last cursor received"
+    )]
+    EventWatcherTooSlow {
+        /// The event.
+        event_id: EventId,
+        /// The events a watcher may fall behind.
+        buffer: usize,
     },
     /// Too many concurrent writers on one game; the request may be retried.
     #[error("the game is changing too fast to apply the request; retry")]

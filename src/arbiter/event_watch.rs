@@ -1,56 +1,64 @@
 //! Following every game of an event in one stream, for dashboards and
 //! broadcasts: each game's events exactly once and in order, resumable from
-//! an opaque cursor that records how far each game has been delivered.
+//! an opaque cursor of bounded size: a position in each partition of the
+//! event's feed (at most one per partition, whatever the event's size).
+//!
+//! A watcher catches up from the store in bounded pages, then takes the
+//! entries the replica's follower of the event broadcasts (see
+//! [`hub`](super::hub)), so an idle event costs no reads and a move costs
+//! the same whatever the number of watchers.
 
 use std::{
     collections::{BTreeMap, VecDeque},
+    sync::Arc,
     time::Duration,
 };
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use tokio::{
+    sync::broadcast::{self, error::RecvError},
+    time::Instant,
+};
 use tokio_util::sync::CancellationToken;
 
-use super::{Arbiter, ArbiterError, codec};
-use tokio::time::Instant;
-
+use super::{
+    Arbiter, ArbiterError,
+    hub::{EventItem, FeedItem, read_feed},
+};
 use crate::{
-    domain::{EventId, EventKind, FieldError, GameEvent, GameId, Rejection, Timestamp},
-    store::EventPosition,
+    domain::{EventId, FieldError, GameEvent, GameId, Rejection, Timestamp},
+    store::FeedPosition,
 };
 
-/// How long a pass that found nothing waits before looking again.
-const POLL: Duration = Duration::from_millis(200);
-/// Games read per batch of the event's list.
-const BATCH: usize = 500;
-/// Events read per game and pass: a watcher catching up on a long event
-/// reads it in bounded pieces rather than in one reply.
-const EVENTS_PER_GAME: usize = 64;
-/// Events queued at most before the watcher delivers them: a pass that has
-/// queued this many stops, and the next one goes on from the cursor.
-const MAX_PENDING: usize = 4_096;
+/// Pages of every partition read per catch-up step: a watcher catching up
+/// on a long event does so in bounded pieces (at most this many pages of
+/// 64 entries per partition).
+const CATCH_UP_PAGES: usize = 1;
 
 /// One event of one game, or a heartbeat, with the cursor to resume after
 /// it.
 #[derive(Clone, Debug)]
 pub struct EventUpdate {
     /// The game and its event; `None` for a heartbeat.
-    pub event: Option<(GameId, GameEvent)>,
-    /// The server time of a heartbeat (of the last read for an event).
+    pub event: Option<(GameId, Arc<GameEvent>)>,
+    /// The server time of a heartbeat (of the event for an event).
     pub at: Timestamp,
     /// Resume after this update by passing it back.
     pub cursor: String,
 }
 
-/// A watcher's position in every game of an event.
+/// A watcher's position in an event's feed.
 pub struct EventWatcher {
     arbiter: Arbiter,
     event_id: EventId,
-    /// The last version delivered, per game.
-    delivered: BTreeMap<GameId, u64>,
-    /// Where each game seen belongs in this event (`None`: elsewhere), to
-    /// pass over listings that a refused or interrupted creation left.
-    placed: BTreeMap<GameId, Option<(u32, u32)>>,
-    pending: VecDeque<(GameId, GameEvent)>,
+    /// The position delivered, per partition.
+    delivered: BTreeMap<u32, FeedPosition>,
+    /// The position queued, per partition (ahead of `delivered` by what is
+    /// pending).
+    queued: BTreeMap<u32, FeedPosition>,
+    pending: VecDeque<FeedItem>,
+    /// The follower's entries, once caught up.
+    entries: Option<broadcast::Receiver<Arc<EventItem>>>,
     /// How long the stream may stay silent before a heartbeat.
     heartbeat: Duration,
     last_sent: Instant,
@@ -58,19 +66,21 @@ pub struct EventWatcher {
 
 impl EventWatcher {
     /// A watcher of `event_id` resuming after `cursor` (empty: from the
-    /// start of every game).
+    /// start of the event).
     pub fn start(
         arbiter: Arbiter,
         event_id: EventId,
         cursor: &str,
         heartbeat: Duration,
     ) -> Result<Self, ArbiterError> {
+        let delivered = decode_cursor(cursor, arbiter.store.feed_partitions())?;
         Ok(Self {
             arbiter,
             event_id,
-            delivered: decode_cursor(cursor)?,
-            placed: BTreeMap::new(),
+            queued: delivered.clone(),
+            delivered,
             pending: VecDeque::new(),
+            entries: None,
             heartbeat,
             last_sent: Instant::now(),
         })
@@ -83,97 +93,106 @@ impl EventWatcher {
         shutdown: &CancellationToken,
     ) -> Result<EventUpdate, ArbiterError> {
         loop {
-            if let Some((game_id, event)) = self.pending.pop_front() {
-                self.delivered.insert(game_id.clone(), event.version);
+            if let Some(item) = self.pending.pop_front() {
+                self.delivered.insert(item.partition, item.position);
                 self.last_sent = Instant::now();
                 return Ok(EventUpdate {
                     cursor: encode_cursor(&self.delivered),
-                    at: event.at,
-                    event: Some((game_id, event)),
+                    at: item.event.at,
+                    event: Some((item.game, item.event)),
                 });
             }
             if shutdown.is_cancelled() {
                 return Err(ArbiterError::ShuttingDown);
             }
-            if self.last_sent.elapsed() >= self.heartbeat {
+            let quiet = self.last_sent.elapsed();
+            if quiet >= self.heartbeat {
                 self.last_sent = Instant::now();
                 return Ok(EventUpdate {
                     event: None,
-                    at: self.arbiter.store.now().await?,
+                    at: self.arbiter.hub.now().await?,
                     cursor: encode_cursor(&self.delivered),
                 });
             }
-            self.read_new().await?;
-            if self.pending.is_empty() {
-                tokio::select! {
-                    () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
-                    () = tokio::time::sleep(POLL) => {}
-                }
-            }
-        }
-    }
-
-    /// Queues every event not yet delivered, game by game in round and
-    /// board order.
-    async fn read_new(&mut self) -> Result<(), ArbiterError> {
-        let store = self.arbiter.store.clone();
-        let mut after = None;
-        loop {
-            let listed = store
-                .event_games(&self.event_id, after.as_ref(), BATCH)
-                .await?;
-            let exhausted = listed.len() < BATCH;
-            let cursors: Vec<(GameId, u64)> = listed
-                .iter()
-                .map(|entry| {
-                    let delivered = self.delivered.get(&entry.game).copied().unwrap_or(0);
-                    (entry.game.clone(), delivered)
-                })
-                .collect();
-            after = listed.last().cloned();
-            let logs = store.events_after_many(&cursors, EVENTS_PER_GAME).await?;
-            for ((entry, (id, after)), log) in listed.iter().zip(cursors).zip(logs) {
-                let events = log
-                    .iter()
-                    .map(codec::decode_event)
-                    .collect::<Result<Vec<_>, _>>()?;
-                if events.is_empty() || !self.belongs(entry, &events).await? {
-                    continue;
-                }
-                codec::check_contiguous(&id, after, &events)?;
-                self.pending
-                    .extend(events.into_iter().map(|event| (id.clone(), event)));
-            }
-            if exhausted || self.pending.len() >= MAX_PENDING {
-                return Ok(());
-            }
-        }
-    }
-}
-
-impl EventWatcher {
-    /// Whether `entry` is where its game belongs in this event, learnt from
-    /// the game's creation event when the watcher reads it from the start,
-    /// or from the game itself when it resumes.
-    async fn belongs(
-        &mut self,
-        entry: &EventPosition,
-        events: &[GameEvent],
-    ) -> Result<bool, ArbiterError> {
-        if !self.placed.contains_key(&entry.game) {
-            let pairing = match events.first().map(|event| &event.kind) {
-                Some(EventKind::GameCreated { setup }) => setup.pairing().clone(),
-                _ => match self.arbiter.load_current(&entry.game).await {
-                    Ok((game, _)) => game.pairing().clone(),
-                    Err(ArbiterError::NotFound(_)) => return Ok(false),
-                    Err(err) => return Err(err),
-                },
+            let Some(entries) = self.entries.as_mut() else {
+                self.catch_up().await?;
+                continue;
             };
-            let place = (pairing.event_id.as_ref() == Some(&self.event_id))
-                .then_some((pairing.round, pairing.board));
-            self.placed.insert(entry.game.clone(), place);
+            let received = tokio::select! {
+                () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
+                received = tokio::time::timeout(self.heartbeat - quiet, entries.recv()) => received,
+            };
+            match received {
+                // Quiet: the next turn sends a heartbeat.
+                Err(_elapsed) => {}
+                Ok(Ok(item)) => match item.as_ref() {
+                    EventItem::Entry(entry) => self.queue(FeedItem {
+                        partition: entry.partition,
+                        position: entry.position,
+                        game: entry.game.clone(),
+                        event: entry.event.clone(),
+                    }),
+                    EventItem::Failed(err) => return Err(err.clone().into()),
+                },
+                Ok(Err(RecvError::Lagged(_))) => {
+                    return Err(ArbiterError::EventWatcherTooSlow {
+                        event_id: self.event_id.clone(),
+                        buffer: self.arbiter.hub.buffer(),
+                    });
+                }
+                // The follower stopped: catch up from the store again.
+                Ok(Err(RecvError::Closed)) => self.entries = None,
+            }
         }
-        Ok(self.placed.get(&entry.game) == Some(&Some((entry.round, entry.board))))
+    }
+
+    /// Reads the next pages of every partition after what is queued; once
+    /// nothing more is there, subscribes to the event's follower and reads
+    /// once more, so that nothing committed meanwhile falls between.
+    async fn catch_up(&mut self) -> Result<(), ArbiterError> {
+        let store = self.arbiter.store.clone();
+        let store = store.as_ref();
+        let partitions = 0..store.feed_partitions();
+        let (items, complete) = read_feed(
+            store,
+            &self.event_id,
+            &self.queued,
+            partitions.clone(),
+            CATCH_UP_PAGES,
+        )
+        .await?;
+        self.queue_all(items);
+        if complete {
+            let entries = self
+                .arbiter
+                .hub
+                .subscribe_event(&self.event_id, &self.queued);
+            let (items, _) =
+                read_feed(store, &self.event_id, &self.queued, partitions, usize::MAX).await?;
+            self.queue_all(items);
+            self.entries = Some(entries);
+        }
+        Ok(())
+    }
+
+    /// Queues entries of several partitions in the order they were
+    /// committed (positions are comparable across partitions only roughly:
+    /// each game's own events stay in order).
+    fn queue_all(&mut self, mut items: Vec<FeedItem>) {
+        items.sort_by_key(|item| item.position);
+        for item in items {
+            self.queue(item);
+        }
+    }
+
+    /// Queues an entry unless it is not after what is queued in its
+    /// partition.
+    fn queue(&mut self, item: FeedItem) {
+        let queued = self.queued.entry(item.partition).or_default();
+        if item.position > *queued {
+            *queued = item.position;
+            self.pending.push_back(item);
+        }
     }
 }
 
@@ -184,28 +203,38 @@ fn invalid_cursor() -> ArbiterError {
     )))
 }
 
-/// `game:version` lines, base64url-encoded behind a format marker.
-fn encode_cursor(delivered: &BTreeMap<GameId, u64>) -> String {
+/// `partition:major-minor` lines, base64url-encoded behind a format marker.
+fn encode_cursor(delivered: &BTreeMap<u32, FeedPosition>) -> String {
     let text: Vec<String> = delivered
         .iter()
-        .map(|(id, version)| format!("{id}:{version}"))
+        .map(|(partition, at)| format!("{partition}:{}-{}", at.major, at.minor))
         .collect();
-    format!("c1.{}", URL_SAFE_NO_PAD.encode(text.join("\n")))
+    format!("c2.{}", URL_SAFE_NO_PAD.encode(text.join("\n")))
 }
 
-fn decode_cursor(cursor: &str) -> Result<BTreeMap<GameId, u64>, ArbiterError> {
+fn decode_cursor(
+    cursor: &str,
+    partitions: u32,
+) -> Result<BTreeMap<u32, FeedPosition>, ArbiterError> {
     let mut delivered = BTreeMap::new();
     if cursor.is_empty() {
         return Ok(delivered);
     }
-    let body = cursor.strip_prefix("c1.").ok_or_else(invalid_cursor)?;
+    let body = cursor.strip_prefix("c2.").ok_or_else(invalid_cursor)?;
     let bytes = URL_SAFE_NO_PAD.decode(body).map_err(|_| invalid_cursor())?;
     let text = String::from_utf8(bytes).map_err(|_| invalid_cursor())?;
     for line in text.lines().filter(|line| !line.is_empty()) {
-        let (id, version) = line.rsplit_once(':').ok_or_else(invalid_cursor)?;
-        let id = GameId::parse(id).map_err(|_| invalid_cursor())?;
-        let version = version.parse::<u64>().map_err(|_| invalid_cursor())?;
-        delivered.insert(id, version);
+        let (partition, at) = line.split_once(':').ok_or_else(invalid_cursor)?;
+        let (major, minor) = at.split_once('-').ok_or_else(invalid_cursor)?;
+        let partition = partition.parse::<u32>().map_err(|_| invalid_cursor())?;
+        if partition >= partitions || delivered.contains_key(&partition) {
+            return Err(invalid_cursor());
+        }
+        let position = FeedPosition {
+            major: major.parse().map_err(|_| invalid_cursor())?,
+            minor: minor.parse().map_err(|_| invalid_cursor())?,
+        };
+        delivered.insert(partition, position);
     }
     Ok(delivered)
 }
@@ -229,18 +258,46 @@ mod tests {
     #[test]
     fn cursors_round_trip_and_forgeries_are_refused() {
         let mut delivered = BTreeMap::new();
-        delivered.insert(GameId::parse("g-1").unwrap(), 7);
-        delivered.insert(GameId::parse("g_2").unwrap(), 1);
+        delivered.insert(
+            3,
+            FeedPosition {
+                major: 1_700_000_000_123,
+                minor: 4,
+            },
+        );
+        delivered.insert(63, FeedPosition { major: 9, minor: 0 });
         let cursor = encode_cursor(&delivered);
-        assert_eq!(decode_cursor(&cursor).unwrap(), delivered);
-        assert!(decode_cursor("").unwrap().is_empty());
+        assert_eq!(decode_cursor(&cursor, 64).unwrap(), delivered);
+        assert!(decode_cursor("", 64).unwrap().is_empty());
+        let encoded = |text: &str| format!("c2.{}", URL_SAFE_NO_PAD.encode(text));
         for forged in [
-            "x",
-            "c1.!!!",
-            "c2.Zzo3",
-            &format!("c1.{}", URL_SAFE_NO_PAD.encode("a{b}:1")),
+            "x".to_owned(),
+            "c2.!!!".to_owned(),
+            // A cursor of the previous format (per game).
+            format!("c1.{}", URL_SAFE_NO_PAD.encode("g-1:7")),
+            encoded("64:1-0"),
+            encoded("3:1-0\n3:2-0"),
+            encoded("3:1"),
+            encoded("x:1-0"),
+            encoded("3:1-x"),
         ] {
-            assert!(decode_cursor(forged).is_err(), "{forged}");
+            assert!(decode_cursor(&forged, 64).is_err(), "{forged}");
         }
+    }
+
+    #[test]
+    fn a_cursor_stays_small_whatever_the_event() {
+        let full: BTreeMap<u32, FeedPosition> = (0..64)
+            .map(|partition| {
+                (
+                    partition,
+                    FeedPosition {
+                        major: u64::from(u32::MAX) * 1000,
+                        minor: 99,
+                    },
+                )
+            })
+            .collect();
+        assert!(encode_cursor(&full).len() < 2_500);
     }
 }

@@ -179,6 +179,7 @@ impl Arbiter {
                 .map(codec::encode_event)
                 .collect::<Result<Vec<_>, _>>()?,
             deadline: next.deadline(),
+            event: next.pairing().event_id.clone(),
         };
         match self.store.commit(game.id(), commit).await? {
             CommitOutcome::Committed => Ok(Some((*next, events))),

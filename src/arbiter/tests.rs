@@ -10,7 +10,10 @@ use crate::{
         EventId, GameRules, NewGame, Pairing, Player, Ply, Rejection, RequestId, StartPosition,
         Variant,
     },
-    store::{ChangeFeed, EventPosition, MemoryStore, StoreError, StoredEvent, StoredState},
+    store::{
+        ChangeFeed, EventPosition, FeedEntry, FeedPosition, MemoryStore, StoreError, StoredEvent,
+        StoredState,
+    },
 };
 
 /// Bytes and events written by each commit.
@@ -77,6 +80,21 @@ impl GameStore for RecordingStore {
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
         self.record("changes");
         self.inner.changes().await
+    }
+    fn feed_partitions(&self) -> u32 {
+        self.inner.feed_partitions()
+    }
+    fn feed_partition(&self, id: &GameId) -> u32 {
+        self.inner.feed_partition(id)
+    }
+    async fn event_feed(
+        &self,
+        event_id: &EventId,
+        cursors: &[(u32, FeedPosition)],
+        limit: usize,
+    ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
+        self.record("event_feed");
+        self.inner.event_feed(event_id, cursors, limit).await
     }
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
         self.record("due");
@@ -349,6 +367,7 @@ async fn games_that_cannot_be_read_do_not_keep_the_sweeper_from_the_others() {
                 bytes: b"not an event".to_vec(),
             }],
             deadline: Some(early),
+            event: None,
         };
         store.commit(&id, commit).await.unwrap();
     }
@@ -499,4 +518,115 @@ async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
         assert!(std::time::Instant::now() < deadline, "still followed");
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
+}
+
+/// A new game of event "cup" between White and Black.
+fn new_cup_game(board: u32) -> NewGame {
+    NewGame::new(
+        Player::parse("white", "w", "White").unwrap(),
+        Player::parse("black", "b", "Black").unwrap(),
+        Variant::Standard,
+        &StartPosition::Standard,
+        Pairing {
+            event_id: Some(EventId::parse("cup").unwrap()),
+            round: 1,
+            board,
+        },
+        GameRules::default(),
+    )
+    .unwrap()
+}
+
+/// Store reads of event feeds and game logs recorded so far.
+fn feed_reads(calls: &Calls) -> usize {
+    calls
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|call| matches!(**call, "event_feed" | "events_page" | "events_after"))
+        .count()
+}
+
+/// Starts `watchers` watchers of event "cup" that forward every game event
+/// they get; returns their receivers.
+async fn cup_watchers(
+    arbiter: &Arbiter,
+    watchers: usize,
+) -> Vec<tokio::sync::mpsc::UnboundedReceiver<u64>> {
+    let mut receivers = Vec::new();
+    for _ in 0..watchers {
+        let mut watcher = arbiter
+            .watch_event(
+                &EventId::parse("cup").unwrap(),
+                "",
+                std::time::Duration::from_secs(600),
+            )
+            .unwrap();
+        let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let never = tokio_util::sync::CancellationToken::new();
+            while let Ok(update) = watcher.next(&never).await {
+                if let Some((_, event)) = update.event
+                    && sender.send(event.version).is_err()
+                {
+                    return;
+                }
+            }
+        });
+        receivers.push(receiver);
+    }
+    receivers
+}
+
+/// Waits for each watcher's next event and checks its version.
+async fn each_gets(receivers: &mut [tokio::sync::mpsc::UnboundedReceiver<u64>], version: u64) {
+    for receiver in receivers {
+        let got = tokio::time::timeout(std::time::Duration::from_secs(20), receiver.recv())
+            .await
+            .expect("an event in time");
+        assert_eq!(got, Some(version));
+    }
+}
+
+/// What one move costs in reads for the watchers of its event, and what an
+/// idle event costs: the same for one watcher as for fifty (the replica's
+/// follower reads the feed once per move, in the partition the move was
+/// announced in), and nothing while idle.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_events_watchers_cost_the_same_reads_however_many_and_none_while_idle() {
+    let mut per_move = Vec::new();
+    for watchers in [1, 50] {
+        let (arbiter, _, calls) = recording_arbiter();
+        let mut games = Vec::new();
+        for board in 1..=20 {
+            games.push(
+                arbiter
+                    .create_game(None, new_cup_game(board))
+                    .await
+                    .unwrap(),
+            );
+        }
+        let mut receivers = cup_watchers(&arbiter, watchers).await;
+        // Each catches up on the creations.
+        for _ in &games {
+            each_gets(&mut receivers, 1).await;
+        }
+        // Let the follower settle, then count what one move costs.
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        calls.lock().unwrap().clear();
+        let game = &games[7];
+        arbiter
+            .make_move(game.game.id(), &game.tokens.white, Ply::new(0), "e4", false)
+            .await
+            .unwrap();
+        each_gets(&mut receivers, 2).await;
+        per_move.push(feed_reads(&calls));
+
+        // Idle: no read at all.
+        calls.lock().unwrap().clear();
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        assert_eq!(feed_reads(&calls), 0, "{:?}", calls.lock().unwrap());
+    }
+    assert_eq!(per_move[0], per_move[1], "reads per move: {per_move:?}");
+    assert!(per_move[0] <= 2, "reads per move: {per_move:?}");
 }

@@ -8,6 +8,11 @@
 //!
 //! `store` measures the Redis store on its own (the same two round trips a
 //! move makes, without gRPC or the rules), as the ceiling to compare with.
+//!
+//! `watch` opens many `WatchGame` streams on games being played at a given
+//! move rate and reports how fast events reach the watchers (from the
+//! event's time to its arrival; client and server on one machine share a
+//! clock), and whether any was lost or delivered twice.
 
 use std::{
     sync::{
@@ -62,6 +67,37 @@ enum Mode {
         /// Play timed games (an hour each, so no flag falls).
         #[arg(long)]
         timed: bool,
+        /// Seed of the random moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Watches games being played: N streams over M connections on K games
+    /// played at a given total move rate.
+    Watch {
+        /// The arbiter's address.
+        #[arg(long, default_value = "http://127.0.0.1:50051")]
+        addr: String,
+        /// The admin token, if the server has one (for CreateGame).
+        #[arg(long, env = "ARBITER_ADMIN_TOKEN", hide_env_values = true)]
+        admin_token: Option<String>,
+        /// Games played.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Watch streams, spread evenly over the games.
+        #[arg(long, default_value_t = 10_000)]
+        watchers: usize,
+        /// HTTP/2 connections the watchers share.
+        #[arg(long, default_value_t = 100)]
+        connections: usize,
+        /// Moves per second over all games.
+        #[arg(long, default_value_t = 200)]
+        moves_per_second: u32,
+        /// How long to play once every watcher is in place.
+        #[arg(long, default_value_t = 30)]
+        seconds: u64,
+        /// The server's Redis, to report how many clients it has.
+        #[arg(long)]
+        redis_url: Option<String>,
         /// Seed of the random moves.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -145,6 +181,30 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 errors,
             );
         }
+        Mode::Watch {
+            addr,
+            admin_token,
+            games,
+            watchers,
+            connections,
+            moves_per_second,
+            seconds,
+            redis_url,
+            seed,
+        } => {
+            watch_load(WatchLoad {
+                addr,
+                admin_token,
+                games: games.max(1),
+                watchers,
+                connections: connections.max(1),
+                moves_per_second: moves_per_second.max(1),
+                seconds,
+                redis_url,
+                seed,
+            })
+            .await?;
+        }
         Mode::Store {
             redis_url,
             key_prefix,
@@ -189,6 +249,249 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     Ok(())
+}
+
+/// The settings of a watch load.
+struct WatchLoad {
+    addr: String,
+    admin_token: Option<String>,
+    games: usize,
+    watchers: usize,
+    connections: usize,
+    moves_per_second: u32,
+    seconds: u64,
+    redis_url: Option<String>,
+    seed: u64,
+}
+
+/// What one watcher saw.
+#[derive(Default)]
+struct Watched {
+    /// Milliseconds from each event's time to its arrival.
+    delays: Vec<u32>,
+    /// Versions skipped.
+    lost: u64,
+    /// Versions received again.
+    duplicated: u64,
+    /// The stream failed.
+    failed: Option<String>,
+}
+
+/// A created game, its seats' tokens, and where it stands.
+struct Played {
+    game: proto::Game,
+    tokens: [String; 2],
+}
+
+async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
+    let mut channels = Vec::new();
+    for _ in 0..load.connections {
+        channels.push(Channel::from_shared(load.addr.clone())?.connect().await?);
+    }
+    let mut admin = AdminServiceClient::new(channels[0].clone());
+    let mut played = Vec::new();
+    for _ in 0..load.games {
+        let created = admin
+            .create_game(GamePlayer::authorised(
+                load.admin_token.as_deref(),
+                proto::CreateGameRequest {
+                    white: Some(proto::Player {
+                        id: "watched-white".into(),
+                        name: "Watched, White".into(),
+                    }),
+                    black: Some(proto::Player {
+                        id: "watched-black".into(),
+                        name: "Watched, Black".into(),
+                    }),
+                    ..Default::default()
+                },
+            ))
+            .await?
+            .into_inner();
+        played.push(Played {
+            game: created.game.ok_or("CreateGame returned no game")?,
+            tokens: [created.white_token, created.black_token],
+        });
+    }
+
+    // Every watcher starts after the creation and ends when told.
+    let stop = tokio_util::sync::CancellationToken::new();
+    let mut tasks = Vec::new();
+    for watcher in 0..load.watchers {
+        let game_id = played[watcher % played.len()].game.game_id.clone();
+        let client = ArbiterServiceClient::new(channels[watcher % channels.len()].clone());
+        tasks.push(tokio::spawn(watch_one(client, game_id, stop.clone())));
+    }
+    // Let the streams open before play starts.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let redis_before = redis_clients(load.redis_url.as_deref()).await;
+
+    let mut public = ArbiterServiceClient::new(channels[0].clone());
+    let mut rng = StdRng::seed_from_u64(load.seed);
+    let interval = Duration::from_secs_f64(1.0 / f64::from(load.moves_per_second));
+    let mut ticks = tokio::time::interval(interval);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let started = Instant::now();
+    let mut moves = 0u64;
+    let mut move_errors = 0u64;
+    let mut redis_during = None;
+    let mut next = 0;
+    while started.elapsed() < Duration::from_secs(load.seconds) {
+        ticks.tick().await;
+        if redis_during.is_none() && started.elapsed() > Duration::from_secs(load.seconds / 2) {
+            redis_during = Some(redis_clients(load.redis_url.as_deref()).await);
+        }
+        let game = &mut played[next % load.games];
+        next += 1;
+        if game.game.status != proto::GameStatus::Active as i32 || game.game.legal_moves.is_empty()
+        {
+            continue;
+        }
+        let pick = rng.random_range(0..game.game.legal_moves.len());
+        let seat = usize::from(game.game.side_to_move == proto::Color::Black as i32);
+        let request = proto::MakeMoveRequest {
+            game_id: game.game.game_id.clone(),
+            r#move: game.game.legal_moves[pick].clone(),
+            ply: game.game.ply,
+            offer_draw: false,
+        };
+        match public
+            .make_move(GamePlayer::authorised(Some(&game.tokens[seat]), request))
+            .await
+        {
+            Ok(response) => {
+                if let Some(after) = response.into_inner().game {
+                    game.game = after;
+                }
+                moves += 1;
+            }
+            Err(status) => {
+                move_errors += 1;
+                if move_errors <= 3 {
+                    eprintln!("arbiter-load: {status}");
+                }
+            }
+        }
+    }
+    let elapsed = started.elapsed();
+    // Let the last events arrive.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    stop.cancel();
+    let mut delays = Vec::new();
+    let (mut lost, mut duplicated, mut failed) = (0, 0, 0);
+    for task in tasks {
+        let watched = task.await?;
+        delays.extend(watched.delays);
+        lost += watched.lost;
+        duplicated += watched.duplicated;
+        if let Some(error) = watched.failed {
+            failed += 1;
+            if failed <= 3 {
+                eprintln!("arbiter-load: a watch failed: {error}");
+            }
+        }
+    }
+    delays.sort_unstable();
+    println!(
+        "WatchGame, {} streams over {} connections on {} games",
+        load.watchers, load.connections, load.games
+    );
+    println!(
+        "  moves       {moves} in {:.1} s ({:.0}/s), {move_errors} errors",
+        elapsed.as_secs_f64(),
+        moves as f64 / elapsed.as_secs_f64()
+    );
+    println!(
+        "  delivered   {} events, {lost} lost, {duplicated} duplicated, {failed} streams failed",
+        delays.len()
+    );
+    let at = |p: f64| percentile(&delays, p) * 1000.0;
+    println!(
+        "  delivery    p50 {:.0} ms, p99 {:.0} ms, max {} ms (event time to arrival)",
+        at(50.0),
+        at(99.0),
+        delays.last().copied().unwrap_or(0)
+    );
+    if let (Some(before), Some(Some(during))) = (redis_before, redis_during) {
+        println!(
+            "  Redis       {before} clients before play, {during} during (this tool's own connection included)"
+        );
+    }
+    Ok(())
+}
+
+/// How many clients the Redis at `url` has, if one is given and answers.
+async fn redis_clients(url: Option<&str>) -> Option<usize> {
+    let client = redis::Client::open(url?).ok()?;
+    let mut conn = client.get_multiplexed_async_connection().await.ok()?;
+    let list: String = redis::cmd("CLIENT")
+        .arg("LIST")
+        .query_async(&mut conn)
+        .await
+        .ok()?;
+    Some(list.lines().count())
+}
+
+/// Watches one game until told to stop or the game ends.
+async fn watch_one(
+    mut client: ArbiterServiceClient<Channel>,
+    game_id: String,
+    stop: tokio_util::sync::CancellationToken,
+) -> Watched {
+    use proto::watch_game_response::Kind;
+    let mut watched = Watched::default();
+    let stream = client
+        .watch_game(proto::WatchGameRequest {
+            game_id,
+            ..Default::default()
+        })
+        .await;
+    let mut stream = match stream {
+        Ok(stream) => stream.into_inner(),
+        Err(status) => {
+            watched.failed = Some(status.to_string());
+            return watched;
+        }
+    };
+    let mut last = 0;
+    loop {
+        // Waits for the next message or the end of the run, without
+        // cancelling a read in progress until then.
+        let message = tokio::select! {
+            () = stop.cancelled() => break,
+            message = stream.message() => message,
+        };
+        let message = match message {
+            Ok(Some(message)) => message,
+            Ok(None) => break,
+            Err(status) => {
+                watched.failed = Some(status.to_string());
+                break;
+            }
+        };
+        match message.kind {
+            Some(Kind::Snapshot(game)) => last = game.version,
+            Some(Kind::Event(event)) => {
+                if event.version <= last {
+                    watched.duplicated += 1;
+                    continue;
+                }
+                watched.lost += u64::try_from(event.version - last - 1).unwrap_or(0);
+                last = event.version;
+                if let Some(at) = event.event_time {
+                    let sent = at.seconds * 1000 + i64::from(at.nanos) / 1_000_000;
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_millis() as i64);
+                    watched
+                        .delays
+                        .push(u32::try_from((now - sent).max(0)).unwrap_or(u32::MAX));
+                }
+            }
+            _ => {}
+        }
+    }
+    watched
 }
 
 /// One caller playing random games for both seats.
@@ -324,6 +627,7 @@ async fn store_loop(
                     bytes: event.clone(),
                 }],
                 deadline: Some(Timestamp::from_unix_millis(now.unix_millis() + 3_600_000)),
+                event: None,
             };
             store.commit(&id, commit).await
         }

@@ -10,8 +10,8 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use super::{
-    Change, ChangeFeed, Commit, CommitOutcome, EventPosition, GameStore, StoreError, StoredEvent,
-    StoredState,
+    Change, ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore,
+    StoreError, StoredEvent, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
 
@@ -39,12 +39,15 @@ impl Deadlines {
     }
 }
 
-/// Games and the deadline index, under one lock so that a commit updates
-/// both at once.
+/// Games, the deadline index and the events' feeds, under one lock so that
+/// a commit updates them at once.
 #[derive(Default)]
 struct Games {
     entries: HashMap<GameId, Entry>,
     deadlines: Deadlines,
+    /// Per event, each game event recorded: (game, version), in commit
+    /// order; the position of an entry is its index plus one.
+    feeds: HashMap<EventId, Vec<(GameId, u64)>>,
 }
 
 /// Announcements a feed may fall behind by before it reports a gap.
@@ -135,9 +138,14 @@ impl GameStore for MemoryStore {
             state,
             events,
             deadline,
+            event,
             ..
         } = commit;
         let version = state.version;
+        if let Some(event_id) = &event {
+            let feed = games.feeds.entry(event_id.clone()).or_default();
+            feed.extend(events.iter().map(|logged| (id.clone(), logged.version)));
+        }
         match games.entries.get_mut(id) {
             Some(entry) => {
                 entry.state = state;
@@ -153,6 +161,7 @@ impl GameStore for MemoryStore {
         let _ = self.changes.send(Change {
             game: id.clone(),
             version,
+            event,
         });
         Ok(CommitOutcome::Committed)
     }
@@ -172,6 +181,55 @@ impl GameStore for MemoryStore {
 
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
         Ok(Box::new(MemoryFeed(self.changes.subscribe())))
+    }
+
+    fn feed_partitions(&self) -> u32 {
+        1
+    }
+
+    fn feed_partition(&self, _id: &GameId) -> u32 {
+        0
+    }
+
+    async fn event_feed(
+        &self,
+        event_id: &EventId,
+        cursors: &[(u32, FeedPosition)],
+        limit: usize,
+    ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
+        let games = self.lock();
+        let feed = games.feeds.get(event_id);
+        Ok(cursors
+            .iter()
+            .map(|(partition, after)| {
+                let Some(feed) = feed.filter(|_| *partition == 0) else {
+                    return Vec::new();
+                };
+                let start = usize::try_from(after.major).unwrap_or(usize::MAX);
+                feed.iter()
+                    .enumerate()
+                    .skip(start)
+                    .take(limit)
+                    .filter_map(|(index, (game, version))| {
+                        let event = games
+                            .entries
+                            .get(game)?
+                            .events
+                            .iter()
+                            .find(|logged| logged.version == *version)?
+                            .clone();
+                        Some(FeedEntry {
+                            position: FeedPosition {
+                                major: index as u64 + 1,
+                                minor: 0,
+                            },
+                            game: game.clone(),
+                            event,
+                        })
+                    })
+                    .collect()
+            })
+            .collect())
     }
 
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {

@@ -49,6 +49,29 @@ pub struct Commit {
     /// When the game next needs the sweeper (a flag or a default time);
     /// `None` when time can no longer end it.
     pub deadline: Option<Timestamp>,
+    /// The tournament event the game belongs to, if any: the events are
+    /// also recorded in that event's feed (see [`GameStore::event_feed`]).
+    pub event: Option<EventId>,
+}
+
+/// A position in one partition of an event's feed; positions only grow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FeedPosition {
+    /// The major part (Redis: the stream entry's milliseconds).
+    pub major: u64,
+    /// The minor part (Redis: the entry's sequence number).
+    pub minor: u64,
+}
+
+/// One entry of an event's feed: an event of one of its games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedEntry {
+    /// Where the entry is in its partition.
+    pub position: FeedPosition,
+    /// The game.
+    pub game: GameId,
+    /// The game's event.
+    pub event: StoredEvent,
 }
 
 /// A game's place in its event's list: round, board, then game id.
@@ -180,6 +203,22 @@ pub trait GameStore: Send + Sync + 'static {
     /// Announcements of every commit from now on, for waking watchers.
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError>;
 
+    /// How many partitions every event's feed has.
+    fn feed_partitions(&self) -> u32;
+
+    /// The partition of an event's feed that game `id`'s events go to.
+    fn feed_partition(&self, id: &GameId) -> u32;
+
+    /// For each `(partition, after)`, at most `limit` entries of event
+    /// `event_id`'s feed after `after`, in order: each game's events in
+    /// version order, games interleaved as they were committed.
+    async fn event_feed(
+        &self,
+        event_id: &EventId,
+        cursors: &[(u32, FeedPosition)],
+        limit: usize,
+    ) -> Result<Vec<Vec<FeedEntry>>, StoreError>;
+
     /// Up to `limit` games whose recorded deadline is at or before `now`.
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError>;
 
@@ -228,6 +267,8 @@ pub struct Change {
     pub game: GameId,
     /// Its version after the commit.
     pub version: u64,
+    /// The tournament event whose feed the commit added to, if any.
+    pub event: Option<EventId>,
 }
 
 /// Announcements of commits, in the order they were made. Best effort:

@@ -106,6 +106,7 @@ fn commit_of(
         state,
         events,
         deadline,
+        event: None,
     }
 }
 
@@ -555,10 +556,11 @@ async fn next_change(feed: &mut Box<dyn ChangeFeed>) -> Change {
         .expect("an announcement")
 }
 
-fn change(game: &GameId, version: u64) -> Change {
+fn change_of(game: &GameId, version: u64) -> Change {
     Change {
         game: game.clone(),
         version,
+        event: None,
     }
 }
 
@@ -588,10 +590,10 @@ async fn commits_are_announced_in_order(backend: Backend) {
     assert_eq!(refused, CommitOutcome::Conflict { current: 3 });
     commit(store, &b, 1, state(2, b"b 2"), vec![event(2, b"b 2")], None).await;
 
-    assert_eq!(next_change(&mut feed).await, change(&a, 1));
-    assert_eq!(next_change(&mut feed).await, change(&b, 1));
-    assert_eq!(next_change(&mut feed).await, change(&a, 3));
-    assert_eq!(next_change(&mut feed).await, change(&b, 2));
+    assert_eq!(next_change(&mut feed).await, change_of(&a, 1));
+    assert_eq!(next_change(&mut feed).await, change_of(&b, 1));
+    assert_eq!(next_change(&mut feed).await, change_of(&a, 3));
+    assert_eq!(next_change(&mut feed).await, change_of(&b, 2));
 }
 
 /// Feeds opened one after the other each see every later commit.
@@ -603,9 +605,9 @@ async fn every_feed_sees_every_later_commit(backend: Backend) {
     create(store, &game).await;
     let mut second = store.changes().await.expect("a feed");
     commit(store, &game, 1, state(2, b"2"), vec![event(2, b"2")], None).await;
-    assert_eq!(next_change(&mut first).await, change(&game, 1));
-    assert_eq!(next_change(&mut first).await, change(&game, 2));
-    assert_eq!(next_change(&mut second).await, change(&game, 2));
+    assert_eq!(next_change(&mut first).await, change_of(&game, 1));
+    assert_eq!(next_change(&mut first).await, change_of(&game, 2));
+    assert_eq!(next_change(&mut second).await, change_of(&game, 2));
 }
 
 // ---------------------------------------------------------------------------
@@ -2000,7 +2002,7 @@ async fn commits_are_announced_to_other_replicas(backend: Backend) {
     let mut strangers_feed = stranger.changes().await.expect("a feed");
     let game = id("announced-elsewhere");
     create(&writer, &game).await;
-    assert_eq!(next_change(&mut feed).await, change(&game, 1));
+    assert_eq!(next_change(&mut feed).await, change_of(&game, 1));
     let nothing = tokio::time::timeout(Duration::from_millis(300), strangers_feed.next()).await;
     assert!(nothing.is_err(), "{nothing:?}");
 }
@@ -2013,4 +2015,23 @@ async fn redis_commits_are_announced_to_other_replicas() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cluster_commits_are_announced_to_other_replicas() {
     commits_are_announced_to_other_replicas(Backend::Cluster).await;
+}
+
+/// A subscription that stays idle past its health check (a `PING` every
+/// few seconds) goes on announcing: the check does not break it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_an_idle_feed_keeps_announcing() {
+    let config = fresh_redis_config();
+    let store = redis_store(&config);
+    let mut feed = store.changes().await.expect("a feed");
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let game = id("announced-after-a-pause");
+    let pending = tokio::spawn(async move { feed.next().await });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    create(&store, &game).await;
+    let change = within("an announcement", pending)
+        .await
+        .expect("the feed task")
+        .expect("still announcing after its health check");
+    assert_eq!(change, change_of(&game, 1));
 }

@@ -29,8 +29,8 @@ use arbiter::{
         arbiter_service_client::ArbiterServiceClient, game_event::Kind,
     },
     store::{
-        ChangeFeed, Commit, CommitOutcome, EventPosition, GameStore, MemoryStore, RedisConfig,
-        RedisStore, StoreError, StoredEvent, StoredState,
+        ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore,
+        MemoryStore, RedisConfig, RedisStore, StoreError, StoredEvent, StoredState,
     },
 };
 use async_trait::async_trait;
@@ -147,6 +147,20 @@ impl GameStore for FaultyStore {
 
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
         self.inner.changes().await
+    }
+    fn feed_partitions(&self) -> u32 {
+        self.inner.feed_partitions()
+    }
+    fn feed_partition(&self, id: &GameId) -> u32 {
+        self.inner.feed_partition(id)
+    }
+    async fn event_feed(
+        &self,
+        event_id: &EventId,
+        cursors: &[(u32, FeedPosition)],
+        limit: usize,
+    ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
+        self.inner.event_feed(event_id, cursors, limit).await
     }
 
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {

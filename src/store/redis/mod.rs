@@ -40,16 +40,19 @@ use self::{
     urls::{ClusterUrl, SentinelUrl},
 };
 use super::{
-    Change, ChangeFeed, Commit, CommitOutcome, EventPosition, GameStore, StoreError, StoredEvent,
-    StoredState,
+    Change, ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore,
+    StoreError, StoredEvent, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
 
 /// Compare-and-set of the version, state write, event append and deadline,
-/// atomically. KEYS: state hash, log stream, the bucket's deadline index.
+/// atomically. KEYS: state hash, log stream, the bucket's deadline index,
+/// and (for a game of a tournament event) the event's feed in the bucket.
 /// ARGV: expected version, new version, state, deadline in ms or "" for
-/// none, game id, the announcements' channel, then (event version, event
-/// bytes) pairs. Publishes `<game id> <new version>` once written. Returns {1, new},
+/// none, game id, the announcements' channel, the tournament event's id or
+/// "", then (event version, event bytes) pairs. Appends `g <game id> v
+/// <version>` to the feed for each event, and publishes `<game id> <new
+/// version>[ <event id>]` once written. Returns {1, new},
 /// {0, current} on a version conflict, or {-1, logged} when the log does not
 /// end at the stored version (state and log disagree: nothing is written).
 /// Everything is checked before the first write, because Redis does not undo
@@ -67,8 +70,13 @@ if #last > 0 then logged = tonumber(string.match(last[1][1], '^0%-(%d+)$')) or -
 if logged ~= current then
   return {-1, logged}
 end
-for i = 7, #ARGV, 2 do
+for i = 8, #ARGV, 2 do
   redis.call('XADD', KEYS[2], '0-' .. ARGV[i], 'e', ARGV[i + 1])
+end
+if #KEYS > 3 then
+  for i = 8, #ARGV, 2 do
+    redis.call('XADD', KEYS[4], '*', 'g', ARGV[5], 'v', ARGV[i])
+  end
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 if ARGV[4] == '' then
@@ -76,7 +84,9 @@ if ARGV[4] == '' then
 else
   redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
 end
-redis.call('PUBLISH', ARGV[6], ARGV[5] .. ' ' .. ARGV[2])
+local announcement = ARGV[5] .. ' ' .. ARGV[2]
+if ARGV[7] ~= '' then announcement = announcement .. ' ' .. ARGV[7] end
+redis.call('PUBLISH', ARGV[6], announcement)
 return {1, tonumber(ARGV[2])}
 ";
 
@@ -384,6 +394,9 @@ impl RedisStore {
         &self,
         commands: Vec<(String, redis::Cmd)>,
     ) -> Result<Vec<redis::Value>, StoreError> {
+        if commands.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut conn = self.endpoint.connection().await?;
         if !self.endpoint.is_cluster() {
             let mut pipe = redis::pipe();
@@ -421,10 +434,7 @@ impl RedisStore {
 
     /// The hash tag of a game's bucket (FNV-1a of its id).
     fn bucket_tag(id: &GameId) -> String {
-        let hash = id.as_str().bytes().fold(0x811c_9dc5_u32, |hash, byte| {
-            (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
-        });
-        format!("{{g{}}}", hash % BUCKETS)
+        format!("{{g{}}}", Self::bucket(id))
     }
 
     fn state_key(&self, id: &GameId) -> String {
@@ -447,11 +457,46 @@ impl RedisStore {
     /// The key of an event's game list. Event ids are free text, so the
     /// hash tag is a digest of the id rather than the id itself.
     fn event_key(&self, event_id: &EventId) -> String {
-        use sha2::{Digest, Sha256};
-        let digest = Sha256::digest(event_id.as_str().as_bytes());
-        let tag: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
-        format!("{}:{{e{tag}}}:games", self.prefix)
+        format!("{}:{{e{}}}:games", self.prefix, event_digest(event_id))
     }
+
+    /// The key of an event's feed in the bucket with hash tag `tag`: the
+    /// events of the event's games of that bucket, as `g <game id> v
+    /// <version>` entries in commit order.
+    fn feed_key(&self, event_id: &EventId, tag: &str) -> String {
+        format!("{}:{tag}:feed:{}", self.prefix, event_digest(event_id))
+    }
+
+    /// The bucket of a game: its feed partition.
+    fn bucket(id: &GameId) -> u32 {
+        id.as_str().bytes().fold(0x811c_9dc5_u32, |hash, byte| {
+            (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+        }) % BUCKETS
+    }
+}
+
+/// A digest of a (free-text) event id, for keys.
+fn event_digest(event_id: &EventId) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(event_id.as_str().as_bytes());
+    digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A feed position as a stream entry id.
+fn stream_id(position: FeedPosition) -> String {
+    format!("{}-{}", position.major, position.minor)
+}
+
+/// A stream entry id as a feed position.
+fn feed_position(id: &str) -> Result<FeedPosition, StoreError> {
+    id.split_once('-')
+        .and_then(|(major, minor)| {
+            Some(FeedPosition {
+                major: major.parse().ok()?,
+                minor: minor.parse().ok()?,
+            })
+        })
+        .ok_or_else(|| StoreError::Corrupt(format!("feed entry id {id}")))
 }
 
 /// The member of an event list that sorts (lexically) in list order.
@@ -606,7 +651,11 @@ impl GameStore for RedisStore {
             .arg(commit.state.bytes)
             .arg(deadline_arg(commit.deadline))
             .arg(id.as_str())
-            .arg(self.changes_channel());
+            .arg(self.changes_channel())
+            .arg(commit.event.as_ref().map_or("", EventId::as_str));
+        if let Some(event_id) = &commit.event {
+            invocation.key(self.feed_key(event_id, &Self::bucket_tag(id)));
+        }
         for event in commit.events {
             invocation.arg(event.version).arg(event.bytes);
         }
@@ -747,6 +796,118 @@ impl GameStore for RedisStore {
             stream,
             next_ping: tokio::time::Instant::now() + FEED_PING,
         }))
+    }
+
+    fn feed_partitions(&self) -> u32 {
+        BUCKETS
+    }
+
+    fn feed_partition(&self, id: &GameId) -> u32 {
+        Self::bucket(id)
+    }
+
+    async fn event_feed(
+        &self,
+        event_id: &EventId,
+        cursors: &[(u32, FeedPosition)],
+        limit: usize,
+    ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
+        if cursors.is_empty() || limit == 0 {
+            return Ok(vec![Vec::new(); cursors.len()]);
+        }
+        // The feed entries after each cursor, one pipeline per slot ...
+        let commands = cursors
+            .iter()
+            .map(|(partition, after)| {
+                let tag = format!("{{g{partition}}}");
+                let start = if *after == FeedPosition::default() {
+                    "-".to_owned()
+                } else {
+                    format!("({}", stream_id(*after))
+                };
+                let mut command = redis::cmd("XRANGE");
+                command
+                    .arg(self.feed_key(event_id, &tag))
+                    .arg(start)
+                    .arg("+")
+                    .arg("COUNT")
+                    .arg(count(limit));
+                (tag, command)
+            })
+            .collect();
+        let mut pages: Vec<Vec<(FeedPosition, GameId, u64)>> = Vec::new();
+        for reply in self.batch(commands).await? {
+            let entries: Vec<(String, HashMap<String, String>)> = redis::from_redis_value(reply)
+                .map_err(|err| StoreError::Corrupt(format!("event feed: {err}")))?;
+            let page = entries
+                .into_iter()
+                .map(|(id, fields)| {
+                    let game = fields
+                        .get("g")
+                        .and_then(|game| GameId::parse(game).ok())
+                        .ok_or_else(|| {
+                            StoreError::Corrupt(format!("feed entry {id} has no game"))
+                        })?;
+                    let version = fields
+                        .get("v")
+                        .and_then(|version| version.parse().ok())
+                        .ok_or_else(|| {
+                            StoreError::Corrupt(format!("feed entry {id} has no version"))
+                        })?;
+                    Ok((feed_position(&id)?, game, version))
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            pages.push(page);
+        }
+        // ... then the events they name, one range of each game's log.
+        let mut ranges: Vec<(GameId, u64, u64)> = Vec::new();
+        for (_, game, version) in pages.iter().flatten() {
+            match ranges.iter_mut().find(|(known, ..)| known == game) {
+                Some((_, low, high)) => {
+                    *low = (*low).min(*version);
+                    *high = (*high).max(*version);
+                }
+                None => ranges.push((game.clone(), *version, *version)),
+            }
+        }
+        let commands = ranges
+            .iter()
+            .map(|(game, low, high)| {
+                let mut command = redis::cmd("XRANGE");
+                command
+                    .arg(self.log_key(game))
+                    .arg(format!("0-{low}"))
+                    .arg(format!("0-{high}"));
+                (Self::bucket_tag(game), command)
+            })
+            .collect();
+        let mut logged: HashMap<(GameId, u64), StoredEvent> = HashMap::new();
+        for ((game, ..), reply) in ranges.iter().zip(self.batch(commands).await?) {
+            let entries: RawEntries = redis::from_redis_value(reply)
+                .map_err(|err| StoreError::Corrupt(format!("event log: {err}")))?;
+            for event in decode_entries(entries)? {
+                logged.insert((game.clone(), event.version), event);
+            }
+        }
+        pages
+            .into_iter()
+            .map(|page| {
+                page.into_iter()
+                    .map(|(position, game, version)| {
+                        let event = logged.remove(&(game.clone(), version)).ok_or_else(|| {
+                            StoreError::Corrupt(format!(
+                                "the event feed names version {version} of game {game}, which its log lacks"
+                            ))
+                        })?;
+                        Ok(FeedEntry {
+                            position,
+                            game,
+                            event,
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
@@ -911,19 +1072,24 @@ impl ChangeFeed for RedisFeed {
                         ));
                     };
                     let payload: String = message.get_payload().unwrap_or_default();
-                    let change = payload.split_once(' ').and_then(|(game, version)| {
+                    let mut parts = payload.splitn(3, ' ');
+                    let change = (|| {
                         Some(Change {
-                            game: GameId::parse(game).ok()?,
-                            version: version.parse().ok()?,
+                            game: GameId::parse(parts.next()?).ok()?,
+                            version: parts.next()?.parse().ok()?,
+                            event: match parts.next() {
+                                None => None,
+                                Some(event) => Some(EventId::parse(event).ok()?),
+                            },
                         })
-                    });
+                    })();
                     // Anything else on the channel is not ours: skipped.
                     if let Some(change) = change {
                         return Ok(change);
                     }
                 }
                 () = tokio::time::sleep_until(self.next_ping) => {
-                    let pong: Result<Result<String, RedisError>, _> =
+                    let pong: Result<Result<redis::Value, RedisError>, _> =
                         tokio::time::timeout(REQUEST_DEADLINE, self.sink.ping()).await;
                     if !matches!(pong, Ok(Ok(_))) {
                         return Err(StoreError::Unavailable(

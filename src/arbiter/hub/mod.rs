@@ -15,17 +15,20 @@
 //! games and watchers.
 
 use std::{
-    collections::HashMap,
+    collections::{BTreeMap, HashMap},
     sync::{Arc, Mutex, Weak},
     time::Duration,
 };
 
 use tokio::sync::{Notify, broadcast};
 
+mod events;
+
+pub(super) use self::events::{EventItem, FeedItem, read_feed};
 use super::{ResumeToken, codec};
 use crate::{
-    domain::{GameEvent, GameId},
-    store::{GameStore, StoreError},
+    domain::{EventId, GameEvent, GameId, Timestamp},
+    store::{Change, FeedPosition, GameStore, StoreError},
 };
 
 /// Events a watcher may fall behind its game's follower before it is
@@ -65,8 +68,12 @@ struct HubInner {
     /// Each watcher's buffer, in events.
     buffer: usize,
     games: Mutex<HashMap<GameId, Arc<Followed>>>,
+    events: events::FollowedEvents,
     /// Whether the announcement dispatcher runs.
     dispatching: Mutex<bool>,
+    /// The store's time as last read, and when: heartbeats tell the time
+    /// from it rather than each asking the store.
+    clock: Mutex<Option<(std::time::Instant, Timestamp)>>,
 }
 
 /// The replica's followers of watched games.
@@ -82,7 +89,9 @@ impl WatchHub {
                 store,
                 buffer: buffer.max(1),
                 games: Mutex::default(),
+                events: Mutex::default(),
                 dispatching: Mutex::new(false),
+                clock: Mutex::default(),
             }),
         }
     }
@@ -109,6 +118,53 @@ impl WatchHub {
             after,
         ));
         receiver
+    }
+
+    /// The entries of event `event_id`'s feed from its follower, started
+    /// (reading after `cursor`) when none runs yet. Subscribe once caught
+    /// up, then read the feed once more, so that nothing falls between.
+    pub(super) fn subscribe_event(
+        &self,
+        event_id: &EventId,
+        cursor: &BTreeMap<u32, FeedPosition>,
+    ) -> broadcast::Receiver<Arc<EventItem>> {
+        self.start_dispatching();
+        let mut followed_events = self.inner.lock_events();
+        if let Some(followed) = followed_events.get(event_id) {
+            return followed.sender.subscribe();
+        }
+        let (followed, receiver) = events::FollowedEvent::new(self.inner.buffer);
+        followed_events.insert(event_id.clone(), followed.clone());
+        tokio::spawn(events::follow(
+            Arc::downgrade(&self.inner),
+            event_id.clone(),
+            followed,
+            cursor.clone(),
+        ));
+        receiver
+    }
+
+    /// The store's time, read at most once a second for all watchers.
+    pub(super) async fn now(&self) -> Result<Timestamp, StoreError> {
+        let cached = *self
+            .inner
+            .clock
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((read, at)) = cached
+            && read.elapsed() < Duration::from_secs(1)
+        {
+            let since = u64::try_from(read.elapsed().as_millis()).unwrap_or(0);
+            return Ok(Timestamp::from_unix_millis(at.unix_millis() + since));
+        }
+        let at = self.inner.store.now().await?;
+        *self
+            .inner
+            .clock
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) =
+            Some((std::time::Instant::now(), at));
+        Ok(at)
     }
 
     /// Each watcher's buffer, in events.
@@ -157,10 +213,53 @@ impl HubInner {
         !current
     }
 
+    fn lock_events(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<EventId, Arc<events::FollowedEvent>>> {
+        self.events
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Forgets `followed` as the follower of event `id`: when it has no
+    /// watcher left, or `always` (it stops).
+    fn forget_event(
+        &self,
+        id: &EventId,
+        followed: &Arc<events::FollowedEvent>,
+        always: bool,
+    ) -> bool {
+        let mut followed_events = self.lock_events();
+        let current = followed_events
+            .get(id)
+            .is_some_and(|known| Arc::ptr_eq(known, followed));
+        if current && (always || followed.sender.receiver_count() == 0) {
+            followed_events.remove(id);
+            return true;
+        }
+        !current
+    }
+
+    /// Routes an announcement to the followers of its game and event.
+    fn route(&self, change: &Change) {
+        if let Some(followed) = self.lock_games().get(&change.game) {
+            followed.wake.notify_one();
+        }
+        if let Some(event_id) = &change.event
+            && let Some(followed) = self.lock_events().get(event_id)
+        {
+            followed.announce(self.store.feed_partition(&change.game));
+        }
+    }
+
     /// Wakes every follower (after announcements may have been missed).
     fn wake_all(&self) {
         for followed in self.lock_games().values() {
             followed.wake.notify_one();
+        }
+        let partitions = self.store.feed_partitions();
+        for followed in self.lock_events().values() {
+            followed.announce_all(partitions);
         }
     }
 }
@@ -184,11 +283,7 @@ async fn dispatch(hub: Weak<HubInner>) {
                         return;
                     };
                     match change {
-                        Ok(change) => {
-                            if let Some(followed) = inner.lock_games().get(&change.game) {
-                                followed.wake.notify_one();
-                            }
-                        }
+                        Ok(change) => inner.route(&change),
                         Err(err) => {
                             tracing::warn!(error = %err, "commit announcements interrupted");
                             inner.wake_all();
