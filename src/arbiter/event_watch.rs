@@ -150,6 +150,8 @@ impl EventWatcher {
     /// nothing more is there, subscribes to the event's follower and reads
     /// once more, so that nothing committed meanwhile falls between.
     async fn catch_up(&mut self) -> Result<(), ArbiterError> {
+        let hub = self.arbiter.hub.clone();
+        let _turn = hub.catch_up_turn().await;
         let store = self.arbiter.store.clone();
         let store = store.as_ref();
         let partitions = 0..store.feed_partitions();

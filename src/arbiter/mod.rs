@@ -85,6 +85,7 @@ pub struct Arbiter {
     seats: SeatKeys,
     set_aside: sweep::SetAside,
     hub: hub::WatchHub,
+    heartbeats: watch::Heartbeats,
 }
 
 impl Arbiter {
@@ -95,6 +96,7 @@ impl Arbiter {
             store,
             seats,
             set_aside: sweep::SetAside::default(),
+            heartbeats: watch::Heartbeats::default(),
         }
     }
 

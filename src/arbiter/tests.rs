@@ -630,3 +630,49 @@ async fn an_events_watchers_cost_the_same_reads_however_many_and_none_while_idle
     assert_eq!(per_move[0], per_move[1], "reads per move: {per_move:?}");
     assert!(per_move[0] <= 2, "reads per move: {per_move:?}");
 }
+
+/// Heartbeats of a quiet game read it at most about once a second for all
+/// its watchers, and never tell a watcher of a version behind its events.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn heartbeats_read_a_game_once_for_all_its_watchers() {
+    let (arbiter, _, calls) = recording_arbiter();
+    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let id = created.game.id().clone();
+    let beat_every = std::time::Duration::from_millis(100);
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let mut watcher = arbiter
+            .watch(&id, WatchFrom::Version(1), beat_every)
+            .await
+            .unwrap();
+        tasks.push(tokio::spawn(async move {
+            let mut beats = 0;
+            while beats < 10 {
+                match next_item(&mut watcher).await {
+                    Ok(Some(WatchItem::Heartbeat(beat))) => {
+                        assert!(beat.version >= 1);
+                        beats += 1;
+                    }
+                    other => panic!("a heartbeat: {other:?}"),
+                }
+            }
+        }));
+    }
+    calls.lock().unwrap().clear();
+    let started = std::time::Instant::now();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let loads = calls
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|call| **call == "load")
+        .count();
+    // 200 heartbeats in about a second: a handful of reads, not 200.
+    assert!(
+        (loads as f64) <= 2.0 * seconds + 3.0,
+        "{loads} loads in {seconds:.1} s"
+    );
+}

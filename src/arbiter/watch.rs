@@ -3,7 +3,11 @@
 //! New events come from the replica's [`hub`](super::hub); the watcher
 //! checks their order itself and fills any gap from the store.
 
-use std::{collections::VecDeque, sync::Arc, time::Duration};
+use std::{
+    collections::{HashMap, VecDeque},
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use tokio::{
     sync::broadcast::{self, error::RecvError},
@@ -171,7 +175,8 @@ impl Watcher {
             let quiet = self.last_sent.elapsed();
             if quiet >= self.heartbeat {
                 self.last_sent = Instant::now();
-                let beat = heartbeat_now(self.arbiter.clone(), self.id.clone()).await?;
+                let beat =
+                    heartbeat_now(self.arbiter.clone(), self.id.clone(), self.cursor).await?;
                 return Ok(Some(WatchItem::Heartbeat(beat)));
             }
             let Some(events) = self.events.as_mut() else {
@@ -247,15 +252,60 @@ impl Watcher {
     }
 }
 
-/// A heartbeat with the game as it stands (reading it also settles a flag
-/// that fell while nobody moved).
-async fn heartbeat_now(arbiter: Arbiter, id: GameId) -> Result<Heartbeat, ArbiterError> {
+/// The latest heartbeat of each game watched on this replica: a game is
+/// read for a heartbeat at most once a second, however many of its
+/// watchers are due one.
+#[derive(Clone, Default)]
+pub(super) struct Heartbeats(Arc<Mutex<HashMap<GameId, (Instant, Heartbeat)>>>);
+
+/// How long a game's heartbeat serves its other watchers.
+const HEARTBEAT_REUSE: Duration = Duration::from_secs(1);
+
+impl Heartbeats {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, (Instant, Heartbeat)>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A heartbeat of game `id` read less than a second ago, and not behind
+    /// version `seen` (a heartbeat never tells a watcher of an older game
+    /// than the events it has).
+    fn recent(&self, id: &GameId, seen: u64) -> Option<Heartbeat> {
+        self.lock()
+            .get(id)
+            .filter(|(read, beat)| read.elapsed() < HEARTBEAT_REUSE && beat.version >= seen)
+            .map(|(_, beat)| *beat)
+    }
+
+    fn keep(&self, id: &GameId, beat: Heartbeat) {
+        let mut beats = self.lock();
+        // Games nobody has needed a heartbeat of for a while are dropped.
+        if beats.len() >= 1024 {
+            beats.retain(|_, (read, _)| read.elapsed() < HEARTBEAT_REUSE);
+        }
+        // A read that finished late does not replace a newer one.
+        if beats.get(id).is_some_and(|(_, kept)| kept.at > beat.at) {
+            return;
+        }
+        beats.insert(id.clone(), (Instant::now(), beat));
+    }
+}
+
+/// A heartbeat with the game as it stands, at most a second old (reading it
+/// also settles a flag that fell while nobody moved).
+async fn heartbeat_now(arbiter: Arbiter, id: GameId, seen: u64) -> Result<Heartbeat, ArbiterError> {
+    if let Some(beat) = arbiter.heartbeats.recent(&id, seen) {
+        return Ok(beat);
+    }
     let (game, now) = arbiter.load_current(&id).await?;
-    Ok(Heartbeat {
+    let beat = Heartbeat {
         at: now,
         version: game.version(),
         clock: game.clock_view(now),
-    })
+    };
+    arbiter.heartbeats.keep(&id, beat);
+    Ok(beat)
 }
 
 impl Arbiter {

@@ -86,6 +86,9 @@ enum Mode {
         /// Watch streams, spread evenly over the games.
         #[arg(long, default_value_t = 10_000)]
         watchers: usize,
+        /// `WatchEvent` streams on the event all the games belong to.
+        #[arg(long, default_value_t = 0)]
+        event_watchers: usize,
         /// HTTP/2 connections the watchers share.
         #[arg(long, default_value_t = 100)]
         connections: usize,
@@ -186,6 +189,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             admin_token,
             games,
             watchers,
+            event_watchers,
             connections,
             moves_per_second,
             seconds,
@@ -197,6 +201,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 admin_token,
                 games: games.max(1),
                 watchers,
+                event_watchers,
                 connections: connections.max(1),
                 moves_per_second: moves_per_second.max(1),
                 seconds,
@@ -257,6 +262,7 @@ struct WatchLoad {
     admin_token: Option<String>,
     games: usize,
     watchers: usize,
+    event_watchers: usize,
     connections: usize,
     moves_per_second: u32,
     seconds: u64,
@@ -289,8 +295,9 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
         channels.push(Channel::from_shared(load.addr.clone())?.connect().await?);
     }
     let mut admin = AdminServiceClient::new(channels[0].clone());
+    let event_id = format!("load-{:x}", rand::rng().random::<u64>());
     let mut played = Vec::new();
-    for _ in 0..load.games {
+    for board in 0..load.games {
         let created = admin
             .create_game(GamePlayer::authorised(
                 load.admin_token.as_deref(),
@@ -302,6 +309,11 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
                     black: Some(proto::Player {
                         id: "watched-black".into(),
                         name: "Watched, Black".into(),
+                    }),
+                    pairing: Some(proto::Pairing {
+                        event_id: event_id.clone(),
+                        round: 1,
+                        board: i32::try_from(board + 1).unwrap_or(i32::MAX),
                     }),
                     ..Default::default()
                 },
@@ -322,9 +334,38 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
         let client = ArbiterServiceClient::new(channels[watcher % channels.len()].clone());
         tasks.push(tokio::spawn(watch_one(client, game_id, stop.clone())));
     }
-    // Let the streams open before play starts.
+    let mut event_tasks = Vec::new();
+    let caught_up = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    for watcher in 0..load.event_watchers {
+        let client = ArbiterServiceClient::new(channels[watcher % channels.len()].clone());
+        event_tasks.push(tokio::spawn(watch_event_one(
+            client,
+            event_id.clone(),
+            load.games,
+            stop.clone(),
+            caught_up.clone(),
+        )));
+    }
+    // Let the streams open and the event's watchers catch up on the games'
+    // creations before play starts.
     tokio::time::sleep(Duration::from_secs(2)).await;
+    let waiting = Instant::now();
+    while caught_up.load(Ordering::Relaxed) < load.event_watchers
+        && waiting.elapsed() < Duration::from_secs(120)
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    if load.event_watchers > 0 {
+        println!(
+            "  catch-up    {} of {} event watchers caught up on {} creations in {:.1} s",
+            caught_up.load(Ordering::Relaxed),
+            load.event_watchers,
+            load.games,
+            2.0 + waiting.elapsed().as_secs_f64()
+        );
+    }
     let redis_before = redis_clients(load.redis_url.as_deref()).await;
+    let commands_before = redis_commands(load.redis_url.as_deref()).await;
 
     let mut public = ArbiterServiceClient::new(channels[0].clone());
     let mut rng = StdRng::seed_from_u64(load.seed);
@@ -374,6 +415,7 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let elapsed = started.elapsed();
+    let commands_during = redis_commands(load.redis_url.as_deref()).await;
     // Let the last events arrive.
     tokio::time::sleep(Duration::from_secs(1)).await;
     stop.cancel();
@@ -391,10 +433,25 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
+    let mut event_delays = Vec::new();
+    let (mut event_lost, mut event_duplicated, mut event_failed) = (0, 0, 0);
+    for task in event_tasks {
+        let watched = task.await?;
+        event_delays.extend(watched.delays);
+        event_lost += watched.lost;
+        event_duplicated += watched.duplicated;
+        if let Some(error) = watched.failed {
+            event_failed += 1;
+            if event_failed <= 3 {
+                eprintln!("arbiter-load: an event watch failed: {error}");
+            }
+        }
+    }
     delays.sort_unstable();
+    event_delays.sort_unstable();
     println!(
-        "WatchGame, {} streams over {} connections on {} games",
-        load.watchers, load.connections, load.games
+        "WatchGame, {} streams over {} connections on {} games; WatchEvent, {} streams",
+        load.watchers, load.connections, load.games, load.event_watchers
     );
     println!(
         "  moves       {moves} in {:.1} s ({:.0}/s), {move_errors} errors",
@@ -412,6 +469,22 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
         at(99.0),
         delays.last().copied().unwrap_or(0)
     );
+    if load.event_watchers > 0 {
+        let at = |p: f64| percentile(&event_delays, p) * 1000.0;
+        println!(
+            "  event       {} events, {event_lost} lost, {event_duplicated} duplicated, {event_failed} streams failed; delivery p50 {:.0} ms, p99 {:.0} ms, max {} ms",
+            event_delays.len(),
+            at(50.0),
+            at(99.0),
+            event_delays.last().copied().unwrap_or(0)
+        );
+    }
+    if let (Some(before), Some(during)) = (commands_before, commands_during) {
+        println!(
+            "  Redis       {:.0} commands/s during play",
+            (during - before) as f64 / elapsed.as_secs_f64()
+        );
+    }
     if let (Some(before), Some(Some(during))) = (redis_before, redis_during) {
         println!(
             "  Redis       {before} clients before play, {during} during (this tool's own connection included)"
@@ -430,6 +503,88 @@ async fn redis_clients(url: Option<&str>) -> Option<usize> {
         .await
         .ok()?;
     Some(list.lines().count())
+}
+
+/// How many commands the Redis at `url` has processed, if one is given.
+async fn redis_commands(url: Option<&str>) -> Option<u64> {
+    let client = redis::Client::open(url?).ok()?;
+    let mut conn = client.get_multiplexed_async_connection().await.ok()?;
+    let info: String = redis::cmd("INFO")
+        .arg("stats")
+        .query_async(&mut conn)
+        .await
+        .ok()?;
+    info.lines()
+        .find_map(|line| line.strip_prefix("total_commands_processed:"))
+        .and_then(|count| count.trim().parse().ok())
+}
+
+/// Watches every game of an event until told to stop, checking each
+/// game's versions; the games' creations are the catch-up, not measured.
+async fn watch_event_one(
+    mut client: ArbiterServiceClient<Channel>,
+    event_id: String,
+    games: usize,
+    stop: tokio_util::sync::CancellationToken,
+    caught_up: Arc<std::sync::atomic::AtomicUsize>,
+) -> Watched {
+    use proto::watch_event_response::Kind;
+    let mut watched = Watched::default();
+    let stream = client
+        .watch_event(proto::WatchEventRequest {
+            event_id,
+            after_cursor: String::new(),
+        })
+        .await;
+    let mut stream = match stream {
+        Ok(stream) => stream.into_inner(),
+        Err(status) => {
+            watched.failed = Some(status.to_string());
+            return watched;
+        }
+    };
+    let mut last: std::collections::HashMap<String, i32> =
+        std::collections::HashMap::with_capacity(games);
+    loop {
+        let message = tokio::select! {
+            () = stop.cancelled() => break,
+            message = stream.message() => message,
+        };
+        let message = match message {
+            Ok(Some(message)) => message,
+            Ok(None) => break,
+            Err(status) => {
+                watched.failed = Some(status.to_string());
+                break;
+            }
+        };
+        let Some(Kind::Event(event)) = message.kind else {
+            continue;
+        };
+        let new_game = !last.contains_key(&event.game_id);
+        let seen = last.entry(event.game_id.clone()).or_insert(0);
+        if event.version <= *seen {
+            watched.duplicated += 1;
+            continue;
+        }
+        watched.lost += u64::try_from(event.version - *seen - 1).unwrap_or(0);
+        *seen = event.version;
+        if new_game && last.len() == games {
+            caught_up.fetch_add(1, Ordering::Relaxed);
+        }
+        if event.version > 1
+            && let Some(at) = event.event_time
+        {
+            let sent = at.seconds * 1000 + i64::from(at.nanos) / 1_000_000;
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as i64);
+            watched
+                .delays
+                .push(u32::try_from((now - sent).max(0)).unwrap_or(u32::MAX));
+        }
+    }
+    watched
 }
 
 /// Watches one game until told to stop or the game ends.

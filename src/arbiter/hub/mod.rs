@@ -74,7 +74,13 @@ struct HubInner {
     /// The store's time as last read, and when: heartbeats tell the time
     /// from it rather than each asking the store.
     clock: Mutex<Option<(std::time::Instant, Timestamp)>>,
+    /// Turns to read a catch-up: many watchers catching up at once take
+    /// turns rather than flood the store's connection (and the moves on it).
+    catch_ups: tokio::sync::Semaphore,
 }
+
+/// Catch-up reads a replica makes at once.
+const CATCH_UPS: usize = 4;
 
 /// The replica's followers of watched games.
 #[derive(Clone)]
@@ -92,6 +98,7 @@ impl WatchHub {
                 events: Mutex::default(),
                 dispatching: Mutex::new(false),
                 clock: Mutex::default(),
+                catch_ups: tokio::sync::Semaphore::new(CATCH_UPS),
             }),
         }
     }
@@ -142,6 +149,12 @@ impl WatchHub {
             cursor.clone(),
         ));
         receiver
+    }
+
+    /// A turn to read a catch-up from the store.
+    pub(super) async fn catch_up_turn(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
+        // The semaphore is never closed; were it, reads would go untimed.
+        self.inner.catch_ups.acquire().await.ok()
     }
 
     /// The store's time, read at most once a second for all watchers.
