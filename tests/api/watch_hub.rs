@@ -61,8 +61,6 @@ async fn many_watchers_each_get_every_event_once_in_order(backend: Backend) {
     }
 }
 
-on_every_backend!(many_watchers_each_get_every_event_once_in_order);
-
 /// The clients connected to the Redis on `port`.
 async fn redis_clients(port: u16) -> usize {
     let client = ::redis::Client::open(format!("redis://127.0.0.1:{port}/")).expect("client");
@@ -132,4 +130,121 @@ async fn redis_connections_do_not_grow_with_watchers() {
     drop(streams);
     tokio::time::sleep(Duration::from_millis(50)).await;
     drop(redis);
+}
+
+/// A watcher resumes on another replica with the resume token of the last
+/// message it got on the first, and misses nothing; moves made through one
+/// replica reach the watchers of the other at once (the announcements).
+async fn a_watcher_resumes_on_another_replica(backend: Backend) {
+    let first = TestApp::spawn(backend).await;
+    let second = TestApp::spawn_with(first.settings.clone(), None).await;
+    let game = first.new_game().await;
+    let (mut on_first, mut on_second) = (first.client().await, second.client().await);
+
+    let mut stream = watch(&mut on_first, &game.id, 1).await;
+    play_line(&mut on_second, &game, &["e4", "e5"]).await;
+    let mut token = String::new();
+    for version in [2, 3] {
+        let message = common::next_within(&mut stream, common::STREAM_PATIENCE)
+            .await
+            .expect("open")
+            .expect("a message");
+        let Some(proto::watch_game_response::Kind::Event(event)) = message.kind else {
+            panic!("an event: {message:?}");
+        };
+        assert_eq!(event.version, version);
+        token = message.resume_token;
+    }
+    drop(stream);
+    play_line(&mut on_second, &game, &["Nf3"]).await;
+    let mut resumed = on_second
+        .watch_game(proto::WatchGameRequest {
+            game_id: game.id.clone(),
+            resume_token: token,
+            ..Default::default()
+        })
+        .await
+        .expect("resume on the other replica")
+        .into_inner();
+    assert_eq!(common::next_event(&mut resumed).await.version, 4);
+    play_line(&mut on_first, &game, &["Nc6"]).await;
+    assert_eq!(common::next_event(&mut resumed).await.version, 5);
+}
+
+/// A result corrected after the game ended reaches the event's watchers
+/// that are still connected.
+async fn a_correction_reaches_connected_event_watchers(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin = app.admin_client().await;
+    let mut client = app.client().await;
+    let mut request = common::create_request("", "");
+    request.pairing = Some(common::pairing("corrected-cup", 1, 1));
+    let game = common::create(&mut admin, request).await.expect("create");
+    let mut stream = client
+        .watch_event(proto::WatchEventRequest {
+            event_id: "corrected-cup".to_owned(),
+            after_cursor: String::new(),
+        })
+        .await
+        .expect("watch the event")
+        .into_inner();
+    let mated = play_line(&mut client, &game, &["f3", "e5", "g4", "Qh4#"]).await;
+    let mut versions = Vec::new();
+    while versions.last() != Some(&mated.version) {
+        let message = common::next_within(&mut stream, common::STREAM_PATIENCE)
+            .await
+            .expect("open")
+            .expect("a message");
+        if let Some(proto::watch_event_response::Kind::Event(event)) = message.kind {
+            versions.push(event.version);
+        }
+    }
+    assert_eq!(versions, (1..=mated.version).collect::<Vec<_>>());
+
+    admin
+        .set_game_result(common::admin(proto::SetGameResultRequest {
+            game_id: game.id.clone(),
+            reason: "a mobile phone rang (FIDE 11.3.2)".to_owned(),
+            ruling: Some(proto::set_game_result_request::Ruling::Played(
+                proto::PlayedResult {
+                    outcome: proto::Outcome::WhiteWins.into(),
+                    termination: proto::Termination::Unspecified.into(),
+                },
+            )),
+            ..Default::default()
+        }))
+        .await
+        .expect("correct the result");
+    let correction = loop {
+        let message = common::next_within(&mut stream, common::STREAM_PATIENCE)
+            .await
+            .expect("open")
+            .expect("a message");
+        if let Some(proto::watch_event_response::Kind::Event(event)) = message.kind {
+            break event;
+        }
+    };
+    assert_eq!(correction.version, mated.version + 1);
+    assert!(
+        matches!(
+            correction.kind,
+            Some(proto::game_event::Kind::ResultDecided(_))
+        ),
+        "{correction:?}"
+    );
+}
+
+on_every_backend!(
+    many_watchers_each_get_every_event_once_in_order,
+    a_correction_reaches_connected_event_watchers,
+);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_a_watcher_resumes_on_another_replica() {
+    a_watcher_resumes_on_another_replica(Backend::Redis).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cluster_a_watcher_resumes_on_another_replica() {
+    a_watcher_resumes_on_another_replica(Backend::Cluster).await;
 }
