@@ -32,6 +32,7 @@ pub use self::event_watch::{EventUpdate, EventWatcher};
 pub use self::queries::{ListCursor, MovePage};
 pub use self::resume_token::{InvalidResumeToken, ResumeToken};
 pub use self::seats::{SeatKeys, SeatTokens};
+pub use self::sweep::SweepPass;
 pub use self::watch::{Heartbeat, WatchFrom, WatchItem, Watcher};
 use crate::{
     domain::{Decision, Game, GameEvent, GameId, MoveRecord, Timestamp},

@@ -14,7 +14,7 @@ use std::{
 use tokio::time::Instant;
 
 use super::{Arbiter, ArbiterError};
-use crate::domain::GameId;
+use crate::domain::{GameId, Timestamp};
 
 /// How long a failing game is first set aside, and at most.
 const FIRST_BACKOFF: Duration = Duration::from_secs(5);
@@ -61,14 +61,50 @@ impl SetAside {
     }
 }
 
+/// What a sweep did, and what it saw of the index.
+#[derive(Clone, Copy, Debug)]
+pub struct SweepPass {
+    /// Due games handled (set-aside ones are not counted).
+    pub handled: usize,
+    /// The store's time the sweep was decided at.
+    pub now: Timestamp,
+    /// The earliest deadline in the index before the sweep.
+    pub next: Option<Timestamp>,
+}
+
 impl Arbiter {
     /// Ends, by time, up to `limit` games whose flag or default time is due
-    /// by now, committing each ending exactly once whatever the number of
-    /// replicas sweeping (the store's compare-and-set decides). Returns how
-    /// many due games it handled (games set aside are not counted, so a
-    /// sweep that only meets those lets the sweeper rest).
+    /// by now (see [`Arbiter::sweep_pass`]); returns how many it handled.
     pub async fn sweep(&self, limit: usize) -> Result<usize, ArbiterError> {
+        Ok(self.sweep_pass(limit).await?.handled)
+    }
+
+    /// Waits for a commit to announce a deadline and returns the earliest
+    /// announced since the last call: the sweeper's cue that a game may be
+    /// due sooner than it planned.
+    pub async fn announced_deadline(&self) -> Option<Timestamp> {
+        self.hub.announced_deadline().await
+    }
+
+    /// Ends, by time, up to `limit` games whose flag or default time is due
+    /// by now, committing each ending exactly once whatever the number of
+    /// replicas sweeping (the store's compare-and-set decides). Says how
+    /// many due games it handled (games set aside are not counted, so a
+    /// sweep that only meets those lets the sweeper rest), the store's time
+    /// and the earliest deadline it saw, for the sweeper to plan its next
+    /// look. When nothing is due it reads only each bucket's earliest entry.
+    pub async fn sweep_pass(&self, limit: usize) -> Result<SweepPass, ArbiterError> {
         let now = self.store.now().await?;
+        let next = self.store.next_deadline().await?;
+        let mut pass = SweepPass {
+            handled: 0,
+            now,
+            next,
+        };
+        if next.is_none_or(|next| next > now) {
+            // Nothing is due: one read of each bucket's earliest entry.
+            return Ok(pass);
+        }
         let aside = self.set_aside.count();
         let due = self.store.due(now, limit + aside).await?;
         let mut handled = 0;
@@ -107,6 +143,7 @@ impl Arbiter {
                 }
             }
         }
-        Ok(handled)
+        pass.handled = handled;
+        Ok(pass)
     }
 }

@@ -81,6 +81,9 @@ impl GameStore for RecordingStore {
         self.record("changes");
         self.inner.changes().await
     }
+    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
+        self.inner.next_deadline().await
+    }
     fn feed_partitions(&self) -> u32 {
         self.inner.feed_partitions()
     }

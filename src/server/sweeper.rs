@@ -7,31 +7,45 @@
 
 use std::time::Duration;
 
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::arbiter::Arbiter;
+use crate::{arbiter::Arbiter, domain::Timestamp};
 
-/// How often the index is read. Together with the time one sweep takes,
-/// this bounds how late an unattended flag is noticed.
+/// The shortest pause between sweeps: after a sweep that handled games, or
+/// while a deadline is due but its game is set aside.
 const INTERVAL: Duration = Duration::from_millis(50);
+
+/// The longest pause: the index is read at least this often, so an entry
+/// whose commit was not announced (a lost announcement, another replica's
+/// repair) is still found.
+const LONGEST_PAUSE: Duration = Duration::from_secs(1);
 
 /// Games handled per sweep; a full batch is followed at once by another.
 const BATCH: usize = 200;
 
-/// Sweeps until `shutdown`.
+/// Sweeps until `shutdown`. Between sweeps it sleeps until the earliest
+/// deadline it knows of (from the index, or announced by a commit since),
+/// at most [`LONGEST_PAUSE`]: a flag falls on time without the index being
+/// read more than once a second while nothing is due.
 pub async fn run(arbiter: Arbiter, shutdown: CancellationToken) {
     let mut failing = false;
     loop {
-        let result = arbiter.sweep(BATCH).await;
-        match result {
-            Ok(handled) => {
+        let mut pause = INTERVAL;
+        let mut seen = None;
+        match arbiter.sweep_pass(BATCH).await {
+            Ok(pass) => {
                 if failing {
                     tracing::info!("flag sweeper working again");
                     failing = false;
                 }
-                if handled >= BATCH {
+                if pass.handled >= BATCH {
                     continue;
                 }
+                if pass.handled == 0 {
+                    pause = until(pass.now, pass.next);
+                }
+                seen = Some((Instant::now(), pass.now));
             }
             Err(err) => {
                 if !failing {
@@ -40,9 +54,52 @@ pub async fn run(arbiter: Arbiter, shutdown: CancellationToken) {
                 }
             }
         }
-        tokio::select! {
-            () = shutdown.cancelled() => break,
-            () = tokio::time::sleep(INTERVAL) => {}
+        let mut wake = Instant::now() + pause;
+        loop {
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                () = tokio::time::sleep_until(wake) => break,
+                announced = arbiter.announced_deadline() => {
+                    // A commit set a deadline: wake for it if it is earlier.
+                    if let (Some(deadline), Some((at, now))) = (announced, seen) {
+                        let elapsed = u64::try_from(at.elapsed().as_millis()).unwrap_or(0);
+                        let now = Timestamp::from_unix_millis(now.unix_millis() + elapsed);
+                        wake = wake.min(Instant::now() + until(now, Some(deadline)));
+                    }
+                }
+            }
         }
+    }
+}
+
+/// How long to wait at `now` for the deadline `next`: until it comes, at
+/// least [`INTERVAL`] when it has already passed (its game was set aside),
+/// at most [`LONGEST_PAUSE`].
+fn until(now: Timestamp, next: Option<Timestamp>) -> Duration {
+    match next {
+        None => LONGEST_PAUSE,
+        Some(next) if next <= now => INTERVAL,
+        Some(next) => {
+            Duration::from_millis(next.unix_millis() - now.unix_millis()).min(LONGEST_PAUSE)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sweeper_waits_for_the_next_deadline_within_bounds() {
+        let at = |millis| Timestamp::from_unix_millis(millis);
+        assert_eq!(until(at(1_000), None), LONGEST_PAUSE);
+        assert_eq!(
+            until(at(1_000), Some(at(1_250))),
+            Duration::from_millis(250)
+        );
+        assert_eq!(until(at(1_000), Some(at(9_000))), LONGEST_PAUSE);
+        assert_eq!(until(at(1_000), Some(at(1_000))), INTERVAL);
+        assert_eq!(until(at(1_000), Some(at(400))), INTERVAL);
+        assert_eq!(until(at(1_000), Some(at(1_001))), Duration::from_millis(1));
     }
 }

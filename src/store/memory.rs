@@ -162,6 +162,7 @@ impl GameStore for MemoryStore {
             game: id.clone(),
             version,
             event,
+            deadline,
         });
         Ok(CommitOutcome::Committed)
     }
@@ -242,6 +243,10 @@ impl GameStore for MemoryStore {
             .take(limit)
             .map(|(_, id)| id.clone())
             .collect())
+    }
+
+    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
+        Ok(self.lock().deadlines.by_time.first().map(|(at, _)| *at))
     }
 
     async fn repair_deadline(

@@ -222,6 +222,9 @@ pub trait GameStore: Send + Sync + 'static {
     /// Up to `limit` games whose recorded deadline is at or before `now`.
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError>;
 
+    /// The earliest deadline recorded in the index, if any.
+    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError>;
+
     /// Sets the deadline index entry of game `id` to `deadline`, but only
     /// while the game is still stored at `version` (0: while it does not
     /// exist, which with `None` removes a stray entry). The sweeper's repair for an
@@ -269,12 +272,15 @@ pub struct Change {
     pub version: u64,
     /// The tournament event whose feed the commit added to, if any.
     pub event: Option<EventId>,
+    /// When the game next needs the sweeper, as the commit recorded it.
+    pub deadline: Option<Timestamp>,
 }
 
-/// Announcements of commits, in the order they were made. Best effort:
-/// the log stays the truth, and announcements made while a feed was
-/// broken are not repeated, so a reader that gets an error reads the logs
-/// it follows again.
+/// Announcements of commits, each game's in the order of its commits
+/// (games on different nodes of a cluster may interleave otherwise). Best
+/// effort: the log stays the truth, and announcements made while a feed
+/// was broken are not repeated, so a reader that gets an error reads the
+/// logs it follows again.
 #[async_trait]
 pub trait ChangeFeed: Send {
     /// The next announcement, waiting for it. An error means the feed is

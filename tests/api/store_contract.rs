@@ -561,11 +561,12 @@ fn change_of(game: &GameId, version: u64) -> Change {
         game: game.clone(),
         version,
         event: None,
+        deadline: None,
     }
 }
 
-/// Every commit is announced once, in the order of the commits, with the
-/// game and its new version; a refused commit is not.
+/// Every commit is announced once, each game's in the order of its
+/// commits, with the game and its new version; a refused commit is not.
 async fn commits_are_announced_in_order(backend: Backend) {
     let subject = open(backend);
     let store = subject.store.as_ref();
@@ -590,10 +591,56 @@ async fn commits_are_announced_in_order(backend: Backend) {
     assert_eq!(refused, CommitOutcome::Conflict { current: 3 });
     commit(store, &b, 1, state(2, b"b 2"), vec![event(2, b"b 2")], None).await;
 
-    assert_eq!(next_change(&mut feed).await, change_of(&a, 1));
-    assert_eq!(next_change(&mut feed).await, change_of(&b, 1));
-    assert_eq!(next_change(&mut feed).await, change_of(&a, 3));
-    assert_eq!(next_change(&mut feed).await, change_of(&b, 2));
+    // Each game's commits in order; on a cluster, games on different nodes
+    // may interleave either way.
+    let mut announced = Vec::new();
+    for _ in 0..4 {
+        announced.push(next_change(&mut feed).await);
+    }
+    let of = |game: &GameId| -> Vec<Change> {
+        announced
+            .iter()
+            .filter(|change| change.game == *game)
+            .cloned()
+            .collect()
+    };
+    assert_eq!(of(&a), [change_of(&a, 1), change_of(&a, 3)]);
+    assert_eq!(of(&b), [change_of(&b, 1), change_of(&b, 2)]);
+}
+
+/// The index knows its earliest deadline, and a commit announces the
+/// deadline it recorded: how the sweeper knows when to look.
+async fn the_earliest_deadline_is_known_and_announced(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    assert_eq!(store.next_deadline().await.expect("read"), None);
+    let mut feed = store.changes().await.expect("a feed");
+    let (a, b) = (id("deadline-a"), id("deadline-b"));
+    create_due(store, &a, Some(when(2_000))).await;
+    create_due(store, &b, Some(when(500))).await;
+    assert_eq!(store.next_deadline().await.expect("read"), Some(when(500)));
+    // b's next commit takes it out of the index: a's deadline is next.
+    commit(store, &b, 1, state(2, b"b 2"), vec![event(2, b"b 2")], None).await;
+    assert_eq!(
+        store.next_deadline().await.expect("read"),
+        Some(when(2_000))
+    );
+    // Each game's announcements in order (on a cluster, games on different
+    // nodes may be announced in either order).
+    let mut announced = Vec::new();
+    for _ in 0..3 {
+        let change = next_change(&mut feed).await;
+        announced.push((change.game, change.version, change.deadline));
+    }
+    announced.sort();
+    assert_eq!(
+        announced,
+        [
+            (a.clone(), 1, Some(when(2_000))),
+            (b.clone(), 1, Some(when(500))),
+            (b.clone(), 2, None)
+        ]
+    );
 }
 
 /// Feeds opened one after the other each see every later commit.
@@ -1603,6 +1650,7 @@ on_every_backend!(
     events_page_returns_at_most_limit_later_events,
     events_after_many_reads_each_cursor,
     commits_are_announced_in_order,
+    the_earliest_deadline_is_known_and_announced,
     every_feed_sees_every_later_commit,
     racing_commits_have_exactly_one_winner,
     games_are_isolated_from_each_other,

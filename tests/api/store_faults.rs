@@ -148,6 +148,9 @@ impl GameStore for FaultyStore {
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
         self.inner.changes().await
     }
+    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
+        self.inner.next_deadline().await
+    }
     fn feed_partitions(&self) -> u32 {
         self.inner.feed_partitions()
     }

@@ -77,6 +77,10 @@ struct HubInner {
     /// Turns to read a catch-up: many watchers catching up at once take
     /// turns rather than flood the store's connection (and the moves on it).
     catch_ups: tokio::sync::Semaphore,
+    /// The earliest deadline announced since the sweeper last looked, and
+    /// its wake-up.
+    deadlines: Mutex<Option<Timestamp>>,
+    deadline_announced: Notify,
 }
 
 /// Catch-up reads a replica makes at once.
@@ -99,6 +103,8 @@ impl WatchHub {
                 dispatching: Mutex::new(false),
                 clock: Mutex::default(),
                 catch_ups: tokio::sync::Semaphore::new(CATCH_UPS),
+                deadlines: Mutex::default(),
+                deadline_announced: Notify::new(),
             }),
         }
     }
@@ -149,6 +155,25 @@ impl WatchHub {
             cursor.clone(),
         ));
         receiver
+    }
+
+    /// Waits for a commit to announce a deadline, and returns the earliest
+    /// announced since the last call (starting the announcements if need
+    /// be): how the sweeper learns of a deadline earlier than it planned.
+    pub(super) async fn announced_deadline(&self) -> Option<Timestamp> {
+        self.start_dispatching();
+        loop {
+            let announced = self
+                .inner
+                .deadlines
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .take();
+            if announced.is_some() {
+                return announced;
+            }
+            self.inner.deadline_announced.notified().await;
+        }
     }
 
     /// A turn to read a catch-up from the store.
@@ -253,8 +278,19 @@ impl HubInner {
         !current
     }
 
-    /// Routes an announcement to the followers of its game and event.
+    /// Routes an announcement to the followers of its game and event, and
+    /// its deadline to the sweeper.
     fn route(&self, change: &Change) {
+        if let Some(deadline) = change.deadline {
+            let mut earliest = self
+                .deadlines
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            if earliest.is_none_or(|known| deadline < known) {
+                *earliest = Some(deadline);
+                self.deadline_announced.notify_one();
+            }
+        }
         if let Some(followed) = self.lock_games().get(&change.game) {
             followed.wake.notify_one();
         }

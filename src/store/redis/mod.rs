@@ -52,7 +52,7 @@ use crate::domain::{EventId, GameId, Timestamp};
 /// none, game id, the announcements' channel, the tournament event's id or
 /// "", then (event version, event bytes) pairs. Appends `g <game id> v
 /// <version>` to the feed for each event, and publishes `<game id> <new
-/// version>[ <event id>]` once written. Returns {1, new},
+/// version> <deadline in ms or -> [<event id>]` once written. Returns {1, new},
 /// {0, current} on a version conflict, or {-1, logged} when the log does not
 /// end at the stored version (state and log disagree: nothing is written).
 /// Everything is checked before the first write, because Redis does not undo
@@ -84,7 +84,9 @@ if ARGV[4] == '' then
 else
   redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
 end
-local announcement = ARGV[5] .. ' ' .. ARGV[2]
+local deadline = ARGV[4]
+if deadline == '' then deadline = '-' end
+local announcement = ARGV[5] .. ' ' .. ARGV[2] .. ' ' .. deadline
 if ARGV[7] ~= '' then announcement = announcement .. ' ' .. ARGV[7] end
 redis.call('PUBLISH', ARGV[6], announcement)
 return {1, tonumber(ARGV[2])}
@@ -942,6 +944,32 @@ impl GameStore for RedisStore {
             .collect())
     }
 
+    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
+        let commands = (0..BUCKETS)
+            .map(|bucket| {
+                let tag = format!("{{g{bucket}}}");
+                let mut command = redis::cmd("ZRANGE");
+                command
+                    .arg(self.deadlines_key(&tag))
+                    .arg(0)
+                    .arg(0)
+                    .arg("WITHSCORES");
+                (tag, command)
+            })
+            .collect();
+        let mut earliest: Option<Timestamp> = None;
+        for reply in self.batch(commands).await? {
+            let first: Vec<(String, f64)> = redis::from_redis_value(reply)
+                .map_err(|err| StoreError::Corrupt(format!("deadline index: {err}")))?;
+            for (_, score) in first {
+                // Scores are whole milliseconds since the epoch.
+                let at = Timestamp::from_unix_millis(score.max(0.0) as u64);
+                earliest = Some(earliest.map_or(at, |known| known.min(at)));
+            }
+        }
+        Ok(earliest)
+    }
+
     async fn repair_deadline(
         &self,
         id: &GameId,
@@ -1072,11 +1100,15 @@ impl ChangeFeed for RedisFeed {
                         ));
                     };
                     let payload: String = message.get_payload().unwrap_or_default();
-                    let mut parts = payload.splitn(3, ' ');
+                    let mut parts = payload.splitn(4, ' ');
                     let change = (|| {
                         Some(Change {
                             game: GameId::parse(parts.next()?).ok()?,
                             version: parts.next()?.parse().ok()?,
+                            deadline: match parts.next()? {
+                                "-" => None,
+                                millis => Some(Timestamp::from_unix_millis(millis.parse().ok()?)),
+                            },
                             event: match parts.next() {
                                 None => None,
                                 Some(event) => Some(EventId::parse(event).ok()?),
