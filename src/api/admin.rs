@@ -24,7 +24,7 @@ impl ArbiterApi {
         request: Request<T>,
         fields: impl Fn(&T) -> (&str, &str, &str),
     ) -> Result<Intervention<T>, Status> {
-        self.admin.check(&request)?;
+        self.admin.check_intervention(&request)?;
         let req = request.into_inner();
         let (request_id, game_id, reason) = fields(&req);
         Ok(Intervention {

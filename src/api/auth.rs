@@ -27,24 +27,60 @@ pub fn bearer<T>(request: &Request<T>) -> Result<String, Status> {
 
 /// The platform's admin token; `None` runs the server in open mode.
 #[derive(Clone)]
-pub struct AdminToken(Option<[u8; 32]>);
+pub struct AdminToken {
+    /// The digest of the token; `None` in open mode.
+    expected: Option<[u8; 32]>,
+    /// In open mode, whether the arbiter's interventions are open too.
+    open_interventions: bool,
+}
 
 impl AdminToken {
-    /// Admin checks against `token`, or none at all when `None`.
+    /// Admin checks against `token`; with `None` (open mode) anyone may
+    /// create games, and nobody may intervene as the arbiter.
     pub fn new(token: Option<&str>) -> Self {
-        Self(token.map(|t| Sha256::digest(t.as_bytes()).into()))
+        Self {
+            expected: token.map(|t| Sha256::digest(t.as_bytes()).into()),
+            open_interventions: false,
+        }
+    }
+
+    /// In open mode, opens the arbiter's interventions to anyone too (a
+    /// development setup); no effect with a token.
+    pub fn with_open_interventions(mut self, open: bool) -> Self {
+        self.open_interventions = open;
+        self
     }
 
     /// Whether admin calls are open to anyone.
     pub fn is_open(&self) -> bool {
-        self.0.is_none()
+        self.expected.is_none()
     }
 
-    /// Checks that a request carries the admin token (in constant time).
+    /// Checks that a request to create a game carries the admin token (in
+    /// constant time); in open mode anyone may.
     pub fn check<T>(&self, request: &Request<T>) -> Result<(), Status> {
-        let Some(expected) = &self.0 else {
+        let Some(expected) = &self.expected else {
             return Ok(());
         };
+        Self::matches(expected, request)
+    }
+
+    /// Checks that an arbiter's intervention (a result, a clock) carries
+    /// the admin token; in open mode nobody may intervene unless the
+    /// development setup opened interventions.
+    pub fn check_intervention<T>(&self, request: &Request<T>) -> Result<(), Status> {
+        match &self.expected {
+            Some(expected) => Self::matches(expected, request),
+            None if self.open_interventions => Ok(()),
+            None => Err(permission_denied(
+                "ADMIN_TOKEN_NOT_SET",
+                "this server has no admin token (ARBITER_ADMIN_TOKEN): the arbiter's \
+                 interventions are closed to everyone (--dev-insecure opens them)",
+            )),
+        }
+    }
+
+    fn matches<T>(expected: &[u8; 32], request: &Request<T>) -> Result<(), Status> {
         let presented: [u8; 32] = Sha256::digest(bearer(request)?.as_bytes()).into();
         if bool::from(presented.ct_eq(expected)) {
             Ok(())

@@ -32,7 +32,7 @@ pub struct Config {
     /// Sentinels names, `redis+cluster://host:6379,…` (or
     /// `rediss+cluster://`) for a Redis Cluster. Without it (and without
     /// `REDIS_URL`) games are kept in memory and lost on exit.
-    #[arg(long, env = "ARBITER_REDIS_URL")]
+    #[arg(long, env = "ARBITER_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
 
     /// Prefix of every Redis key, to share one Redis between deployments.
@@ -85,13 +85,21 @@ pub struct Config {
 
     /// The platform's admin token, required by every AdminService call
     /// (creating games, the arbiter's interventions). Without it the server
-    /// runs in open mode: anyone may make those calls.
+    /// runs in open mode: anyone may create games, and nobody may intervene
+    /// as the arbiter (unless --dev-insecure). Required with a Redis URL.
     #[arg(long, env = "ARBITER_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
+
+    /// Development only: lets a server with a Redis URL start without an
+    /// admin token or a token secret, and opens the arbiter's
+    /// interventions to anyone in open mode. Logged loudly at start.
+    #[arg(long, env = "ARBITER_DEV_INSECURE")]
+    pub dev_insecure: bool,
 
     /// Secret from which seat tokens are derived (at least 32 characters).
     /// Every replica needs the same one; without it a random secret is used
     /// and a repeated CreateGame cannot re-issue tokens after a restart.
+    /// Required with a Redis URL.
     #[arg(long, env = "ARBITER_TOKEN_SECRET", hide_env_values = true)]
     pub token_secret: Option<String>,
 
@@ -165,6 +173,9 @@ pub struct Settings {
     pub max_connection_age: Duration,
     /// Events a watch stream may fall behind before it is ended.
     pub watch_buffer: usize,
+    /// Development only: a shared store without an admin token or a token
+    /// secret is accepted, and open mode opens the arbiter's interventions.
+    pub dev_insecure: bool,
 }
 
 /// Shortest accepted seat-token secret.
@@ -212,6 +223,7 @@ impl Config {
             },
             max_connection_age: Duration::from_secs(self.max_connection_age_seconds),
             watch_buffer: self.watch_buffer_events as usize,
+            dev_insecure: self.dev_insecure,
         })
     }
 

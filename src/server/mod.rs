@@ -30,13 +30,14 @@ pub async fn serve(
     listener: TcpListener,
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
+    fail_closed(&settings)?;
     let store = open_store(&settings.store, settings.require_durable_redis).await?;
     let arbiter = Arbiter::new(store.clone(), seat_keys(settings.token_secret.as_deref()))
         .with_watch_buffer(settings.watch_buffer);
     let sweeper_task = tokio::spawn(sweeper::run(arbiter.clone(), shutdown.clone()));
     let api = ArbiterApi::new(
         arbiter,
-        admin_token(settings.admin_token.as_deref()),
+        admin_token(settings.admin_token.as_deref(), settings.dev_insecure),
         shutdown.clone(),
         settings.heartbeat,
         settings.stream_limits,
@@ -146,13 +147,52 @@ fn seat_keys(secret: Option<&str>) -> SeatKeys {
     }
 }
 
+/// Refuses a shared deployment (a Redis URL) without an admin token or a
+/// token secret, unless the development flag says otherwise, loudly.
+fn fail_closed(settings: &Settings) -> Result<(), ServeError> {
+    let shared = matches!(settings.store, StoreChoice::Redis(_));
+    let missing: Vec<&str> = [
+        ("ARBITER_ADMIN_TOKEN", settings.admin_token.is_none()),
+        ("ARBITER_TOKEN_SECRET", settings.token_secret.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(name, absent)| absent.then_some(name))
+    .collect();
+    if settings.dev_insecure {
+        tracing::warn!(
+            "DEVELOPMENT MODE (--dev-insecure): never use it in production; {}",
+            if settings.admin_token.is_none() {
+                "anyone who can reach this server may create games AND intervene as the arbiter"
+            } else {
+                "the admin token still guards admin calls"
+            }
+        );
+        return Ok(());
+    }
+    if shared && !missing.is_empty() {
+        return Err(format!(
+            "refusing to start: with a Redis URL (a shared deployment) the server needs {}; set \
+             {}, or pass --dev-insecure (ARBITER_DEV_INSECURE=true) for a development setup",
+            missing.join(" and "),
+            if missing.len() == 1 { "it" } else { "them" }
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// The admin token, warning loudly when there is none.
-fn admin_token(token: Option<&str>) -> AdminToken {
-    let admin = AdminToken::new(token);
+fn admin_token(token: Option<&str>, dev_insecure: bool) -> AdminToken {
+    let admin = AdminToken::new(token).with_open_interventions(dev_insecure);
     if admin.is_open() {
         tracing::warn!(
             "OPEN MODE: ARBITER_ADMIN_TOKEN is not set, so anyone who can reach this server may \
-             create games"
+             create games; the arbiter's interventions are {}",
+            if dev_insecure {
+                "OPEN to anyone too (--dev-insecure)"
+            } else {
+                "closed"
+            }
         );
     }
     admin

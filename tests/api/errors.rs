@@ -810,8 +810,27 @@ async fn foreign_tokens_are_permission_denied(backend: Backend) {
     }
 }
 
-async fn open_mode_needs_no_admin_token(backend: Backend) {
-    let mut settings = common::settings(backend.store());
+/// A ruling, as the arbiter's intervention to try in each mode.
+fn a_ruling(game_id: &str) -> proto::SetGameResultRequest {
+    proto::SetGameResultRequest {
+        game_id: game_id.to_owned(),
+        reason: "adjudicated".to_owned(),
+        ruling: Some(proto::set_game_result_request::Ruling::Played(
+            proto::PlayedResult {
+                outcome: proto::Outcome::Draw.into(),
+                termination: proto::Termination::Unspecified.into(),
+            },
+        )),
+        ..Default::default()
+    }
+}
+
+/// Open mode (no admin token): anyone may create games, seats still need
+/// their tokens, and the arbiter's interventions are closed to everyone. On
+/// a shared store the server does not even start that way (see
+/// `a_shared_store_needs_both_secrets`); in memory it does.
+async fn open_mode_creates_games_and_closes_interventions() {
+    let mut settings = common::settings(Backend::Memory.store());
     settings.admin_token = None;
     let app = TestApp::spawn_with(settings, None).await;
     let mut client = app.client().await;
@@ -847,6 +866,76 @@ async fn open_mode_needs_no_admin_token(backend: Backend) {
     )
     .await
     .expect("the white seat moves");
+
+    // Nobody intervenes as the arbiter, with or without a token.
+    for request in [
+        Request::new(a_ruling(&game.game_id)),
+        with_token("whatever", a_ruling(&game.game_id)),
+    ] {
+        let refused = admin_client.set_game_result(request).await;
+        assert_refused(refused, Code::PermissionDenied, "ADMIN_TOKEN_NOT_SET");
+    }
+    assert_eq!(
+        get(&mut client, &game.game_id).await.status,
+        GameStatus::Active as i32,
+        "nothing changed"
+    );
+}
+
+/// The development flag opens interventions in open mode, on any store.
+async fn dev_insecure_opens_interventions(backend: Backend) {
+    let mut settings = common::settings(backend.store());
+    settings.admin_token = None;
+    settings.token_secret = None;
+    settings.dev_insecure = true;
+    let app = TestApp::spawn_with(settings, None).await;
+    let mut admin_client = app.admin_client().await;
+    let created = create(&mut admin_client, Request::new(create_request("", "")))
+        .await
+        .expect("created");
+    let game = created.game.expect("game");
+    let ruled = admin_client
+        .set_game_result(Request::new(a_ruling(&game.game_id)))
+        .await
+        .expect("an open intervention")
+        .into_inner();
+    assert_eq!(
+        ruled.game.expect("game").status,
+        GameStatus::Finished as i32
+    );
+}
+
+/// On a shared store (Redis), the server refuses to start without the
+/// admin token or the token secret, naming what is missing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shared_store_needs_both_secrets() {
+    for (admin_token, token_secret, named) in [
+        (None, None, "ARBITER_ADMIN_TOKEN and ARBITER_TOKEN_SECRET"),
+        (Some(ADMIN_TOKEN), None, "ARBITER_TOKEN_SECRET"),
+        (None, Some(common::TOKEN_SECRET), "ARBITER_ADMIN_TOKEN"),
+    ] {
+        let mut settings = common::settings(Backend::Redis.store());
+        settings.admin_token = admin_token.map(str::to_owned);
+        settings.token_secret = token_secret.map(str::to_owned);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("port");
+        let refused = arbiter::server::serve(
+            settings,
+            listener,
+            tokio_util::sync::CancellationToken::new(),
+        )
+        .await
+        .expect_err("a shared store without both secrets is refused");
+        let message = refused.to_string();
+        assert!(message.contains(named), "{message}");
+        assert!(message.contains("--dev-insecure"), "{message}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_mode_in_memory() {
+    open_mode_creates_games_and_closes_interventions().await;
 }
 
 // ---------------------------------------------------------------------------
@@ -1050,7 +1139,7 @@ on_every_backend!(
     stale_plies_are_aborted,
     missing_or_malformed_credentials_are_unauthenticated,
     foreign_tokens_are_permission_denied,
-    open_mode_needs_no_admin_token,
+    dev_insecure_opens_interventions,
     create_game_is_idempotent_per_request_id,
     repeated_moves_are_idempotent,
 );

@@ -372,3 +372,60 @@ async fn two_server_processes_end_each_flag_exactly_once() {
         assert_eq!(versions, [2], "{id}: nothing but the ending after creation");
     }
 }
+
+/// The server binary, given a Redis URL but no admin token nor token
+/// secret, refuses to start and says what is missing; `--help` never
+/// shows the values of secrets given in the environment.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_fails_closed_and_keeps_secrets_out_of_its_help() {
+    let redis = common::fresh_redis_config();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
+        .env("ARBITER_LISTEN", "127.0.0.1:0")
+        .env("ARBITER_REDIS_URL", &redis.url)
+        .env_remove("ARBITER_ADMIN_TOKEN")
+        .env_remove("ARBITER_TOKEN_SECRET")
+        .env_remove("ARBITER_DEV_INSECURE")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the server binary");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("exit status") {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server started without its secrets"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let output = child.wait_with_output().expect("output");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!status.success(), "{said}");
+    assert!(said.contains("refusing to start"), "{said}");
+    assert!(said.contains("ARBITER_ADMIN_TOKEN"), "{said}");
+
+    let help = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
+        .arg("--help")
+        .env(
+            "ARBITER_REDIS_URL",
+            "redis://:redis-pass-7421@redis.internal:6379/0",
+        )
+        .env("ARBITER_ADMIN_TOKEN", "admin-token-9981")
+        .env(
+            "ARBITER_TOKEN_SECRET",
+            "token-secret-5512-of-at-least-32-chars",
+        )
+        .output()
+        .expect("--help");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--redis-url"), "{help}");
+    for secret in ["redis-pass-7421", "admin-token-9981", "token-secret-5512"] {
+        assert!(!help.contains(secret), "--help shows {secret}");
+    }
+}

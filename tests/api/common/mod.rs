@@ -126,6 +126,7 @@ pub fn settings(store: StoreChoice) -> Settings {
         stream_limits: Default::default(),
         max_connection_age: Duration::from_secs(1800),
         watch_buffer: 256,
+        dev_insecure: false,
     }
 }
 
