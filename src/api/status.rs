@@ -229,7 +229,18 @@ impl From<ArbiterError> for Status {
                 ErrorDetails::new(),
             ),
             ArbiterError::Store(StoreError::Unavailable(_)) => {
+                // The cause (an address, a certificate, MOVED host:port) goes
+                // to the log only.
                 tracing::warn!(error = %message, "storage unavailable");
+                status(
+                    Code::Unavailable,
+                    "STORAGE_UNAVAILABLE",
+                    "storage unavailable; retry shortly".to_owned(),
+                    ErrorDetails::with_retry_info(Some(std::time::Duration::from_secs(1))),
+                )
+            }
+            ArbiterError::Store(StoreError::NotReplicated { .. }) => {
+                tracing::warn!(error = %message, "a commit is not replicated yet");
                 status(
                     Code::Unavailable,
                     "STORAGE_UNAVAILABLE",

@@ -1,5 +1,6 @@
 //! gRPC health: `liveness` is serving while the process runs; `readiness`
-//! (and the arbiter service's own name) follow whether storage answers.
+//! (and the arbiter service's own name) follow whether storage answers;
+//! `sweeper` follows the flag sweeper's supervisor.
 
 use std::{sync::Arc, time::Duration};
 
@@ -22,10 +23,14 @@ pub const LIVENESS: &str = "liveness";
 const PROBE_INTERVAL: Duration = Duration::from_millis(500);
 
 /// Registers every service name before the server accepts a connection:
-/// live, and not ready until storage has answered once.
+/// live, not ready until storage has answered once, and the sweeper not
+/// serving until its supervisor starts it.
 pub async fn register(reporter: &HealthReporter) {
     reporter
         .set_service_status(LIVENESS, ServingStatus::Serving)
+        .await;
+    reporter
+        .set_service_status(super::supervise::SWEEPER, ServingStatus::NotServing)
         .await;
     set_ready(reporter, ServingStatus::NotServing).await;
 }

@@ -3,6 +3,7 @@
 
 mod config;
 pub mod health;
+pub mod supervise;
 mod sweeper;
 
 use std::{sync::Arc, time::Duration};
@@ -34,9 +35,8 @@ pub async fn serve(
     let store = open_store(&settings.store, settings.require_durable_redis).await?;
     let arbiter = Arbiter::new(store.clone(), seat_keys(settings.token_secret.as_deref()))
         .with_watch_buffer(settings.watch_buffer);
-    let sweeper_task = tokio::spawn(sweeper::run(arbiter.clone(), shutdown.clone()));
     let api = ArbiterApi::new(
-        arbiter,
+        arbiter.clone(),
         admin_token(settings.admin_token.as_deref(), settings.dev_insecure),
         shutdown.clone(),
         settings.heartbeat,
@@ -45,6 +45,15 @@ pub async fn serve(
 
     let (reporter, health_service) = tonic_health::server::health_reporter();
     health::register(&reporter).await;
+    let sweeper_task = {
+        let (arbiter, shutdown) = (arbiter.clone(), shutdown.clone());
+        tokio::spawn(supervise::supervise(
+            supervise::SWEEPER,
+            reporter.clone(),
+            shutdown.clone(),
+            move || sweeper::run(arbiter.clone(), shutdown.clone()),
+        ))
+    };
     let health_task = tokio::spawn(health::report(reporter, store, shutdown.clone()));
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)

@@ -102,8 +102,24 @@ pub enum CommitOutcome {
 #[derive(Clone, Debug, Error)]
 pub enum StoreError {
     /// The backing service cannot be reached or did not answer in time.
+    /// The text is for the server's log (it may name addresses): clients
+    /// are told only that storage is unavailable.
     #[error("storage unavailable: {0}")]
     Unavailable(String),
+    /// A commit reached fewer replicas than required in time: it is on the
+    /// primary, and a retry is acknowledged once the replicas have it.
+    #[error(
+        "storage unavailable: the commit reached {confirmed} of the {required} replicas required \
+         within {timeout_ms} ms; it is on the primary but could be lost in a failover, so retry"
+    )]
+    NotReplicated {
+        /// Replicas that confirmed it.
+        confirmed: i64,
+        /// Replicas required.
+        required: u32,
+        /// How long it waited for them.
+        timeout_ms: u32,
+    },
     /// Stored data is not in the expected shape.
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),

@@ -54,6 +54,16 @@ async fn health_reports_liveness_and_readiness(backend: Backend) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(ready, ServingStatus::Serving as i32);
+    // The flag sweeper, supervised, reports itself under its own name.
+    let mut sweeper = 0;
+    for _ in 0..100 {
+        sweeper = health_of(&app, "sweeper").await;
+        if sweeper == ServingStatus::Serving as i32 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(sweeper, ServingStatus::Serving as i32);
     // Each service by its full name (what load balancers and grpc-health-
     // probe ask for), following readiness.
     for service in SERVICES {

@@ -146,11 +146,11 @@ impl WaitForReplicas {
     /// Whether `confirmed` replicas are enough.
     fn check(&self, confirmed: i64) -> Result<(), StoreError> {
         if confirmed < i64::from(self.replicas) {
-            return Err(StoreError::Unavailable(format!(
-                "the commit reached {confirmed} of the {} replicas required within {} ms; \
-                 it is on the primary but could be lost in a failover",
-                self.replicas, self.timeout_ms
-            )));
+            return Err(StoreError::NotReplicated {
+                confirmed,
+                required: self.replicas,
+                timeout_ms: self.timeout_ms,
+            });
         }
         Ok(())
     }
