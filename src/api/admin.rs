@@ -42,6 +42,7 @@ impl AdminService for ArbiterApi {
         &self,
         request: Request<proto::CreateGameRequest>,
     ) -> Result<Response<proto::CreateGameResponse>, Status> {
+        let _admitted = self.admit_request()?;
         self.admin.check(&request)?;
         let (request_id, new) = create::new_game(request.get_ref())?;
         let created = self.arbiter.create_game(request_id, new).await?;
@@ -56,6 +57,7 @@ impl AdminService for ArbiterApi {
         &self,
         request: Request<proto::AdjustClockRequest>,
     ) -> Result<Response<proto::AdjustClockResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
         let color = request::color(call.req.color())?;
         let done = self
@@ -76,6 +78,7 @@ impl AdminService for ArbiterApi {
         &self,
         request: Request<proto::PauseClockRequest>,
     ) -> Result<Response<proto::PauseClockResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
         let done = self
             .arbiter
@@ -89,6 +92,7 @@ impl AdminService for ArbiterApi {
         &self,
         request: Request<proto::ResumeClockRequest>,
     ) -> Result<Response<proto::ResumeClockResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
         let done = self
             .arbiter
@@ -102,6 +106,7 @@ impl AdminService for ArbiterApi {
         &self,
         request: Request<proto::SetGameResultRequest>,
     ) -> Result<Response<proto::SetGameResultResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
         let ruling = request::ruling(&call.req)?;
         let done = self

@@ -137,3 +137,36 @@ mod tests {
         counter.admit(Some(b)).expect("a freed place");
     }
 }
+
+/// Unary requests a replica serves at once by default.
+pub const DEFAULT_MAX_REQUESTS: usize = 1024;
+
+/// The unary requests a replica serves at once: past the limit a request
+/// is refused at once with RESOURCE_EXHAUSTED (OVERLOADED) and retry advice,
+/// rather than queued behind work the replica cannot keep up with. Health
+/// checks are not counted, so an overloaded replica still answers its
+/// probes.
+#[derive(Clone)]
+pub struct RequestLimit {
+    permits: Arc<tokio::sync::Semaphore>,
+    max: usize,
+}
+
+impl RequestLimit {
+    /// At most `max` requests at once.
+    pub fn new(max: usize) -> Self {
+        let max = max.max(1);
+        Self {
+            permits: Arc::new(tokio::sync::Semaphore::new(max)),
+            max,
+        }
+    }
+
+    /// A place for one request, held until the returned permit is dropped.
+    pub fn admit(&self) -> Result<tokio::sync::OwnedSemaphorePermit, Status> {
+        self.permits
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| status::overloaded(self.max))
+    }
+}

@@ -36,6 +36,10 @@ use crate::{
 /// proxies (Envoy: 5 minutes; many load balancers: 60 seconds).
 pub const DEFAULT_HEARTBEAT: Duration = Duration::from_secs(15);
 
+/// The largest request accepted, in bytes: far above any valid request (a
+/// FEN, names, a reason), far below what could cost a replica memory.
+pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
+
 /// Both services over one arbiter.
 #[derive(Clone)]
 pub struct ArbiterApi {
@@ -44,6 +48,7 @@ pub struct ArbiterApi {
     shutdown: CancellationToken,
     heartbeat: Duration,
     streams: StreamCounter,
+    requests: limits::RequestLimit,
 }
 
 impl ArbiterApi {
@@ -63,17 +68,33 @@ impl ArbiterApi {
             shutdown,
             heartbeat,
             streams: StreamCounter::new(limits),
+            requests: limits::RequestLimit::new(limits::DEFAULT_MAX_REQUESTS),
         }
     }
 
-    /// The `ArbiterService` server.
-    pub fn public_service(&self) -> proto::arbiter_service_server::ArbiterServiceServer<Self> {
-        proto::arbiter_service_server::ArbiterServiceServer::new(self.clone())
+    /// The same services, serving at most `max` unary requests at once.
+    pub fn with_max_requests(mut self, max: usize) -> Self {
+        self.requests = limits::RequestLimit::new(max);
+        self
     }
 
-    /// The `AdminService` server.
+    /// A place for one unary request (see [`limits::RequestLimit`]).
+    fn admit_request(&self) -> Result<tokio::sync::OwnedSemaphorePermit, Status> {
+        self.requests.admit()
+    }
+
+    /// The `ArbiterService` server; requests larger than
+    /// [`MAX_REQUEST_BYTES`] are refused.
+    pub fn public_service(&self) -> proto::arbiter_service_server::ArbiterServiceServer<Self> {
+        proto::arbiter_service_server::ArbiterServiceServer::new(self.clone())
+            .max_decoding_message_size(MAX_REQUEST_BYTES)
+    }
+
+    /// The `AdminService` server; requests larger than
+    /// [`MAX_REQUEST_BYTES`] are refused.
     pub fn admin_service(&self) -> proto::admin_service_server::AdminServiceServer<Self> {
         proto::admin_service_server::AdminServiceServer::new(self.clone())
+            .max_decoding_message_size(MAX_REQUEST_BYTES)
     }
 }
 

@@ -22,6 +22,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::GetGameRequest>,
     ) -> Result<Response<proto::GetGameResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
         let view = self
@@ -37,6 +38,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::ListMovesRequest>,
     ) -> Result<Response<proto::ListMovesResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
         let (default, max) = MOVES_PAGE;
@@ -65,6 +67,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::MakeMoveRequest>,
     ) -> Result<Response<proto::MakeMoveResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let (id, token, req) = seat(request, |r| &r.game_id)?;
         let ply = request::ply(req.ply)?;
         let done = self
@@ -79,6 +82,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::ResignGameRequest>,
     ) -> Result<Response<proto::ResignGameResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let (id, token, _) = seat(request, |r| &r.game_id)?;
         let (game, events) = applied(&self.arbiter.resign(&id, &token).await?);
         Ok(Response::new(proto::ResignGameResponse { game, events }))
@@ -88,6 +92,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::OfferDrawRequest>,
     ) -> Result<Response<proto::OfferDrawResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let (id, token, _) = seat(request, |r| &r.game_id)?;
         let (game, events) = applied(&self.arbiter.offer_draw(&id, &token).await?);
         Ok(Response::new(proto::OfferDrawResponse { game, events }))
@@ -97,6 +102,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::AcceptDrawRequest>,
     ) -> Result<Response<proto::AcceptDrawResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let (id, token, _) = seat(request, |r| &r.game_id)?;
         let done = self
             .arbiter
@@ -110,6 +116,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::DeclineDrawRequest>,
     ) -> Result<Response<proto::DeclineDrawResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let (id, token, _) = seat(request, |r| &r.game_id)?;
         let done = self
             .arbiter
@@ -123,6 +130,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::ClaimDrawRequest>,
     ) -> Result<Response<proto::ClaimDrawResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let (id, token, req) = seat(request, |r| &r.game_id)?;
         let reason = request::claim_reason(req.reason())?;
         let intended = Some(req.r#move.trim()).filter(|m| !m.is_empty());
@@ -143,6 +151,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::AbortGameRequest>,
     ) -> Result<Response<proto::AbortGameResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let (id, token, _) = seat(request, |r| &r.game_id)?;
         let (game, events) = applied(&self.arbiter.abort(&id, &token).await?);
         Ok(Response::new(proto::AbortGameResponse { game, events }))
@@ -171,6 +180,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::ListGamesRequest>,
     ) -> Result<Response<proto::ListGamesResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
         let full = request::full_view(req.view());
@@ -214,6 +224,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::GetStandingsRequest>,
     ) -> Result<Response<proto::GetStandingsResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let event_id = request::event_id(&request.get_ref().event_id)?;
         let (rows, counted) = self.arbiter.standings(&event_id).await?;
         Ok(Response::new(proto::GetStandingsResponse {
@@ -245,6 +256,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::ExportTrfRequest>,
     ) -> Result<Response<proto::ExportTrfResponse>, Status> {
+        let _admitted = self.admit_request()?;
         let event_id = request::event_id(&request.get_ref().event_id)?;
         let trf = self.arbiter.export_trf(&event_id).await?;
         Ok(Response::new(proto::ExportTrfResponse { trf }))

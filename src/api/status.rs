@@ -146,6 +146,16 @@ pub fn resource_exhausted(message: String) -> Status {
     )
 }
 
+/// A request refused because the replica already serves `max` requests.
+pub fn overloaded(max: usize) -> Status {
+    status(
+        Code::ResourceExhausted,
+        "OVERLOADED",
+        format!("this server already serves its limit of {max} requests at once; retry shortly"),
+        ErrorDetails::with_retry_info(Some(std::time::Duration::from_millis(100))),
+    )
+}
+
 /// A request whose credentials do not grant the action.
 pub fn permission_denied(reason: &str, message: &str) -> Status {
     status(

@@ -123,6 +123,20 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_streams: u32,
 
+    /// Milliseconds a unary request may take before it is cancelled
+    /// (CANCELLED, "Timeout expired"); a client's own deadline
+    /// (`grpc-timeout`) applies when it is shorter. Watch streams are not
+    /// bounded by it.
+    #[arg(long, env = "ARBITER_REQUEST_TIMEOUT_MILLIS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(100..=600_000))]
+    pub request_timeout_millis: u64,
+
+    /// Unary requests this server serves at once; past it a request is
+    /// refused at once with RESOURCE_EXHAUSTED (OVERLOADED).
+    #[arg(long, env = "ARBITER_MAX_REQUESTS", default_value_t = 1024,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_requests: u32,
+
     /// Events a watch stream may fall behind its game (a client that does
     /// not read fast enough) before it is ended with RESOURCE_EXHAUSTED
     /// (WATCHER_TOO_SLOW); it resumes from its last version.
@@ -176,6 +190,10 @@ pub struct Settings {
     /// Development only: a shared store without an admin token or a token
     /// secret is accepted, and open mode opens the arbiter's interventions.
     pub dev_insecure: bool,
+    /// How long a unary request may take.
+    pub request_timeout: Duration,
+    /// Unary requests served at once.
+    pub max_requests: usize,
 }
 
 /// Shortest accepted seat-token secret.
@@ -224,6 +242,8 @@ impl Config {
             max_connection_age: Duration::from_secs(self.max_connection_age_seconds),
             watch_buffer: self.watch_buffer_events as usize,
             dev_insecure: self.dev_insecure,
+            request_timeout: Duration::from_millis(self.request_timeout_millis),
+            max_requests: self.max_requests as usize,
         })
     }
 

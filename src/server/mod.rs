@@ -41,7 +41,8 @@ pub async fn serve(
         shutdown.clone(),
         settings.heartbeat,
         settings.stream_limits,
-    );
+    )
+    .with_max_requests(settings.max_requests);
 
     let (reporter, health_service) = tonic_health::server::health_reporter();
     health::register(&reporter).await;
@@ -71,6 +72,7 @@ pub async fn serve(
         .unwrap_or(u32::MAX)
         .saturating_add(100);
     tonic::transport::Server::builder()
+        .timeout(settings.request_timeout)
         .max_concurrent_streams(streams_per_connection)
         .http2_keepalive_interval(Some(Duration::from_secs(30)))
         .http2_keepalive_timeout(Some(Duration::from_secs(20)))

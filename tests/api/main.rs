@@ -17,6 +17,7 @@ mod pgn;
 mod redis_cluster;
 mod redis_replicas;
 mod redis_tls;
+mod request_limits;
 mod restart;
 mod scoring;
 mod standings;

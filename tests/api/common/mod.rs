@@ -127,6 +127,8 @@ pub fn settings(store: StoreChoice) -> Settings {
         max_connection_age: Duration::from_secs(1800),
         watch_buffer: 256,
         dev_insecure: false,
+        request_timeout: Duration::from_secs(10),
+        max_requests: 1024,
     }
 }
 
