@@ -5,13 +5,14 @@
 
 use std::{
     collections::HashMap,
-    net::SocketAddr,
+    net::{IpAddr, SocketAddr},
     sync::{Arc, Mutex},
 };
 
 use tonic::Status;
 
 use super::status;
+use crate::domain::GameId;
 
 /// How many watch streams a replica serves at once, and how many one
 /// connection may hold.
@@ -168,5 +169,86 @@ impl RequestLimit {
             .clone()
             .try_acquire_owned()
             .map_err(|_| status::overloaded(self.max))
+    }
+}
+
+/// Writes a seat (one player of one game) may make per second, and a
+/// client address, by default (0: no limit).
+pub const DEFAULT_SEAT_WRITES_PER_SECOND: u32 = 10;
+/// Writes one client address may make per second by default (0: none);
+/// generous, since a platform's backend may relay many players.
+pub const DEFAULT_PEER_WRITES_PER_SECOND: u32 = 1000;
+
+/// Admissions between two prunings of the limiters' forgotten keys.
+const PRUNE_EVERY: u64 = 4096;
+
+/// Rate limits on the seats' writes (moves, resignations, offers, claims,
+/// aborts): per seat and per client address, each a token bucket with a
+/// burst of twice its rate. Past one, RESOURCE_EXHAUSTED (RATE_LIMITED)
+/// with the wait in `RetryInfo`; nothing is applied.
+pub struct WriteLimits {
+    per_seat: Option<governor::DefaultKeyedRateLimiter<(GameId, [u8; 8])>>,
+    per_peer: Option<governor::DefaultKeyedRateLimiter<IpAddr>>,
+    admitted: std::sync::atomic::AtomicU64,
+}
+
+impl WriteLimits {
+    /// Limits of `per_seat` and `per_peer` writes per second (0: none).
+    pub fn new(per_seat: u32, per_peer: u32) -> Self {
+        fn limiter<K: Clone + Eq + std::hash::Hash>(
+            rate: u32,
+        ) -> Option<governor::DefaultKeyedRateLimiter<K>> {
+            let rate = std::num::NonZeroU32::new(rate)?;
+            let burst = rate.saturating_mul(std::num::NonZeroU32::MIN.saturating_add(1));
+            Some(governor::RateLimiter::keyed(
+                governor::Quota::per_second(rate).allow_burst(burst),
+            ))
+        }
+        Self {
+            per_seat: limiter(per_seat),
+            per_peer: limiter(per_peer),
+            admitted: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// Admits a write by the holder of `token` in game `game` from `peer`,
+    /// or says how long to wait.
+    pub fn admit(
+        &self,
+        game: &GameId,
+        token: &str,
+        peer: Option<SocketAddr>,
+    ) -> Result<(), Status> {
+        use sha2::{Digest, Sha256};
+        use std::sync::atomic::Ordering;
+        if self.admitted.fetch_add(1, Ordering::Relaxed) % PRUNE_EVERY == PRUNE_EVERY - 1 {
+            if let Some(limiter) = &self.per_seat {
+                limiter.retain_recent();
+            }
+            if let Some(limiter) = &self.per_peer {
+                limiter.retain_recent();
+            }
+        }
+        let clock = governor::clock::DefaultClock::default();
+        if let (Some(limiter), Some(peer)) = (&self.per_peer, peer)
+            && let Err(until) = limiter.check_key(&peer.ip())
+        {
+            return Err(status::rate_limited(
+                "this client address",
+                until.wait_time_from(governor::clock::Clock::now(&clock)),
+            ));
+        }
+        if let Some(limiter) = &self.per_seat {
+            let digest = Sha256::digest(token.as_bytes());
+            let mut seat = [0; 8];
+            seat.copy_from_slice(&digest[..8]);
+            if let Err(until) = limiter.check_key(&(game.clone(), seat)) {
+                return Err(status::rate_limited(
+                    "this seat",
+                    until.wait_time_from(governor::clock::Clock::now(&clock)),
+                ));
+            }
+        }
+        Ok(())
     }
 }

@@ -17,7 +17,7 @@ mod request;
 pub mod status;
 mod stream;
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Status};
@@ -49,6 +49,7 @@ pub struct ArbiterApi {
     heartbeat: Duration,
     streams: StreamCounter,
     requests: limits::RequestLimit,
+    writes: Arc<limits::WriteLimits>,
 }
 
 impl ArbiterApi {
@@ -69,7 +70,33 @@ impl ArbiterApi {
             heartbeat,
             streams: StreamCounter::new(limits),
             requests: limits::RequestLimit::new(limits::DEFAULT_MAX_REQUESTS),
+            writes: Arc::new(limits::WriteLimits::new(
+                limits::DEFAULT_SEAT_WRITES_PER_SECOND,
+                limits::DEFAULT_PEER_WRITES_PER_SECOND,
+            )),
         }
+    }
+
+    /// The same services, admitting `per_seat` writes per second per seat
+    /// and `per_peer` per client address (0: no limit).
+    pub fn with_write_limits(mut self, per_seat: u32, per_peer: u32) -> Self {
+        self.writes = Arc::new(limits::WriteLimits::new(per_seat, per_peer));
+        self
+    }
+
+    /// The game, the seat token and the message of a seat's write, once
+    /// the rate limits admit it.
+    fn seat<T>(
+        &self,
+        request: Request<T>,
+        game_id: impl Fn(&T) -> &str,
+    ) -> Result<(GameId, String, T), Status> {
+        let peer = request.remote_addr();
+        let token = auth::bearer(&request)?;
+        let req = request.into_inner();
+        let id = request::game_id(game_id(&req))?;
+        self.writes.admit(&id, &token, peer)?;
+        Ok((id, token, req))
     }
 
     /// The same services, serving at most `max` unary requests at once.
@@ -96,17 +123,6 @@ impl ArbiterApi {
         proto::admin_service_server::AdminServiceServer::new(self.clone())
             .max_decoding_message_size(MAX_REQUEST_BYTES)
     }
-}
-
-/// A player's request about one game: the seat's bearer token and the
-/// game's id (the arbiter tells which seat the token holds).
-fn seat<T>(
-    request: Request<T>,
-    game_id: impl Fn(&T) -> &str,
-) -> Result<(GameId, String, T), Status> {
-    let token = auth::bearer(&request)?;
-    let req = request.into_inner();
-    Ok((request::game_id(game_id(&req))?, token, req))
 }
 
 /// The game a command left and the events it produced, as protobuf.

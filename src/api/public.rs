@@ -5,7 +5,7 @@ use tonic::{Request, Response, Status};
 use super::{
     ArbiterApi, applied, convert,
     request::{self, PgnSubject},
-    seat, stream,
+    stream,
 };
 use crate::proto::{self, arbiter_service_server::ArbiterService};
 
@@ -68,7 +68,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::MakeMoveRequest>,
     ) -> Result<Response<proto::MakeMoveResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let (id, token, req) = seat(request, |r| &r.game_id)?;
+        let (id, token, req) = self.seat(request, |r| &r.game_id)?;
         let ply = request::ply(req.ply)?;
         let done = self
             .arbiter
@@ -83,7 +83,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::ResignGameRequest>,
     ) -> Result<Response<proto::ResignGameResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let (id, token, _) = seat(request, |r| &r.game_id)?;
+        let (id, token, _) = self.seat(request, |r| &r.game_id)?;
         let (game, events) = applied(&self.arbiter.resign(&id, &token).await?);
         Ok(Response::new(proto::ResignGameResponse { game, events }))
     }
@@ -93,7 +93,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::OfferDrawRequest>,
     ) -> Result<Response<proto::OfferDrawResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let (id, token, _) = seat(request, |r| &r.game_id)?;
+        let (id, token, _) = self.seat(request, |r| &r.game_id)?;
         let (game, events) = applied(&self.arbiter.offer_draw(&id, &token).await?);
         Ok(Response::new(proto::OfferDrawResponse { game, events }))
     }
@@ -103,7 +103,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::AcceptDrawRequest>,
     ) -> Result<Response<proto::AcceptDrawResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let (id, token, _) = seat(request, |r| &r.game_id)?;
+        let (id, token, _) = self.seat(request, |r| &r.game_id)?;
         let done = self
             .arbiter
             .respond_to_draw_offer(&id, &token, true)
@@ -117,7 +117,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::DeclineDrawRequest>,
     ) -> Result<Response<proto::DeclineDrawResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let (id, token, _) = seat(request, |r| &r.game_id)?;
+        let (id, token, _) = self.seat(request, |r| &r.game_id)?;
         let done = self
             .arbiter
             .respond_to_draw_offer(&id, &token, false)
@@ -131,7 +131,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::ClaimDrawRequest>,
     ) -> Result<Response<proto::ClaimDrawResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let (id, token, req) = seat(request, |r| &r.game_id)?;
+        let (id, token, req) = self.seat(request, |r| &r.game_id)?;
         let reason = request::claim_reason(req.reason())?;
         let intended = Some(req.r#move.trim()).filter(|m| !m.is_empty());
         let done = self
@@ -152,7 +152,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::AbortGameRequest>,
     ) -> Result<Response<proto::AbortGameResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let (id, token, _) = seat(request, |r| &r.game_id)?;
+        let (id, token, _) = self.seat(request, |r| &r.game_id)?;
         let (game, events) = applied(&self.arbiter.abort(&id, &token).await?);
         Ok(Response::new(proto::AbortGameResponse { game, events }))
     }

@@ -156,6 +156,20 @@ pub fn overloaded(max: usize) -> Status {
     )
 }
 
+/// A write refused because `whose` writes exceed their rate; `wait` says
+/// when the next one is admitted.
+pub fn rate_limited(whose: &str, wait: std::time::Duration) -> Status {
+    status(
+        Code::ResourceExhausted,
+        "RATE_LIMITED",
+        format!(
+            "{whose} makes writes faster than this server admits; retry in {} ms",
+            wait.as_millis().max(1)
+        ),
+        ErrorDetails::with_retry_info(Some(wait.max(std::time::Duration::from_millis(1)))),
+    )
+}
+
 /// A request whose credentials do not grant the action.
 pub fn permission_denied(reason: &str, message: &str) -> Status {
     status(

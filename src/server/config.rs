@@ -137,6 +137,22 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_requests: u32,
 
+    /// Writes (moves, resignations, offers, claims, aborts) one seat may
+    /// make per second, with bursts of twice as many; past it,
+    /// RESOURCE_EXHAUSTED (RATE_LIMITED). 0: no limit.
+    #[arg(long, env = "ARBITER_MAX_SEAT_WRITES_PER_SECOND", default_value_t = 10)]
+    pub max_seat_writes_per_second: u32,
+
+    /// Writes one client address may make per second, with bursts of twice
+    /// as many (a platform's backend relaying many players needs a high
+    /// one). 0: no limit.
+    #[arg(
+        long,
+        env = "ARBITER_MAX_PEER_WRITES_PER_SECOND",
+        default_value_t = 1000
+    )]
+    pub max_peer_writes_per_second: u32,
+
     /// Events a watch stream may fall behind its game (a client that does
     /// not read fast enough) before it is ended with RESOURCE_EXHAUSTED
     /// (WATCHER_TOO_SLOW); it resumes from its last version.
@@ -194,6 +210,8 @@ pub struct Settings {
     pub request_timeout: Duration,
     /// Unary requests served at once.
     pub max_requests: usize,
+    /// Writes per second per seat and per client address (0: no limit).
+    pub write_limits: (u32, u32),
 }
 
 /// Shortest accepted seat-token secret.
@@ -244,6 +262,10 @@ impl Config {
             dev_insecure: self.dev_insecure,
             request_timeout: Duration::from_millis(self.request_timeout_millis),
             max_requests: self.max_requests as usize,
+            write_limits: (
+                self.max_seat_writes_per_second,
+                self.max_peer_writes_per_second,
+            ),
         })
     }
 

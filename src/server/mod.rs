@@ -42,7 +42,8 @@ pub async fn serve(
         settings.heartbeat,
         settings.stream_limits,
     )
-    .with_max_requests(settings.max_requests);
+    .with_max_requests(settings.max_requests)
+    .with_write_limits(settings.write_limits.0, settings.write_limits.1);
 
     let (reporter, health_service) = tonic_health::server::health_reporter();
     health::register(&reporter).await;

@@ -9,8 +9,8 @@ use tonic::Code;
 use tonic_types::StatusExt;
 
 use crate::common::{
-    Backend, RedisServer, TestApp, admin, create, create_request, expect_code, get, reason,
-    settings,
+    Backend, RedisServer, TestApp, admin, create, create_request, expect_code, get, make_move,
+    offer_draw, reason, seat, settings,
 };
 
 /// A server on a Redis of its own (which the test pauses), with `tune`
@@ -63,8 +63,6 @@ async fn an_oversized_request_is_refused(backend: Backend) {
         .await
         .expect("a request of a normal size");
 }
-
-on_every_backend!(an_oversized_request_is_refused);
 
 /// Past the number of requests a replica serves at once, a request is
 /// refused at once with RESOURCE_EXHAUSTED (OVERLOADED) and retry advice,
@@ -123,3 +121,82 @@ async fn a_request_past_the_timeout_is_cancelled() {
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     assert_eq!(get(&mut client, &game.id).await.version, 1);
 }
+
+/// A seat that writes faster than its rate is refused with
+/// RESOURCE_EXHAUSTED (RATE_LIMITED) and the wait in `RetryInfo`, and
+/// nothing is applied; the other seat and other games are not held back;
+/// after the wait the seat is admitted again.
+async fn a_seat_writing_too_fast_is_rate_limited(backend: Backend) {
+    let mut tuned = settings(backend.store());
+    // One write per second per seat, bursts of two; no limit per address.
+    tuned.write_limits = (1, 0);
+    let app = TestApp::spawn_with(tuned, None).await;
+    let game = app.new_game().await;
+    let other = app.new_game().await;
+    let mut client = app.client().await;
+
+    // A burst of draw offers by White, most of them refused as offers out
+    // of turn or limited: count the limited ones.
+    let mut limited = None;
+    for _ in 0..10 {
+        let result = seat(&mut client, &game.white, offer_draw(&game.id)).await;
+        if let Err(status) = result
+            && reason(&status) == "RATE_LIMITED"
+        {
+            limited = Some(status);
+            break;
+        }
+    }
+    let limited = limited.expect("White is limited after its burst");
+    assert_eq!(limited.code(), Code::ResourceExhausted);
+    let wait = limited
+        .get_details_retry_info()
+        .and_then(|info| info.retry_delay)
+        .expect("the wait");
+    assert!(wait <= Duration::from_secs(2), "{wait:?}");
+    // A limited move is not applied.
+    let refused = seat(&mut client, &game.white, make_move(&game.id, 0, "e4")).await;
+    assert_eq!(
+        refused.map(|_| ()).map_err(|status| reason(&status)),
+        Err("RATE_LIMITED".to_owned())
+    );
+    assert_eq!(get(&mut client, &game.id).await.ply, 0);
+    // Other seats are not held back.
+    seat(&mut client, &other.white, make_move(&other.id, 0, "d4"))
+        .await
+        .expect("another game's seat");
+    // After the wait, White moves.
+    tokio::time::sleep(wait + Duration::from_millis(50)).await;
+    let moved = seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
+        .await
+        .expect("admitted again");
+    assert_eq!(moved.ply, 1);
+}
+
+/// Writes from one client address are limited whatever the seat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_address_writing_too_fast_is_rate_limited() {
+    let mut tuned = settings(Backend::Memory.store());
+    // No limit per seat; one write per second per address, bursts of two.
+    tuned.write_limits = (0, 1);
+    let app = TestApp::spawn_with(tuned, None).await;
+    let mut client = app.client().await;
+    let mut reasons = Vec::new();
+    for _ in 0..4 {
+        // A new game's White each time: every seat is fresh.
+        let game = app.new_game().await;
+        match seat(&mut client, &game.white, make_move(&game.id, 0, "e4")).await {
+            Ok(_) => reasons.push("OK".to_owned()),
+            Err(status) => reasons.push(reason(&status)),
+        }
+    }
+    assert!(
+        reasons.iter().any(|reason| reason == "RATE_LIMITED"),
+        "{reasons:?}"
+    );
+}
+
+on_every_backend!(
+    an_oversized_request_is_refused,
+    a_seat_writing_too_fast_is_rate_limited,
+);

@@ -235,7 +235,8 @@ impl FaultyApp {
             shutdown.clone(),
             TEST_HEARTBEAT,
             Default::default(),
-        );
+        )
+        .with_write_limits(0, 0);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind a loopback port");
