@@ -128,10 +128,8 @@ pub fn ruling(req: &proto::SetGameResultRequest) -> Result<Ruling, Status> {
                     ));
                 }
             };
-            Ok(Ruling::Played {
-                outcome,
-                termination: termination_from(played.termination()),
-            })
+            Ruling::played(outcome, termination_from(played.termination()))
+                .map_err(|err| status::invalid_field(&err))
         }
         Some(Requested::Forfeit(forfeit)) => match proto::Forfeit::try_from(*forfeit) {
             Ok(proto::Forfeit::White) => Ok(Ruling::Forfeit {

@@ -105,6 +105,56 @@ pub enum Ruling {
 }
 
 impl Ruling {
+    /// A result as if played, refused when the termination cannot end a
+    /// game that way: an unplayed game (no-show, forfeit) is the forfeit
+    /// ruling's; checkmate, resignation and a flag with mating material
+    /// only end in a win; the drawing terminations (stalemate, agreement,
+    /// repetition, the move counts, dead positions, a flag against bare
+    /// material or with a pending offer) only in a draw; and no played
+    /// game ends in a double forfeit. The arbiter's own decision (or none
+    /// named) goes with any played outcome.
+    pub fn played(outcome: Outcome, termination: Option<Termination>) -> Result<Self, FieldError> {
+        use Termination as T;
+        let refuse = |why: &str| Err(FieldError::new("played.termination", why));
+        if outcome == Outcome::DoubleForfeit {
+            return Err(FieldError::new(
+                "played.outcome",
+                "must be a win or a draw (use forfeit for forfeits)",
+            ));
+        }
+        let draw = outcome == Outcome::Draw;
+        match termination {
+            None | Some(T::ArbiterDecision) => {}
+            Some(T::NoShow | T::Forfeit) => {
+                return refuse("an unplayed game is ruled with forfeit, not as played");
+            }
+            Some(T::Checkmate | T::Resignation | T::Timeout) if draw => {
+                return refuse(
+                    "checkmate, resignation and a flag with mating material end in a win, not a draw",
+                );
+            }
+            Some(
+                T::Stalemate
+                | T::InsufficientMaterial
+                | T::Agreement
+                | T::ThreefoldRepetition
+                | T::FiftyMoves
+                | T::FivefoldRepetition
+                | T::SeventyFiveMoves
+                | T::DeadPosition
+                | T::TimeoutVsInsufficientMaterial
+                | T::TimeoutWithPendingDrawOffer,
+            ) if !draw => {
+                return refuse("this termination ends a game in a draw, not a win");
+            }
+            Some(_) => {}
+        }
+        Ok(Self::Played {
+            outcome,
+            termination,
+        })
+    }
+
     /// The ruling in stable words, for recognising a repeated request
     /// (independent of how the type prints for debugging).
     pub fn describe(&self) -> String {
@@ -364,3 +414,44 @@ impl Game {
 #[cfg(test)]
 #[path = "timing_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+mod ruling_tests {
+    use super::*;
+
+    #[test]
+    fn a_played_ruling_must_be_coherent() {
+        use Termination as T;
+        let ok = |outcome, termination| Ruling::played(outcome, termination).is_ok();
+        // The arbiter's decision goes with any played outcome.
+        for outcome in [Outcome::WhiteWins, Outcome::BlackWins, Outcome::Draw] {
+            assert!(ok(outcome, None));
+            assert!(ok(outcome, Some(T::ArbiterDecision)));
+            // Unplayed games are forfeits.
+            assert!(!ok(outcome, Some(T::NoShow)));
+            assert!(!ok(outcome, Some(T::Forfeit)));
+        }
+        for win_only in [T::Checkmate, T::Resignation, T::Timeout] {
+            assert!(ok(Outcome::WhiteWins, Some(win_only)));
+            assert!(ok(Outcome::BlackWins, Some(win_only)));
+            assert!(!ok(Outcome::Draw, Some(win_only)), "{win_only:?}");
+        }
+        for draw_only in [
+            T::Stalemate,
+            T::InsufficientMaterial,
+            T::Agreement,
+            T::ThreefoldRepetition,
+            T::FiftyMoves,
+            T::FivefoldRepetition,
+            T::SeventyFiveMoves,
+            T::DeadPosition,
+            T::TimeoutVsInsufficientMaterial,
+            T::TimeoutWithPendingDrawOffer,
+        ] {
+            assert!(ok(Outcome::Draw, Some(draw_only)));
+            assert!(!ok(Outcome::WhiteWins, Some(draw_only)), "{draw_only:?}");
+            assert!(!ok(Outcome::BlackWins, Some(draw_only)), "{draw_only:?}");
+        }
+        assert!(!ok(Outcome::DoubleForfeit, None));
+    }
+}

@@ -617,12 +617,41 @@ async fn rulings_need_the_admin_token_and_well_formed_fields(backend: Backend) {
         ruling: Some(forfeit(proto::Forfeit::Unspecified)),
         ..valid.clone()
     };
+    // Incoherent played results: a drawn no-show or forfeit (an unplayed
+    // game is the forfeit ruling's), a drawn checkmate, a won stalemate.
+    let played_as = |outcome: Outcome, termination: Termination| proto::SetGameResultRequest {
+        ruling: Some(Ruling::Played(proto::PlayedResult {
+            outcome: outcome.into(),
+            termination: termination.into(),
+        })),
+        ..valid.clone()
+    };
     for (request, field) in [
         (no_reason, "reason"),
         (no_ruling, "ruling"),
         (no_outcome, "played.outcome"),
         (double_forfeit_as_played, "played.outcome"),
         (nobody_forfeits, "forfeit"),
+        (
+            played_as(Outcome::Draw, Termination::NoShow),
+            "played.termination",
+        ),
+        (
+            played_as(Outcome::Draw, Termination::Forfeit),
+            "played.termination",
+        ),
+        (
+            played_as(Outcome::WhiteWins, Termination::NoShow),
+            "played.termination",
+        ),
+        (
+            played_as(Outcome::Draw, Termination::Checkmate),
+            "played.termination",
+        ),
+        (
+            played_as(Outcome::BlackWins, Termination::Stalemate),
+            "played.termination",
+        ),
     ] {
         let status = expect_code(set_result(&mut admin, request).await, Code::InvalidArgument);
         assert_eq!(reason(&status), "INVALID_FIELD", "{status:?}");
