@@ -373,12 +373,14 @@ fn art_5_1_2_resigning_gives_the_opponent_the_win() {
 }
 
 #[test]
-fn art_5_1_2_resigning_against_a_side_that_cannot_mate_is_a_draw() {
-    // Black has a lone king: White's resignation cannot make it a win.
+fn art_5_1_2_a_resignation_is_a_loss_even_against_a_side_that_cannot_mate() {
+    // Black has a lone king: White's resignation still gives Black the win.
     let game = from_fen("8/8/4k3/8/8/3K4/3R4/8 w - - 0 1");
     let (over, _) = changed(game.resign(Color::White, at(1)));
-    assert_eq!(over.result(), draw(Termination::Resignation));
-    // The side with the rook resigning loses it, as usual.
+    assert_eq!(
+        over.result(),
+        result(Outcome::BlackWins, Termination::Resignation)
+    );
     let (over, _) = changed(game.resign(Color::Black, at(1)));
     assert_eq!(
         over.result(),
@@ -388,17 +390,32 @@ fn art_5_1_2_resigning_against_a_side_that_cannot_mate_is_a_draw() {
     // Colours reversed: Black with a rook resigns against a lone king.
     let game = from_fen("8/r7/4k3/8/8/3K4/8/8 b - - 0 1");
     let (over, _) = changed(game.resign(Color::Black, at(1)));
-    assert_eq!(over.result(), draw(Termination::Resignation));
-    let (over, _) = changed(game.resign(Color::White, at(1)));
     assert_eq!(
         over.result(),
-        result(Outcome::BlackWins, Termination::Resignation)
+        result(Outcome::WhiteWins, Termination::Resignation)
     );
+}
 
-    // A knight cannot mate even with the queen's help.
-    let game = from_fen("n7/8/4k3/8/8/3K4/8/7Q w - - 0 1");
-    let (over, _) = changed(game.resign(Color::White, at(1)));
-    assert_eq!(over.result(), draw(Termination::Resignation));
+#[test]
+fn an_armageddon_resignation_never_scores_better_than_a_loss() {
+    use crate::domain::ScoringSystem;
+    for (fen, resigning) in [
+        // Black resigns against White's lone king: Black loses, although a
+        // draw would have counted as Black's win.
+        ("8/r7/4k3/8/8/3K4/8/8 b - - 0 1", Color::Black),
+        ("8/8/4k3/8/8/3K4/3R4/8 w - - 0 1", Color::White),
+    ] {
+        let game = from_fen(fen);
+        let (over, _) = changed(game.resign(resigning, at(1)));
+        let scoring = ScoringSystem {
+            armageddon: true,
+            ..ScoringSystem::default()
+        };
+        let score = scoring.score(over.result().expect("a result"));
+        let (mine, theirs) =
+            resigning.fold_wb((score.white, score.black), (score.black, score.white));
+        assert!(mine < theirs, "{fen}: {score:?}");
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1016,17 +1033,22 @@ fn pgn_export_of_time_endings_reads_back_with_clock_comments() {
 }
 
 #[test]
-fn pgn_export_of_a_drawn_resignation_says_so() {
+fn pgn_export_of_a_resignation_names_who_resigned() {
+    // White resigns against a lone king: Black wins, and the PGN says White
+    // resigned.
     let game = from_fen("8/8/4k3/8/8/3K4/3R4/8 w - - 0 1");
     let p = play(game, &["Rd1", "Ke5"]);
     let d = p.game.resign(Color::White, at(9_000));
     let p = p.apply(d);
-    assert_eq!(p.game.result(), draw(Termination::Resignation));
-    let read = check_pgn(&p, "1/2-1/2", "normal");
+    assert_eq!(
+        p.game.result(),
+        result(Outcome::BlackWins, Termination::Resignation)
+    );
+    let read = check_pgn(&p, "0-1", "normal");
     assert!(
+        read.comments.iter().any(|c| c.contains("White resigns")),
+        "{:?}",
         read.comments
-            .iter()
-            .any(|c| c.contains("could not checkmate"))
     );
 }
 

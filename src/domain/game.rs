@@ -7,7 +7,6 @@ use super::{
     AdminRequest, Board, Clock, EventKind, GameEvent, GameId, GameResult, GameRules, LastClaim,
     MoveRecord, NewGame, Outcome, Pairing, Player, Ply, Rejection, Score, ScoringSystem,
     SeatHashes, Termination, Timestamp, TokenHash, Variant,
-    dead_position::{self, Mating},
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
 };
@@ -400,9 +399,10 @@ impl Game {
         }
     }
 
-    /// Resigns the game for `seat` (FIDE 5.1.2): the opponent wins, unless
-    /// the opponent cannot checkmate by any series of legal moves (decided
-    /// by a full helpmate search), in which case the game is drawn.
+    /// Resigns the game for `seat` (FIDE 5.1.2): the opponent wins, even one
+    /// who could not checkmate by any series of legal moves, and under every
+    /// scoring a resignation counts as the resigning player's loss
+    /// (Armageddon included: a draw there would be Black's win).
     ///
     /// A repeat by the seat that resigned changes nothing.
     pub fn resign(&self, seat: Color, now: Timestamp) -> Result<Decision, Rejection> {
@@ -410,10 +410,7 @@ impl Game {
             return Ok(Decision::Unchanged);
         }
         self.ensure_active()?;
-        let outcome = match dead_position::can_checkmate(self.position(), !seat) {
-            Mating::Impossible => Outcome::Draw,
-            Mating::Possible | Mating::Undecided => Outcome::win_for(!seat),
-        };
+        let outcome = Outcome::win_for(!seat);
         let mut next = self.clone();
         let mut kinds = Vec::new();
         next.finish(

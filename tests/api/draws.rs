@@ -1059,18 +1059,19 @@ async fn dead_positions_and_insufficient_material(backend: Backend) {
     assert_draw(&end, Termination::InsufficientMaterial);
 }
 
-async fn resigning_against_a_lone_king_is_a_draw(backend: Backend) {
+async fn a_resignation_is_a_loss_even_against_a_lone_king(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
     let fen = "8/8/4k3/8/8/3K4/8/7R w - - 0 1";
 
-    // Black has only its king: White's resignation cannot make Black win.
+    // Black has only its king: White's resignation still gives Black the
+    // win (FIDE 5.1.2 has no exception).
     let game = app.new_game_from(fen).await;
     play_line(&mut client, &game, &["Rh2", "Ke5"]).await;
     let end = seat(&mut client, &game.white, resign(&game.id))
         .await
         .expect("resign");
-    assert_result(&end, Outcome::Draw, Termination::Resignation);
+    assert_result(&end, Outcome::BlackWins, Termination::Resignation);
 
     // Black resigning against the rook loses as usual.
     let game = app.new_game_from(fen).await;
@@ -1801,7 +1802,7 @@ on_every_backend!(
     fivefold_repetition_ends_the_game,
     the_seventy_five_move_rule_ends_the_game,
     dead_positions_and_insufficient_material,
-    resigning_against_a_lone_king_is_a_draw,
+    a_resignation_is_a_loss_even_against_a_lone_king,
     either_seat_may_abort_before_both_have_moved,
     an_abort_ends_the_stream_and_the_game,
     aborting_is_refused_once_both_have_moved,

@@ -433,8 +433,9 @@ async fn draws_by_the_players(backend: Backend) {
     let parsed = check_export(&mut client, &fifty.id, &DRAWN).await;
     assert!(parsed.comments[0].contains("fifty"), "{parsed:?}");
 
-    // White resigns, but Black has a lone king: drawn. The game starts
-    // with Black to move, so the movetext opens with "1...".
+    // White resigns, although Black has a lone king: Black wins (FIDE
+    // 5.1.2), and the PGN says White resigned. The game starts with Black
+    // to move, so the movetext opens with "1...".
     let lone_king = game_from(
         &app,
         &mut client,
@@ -447,9 +448,13 @@ async fn draws_by_the_players(backend: Backend) {
         .expect("resign");
     assert_eq!(
         game.result.expect("result").outcome,
-        proto::Outcome::Draw as i32
+        proto::Outcome::BlackWins as i32
     );
-    check_export(&mut client, &lone_king.id, &DRAWN).await;
+    let parsed = check_export(&mut client, &lone_king.id, &BLACK_WINS).await;
+    assert!(
+        parsed.comments.iter().any(|c| c.contains("White resigns")),
+        "{parsed:?}"
+    );
     let pgn = export_pgn(&mut client, &lone_king.id).await;
     assert!(pgn.contains("\n\n1... Ke5 2. Rh2 {"), "{pgn}");
 }
