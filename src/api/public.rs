@@ -258,7 +258,12 @@ impl ArbiterService for ArbiterApi {
     ) -> Result<Response<proto::ExportTrfResponse>, Status> {
         let _admitted = self.admit_request()?;
         let event_id = request::event_id(&request.get_ref().event_id)?;
-        let trf = self.arbiter.export_trf(&event_id).await?;
+        let total_rounds =
+            match request::non_negative("total_rounds", request.get_ref().total_rounds)? {
+                0 => None,
+                rounds => Some(rounds),
+            };
+        let trf = self.arbiter.export_trf(&event_id, total_rounds).await?;
         Ok(Response::new(proto::ExportTrfResponse { trf }))
     }
 }

@@ -5,8 +5,8 @@
 use super::{Arbiter, ArbiterError, GameView, codec};
 use crate::{
     domain::{
-        EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, Standing, TrfGame,
-        pgn, standings, trf,
+        EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, Standing, TrfEvent,
+        TrfGame, pgn, standings, trf,
     },
     store::EventPosition,
 };
@@ -148,9 +148,25 @@ impl Arbiter {
         Ok((standings(&records), counted))
     }
 
-    /// The event as a FIDE Tournament Report File.
-    pub async fn export_trf(&self, event_id: &EventId) -> Result<String, ArbiterError> {
+    /// The event as a FIDE Tournament Report File, stating `total_rounds`
+    /// (the rounds played so far when `None`; never fewer).
+    pub async fn export_trf(
+        &self,
+        event_id: &EventId,
+        total_rounds: Option<u32>,
+    ) -> Result<String, ArbiterError> {
         let games = self.event_snapshot(event_id).await?;
+        // The point system the event's games score with, when they agree
+        // and score both colours alike (Armageddon has no TRF form).
+        let systems: Vec<_> = games.iter().map(|game| game.scoring()).collect();
+        let points = systems
+            .first()
+            .filter(|first| {
+                !first.armageddon
+                    && first.white == first.black
+                    && systems.iter().all(|system| system == *first)
+            })
+            .map(|system| system.white);
         let rows = standings(&standing_records(&games));
         let trf_games: Vec<TrfGame> = games
             .iter()
@@ -163,7 +179,15 @@ impl Arbiter {
                 aborted: game.status() == GameStatus::Aborted,
             })
             .collect();
-        Ok(trf::export(event_id, &trf_games, &rows))
+        Ok(trf::export(
+            event_id,
+            TrfEvent {
+                total_rounds,
+                points,
+            },
+            &trf_games,
+            &rows,
+        ))
     }
 
     /// A game as it stands, with every move when `full`.

@@ -96,5 +96,5 @@ pub use standings::{GameRecordForStandings, Standing, standings};
 pub use time::Timestamp;
 pub use time_control::{DelayMode, Pace, Period, TimeControl};
 pub use timing::{Ruling, Schedule, Timing};
-pub use trf::TrfGame;
+pub use trf::{TrfEvent, TrfGame};
 pub use variant::{CHESS960_POSITIONS, Variant, chess960_fen, chess960_position_for};

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{Color, EventId, Outcome, Player, Score, Standing};
+use super::{Color, EventId, Outcome, Player, PointTable, Score, Standing};
 
 /// What the report needs from one game.
 #[derive(Clone, Debug)]
@@ -48,14 +48,39 @@ fn result_code(outcome: Outcome, score: Score, color: Color) -> char {
     }
 }
 
-/// The report: tournament name (012), number of players (062), then one
-/// player line (001) per player with points, rank and a 10-column block per
-/// round — opponent's starting rank, colour and result (`1`, `=`, `0`, `+`,
-/// `-`; `Z` for a round without a game). Starting ranks follow the players'
-/// first appearance (round, board, White before Black), so they stay stable
-/// as rounds are added. A round in progress shows its pairings with a blank
-/// result.
-pub fn export(event_id: &EventId, games: &[TrfGame], standings: &[Standing]) -> String {
+/// Points as the point-system lines write them: one decimal.
+fn system_points(milli: i64) -> String {
+    trf_points(milli).trim_start().to_owned()
+}
+
+/// What the report says of the tournament beyond its games.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrfEvent {
+    /// The number of rounds the tournament will have (XXR, which pairing
+    /// engines need to pair the next round); at least the highest round
+    /// played, which it defaults to.
+    pub total_rounds: Option<u32>,
+    /// The points every game of the event scores, when they are not 1, ½
+    /// and 0: written as bbpPairings' point-system lines (BBW, BBD, BBL).
+    pub points: Option<PointTable>,
+}
+
+/// The report: tournament name (012), number of players (062), number of
+/// rounds (XXR), the point system when it is not 1 / ½ / 0 (BBW, BBD,
+/// BBL), then one player line (001) per player with points, rank and a
+/// 10-column block per round — opponent's starting rank, colour and result
+/// (`1`, `=`, `0`, `+`, `-`; `Z` for a round without a game). The points
+/// column counts the games the rounds show (games without a round number
+/// are left out of both), so a pairing engine's score check agrees.
+/// Starting ranks follow the players' first appearance (round, board, White
+/// before Black), so they stay stable as rounds are added. A round in
+/// progress shows its pairings with a blank result.
+pub fn export(
+    event_id: &EventId,
+    event: TrfEvent,
+    games: &[TrfGame],
+    standings: &[Standing],
+) -> String {
     let mut games: Vec<&TrfGame> = games.iter().filter(|g| g.round > 0).collect();
     games.sort_by_key(|g| (g.round, g.board));
     let mut ranks: HashMap<&str, usize> = HashMap::new();
@@ -69,6 +94,14 @@ pub fn export(event_id: &EventId, games: &[TrfGame], standings: &[Standing]) -> 
         }
     }
     let rounds = games.iter().map(|g| g.round).max().unwrap_or(0);
+    // Each player's points from the games the rounds show.
+    let mut points: HashMap<&str, i64> = HashMap::new();
+    for game in games.iter().filter(|g| !g.aborted) {
+        if let Some(score) = game.finished {
+            *points.entry(game.white.id.as_str()).or_default() += score.white.milli();
+            *points.entry(game.black.id.as_str()).or_default() += score.black.milli();
+        }
+    }
     let standing: HashMap<&str, &Standing> = standings
         .iter()
         .map(|s| (s.player.id.as_str(), s))
@@ -80,6 +113,15 @@ pub fn export(event_id: &EventId, games: &[TrfGame], standings: &[Standing]) -> 
         left(event_id.as_str(), 120).trim_end()
     ));
     out.push_str(&format!("062 {}\n", players.len()));
+    out.push_str(&format!(
+        "XXR {}\n",
+        event.total_rounds.unwrap_or(rounds).max(rounds)
+    ));
+    if let Some(table) = event.points.filter(|table| *table != PointTable::CLASSIC) {
+        out.push_str(&format!("BBW {}\n", system_points(table.win().milli())));
+        out.push_str(&format!("BBD {}\n", system_points(table.draw().milli())));
+        out.push_str(&format!("BBL {}\n", system_points(table.loss().milli())));
+    }
     for (index, player) in players.iter().enumerate() {
         let row = standing.get(player.id.as_str());
         let mut line = format!(
@@ -90,7 +132,7 @@ pub fn export(event_id: &EventId, games: &[TrfGame], standings: &[Standing]) -> 
             "",
             "",
             "",
-            trf_points(row.map_or(0, |r| r.points.milli())),
+            trf_points(points.get(player.id.as_str()).copied().unwrap_or(0)),
             row.map_or(0, |r| r.rank),
         );
         for round in 1..=rounds {
@@ -161,6 +203,10 @@ mod tests {
     }
 
     fn report(games: &[TrfGame]) -> String {
+        report_of(TrfEvent::default(), games)
+    }
+
+    fn report_of(event: TrfEvent, games: &[TrfGame]) -> String {
         let records: Vec<GameRecordForStandings> = games
             .iter()
             .map(|g| GameRecordForStandings {
@@ -171,6 +217,7 @@ mod tests {
             .collect();
         export(
             &EventId::parse("Club Open").unwrap(),
+            event,
             games,
             &crate::domain::standings(&records),
         )
@@ -193,7 +240,9 @@ mod tests {
         let lines: Vec<&str> = trf.lines().collect();
         assert_eq!(lines[0], "012 Club Open");
         assert_eq!(lines[1], "062 4");
-        let a = lines[2];
+        // The rounds played so far, when the total is not given.
+        assert_eq!(lines[2], "XXR 2");
+        let a = lines[3];
         assert_eq!(field(a, 1, 3), "001");
         assert_eq!(field(a, 5, 8), "   1");
         assert_eq!(field(a, 15, 47).trim_end(), "Player, a");
@@ -207,7 +256,7 @@ mod tests {
         assert_eq!(field(a, 102, 105), "   4");
         assert_eq!(field(a, 107, 107), "b");
         assert_eq!(field(a, 109, 109), "1");
-        let c = lines[4];
+        let c = lines[5];
         assert_eq!(field(c, 5, 8), "   3");
         assert_eq!(field(c, 81, 84), " 0.5");
         assert_eq!(field(c, 99, 99), "=");
@@ -228,11 +277,65 @@ mod tests {
         let games = [forfeit, game(2, 1, "a", "c", Some(Outcome::Draw))];
         let trf = report(&games);
         let lines: Vec<&str> = trf.lines().collect();
-        let a = lines[2];
-        let b = lines[3];
+        let a = lines[3];
+        let b = lines[4];
         assert_eq!(field(a, 99, 99), "-");
         assert_eq!(field(b, 99, 99), "+");
         // b has no game in round 2: an absence.
         assert_eq!(field(b, 102, 109), "0000 - Z");
+    }
+
+    #[test]
+    fn the_rounds_to_come_and_the_point_system_are_stated() {
+        let games = [game(1, 1, "a", "b", Some(Outcome::WhiteWins))];
+        let nine = report_of(
+            TrfEvent {
+                total_rounds: Some(9),
+                points: Some(PointTable::CLASSIC),
+            },
+            &games,
+        );
+        let lines: Vec<&str> = nine.lines().collect();
+        assert_eq!(lines[2], "XXR 9");
+        // 1 / ½ / 0 needs no point-system lines.
+        assert_eq!(field(lines[3], 1, 3), "001");
+
+        let football = PointTable::new(
+            "points",
+            crate::domain::Points::from_milli(3000),
+            crate::domain::Points::from_milli(1000),
+            crate::domain::Points::ZERO,
+        )
+        .expect("3/1/0");
+        let mut scored = game(1, 1, "a", "b", None);
+        scored.finished = Some(ScoringSystem::uniform(football).score(GameResult {
+            outcome: Outcome::WhiteWins,
+            termination: Termination::Checkmate,
+        }));
+        let trf = report_of(
+            TrfEvent {
+                total_rounds: None,
+                points: Some(football),
+            },
+            &[scored],
+        );
+        let lines: Vec<&str> = trf.lines().collect();
+        assert_eq!(&lines[2..6], ["XXR 1", "BBW 3.0", "BBD 1.0", "BBL 0.0"]);
+        assert_eq!(field(lines[6], 81, 84), " 3.0");
+    }
+
+    #[test]
+    fn games_without_a_round_count_nowhere() {
+        // b beat a in a game without a round number: left out of the
+        // rounds, and so of the points, which the engine checks.
+        let games = [
+            game(1, 1, "a", "b", Some(Outcome::Draw)),
+            game(0, 0, "b", "a", Some(Outcome::WhiteWins)),
+        ];
+        let trf = report(&games);
+        let lines: Vec<&str> = trf.lines().collect();
+        assert_eq!(lines[2], "XXR 1");
+        assert_eq!(field(lines[3], 81, 84), " 0.5");
+        assert_eq!(field(lines[4], 81, 84), " 0.5");
     }
 }

@@ -124,6 +124,7 @@ async fn exports_match_the_expected_files(backend: Backend) {
     let trf = client
         .export_trf(proto::ExportTrfRequest {
             event_id: EVENT.to_owned(),
+            ..Default::default()
         })
         .await
         .expect("export TRF")

@@ -572,6 +572,7 @@ async fn a_creation_that_fails_after_its_listing_leaves_no_phantom(backend: Back
         let trf = client
             .export_trf(proto::ExportTrfRequest {
                 event_id: event.to_owned(),
+                ..Default::default()
             })
             .await
             .expect("export trf")

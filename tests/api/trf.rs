@@ -36,6 +36,7 @@ async fn export(client: &mut common::Client, event: &str) -> String {
     client
         .export_trf(proto::ExportTrfRequest {
             event_id: event.to_owned(),
+            ..Default::default()
         })
         .await
         .expect("export")
@@ -82,6 +83,18 @@ async fn a_swiss_in_progress_exports_for_a_pairing_engine(backend: Backend) {
     let lines: Vec<&str> = trf.lines().collect();
     assert_eq!(lines[0], "012 Swiss {B} 2026");
     assert_eq!(lines[1], "062 4");
+    // The rounds so far, unless the request names the total.
+    assert_eq!(lines[2], "XXR 2");
+    let nine = client
+        .export_trf(proto::ExportTrfRequest {
+            event_id: event.to_owned(),
+            total_rounds: 9,
+        })
+        .await
+        .expect("export")
+        .into_inner()
+        .trf;
+    assert_eq!(nine.lines().nth(2), Some("XXR 9"));
     let players: Vec<&str> = lines
         .iter()
         .copied()
@@ -121,9 +134,17 @@ async fn the_event_id_is_required(backend: Backend) {
         .expect_err("refused");
     assert_eq!(status.code(), Code::InvalidArgument);
     assert_eq!(reason(&status), "INVALID_FIELD");
+    let status = client
+        .export_trf(proto::ExportTrfRequest {
+            event_id: "nobody".to_owned(),
+            total_rounds: -1,
+        })
+        .await
+        .expect_err("refused");
+    assert_eq!(status.code(), Code::InvalidArgument);
     // An event with no games is an empty report, not an error.
     let trf = export(&mut client, "nobody").await;
-    assert_eq!(trf, "012 nobody\n062 0\n");
+    assert_eq!(trf, "012 nobody\n062 0\nXXR 0\n");
 }
 
 on_every_backend!(
