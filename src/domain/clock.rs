@@ -115,6 +115,16 @@ pub struct Clock {
     turn_started: Timestamp,
     /// When an arbiter paused the clock, if paused.
     paused_at: Option<Timestamp>,
+    /// How long the clock has been paused in all (the part of each pause
+    /// after turns started counting): a default time is extended by it.
+    /// Left out of the stored form while zero, so states without a pause
+    /// keep their exact bytes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    paused_ms: u64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 impl Clock {
@@ -133,6 +143,7 @@ impl Clock {
             running,
             turn_started: starts_at,
             paused_at: None,
+            paused_ms: 0,
         }
     }
 
@@ -256,7 +267,14 @@ impl Clock {
         if let Some(paused_at) = self.paused_at.take() {
             let pause = now.millis_since(paused_at.max(self.turn_started));
             self.turn_started = self.turn_started.plus_millis(pause);
+            self.paused_ms = self.paused_ms.saturating_add(pause);
         }
+    }
+
+    /// How long the clock has been paused in all, pauses over (a pause in
+    /// progress is not counted until it ends).
+    pub fn paused_ms(&self) -> u64 {
+        self.paused_ms
     }
 
     /// The clocks as of `now`.

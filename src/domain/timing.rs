@@ -229,16 +229,22 @@ impl Game {
     }
 
     /// The default-time deadline while the player to move has not made a
-    /// first move.
+    /// first move. The default time stands still while an arbiter has the
+    /// clock paused (no deadline then), and is extended by every pause.
     fn no_show_deadline(&self) -> Option<Timestamp> {
         if self.ply().count() >= 2 {
             return None;
         }
+        if self.clock().is_some_and(super::Clock::is_paused) {
+            return None;
+        }
         let schedule = self.schedule();
+        let paused = self.clock().map_or(0, super::Clock::paused_ms);
         Some(
             schedule
                 .scheduled_start?
-                .plus_millis(schedule.default_time_ms?),
+                .plus_millis(schedule.default_time_ms?)
+                .plus_millis(paused),
         )
     }
 

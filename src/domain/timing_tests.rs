@@ -1335,3 +1335,27 @@ fn a_flag_noticed_late_ends_the_game_when_it_fell() {
     assert_eq!(view.black_ms, 0);
     assert_eq!(events[0].clock_view().map(|c| c.black_ms), Some(0));
 }
+
+#[test]
+fn the_default_time_stands_still_while_the_arbiter_has_the_clock_paused() {
+    // The game starts at 60 s with 30 s of default time; the arbiter pauses
+    // the clock at 70 s and resumes it at 5 min.
+    let game = with_default_time();
+    let Ok(Decision::Changed { game: paused, .. }) = game.pause_clock("hall", at(70 * SEC)) else {
+        panic!("paused");
+    };
+    // No forfeit while paused, however long, and nothing for the sweeper.
+    assert_eq!(paused.deadline(), None);
+    assert_eq!(paused.check_time(at(10 * MIN)), None);
+    let Ok(Decision::Changed { game: resumed, .. }) = paused.resume_clock("hall", at(5 * MIN))
+    else {
+        panic!("resumed, not ended");
+    };
+    // The 20 s left of the default time at the pause run from the resumption.
+    let extended = 90 * SEC + (5 * MIN - 70 * SEC);
+    assert_eq!(resumed.deadline(), Some(at(extended)));
+    assert_eq!(resumed.check_time(at(extended - 1)), None);
+    assert_eq!(time_result(&resumed, extended), no_show_of(Color::White));
+    // White moving in the extended time is in time.
+    play(&resumed, "e4", extended - 1);
+}

@@ -804,6 +804,38 @@ async fn a_player_who_does_not_show_up_forfeits(backend: Backend) {
     assert_eq!(read.moves.len(), 1);
 }
 
+/// While the arbiter has the clock paused, the default time stands still:
+/// nobody forfeits for not showing up, and after the resumption the player
+/// still has the default time that was left at the pause.
+async fn the_default_time_stands_still_while_paused(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
+    let mut request = timed("", sudden_death(60_000));
+    request.scheduled_start_time = Some(from_now(0));
+    request.default_time_millis = 3_000;
+    let game = create_ok(&mut admin, request).await;
+    pause_clock(&mut admin, pausing(&game.id, "hall evacuated"), ADMIN)
+        .await
+        .expect("paused before White's first move");
+    // Well past the default time: still in play, moves refused as paused.
+    tokio::time::sleep(Duration::from_millis(3_500)).await;
+    let read = get(&mut client, &game.id).await;
+    assert_eq!(read.status, GameStatus::Active as i32, "{read:?}");
+    let paused = seat(&mut client, &game.white, make_move(&game.id, 0, "e4")).await;
+    assert_eq!(
+        reason(&expect_code(paused, Code::FailedPrecondition)),
+        "CLOCK_PAUSED"
+    );
+    resume_clock(&mut admin, resuming(&game.id, "back in the hall"), ADMIN)
+        .await
+        .expect("resumed: the game did not end");
+    let moved = seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
+        .await
+        .expect("White moves in the default time left");
+    assert_eq!(moved.ply, 1);
+}
+
 async fn the_clock_waits_for_the_scheduled_start(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
@@ -1815,6 +1847,7 @@ on_every_backend!(
     the_sweeper_ends_an_unattended_game,
     the_sweeper_follows_the_clock_after_a_move,
     a_player_who_does_not_show_up_forfeits,
+    the_default_time_stands_still_while_paused,
     the_clock_waits_for_the_scheduled_start,
     a_game_is_pending_until_its_scheduled_start,
     the_clock_starts_after_both_first_moves_when_asked,
