@@ -35,7 +35,7 @@ pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::sweep::SweepPass;
 pub use self::watch::{Heartbeat, WatchFrom, WatchItem, Watcher};
 use crate::{
-    domain::{Decision, Game, GameEvent, GameId, MoveRecord, Timestamp},
+    domain::{AdjudicationNote, Decision, Game, GameEvent, GameId, MoveRecord, Timestamp},
     store::{Commit, CommitOutcome, GameStore, StoreError},
 };
 
@@ -79,6 +79,26 @@ pub struct CreatedGame {
     pub tokens: SeatTokens,
 }
 
+/// Whether time has ended `game` by `now`, and how (see
+/// [`Game::check_time`]). When a flag or a default time is due, deciding
+/// the ending may take a full helpmate search, which runs on a blocking
+/// thread rather than on the async workers that serve every request.
+async fn time_ending(
+    game: &Game,
+    now: Timestamp,
+) -> Result<Option<(Decision, Option<AdjudicationNote>)>, ArbiterError> {
+    if game.deadline().is_none_or(|due| due > now) {
+        return Ok(game.check_time(now));
+    }
+    let game = game.clone();
+    match tokio::task::spawn_blocking(move || game.check_time(now)).await {
+        Ok(ending) => Ok(ending),
+        // A panic in the rules stays a panic, as if it had run here.
+        Err(err) if err.is_panic() => std::panic::resume_unwind(err.into_panic()),
+        Err(_) => Err(ArbiterError::ShuttingDown),
+    }
+}
+
 /// The arbiter: holds the store and the seat keys.
 #[derive(Clone)]
 pub struct Arbiter {
@@ -113,7 +133,7 @@ impl Arbiter {
     async fn load_current(&self, id: &GameId) -> Result<(Game, Timestamp), ArbiterError> {
         for _ in 0..MAX_ATTEMPTS {
             let (game, now) = self.load(id).await?;
-            let Some((decision, note)) = game.check_time(now) else {
+            let Some((decision, note)) = time_ending(&game, now).await? else {
                 return Ok((game, now));
             };
             if let Some(note) = note {
@@ -146,7 +166,7 @@ impl Arbiter {
                 continue;
             };
             let game = codec::decode_state(&state)?;
-            if game.check_time(now).is_some() {
+            if time_ending(&game, now).await?.is_some() {
                 match self.load_current(id).await {
                     Ok(settled) => games.push(Some(settled)),
                     Err(ArbiterError::NotFound(_)) => games.push(None),
