@@ -133,27 +133,34 @@ impl Arbiter {
     async fn load_current(&self, id: &GameId) -> Result<(Game, Timestamp), ArbiterError> {
         for _ in 0..MAX_ATTEMPTS {
             let (game, now) = self.load(id).await?;
-            let Some((decision, note)) = time_ending(&game, now).await? else {
-                return Ok((game, now));
-            };
-            if let Some(note) = note {
-                tracing::warn!(game_id = %id, "{note}");
-            }
-            if let Some((next, _)) = self.commit(game, decision).await? {
-                tracing::info!(
-                    game_id = %id,
-                    result = ?next.result(),
-                    "game ended on time"
-                );
-                return Ok((next, now));
+            if let Some(settled) = self.settle(game, now).await? {
+                return Ok((settled, now));
             }
         }
         Err(ArbiterError::Contention)
     }
 
+    /// `game` as it stands at `now`: itself, or, when time has decided it,
+    /// the game with that ending committed; `None` when another writer
+    /// changed it first (read it again).
+    async fn settle(&self, game: Game, now: Timestamp) -> Result<Option<Game>, ArbiterError> {
+        let Some((decision, note)) = time_ending(&game, now).await? else {
+            return Ok(Some(game));
+        };
+        let id = game.id().clone();
+        if let Some(note) = note {
+            tracing::warn!(game_id = %id, "{note}");
+        }
+        let Some((next, _)) = self.commit(game, decision).await? else {
+            return Ok(None);
+        };
+        tracing::info!(game_id = %id, result = ?next.result(), "game ended on time");
+        Ok(Some(next))
+    }
+
     /// Several games as they stand now, read in one round trip (`None` for
     /// a game that does not exist); a game whose time has run out is
-    /// settled on its own first, as [`Arbiter::load_current`] does.
+    /// settled first, as [`Arbiter::load_current`] does.
     async fn load_current_many(
         &self,
         ids: &[GameId],
@@ -166,14 +173,14 @@ impl Arbiter {
                 continue;
             };
             let game = codec::decode_state(&state)?;
-            if time_ending(&game, now).await?.is_some() {
-                match self.load_current(id).await {
+            match self.settle(game, now).await? {
+                Some(settled) => games.push(Some((settled, now))),
+                // Changed meanwhile: read it again on its own.
+                None => match self.load_current(id).await {
                     Ok(settled) => games.push(Some(settled)),
                     Err(ArbiterError::NotFound(_)) => games.push(None),
                     Err(err) => return Err(err),
-                }
-            } else {
-                games.push(Some((game, now)));
+                },
             }
         }
         Ok(games)

@@ -156,17 +156,7 @@ impl Arbiter {
         total_rounds: Option<u32>,
     ) -> Result<String, ArbiterError> {
         let games = self.event_snapshot(event_id).await?;
-        // The point system the event's games score with, when they agree
-        // and score both colours alike (Armageddon has no TRF form).
-        let systems: Vec<_> = games.iter().map(|game| game.scoring()).collect();
-        let points = systems
-            .first()
-            .filter(|first| {
-                !first.armageddon
-                    && first.white == first.black
-                    && systems.iter().all(|system| system == *first)
-            })
-            .map(|system| system.white);
+        let points = trf::point_system(games.iter().map(Game::scoring));
         let rows = standings(&standing_records(&games));
         let trf_games: Vec<TrfGame> = games
             .iter()

@@ -505,6 +505,16 @@ async fn redis_clients(url: Option<&str>) -> Option<usize> {
     Some(list.lines().count())
 }
 
+/// Milliseconds from an event's time to now (client and server share a
+/// clock on one machine).
+fn delay_since(at: &prost_types::Timestamp) -> u32 {
+    let sent = at.seconds * 1000 + i64::from(at.nanos) / 1_000_000;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    u32::try_from((now - sent).max(0)).unwrap_or(u32::MAX)
+}
+
 /// How many commands the Redis at `url` has processed, if one is given.
 async fn redis_commands(url: Option<&str>) -> Option<u64> {
     let client = redis::Client::open(url?).ok()?;
@@ -573,15 +583,9 @@ async fn watch_event_one(
             caught_up.fetch_add(1, Ordering::Relaxed);
         }
         if event.version > 1
-            && let Some(at) = event.event_time
+            && let Some(at) = &event.event_time
         {
-            let sent = at.seconds * 1000 + i64::from(at.nanos) / 1_000_000;
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as i64);
-            watched
-                .delays
-                .push(u32::try_from((now - sent).max(0)).unwrap_or(u32::MAX));
+            watched.delays.push(delay_since(at));
         }
     }
     watched
@@ -633,14 +637,8 @@ async fn watch_one(
                 }
                 watched.lost += u64::try_from(event.version - last - 1).unwrap_or(0);
                 last = event.version;
-                if let Some(at) = event.event_time {
-                    let sent = at.seconds * 1000 + i64::from(at.nanos) / 1_000_000;
-                    let now = std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_millis() as i64);
-                    watched
-                        .delays
-                        .push(u32::try_from((now - sent).max(0)).unwrap_or(u32::MAX));
+                if let Some(at) = &event.event_time {
+                    watched.delays.push(delay_since(at));
                 }
             }
             _ => {}

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{Color, EventId, Outcome, Player, PointTable, Score, Standing};
+use super::{Color, EventId, Outcome, Player, PointTable, Score, ScoringSystem, Standing};
 
 /// What the report needs from one game.
 #[derive(Clone, Debug)]
@@ -63,6 +63,16 @@ pub struct TrfEvent {
     /// The points every game of the event scores, when they are not 1, ½
     /// and 0: written as bbpPairings' point-system lines (BBW, BBD, BBL).
     pub points: Option<PointTable>,
+}
+
+/// The point system a report can state for games scoring with `systems`:
+/// one table, when every game agrees and scores both colours alike
+/// (Armageddon and mixed systems have no TRF form).
+pub fn point_system(systems: impl IntoIterator<Item = ScoringSystem>) -> Option<PointTable> {
+    let mut systems = systems.into_iter();
+    let first = systems.next()?;
+    let stateable = !first.armageddon && first.white == first.black;
+    (stateable && systems.all(|system| system == first)).then_some(first.white)
 }
 
 /// The report: tournament name (012), number of players (062), number of
@@ -322,6 +332,21 @@ mod tests {
         let lines: Vec<&str> = trf.lines().collect();
         assert_eq!(&lines[2..6], ["XXR 1", "BBW 3.0", "BBD 1.0", "BBL 0.0"]);
         assert_eq!(field(lines[6], 81, 84), " 3.0");
+    }
+
+    #[test]
+    fn only_one_system_for_both_colours_has_a_point_system() {
+        let classic = ScoringSystem::default();
+        let armageddon = ScoringSystem {
+            armageddon: true,
+            ..classic
+        };
+        let football = ScoringSystem::uniform(PointTable::FOOTBALL);
+        assert_eq!(point_system([classic, classic]), Some(PointTable::CLASSIC));
+        assert_eq!(point_system([football]), Some(PointTable::FOOTBALL));
+        assert_eq!(point_system([classic, football]), None);
+        assert_eq!(point_system([armageddon]), None);
+        assert_eq!(point_system([]), None);
     }
 
     #[test]

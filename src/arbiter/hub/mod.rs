@@ -70,7 +70,7 @@ struct HubInner {
     games: Mutex<HashMap<GameId, Arc<Followed>>>,
     events: events::FollowedEvents,
     /// Whether the announcement dispatcher runs.
-    dispatching: Mutex<bool>,
+    dispatching: std::sync::atomic::AtomicBool,
     /// The store's time as last read, and when: heartbeats tell the time
     /// from it rather than each asking the store.
     clock: Mutex<Option<(std::time::Instant, Timestamp)>>,
@@ -100,7 +100,7 @@ impl WatchHub {
                 buffer: buffer.max(1),
                 games: Mutex::default(),
                 events: Mutex::default(),
-                dispatching: Mutex::new(false),
+                dispatching: std::sync::atomic::AtomicBool::new(false),
                 clock: Mutex::default(),
                 catch_ups: tokio::sync::Semaphore::new(CATCH_UPS),
                 deadlines: Mutex::default(),
@@ -218,13 +218,11 @@ impl WatchHub {
 
     /// Starts the task that routes announcements to followers, once.
     fn start_dispatching(&self) {
-        let mut dispatching = self
+        if !self
             .inner
             .dispatching
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if !*dispatching {
-            *dispatching = true;
+            .swap(true, std::sync::atomic::Ordering::AcqRel)
+        {
             tokio::spawn(dispatch(Arc::downgrade(&self.inner)));
         }
     }

@@ -335,7 +335,17 @@ impl Endpoint {
         &self,
         future: impl Future<Output = Result<T, RedisError>>,
     ) -> Result<T, StoreError> {
-        match tokio::time::timeout(REQUEST_DEADLINE, future).await {
+        self.bounded_within(REQUEST_DEADLINE, future).await
+    }
+
+    /// [`Endpoint::bounded`] with a deadline of `limit`, for a request that
+    /// waits on purpose (`WAIT` for replicas).
+    pub(super) async fn bounded_within<T>(
+        &self,
+        limit: Duration,
+        future: impl Future<Output = Result<T, RedisError>>,
+    ) -> Result<T, StoreError> {
+        match tokio::time::timeout(limit, future).await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(err)) => {
                 self.failed(&err);
@@ -346,8 +356,8 @@ impl Endpoint {
                     self.forget();
                 }
                 Err(StoreError::Unavailable(format!(
-                    "Redis did not answer within {} s",
-                    REQUEST_DEADLINE.as_secs()
+                    "Redis did not answer within {} ms",
+                    limit.as_millis()
                 )))
             }
         }

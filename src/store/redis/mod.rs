@@ -143,6 +143,11 @@ pub struct WaitForReplicas {
 }
 
 impl WaitForReplicas {
+    /// How long a request that waits for the replicas may take in all.
+    fn deadline(&self) -> Duration {
+        REQUEST_DEADLINE + Duration::from_millis(u64::from(self.timeout_ms))
+    }
+
     /// Whether `confirmed` replicas are enough.
     fn check(&self, confirmed: i64) -> Result<(), StoreError> {
         if confirmed < i64::from(self.replicas) {
@@ -258,6 +263,8 @@ pub struct RedisStore {
     commit: Script,
     repair: Script,
     prefix: String,
+    /// The pub/sub channel of commit announcements.
+    changes_channel: String,
 }
 
 impl RedisStore {
@@ -290,6 +297,7 @@ impl RedisStore {
             commit: Script::new(COMMIT_SCRIPT),
             repair: Script::new(REPAIR_SCRIPT),
             prefix: config.key_prefix.clone(),
+            changes_channel: format!("{}:changes", config.key_prefix),
         })
     }
 
@@ -311,19 +319,15 @@ impl RedisStore {
                 .cmd("WAIT")
                 .arg(wait.replicas)
                 .arg(wait.timeout_ms);
-            let reply: Result<((i8, i64), i64), RedisError> = match tokio::time::timeout(
-                REQUEST_DEADLINE + Duration::from_millis(u64::from(wait.timeout_ms)),
-                pipe.query_async(conn),
-            )
-            .await
-            {
-                Ok(reply) => reply,
-                Err(_) => {
-                    return Err(StoreError::Unavailable(
-                        "Redis did not answer the commit in time".to_owned(),
-                    ));
-                }
-            };
+            let reply: Result<((i8, i64), i64), RedisError> =
+                match tokio::time::timeout(wait.deadline(), pipe.query_async(conn)).await {
+                    Ok(reply) => reply,
+                    Err(_) => {
+                        return Err(StoreError::Unavailable(
+                            "Redis did not answer the commit in time".to_owned(),
+                        ));
+                    }
+                };
             match reply {
                 Ok(((status, version), confirmed)) => {
                     if status == 1 {
@@ -445,11 +449,6 @@ impl RedisStore {
 
     fn log_key(&self, id: &GameId) -> String {
         format!("{}:{}:{}:log", self.prefix, Self::bucket_tag(id), id)
-    }
-
-    /// The pub/sub channel of commit announcements.
-    fn changes_channel(&self) -> String {
-        format!("{}:changes", self.prefix)
     }
 
     fn deadlines_key(&self, tag: &str) -> String {
@@ -653,7 +652,7 @@ impl GameStore for RedisStore {
             .arg(commit.state.bytes)
             .arg(deadline_arg(commit.deadline))
             .arg(id.as_str())
-            .arg(self.changes_channel())
+            .arg(&self.changes_channel)
             .arg(commit.event.as_ref().map_or("", EventId::as_str));
         if let Some(event_id) = &commit.event {
             invocation.key(self.feed_key(event_id, &Self::bucket_tag(id)));
@@ -701,22 +700,10 @@ impl GameStore for RedisStore {
             .cmd("WAIT")
             .arg(wait.replicas)
             .arg(wait.timeout_ms);
-        let (confirmed,): (i64,) = match tokio::time::timeout(
-            REQUEST_DEADLINE + Duration::from_millis(u64::from(wait.timeout_ms)),
-            pipe.query_async(&mut conn),
-        )
-        .await
-        {
-            Ok(reply) => reply.map_err(|err| {
-                self.endpoint.failed(&err);
-                unavailable(err)
-            })?,
-            Err(_) => {
-                return Err(StoreError::Unavailable(
-                    "Redis did not confirm the commit in time".to_owned(),
-                ));
-            }
-        };
+        let (confirmed,): (i64,) = self
+            .endpoint
+            .bounded_within(wait.deadline(), pipe.query_async(&mut conn))
+            .await?;
         wait.check(confirmed)
     }
 
@@ -790,7 +777,7 @@ impl GameStore for RedisStore {
             .await?;
         let mut pubsub = self.endpoint.bounded(client.get_async_pubsub()).await?;
         self.endpoint
-            .bounded(pubsub.subscribe(self.changes_channel()))
+            .bounded(pubsub.subscribe(&self.changes_channel))
             .await?;
         let (sink, stream) = pubsub.split();
         Ok(Box::new(RedisFeed {
@@ -862,16 +849,16 @@ impl GameStore for RedisStore {
             pages.push(page);
         }
         // ... then the events they name, one range of each game's log.
-        let mut ranges: Vec<(GameId, u64, u64)> = Vec::new();
+        let mut spans: HashMap<&GameId, (u64, u64)> = HashMap::new();
         for (_, game, version) in pages.iter().flatten() {
-            match ranges.iter_mut().find(|(known, ..)| known == game) {
-                Some((_, low, high)) => {
-                    *low = (*low).min(*version);
-                    *high = (*high).max(*version);
-                }
-                None => ranges.push((game.clone(), *version, *version)),
-            }
+            let (low, high) = spans.entry(game).or_insert((*version, *version));
+            *low = (*low).min(*version);
+            *high = (*high).max(*version);
         }
+        let ranges: Vec<(GameId, u64, u64)> = spans
+            .into_iter()
+            .map(|(game, (low, high))| (game.clone(), low, high))
+            .collect();
         let commands = ranges
             .iter()
             .map(|(game, low, high)| {
