@@ -116,4 +116,23 @@ impl AdminService for ArbiterApi {
         let (game, events) = applied(&done);
         Ok(Response::new(proto::SetGameResultResponse { game, events }))
     }
+
+    async fn inspect_game(
+        &self,
+        request: Request<proto::InspectGameRequest>,
+    ) -> Result<Response<proto::InspectGameResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        self.admin.check_intervention(&request)?;
+        let id = request::game_id(&request.get_ref().game_id)?;
+        let found = self.arbiter.inspect(&id).await?;
+        let bytes = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
+        Ok(Response::new(proto::InspectGameResponse {
+            state_json: found.state_json,
+            events_json: found.events_json,
+            state_bytes: bytes(found.state_bytes),
+            archived_through: i32::try_from(found.archived_through).unwrap_or(i32::MAX),
+            archive_bytes: bytes(found.archive_bytes),
+            log_bytes: bytes(found.log_bytes),
+        }))
+    }
 }

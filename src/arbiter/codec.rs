@@ -3,10 +3,10 @@
 
 use crate::{
     domain::{
-        Game, GameEvent, GameId,
+        Game, GameEvent, GameId, archive,
         encoding::{self, DecodeError},
     },
-    store::{StoreError, StoredEvent, StoredState},
+    store::{LogRead, StoreError, StoredArchive, StoredEvent, StoredState},
 };
 
 fn corrupt(err: DecodeError) -> StoreError {
@@ -72,4 +72,50 @@ pub fn check_contiguous<'a>(
         }
     }
     Ok(())
+}
+
+/// The events of a log read with a version above `after`, at most `limit`
+/// of them, checked to follow on from `after` with no gap.
+pub fn decode_log(
+    id: &GameId,
+    after: u64,
+    limit: usize,
+    read: &LogRead,
+) -> Result<Vec<GameEvent>, StoreError> {
+    let mut events = Vec::new();
+    if let Some(stored) = &read.archive {
+        let archived = archive::unpack(&stored.bytes)
+            .map_err(|err| StoreError::Corrupt(format!("game {id}: archive: {err}")))?;
+        if archived.len() as u64 != stored.through {
+            return Err(StoreError::Corrupt(format!(
+                "game {id}: the archive through version {} holds {} events",
+                stored.through,
+                archived.len()
+            )));
+        }
+        events.extend(
+            archived
+                .into_iter()
+                .filter(|event| event.version > after)
+                .take(limit),
+        );
+    }
+    for stored in &read.events {
+        if events.len() >= limit {
+            break;
+        }
+        events.push(decode_event(stored)?);
+    }
+    check_contiguous(id, after, &events)?;
+    Ok(events)
+}
+
+/// The archive of a whole log (see [`archive::pack`]).
+pub fn encode_archive(id: &GameId, events: &[GameEvent]) -> Result<StoredArchive, StoreError> {
+    let bytes = archive::pack(events)
+        .map_err(|err| StoreError::Corrupt(format!("game {id} cannot be archived: {err}")))?;
+    Ok(StoredArchive {
+        through: events.last().map_or(0, |event| event.version),
+        bytes,
+    })
 }

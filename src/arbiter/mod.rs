@@ -7,8 +7,9 @@
 //! without locks, whatever the number of replicas.
 //!
 //! - `commands`: creating games, the seats' actions and the arbiter's;
-//!   `queries`: games, event lists, standings and exports; `sweep`: endings
-//!   that time decided while nobody was looking.
+//!   `queries`: games, event lists, standings and exports; `inspect`: a
+//!   game as stored, for an arbiter; `sweep`: endings that time decided
+//!   while nobody was looking, and archiving the logs of games that ended.
 //! - `watch`, `event_watch`: following one game's log, or every game of an
 //!   event, for the watch streams.
 //! - `codec`: games and events to and from the store's records; `seats`:
@@ -19,16 +20,18 @@ mod commands;
 mod error;
 mod event_watch;
 mod hub;
+mod inspect;
 mod queries;
 mod resume_token;
 mod seats;
 mod sweep;
 mod watch;
 
-use std::sync::Arc;
+use std::{sync::Arc, time::Duration};
 
 pub use self::error::{ArbiterError, GameContext};
 pub use self::event_watch::{EventUpdate, EventWatcher};
+pub use self::inspect::Inspection;
 pub use self::queries::{ListCursor, MovePage};
 pub use self::resume_token::{InvalidResumeToken, ResumeToken};
 pub use self::seats::{SeatKeys, SeatTokens};
@@ -42,6 +45,9 @@ use crate::{
 /// How often a command is re-decided after losing a version race before
 /// the request gives up as contended.
 const MAX_ATTEMPTS: usize = 8;
+
+/// How long after its end a game's log is archived unless told otherwise.
+const DEFAULT_ARCHIVE_AFTER: Duration = Duration::from_secs(60);
 
 /// A game as clients read it: its state and, in a full view, its moves.
 #[derive(Clone, Debug)]
@@ -107,6 +113,8 @@ pub struct Arbiter {
     set_aside: sweep::SetAside,
     hub: hub::WatchHub,
     heartbeats: watch::Heartbeats,
+    /// How long after its end a game's log is archived.
+    archive_after: Duration,
 }
 
 impl Arbiter {
@@ -118,7 +126,24 @@ impl Arbiter {
             seats,
             set_aside: sweep::SetAside::default(),
             heartbeats: watch::Heartbeats::default(),
+            archive_after: DEFAULT_ARCHIVE_AFTER,
         }
+    }
+
+    /// The same arbiter, archiving a game's log `after` its end (a minute
+    /// by default).
+    pub fn with_archive_after(mut self, after: Duration) -> Self {
+        self.archive_after = after;
+        self
+    }
+
+    /// When the sweeper next needs `game`: its flag or default time while
+    /// it is in progress; once it is over, when its log is to be archived.
+    fn sweeper_deadline(&self, game: &Game) -> Option<Timestamp> {
+        game.deadline().or_else(|| {
+            let after = u64::try_from(self.archive_after.as_millis()).unwrap_or(u64::MAX);
+            game.is_over().then(|| game.updated_at().plus_millis(after))
+        })
     }
 
     /// The same arbiter, whose watchers may fall `events` behind their
@@ -208,7 +233,7 @@ impl Arbiter {
                 .iter()
                 .map(codec::encode_event)
                 .collect::<Result<Vec<_>, _>>()?,
-            deadline: next.deadline(),
+            deadline: self.sweeper_deadline(&next),
             event: next.pairing().event_id.clone(),
         };
         match self.store.commit(game.id(), commit).await? {
@@ -235,10 +260,7 @@ impl Arbiter {
     /// The game's events with a version above `after`.
     async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<GameEvent>, ArbiterError> {
         let stored = self.store.events_after(id, after).await?;
-        Ok(stored
-            .iter()
-            .map(codec::decode_event)
-            .collect::<Result<Vec<_>, _>>()?)
+        Ok(codec::decode_log(id, after, usize::MAX, &stored)?)
     }
 
     /// The first `ply` moves of a game, from its event log: a full read,

@@ -206,11 +206,8 @@ impl Arbiter {
         let after_version = after_version.max(u64::from(start_ply) + 1);
         let budget = limit.saturating_mul(2).saturating_add(8);
         let stored = self.store.events_page(id, after_version, budget).await?;
-        let read = stored.len();
-        let events = stored
-            .iter()
-            .map(codec::decode_event)
-            .collect::<Result<Vec<_>, _>>()?;
+        let events = codec::decode_log(id, after_version, budget, &stored)?;
+        let read = events.len();
         let mut moves = Vec::new();
         let mut last = after_version;
         for event in &events {

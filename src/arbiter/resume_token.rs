@@ -4,8 +4,9 @@
 //! Redis replicates asynchronously: a failover can lose a game's latest
 //! commits, and the next moves then reuse their versions for different
 //! events. A watcher that resumed by version alone would silently skip the
-//! replacements. A token carries a digest of the event as stored (and of
-//! the game's id), so resuming after an event that is no longer in the
+//! replacements. A token carries a digest of the event (its canonical
+//! JSON, whatever form the store keeps it in: a live entry or an archive)
+//! and of the game's id, so resuming after an event that is no longer in the
 //! history is refused, and the watcher starts again from a snapshot.
 
 use std::{fmt, str::FromStr};
@@ -13,7 +14,7 @@ use std::{fmt, str::FromStr};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
-use crate::{domain::GameId, store::StoredEvent};
+use crate::domain::{GameEvent, GameId};
 
 /// Bytes of the digest a token keeps: enough that a replaced event is
 /// told apart from the original but for a chance of one in 2^64.
@@ -32,13 +33,14 @@ pub struct ResumeToken {
 pub struct InvalidResumeToken;
 
 impl ResumeToken {
-    /// The token of `event` of game `id`, as stored.
-    pub fn of(id: &GameId, event: &StoredEvent) -> Self {
+    /// The token of `event` of game `id`.
+    pub fn of(id: &GameId, event: &GameEvent) -> Self {
         let mut hasher = Sha256::new();
         hasher.update(id.as_str().as_bytes());
         hasher.update([0]);
         hasher.update(event.version.to_be_bytes());
-        hasher.update(&event.bytes);
+        // Serialising an event cannot fail (no maps with non-string keys).
+        hasher.update(serde_json::to_vec(event).unwrap_or_default());
         let hash = hasher.finalize();
         let mut digest = [0; DIGEST_BYTES];
         digest.copy_from_slice(&hash[..DIGEST_BYTES]);
@@ -92,10 +94,21 @@ impl FromStr for ResumeToken {
 mod tests {
     use super::*;
 
-    fn event(version: u64, bytes: &[u8]) -> StoredEvent {
-        StoredEvent {
+    use crate::domain::{Color, EventKind, Timestamp};
+
+    /// A draw offer, at version `version`, by White or Black as `by` says.
+    fn event(version: u64, by: &[u8]) -> GameEvent {
+        GameEvent {
             version,
-            bytes: bytes.to_vec(),
+            at: Timestamp::from_unix_millis(1_800_000_000_000),
+            kind: EventKind::DrawOffered {
+                by: if by == b"e4" {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+            },
+            clock: None,
         }
     }
 

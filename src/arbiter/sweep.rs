@@ -13,8 +13,8 @@ use std::{
 
 use tokio::time::Instant;
 
-use super::{Arbiter, ArbiterError};
-use crate::domain::{GameId, Timestamp};
+use super::{Arbiter, ArbiterError, codec};
+use crate::domain::{Game, GameId, Timestamp};
 
 /// How long a failing game is first set aside, and at most.
 const FIRST_BACKOFF: Duration = Duration::from_secs(5);
@@ -79,6 +79,40 @@ impl Arbiter {
         Ok(self.sweep_pass(limit).await?.handled)
     }
 
+    /// Archives the log of `game`, which is over (see
+    /// [`crate::domain::archive`]), unless it has changed since it was
+    /// read: its commit then set the next time to try. A log that cannot be
+    /// archived stays as it is, and is not tried again until it changes.
+    async fn archive(&self, game: &Game) -> Result<(), ArbiterError> {
+        let id = game.id();
+        let events = self.events_after(id, 0).await?;
+        if events.last().map(|event| event.version) != Some(game.version()) {
+            return Ok(());
+        }
+        // Packing replays the game twice (to write it, then to check it
+        // reads back): a millisecond or two, off the async workers.
+        let packing = id.clone();
+        let packed =
+            tokio::task::spawn_blocking(move || codec::encode_archive(&packing, &events)).await;
+        let packed = match packed {
+            Ok(packed) => packed,
+            Err(err) if err.is_panic() => std::panic::resume_unwind(err.into_panic()),
+            Err(_) => return Err(ArbiterError::ShuttingDown),
+        };
+        match packed {
+            Ok(archive) => {
+                if self.store.archive(id, archive).await? {
+                    tracing::debug!(game_id = %id, version = game.version(), "log archived");
+                }
+            }
+            Err(err) => {
+                tracing::warn!(game_id = %id, error = %err, "log left unarchived");
+                self.store.repair_deadline(id, game.version(), None).await?;
+            }
+        }
+        Ok(())
+    }
+
     /// Waits for a commit to announce a deadline and returns the earliest
     /// announced since the last call: the sweeper's cue that a game may be
     /// due sooner than it planned.
@@ -117,6 +151,10 @@ impl Arbiter {
                 // Time ended the game (its commit cleared its deadline), or
                 // the entry was early: put back the game's own deadline,
                 // unless the game has changed since.
+                Ok((game, _)) if game.is_over() => {
+                    self.set_aside.succeed(id);
+                    self.archive(&game).await?;
+                }
                 Ok((game, _)) => {
                     self.set_aside.succeed(id);
                     self.store

@@ -11,8 +11,8 @@ use crate::{
         Variant,
     },
     store::{
-        ChangeFeed, EventPosition, FeedEntry, FeedPosition, MemoryStore, StoreError, StoredEvent,
-        StoredState,
+        ChangeFeed, EventPosition, FeedEntry, FeedPosition, LogRead, MemoryStore, StoreError,
+        StoredArchive, StoredState,
     },
 };
 
@@ -64,7 +64,7 @@ impl GameStore for RecordingStore {
             .push((bytes, commit.events.len()));
         self.inner.commit(id, commit).await
     }
-    async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
+    async fn events_after(&self, id: &GameId, after: u64) -> Result<LogRead, StoreError> {
         self.record("events_after");
         self.inner.events_after(id, after).await
     }
@@ -73,9 +73,13 @@ impl GameStore for RecordingStore {
         id: &GameId,
         after: u64,
         limit: usize,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
+    ) -> Result<LogRead, StoreError> {
         self.record("events_page");
         self.inner.events_page(id, after, limit).await
+    }
+    async fn archive(&self, id: &GameId, archive: StoredArchive) -> Result<bool, StoreError> {
+        self.record("archive");
+        self.inner.archive(id, archive).await
     }
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
         self.record("changes");

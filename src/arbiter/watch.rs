@@ -121,10 +121,9 @@ impl Watcher {
         };
         if after == 0 {
             // A new watcher gets the game as it stands, then what follows.
-            let latest = arbiter
-                .store
-                .events_page(&id, current.saturating_sub(1), 1)
-                .await?;
+            let after = current.saturating_sub(1);
+            let read = arbiter.store.events_page(&id, after, 1).await?;
+            let latest = codec::decode_log(&id, after, 1, &read)?;
             let latest = latest
                 .first()
                 .filter(|event| event.version == current)

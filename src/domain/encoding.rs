@@ -1,17 +1,25 @@
 //! The stored form of games and events, versioned.
 //!
-//! Every state and event is written as a JSON envelope that names its
-//! schema, `{"schema":1,"game":{…}}` or `{"schema":1,"event":{…}}`, readable
-//! with `redis-cli` when an arbiter needs to look at a disputed game. The
-//! schema number changes whenever the stored form does, so a replica can
-//! tell what it reads: a newer schema than it knows is refused with a clear
+//! A state or event is either a JSON envelope that names its schema,
+//! `{"schema":2,"game":{…}}` or `{"schema":2,"event":{…}}`, or a binary
+//! record (first byte [`packed::BINARY`], never `{`):
+//! - a move, the event nearly every commit writes, packed in about 60
+//!   bytes (see [`super::packed`]);
+//! - the state of a game that has ended, its JSON deflated: it is written
+//!   rarely from then on, and a finished game should cost little memory.
+//!
+//! The state of a game in progress stays JSON, readable with `redis-cli`;
+//! `chess-arbiter inspect` prints any stored record as JSON. The schema
+//! number changes whenever the stored form does, so a replica can tell
+//! what it reads: a newer schema than it knows is refused with a clear
 //! error rather than misread. The golden files in `tests/data` pin each
 //! schema's exact bytes, and the files written by earlier releases must
 //! keep decoding.
 //!
 //! Schema 0 is the bare JSON the first release wrote: a state without a
 //! setup (its creation request survives only as a digest, see
-//! [`legacy_fingerprint`]) and events without an envelope.
+//! [`legacy_fingerprint`]) and events without an envelope. Schema 1 is
+//! schema 2 without binary records.
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -21,11 +29,17 @@ use thiserror::Error;
 use super::{
     Board, Clock, ClockView, EventKind, Game, GameEvent, GameId, GameResult, GameRules, NewGame,
     Outcome, Pairing, Player, Ply, Repetition, Schedule, ScoringSystem, SeatHashes, StartPosition,
-    Timestamp, Timing, Variant, game::Progress, serde_chess,
+    Timestamp, Timing, Variant,
+    game::Progress,
+    packed::{self, kind},
+    serde_chess,
 };
 
 /// The schema this release writes.
-pub const SCHEMA: u32 = 1;
+pub const SCHEMA: u32 = 2;
+
+/// The most a deflated state may inflate to: far above any real state.
+const MAX_STATE_BYTES: usize = 1 << 20;
 
 /// How every envelope starts; serde writes fields in declaration order.
 const ENVELOPE_START: &[u8] = b"{\"schema\":";
@@ -96,17 +110,57 @@ fn check_schema(what: &'static str, bytes: &[u8]) -> Result<(), DecodeError> {
     Ok(())
 }
 
-/// A game's state in the current schema.
+/// A game's state in the current schema: JSON while the game is in
+/// progress, deflated JSON once it is over.
 pub fn encode_game(game: &Game) -> Result<Vec<u8>, DecodeError> {
-    serde_json::to_vec(&EnvelopeOut {
+    let json = serde_json::to_vec(&EnvelopeOut {
         schema: SCHEMA,
         body: Body::Game(game),
     })
-    .map_err(malformed("state"))
+    .map_err(malformed("state"))?;
+    if game.is_over() {
+        let mut out = vec![packed::BINARY, kind::DEFLATED_STATE];
+        out.extend(miniz_oxide::deflate::compress_to_vec(&json, 6));
+        return Ok(out);
+    }
+    Ok(json)
+}
+
+/// A game's state as JSON in the current schema, whatever form it is
+/// stored in: for reading, not storing.
+pub fn readable_game(game: &Game) -> String {
+    serde_json::to_string(&EnvelopeOut {
+        schema: SCHEMA,
+        body: Body::Game(game),
+    })
+    .unwrap_or_default()
+}
+
+/// An event as JSON in the current schema, whatever form it is stored in.
+pub fn readable_event(event: &GameEvent) -> String {
+    serde_json::to_string(&EnvelopeOut {
+        schema: SCHEMA,
+        body: Body::Event(event),
+    })
+    .unwrap_or_default()
 }
 
 /// A game from its stored state, in any schema this release reads.
 pub fn decode_game(bytes: &[u8]) -> Result<Game, DecodeError> {
+    if let Some(deflated) = bytes.strip_prefix(&[packed::BINARY, kind::DEFLATED_STATE]) {
+        let json = miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, MAX_STATE_BYTES)
+            .map_err(|err| DecodeError::Malformed {
+                what: "state",
+                detail: format!("deflated state: {err}"),
+            })?;
+        if !json.starts_with(ENVELOPE_START) {
+            return Err(DecodeError::Malformed {
+                what: "state",
+                detail: "a deflated state holds no envelope".to_owned(),
+            });
+        }
+        return decode_game(&json);
+    }
     if bytes.starts_with(ENVELOPE_START) {
         check_schema("state", bytes)?;
         let GameEnvelope { game } = serde_json::from_slice(bytes).map_err(malformed("state"))?;
@@ -119,8 +173,12 @@ pub fn decode_game(bytes: &[u8]) -> Result<Game, DecodeError> {
     })
 }
 
-/// An event in the current schema.
+/// An event in the current schema: a move packed when it can be, anything
+/// else JSON.
 pub fn encode_event(event: &GameEvent) -> Result<Vec<u8>, DecodeError> {
+    if let Some(bytes) = packed::encode_move(event) {
+        return Ok(bytes);
+    }
     serde_json::to_vec(&EnvelopeOut {
         schema: SCHEMA,
         body: Body::Event(event),
@@ -130,6 +188,19 @@ pub fn encode_event(event: &GameEvent) -> Result<Vec<u8>, DecodeError> {
 
 /// An event from the store, in any schema this release reads.
 pub fn decode_event(bytes: &[u8]) -> Result<GameEvent, DecodeError> {
+    if bytes.first() == Some(&packed::BINARY) {
+        return match packed::decode_move(bytes) {
+            Ok(Some(event)) => Ok(event),
+            Ok(None) => Err(DecodeError::Malformed {
+                what: "event",
+                detail: format!("unknown binary record kind {:?}", bytes.get(1)),
+            }),
+            Err(detail) => Err(DecodeError::Malformed {
+                what: "event",
+                detail,
+            }),
+        };
+    }
     if bytes.starts_with(ENVELOPE_START) {
         check_schema("event", bytes)?;
         let EventEnvelope { event } = serde_json::from_slice(bytes).map_err(malformed("event"))?;

@@ -331,32 +331,86 @@ fn golden(path: &str, bytes: &[u8]) {
 }
 
 #[test]
-fn schema_1_bytes_are_pinned() {
+fn schema_1_records_still_decode() {
+    let (game, events) = golden_game();
+    assert_eq!(
+        decode_game(&read("stored-v1/game.state.json")).expect("state"),
+        game
+    );
+    let log = read("stored-v1/game.events.jsonl");
+    let stored: Vec<GameEvent> = log
+        .split(|b| *b == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| decode_event(line).expect("event"))
+        .collect();
+    assert_eq!(stored, events);
+}
+
+/// Hex, one record a line: binary records in a reviewable file.
+fn hex_lines(records: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = String::new();
+    for record in records {
+        for byte in record {
+            out.push_str(&format!("{byte:02x}"));
+        }
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+#[test]
+fn schema_2_bytes_are_pinned() {
     let (game, events) = golden_game();
     let state = encode_game(&game).expect("encode");
-    golden("stored-v1/game.state.json", &state);
-    let mut log = Vec::new();
-    for event in &events {
-        log.extend(encode_event(event).expect("encode"));
-        log.push(b'\n');
-    }
-    golden("stored-v1/game.events.jsonl", &log);
+    golden("stored-v2/game.state.json", &state);
+    let log: Vec<Vec<u8>> = events
+        .iter()
+        .map(|event| encode_event(event).expect("encode"))
+        .collect();
+    golden("stored-v2/game.events.hex", &hex_lines(&log));
     assert_eq!(decode_game(&state).expect("decode"), game);
-    for event in events {
-        assert_eq!(
-            decode_event(&encode_event(&event).expect("encode")).expect("decode"),
-            event
-        );
+    for (bytes, event) in log.iter().zip(&events) {
+        assert_eq!(&decode_event(bytes).expect("decode"), event);
+    }
+    // The moves are packed; the creation and the draw offer stay JSON.
+    for (bytes, event) in log.iter().zip(&events) {
+        let packed = bytes.first() == Some(&0xA2);
+        assert_eq!(packed, event.move_record().is_some(), "{event:?}");
+    }
+}
+
+#[test]
+fn a_finished_game_is_stored_deflated_and_reads_back() {
+    let (game, _) = golden_game();
+    let now = Timestamp::from_unix_millis(1_800_000_005_000);
+    let Ok(Decision::Changed { game: over, .. }) = game.resign(Color::Black, now) else {
+        panic!("resignation refused");
+    };
+    let json_len = encode_game(&game).expect("encode").len();
+    let bytes = encode_game(&over).expect("encode");
+    assert_eq!(&bytes[..2], &[0xA2, 2]);
+    assert!(
+        bytes.len() * 2 < json_len,
+        "{} bytes against {json_len}",
+        bytes.len()
+    );
+    assert_eq!(decode_game(&bytes).expect("decode"), *over);
+    golden(
+        "stored-v2/finished.state.hex",
+        &hex_lines(std::slice::from_ref(&bytes)),
+    );
+    for len in 2..bytes.len() {
+        assert!(decode_game(&bytes[..len]).is_err(), "{len} bytes decoded");
     }
 }
 
 #[test]
 fn newer_and_malformed_records_are_refused_with_the_reason() {
     assert_eq!(
-        decode_game(br#"{"schema":2,"game":{}}"#),
+        decode_game(br#"{"schema":3,"game":{}}"#),
         Err(DecodeError::NewerSchema {
             what: "state",
-            schema: 2
+            schema: 3
         })
     );
     assert_eq!(

@@ -275,6 +275,10 @@ impl Game {
             Progress::Aborted { .. } => GameStatus::Aborted,
         }
     }
+    /// Whether the game has ended (with a result, or aborted).
+    pub fn is_over(&self) -> bool {
+        !matches!(self.progress, Progress::Active { .. })
+    }
     /// Where the game is as of `now`: [`GameStatus::Pending`] until its
     /// scheduled start, [`Game::status`] otherwise.
     pub fn status_at(&self, now: Timestamp) -> GameStatus {

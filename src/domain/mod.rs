@@ -30,7 +30,9 @@
 //! - `game`: a game's state and the commands that change it; `setup`: what
 //!   is fixed when a game is created; `board`: position, ply and repetition
 //!   history; `pairing`, `seat_hashes`: where a game belongs and who may
-//!   act in it; `encoding`: the versioned stored form of games and events.
+//!   act in it; `encoding`: the versioned stored form of games and events,
+//!   `packed`: its binary records, `archive`: the log of a game that has
+//!   ended, in one compact record.
 //! - `chess_move`, `variant`, `rules`, `ids`, `player`, `ply`, `time`,
 //!   `outcome`, `event`, `arbiter_reason`, `error`: the vocabulary the rest
 //!   is written in.
@@ -38,6 +40,7 @@
 mod adjudication;
 mod admin_request;
 mod arbiter_reason;
+pub mod archive;
 mod board;
 mod chess_move;
 mod clock;
@@ -50,6 +53,7 @@ mod event;
 mod game;
 mod ids;
 mod outcome;
+pub mod packed;
 mod pairing;
 pub mod pgn;
 mod player;

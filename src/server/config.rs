@@ -160,6 +160,13 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..=65_536))]
     pub watch_buffer_events: u32,
 
+    /// Seconds after a game ends before its log is archived: compacted into
+    /// one record of a few kilobytes, read exactly as before. Reads of a
+    /// game just ended (its final position, its PGN) are cheaper before.
+    #[arg(long, env = "ARBITER_ARCHIVE_AFTER_SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    pub archive_after_seconds: u64,
+
     /// Seconds after which a client connection is asked to reconnect (HTTP/2
     /// GOAWAY), so that long-lived connections spread over new replicas
     /// after a scale-out; watch streams resume on the new connection.
@@ -203,6 +210,8 @@ pub struct Settings {
     pub max_connection_age: Duration,
     /// Events a watch stream may fall behind before it is ended.
     pub watch_buffer: usize,
+    /// How long after its end a game's log is archived.
+    pub archive_after: Duration,
     /// Development only: a shared store without an admin token or a token
     /// secret is accepted, and open mode opens the arbiter's interventions.
     pub dev_insecure: bool,
@@ -259,6 +268,7 @@ impl Config {
             },
             max_connection_age: Duration::from_secs(self.max_connection_age_seconds),
             watch_buffer: self.watch_buffer_events as usize,
+            archive_after: Duration::from_secs(self.archive_after_seconds),
             dev_insecure: self.dev_insecure,
             request_timeout: Duration::from_millis(self.request_timeout_millis),
             max_requests: self.max_requests as usize,

@@ -34,7 +34,8 @@ pub async fn serve(
     fail_closed(&settings)?;
     let store = open_store(&settings.store, settings.require_durable_redis).await?;
     let arbiter = Arbiter::new(store.clone(), seat_keys(settings.token_secret.as_deref()))
-        .with_watch_buffer(settings.watch_buffer);
+        .with_watch_buffer(settings.watch_buffer)
+        .with_archive_after(settings.archive_after);
     let api = ArbiterApi::new(
         arbiter.clone(),
         admin_token(settings.admin_token.as_deref(), settings.dev_insecure),

@@ -11,13 +11,23 @@ use tokio::sync::broadcast;
 
 use super::{
     Change, ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore,
-    StoreError, StoredEvent, StoredState,
+    LogRead, StoreError, StoredArchive, StoredEvent, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
 
 struct Entry {
     state: StoredState,
+    /// The archived start of the log, if the game has been archived.
+    archive: Option<StoredArchive>,
+    /// The entries after the archive.
     events: Vec<StoredEvent>,
+}
+
+impl Entry {
+    /// The last version the archive holds (0: none).
+    fn archived_through(&self) -> u64 {
+        self.archive.as_ref().map_or(0, |archive| archive.through)
+    }
 }
 
 /// The deadline index: which game needs the sweeper when.
@@ -87,22 +97,22 @@ impl MemoryStore {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn events_after_sync(&self, id: &GameId, after: u64) -> Vec<StoredEvent> {
-        self.events_page_sync(id, after, usize::MAX)
-    }
-
-    fn events_page_sync(&self, id: &GameId, after: u64, limit: usize) -> Vec<StoredEvent> {
+    fn read_log(&self, id: &GameId, after: u64, limit: usize) -> LogRead {
         self.lock()
             .entries
             .get(id)
-            .map(|entry| {
-                entry
+            .map(|entry| LogRead {
+                archive: entry
+                    .archive
+                    .clone()
+                    .filter(|archive| after < archive.through),
+                events: entry
                     .events
                     .iter()
                     .filter(|event| event.version > after)
                     .take(limit)
                     .cloned()
-                    .collect()
+                    .collect(),
             })
             .unwrap_or_default()
     }
@@ -152,7 +162,14 @@ impl GameStore for MemoryStore {
                 entry.events.extend(events);
             }
             None => {
-                games.entries.insert(id.clone(), Entry { state, events });
+                games.entries.insert(
+                    id.clone(),
+                    Entry {
+                        state,
+                        archive: None,
+                        events,
+                    },
+                );
             }
         }
         games.deadlines.set(id, deadline);
@@ -167,8 +184,8 @@ impl GameStore for MemoryStore {
         Ok(CommitOutcome::Committed)
     }
 
-    async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
-        Ok(self.events_after_sync(id, after))
+    async fn events_after(&self, id: &GameId, after: u64) -> Result<LogRead, StoreError> {
+        Ok(self.read_log(id, after, usize::MAX))
     }
 
     async fn events_page(
@@ -176,8 +193,22 @@ impl GameStore for MemoryStore {
         id: &GameId,
         after: u64,
         limit: usize,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        Ok(self.events_page_sync(id, after, limit))
+    ) -> Result<LogRead, StoreError> {
+        Ok(self.read_log(id, after, limit))
+    }
+
+    async fn archive(&self, id: &GameId, archive: StoredArchive) -> Result<bool, StoreError> {
+        let mut games = self.lock();
+        let Some(entry) = games.entries.get_mut(id) else {
+            return Ok(false);
+        };
+        if entry.state.version != archive.through {
+            return Ok(false);
+        }
+        entry.archive = Some(archive);
+        entry.events.clear();
+        games.deadlines.set(id, None);
+        Ok(true)
     }
 
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
@@ -212,19 +243,25 @@ impl GameStore for MemoryStore {
                     .skip(start)
                     .take(limit)
                     .filter_map(|(index, (game, version))| {
-                        let event = games
-                            .entries
-                            .get(game)?
-                            .events
-                            .iter()
-                            .find(|logged| logged.version == *version)?
-                            .clone();
+                        let entry = games.entries.get(game)?;
+                        let event = if *version <= entry.archived_through() {
+                            None
+                        } else {
+                            Some(
+                                entry
+                                    .events
+                                    .iter()
+                                    .find(|logged| logged.version == *version)?
+                                    .clone(),
+                            )
+                        };
                         Some(FeedEntry {
                             position: FeedPosition {
                                 major: index as u64 + 1,
                                 minor: 0,
                             },
                             game: game.clone(),
+                            version: *version,
                             event,
                         })
                     })

@@ -4,7 +4,10 @@
 //! version, plus a log of opaque events numbered by version. The one write,
 //! [`GameStore::commit`], is an atomic compare-and-set of the version that
 //! writes the state and appends the events together, so the state and the
-//! log never disagree and a version is committed at most once.
+//! log never disagree and a version is committed at most once. Once a game
+//! is over, [`GameStore::archive`] replaces the start of its log with one
+//! opaque record (the codec's compact archive), under the same
+//! compare-and-set; reads return that archive with the entries after it.
 
 mod memory;
 mod redis;
@@ -32,6 +35,26 @@ pub struct StoredEvent {
     pub version: u64,
     /// The encoded event.
     pub bytes: Vec<u8>,
+}
+
+/// The archived start of a game's log: versions 1 to `through` in one
+/// record, kept as it was given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredArchive {
+    /// The last version the archive holds.
+    pub through: u64,
+    /// The encoded archive.
+    pub bytes: Vec<u8>,
+}
+
+/// What a read of a game's log found: the archive, when the read reaches
+/// into the archived versions, then entries after it in version order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LogRead {
+    /// The archive, when some of the versions asked for are in it.
+    pub archive: Option<StoredArchive>,
+    /// Entries after the archive (or after the version asked for).
+    pub events: Vec<StoredEvent>,
 }
 
 /// One atomic write: if the game's stored version is `expected` (0: the
@@ -70,8 +93,11 @@ pub struct FeedEntry {
     pub position: FeedPosition,
     /// The game.
     pub game: GameId,
-    /// The game's event.
-    pub event: StoredEvent,
+    /// The version of the game's event.
+    pub version: u64,
+    /// The game's event, or `None` when it is in the game's archive (read
+    /// the game's log for it).
+    pub event: Option<StoredEvent>,
 }
 
 /// A game's place in its event's list: round, board, then game id.
@@ -189,26 +215,27 @@ pub trait GameStore: Send + Sync + 'static {
         Ok(())
     }
 
-    /// Every retained event with a version greater than `after`, in order.
-    async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError>;
+    /// Every event with a version greater than `after`: the archive when
+    /// it holds some of them, then the entries after it.
+    async fn events_after(&self, id: &GameId, after: u64) -> Result<LogRead, StoreError>;
 
-    /// At most `limit` events with a version greater than `after`, in
-    /// order: a bounded read of a log of any length.
+    /// The events with a version greater than `after`, at most `limit`
+    /// entries: the archive when it holds some of them (whole: the caller
+    /// takes what it needs), then at most `limit` entries after it.
     async fn events_page(
         &self,
         id: &GameId,
         after: u64,
         limit: usize,
-    ) -> Result<Vec<StoredEvent>, StoreError>;
+    ) -> Result<LogRead, StoreError>;
 
-    /// For each `(game, after)`, at most `limit` of the retained events with
-    /// a version above `after`, in order: several games' logs read at once,
-    /// in bounded pages.
+    /// For each `(game, after)`, [`GameStore::events_page`]: several games'
+    /// logs read at once, in bounded pages.
     async fn events_after_many(
         &self,
         cursors: &[(GameId, u64)],
         limit: usize,
-    ) -> Result<Vec<Vec<StoredEvent>>, StoreError> {
+    ) -> Result<Vec<LogRead>, StoreError> {
         let mut all = Vec::with_capacity(cursors.len());
         for (id, after) in cursors {
             all.push(self.events_page(id, *after, limit).await?);
@@ -234,6 +261,12 @@ pub trait GameStore: Send + Sync + 'static {
         cursors: &[(u32, FeedPosition)],
         limit: usize,
     ) -> Result<Vec<Vec<FeedEntry>>, StoreError>;
+
+    /// If game `id` is stored at version `archive.through`, keeps `archive`
+    /// in place of its log (the entries and any earlier archive) and
+    /// removes its deadline entry; `false`, writing nothing, when the game
+    /// has moved on (or does not exist).
+    async fn archive(&self, id: &GameId, archive: StoredArchive) -> Result<bool, StoreError>;
 
     /// Up to `limit` games whose recorded deadline is at or before `now`.
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError>;

@@ -21,6 +21,7 @@ mod request_limits;
 mod restart;
 mod scoring;
 mod standings;
+mod storage;
 mod store_contract;
 mod store_faults;
 mod trf;

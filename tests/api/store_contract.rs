@@ -90,7 +90,11 @@ async fn load_state(store: &dyn GameStore, game: &GameId) -> Option<StoredState>
 }
 
 async fn log(store: &dyn GameStore, game: &GameId) -> Vec<StoredEvent> {
-    store.events_after(game, 0).await.expect("events_after")
+    store
+        .events_after(game, 0)
+        .await
+        .expect("events_after")
+        .events
 }
 
 /// The commit from `expected` to `state`, appending `events` and recording
@@ -209,6 +213,7 @@ async fn missing_game_loads_as_none_with_the_time(backend: Backend) {
             .events_after(&game, 5)
             .await
             .expect("events")
+            .events
             .is_empty()
     );
     assert!(
@@ -216,6 +221,7 @@ async fn missing_game_loads_as_none_with_the_time(backend: Backend) {
             .events_page(&game, 0, 10)
             .await
             .expect("events_page")
+            .events
             .is_empty()
     );
     assert!(due(store, far_future(), ALL).await.is_empty());
@@ -396,7 +402,8 @@ async fn events_after_returns_exactly_the_later_events(backend: Backend) {
         let got = store
             .events_after(&game, after)
             .await
-            .expect("events_after");
+            .expect("events_after")
+            .events;
         let expected: Vec<StoredEvent> = plain_log(12).into_iter().skip(after as usize).collect();
         assert_eq!(got, expected, "after {after}");
     }
@@ -419,7 +426,8 @@ async fn events_page_returns_at_most_limit_later_events(backend: Backend) {
             let page = store
                 .events_page(&game, after, limit)
                 .await
-                .expect("events_page");
+                .expect("events_page")
+                .events;
             let expected: Vec<StoredEvent> = whole
                 .iter()
                 .skip(after as usize)
@@ -434,6 +442,7 @@ async fn events_page_returns_at_most_limit_later_events(backend: Backend) {
                 .events_page(&game, after, 0)
                 .await
                 .expect("events_page")
+                .events
                 .is_empty(),
             "after {after}"
         );
@@ -448,7 +457,8 @@ async fn events_page_returns_at_most_limit_later_events(backend: Backend) {
             let page = store
                 .events_page(&game, after, limit)
                 .await
-                .expect("events_page");
+                .expect("events_page")
+                .events;
             assert!(page.len() <= limit, "limit {limit}: {page:?}");
             let Some(last) = page.last() else { break };
             after = last.version;
@@ -469,11 +479,19 @@ async fn events_page_returns_at_most_limit_later_events(backend: Backend) {
     )
     .await;
     assert_eq!(
-        store.events_page(&other, 0, 1).await.expect("events_page"),
+        store
+            .events_page(&other, 0, 1)
+            .await
+            .expect("events_page")
+            .events,
         vec![event(1, &binary())]
     );
     assert_eq!(
-        store.events_page(&other, 1, 5).await.expect("events_page"),
+        store
+            .events_page(&other, 1, 5)
+            .await
+            .expect("events_page")
+            .events,
         vec![event(2, b"")]
     );
     assert!(
@@ -481,6 +499,7 @@ async fn events_page_returns_at_most_limit_later_events(backend: Backend) {
             .events_page(&id("paged"), 0, 5)
             .await
             .expect("events_page")
+            .events
             .is_empty()
     );
 }
@@ -507,7 +526,10 @@ async fn events_after_many_reads_each_cursor(backend: Backend) {
     let logs = store
         .events_after_many(&cursors, usize::MAX)
         .await
-        .expect("events_after_many");
+        .expect("events_after_many")
+        .into_iter()
+        .map(|read| read.events)
+        .collect::<Vec<_>>();
     assert_eq!(
         logs,
         vec![
@@ -530,7 +552,10 @@ async fn events_after_many_reads_each_cursor(backend: Backend) {
     let logs = store
         .events_after_many(&[(a.clone(), 0), (b.clone(), 0), (a.clone(), 1)], 2)
         .await
-        .expect("events_after_many");
+        .expect("events_after_many")
+        .into_iter()
+        .map(|read| read.events)
+        .collect::<Vec<_>>();
     assert_eq!(
         logs,
         vec![
@@ -543,7 +568,7 @@ async fn events_after_many_reads_each_cursor(backend: Backend) {
         .events_after_many(&[(a.clone(), 0)], 0)
         .await
         .expect("events_after_many");
-    assert_eq!(none, vec![Vec::<StoredEvent>::new()]);
+    assert_eq!(none, vec![arbiter::store::LogRead::default()]);
 }
 
 // ---------------------------------------------------------------------------
@@ -873,6 +898,7 @@ async fn a_commit_whose_events_do_not_continue_the_log_writes_nothing(backend: B
             .events_after(&gap, 0)
             .await
             .expect("events")
+            .events
             .is_empty()
     );
     assert!(due(store.as_ref(), far_future(), ALL).await.is_empty());
@@ -1722,7 +1748,8 @@ async fn the_largest_limit_reads_everything(backend: Backend) {
         store
             .events_page(&game, 0, usize::MAX)
             .await
-            .expect("events_page"),
+            .expect("events_page")
+            .events,
         plain_log(2)
     );
     assert_eq!(
@@ -1992,7 +2019,7 @@ async fn redis_refuses_a_state_its_log_does_not_explain() {
         );
         let (loaded, _) = store.load(&game).await.expect("load");
         assert!(loaded.is_none(), "the state was not rewritten");
-        let log = store.events_after(&game, 0).await.expect("log");
+        let log = store.events_after(&game, 0).await.expect("log").events;
         assert_eq!(log, vec![event(1, b"e1")], "the log is untouched");
         assert_deadline(&store, &game, when(1000)).await;
     }

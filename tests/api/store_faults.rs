@@ -30,7 +30,7 @@ use arbiter::{
     },
     store::{
         ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore,
-        MemoryStore, RedisConfig, RedisStore, StoreError, StoredEvent, StoredState,
+        LogRead, MemoryStore, RedisConfig, RedisStore, StoreError, StoredArchive, StoredState,
     },
 };
 use async_trait::async_trait;
@@ -124,7 +124,7 @@ impl GameStore for FaultyStore {
         self.inner.confirm_durable(id).await
     }
 
-    async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
+    async fn events_after(&self, id: &GameId, after: u64) -> Result<LogRead, StoreError> {
         self.inner.events_after(id, after).await
     }
 
@@ -133,7 +133,7 @@ impl GameStore for FaultyStore {
         id: &GameId,
         after: u64,
         limit: usize,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
+    ) -> Result<LogRead, StoreError> {
         self.inner.events_page(id, after, limit).await
     }
 
@@ -141,8 +141,12 @@ impl GameStore for FaultyStore {
         &self,
         cursors: &[(GameId, u64)],
         limit: usize,
-    ) -> Result<Vec<Vec<StoredEvent>>, StoreError> {
+    ) -> Result<Vec<LogRead>, StoreError> {
         self.inner.events_after_many(cursors, limit).await
+    }
+
+    async fn archive(&self, id: &GameId, archive: StoredArchive) -> Result<bool, StoreError> {
+        self.inner.archive(id, archive).await
     }
 
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
@@ -354,11 +358,30 @@ async fn assert_deadline(store: &dyn GameStore, id: &GameId, at: Timestamp) {
 }
 
 /// Asserts that the deadline index agrees with the game as stored: its own
-/// deadline exactly, or no entry when time can no longer end it.
+/// deadline exactly while it is in progress; once it is over (and the
+/// running server has archived its log, as the test servers do at once), no
+/// entry.
 async fn assert_index_agrees(store: &dyn GameStore, id: &GameId) {
     let game = stored_game(store, id)
         .await
         .unwrap_or_else(|| panic!("{id} is stored"));
+    if game.is_over() {
+        tokio::time::timeout(STREAM_PATIENCE, async {
+            loop {
+                let read = store.events_after(id, 0).await.expect("events");
+                if read
+                    .archive
+                    .is_some_and(|archive| archive.through == game.version())
+                {
+                    assert!(read.events.is_empty(), "{id}: entries after the archive");
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("{id} ended but its log was not archived"));
+    }
     match game.deadline() {
         Some(at) => assert_deadline(store, id, at).await,
         None => {
@@ -633,7 +656,8 @@ async fn a_creation_that_fails_after_its_listing_leaves_no_phantom(backend: Back
         .inner
         .events_after(&phantom, 0)
         .await
-        .expect("the game's log");
+        .expect("the game's log")
+        .events;
     assert_eq!(log.len(), 1, "one creation");
     // The event's watcher, which never saw the phantom, sees the creation.
     let next = next_event_of_event(&mut watcher).await;
@@ -679,7 +703,15 @@ async fn a_move_whose_commit_fails_keeps_the_old_deadline(backend: Backend) {
         .expect("the game");
     assert_eq!(stored.version(), 2);
     assert_eq!(stored.ply().count(), 1);
-    assert_eq!(app.inner.events_after(&id, 0).await.expect("log").len(), 2);
+    assert_eq!(
+        app.inner
+            .events_after(&id, 0)
+            .await
+            .expect("log")
+            .events
+            .len(),
+        2
+    );
     assert_deadline(app.inner.as_ref(), &id, black_flag).await;
     assert_index_agrees(app.inner.as_ref(), &id).await;
 
@@ -790,7 +822,15 @@ async fn a_move_whose_answer_is_lost_is_confirmed_not_replayed(backend: Backend)
     );
     let after = response.game.expect("game");
     assert_eq!((after.version, after.ply), (3, 2));
-    assert_eq!(app.inner.events_after(&id, 0).await.expect("log").len(), 3);
+    assert_eq!(
+        app.inner
+            .events_after(&id, 0)
+            .await
+            .expect("log")
+            .events
+            .len(),
+        3
+    );
     assert_eq!(
         common::ucis(&get_full(&mut client, &game.id).await),
         ["e2e4", "e7e5"]
@@ -869,7 +909,7 @@ async fn cancelled_moves_never_lose_the_deadline(backend: Backend) {
     let full = get_full(&mut client, &game.id).await;
     let sans: Vec<&str> = full.moves.iter().map(|m| m.san.as_str()).collect();
     assert_eq!(sans, PAWN_LINE[..=ply]);
-    let log = app.inner.events_after(&id, 0).await.expect("log");
+    let log = app.inner.events_after(&id, 0).await.expect("log").events;
     assert_eq!(log.len(), ply + 2, "the creation and one event per move");
 }
 
@@ -1065,6 +1105,7 @@ impl ServerBinary {
             .env("ARBITER_REDIS_KEY_PREFIX", &redis.key_prefix)
             .env("ARBITER_ADMIN_TOKEN", ADMIN_TOKEN)
             .env("ARBITER_TOKEN_SECRET", TOKEN_SECRET)
+            .env("ARBITER_ARCHIVE_AFTER_SECONDS", "0")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -1187,7 +1228,7 @@ async fn a_server_killed_mid_game_loses_no_deadline() {
             (*answered..=answered + 1).contains(&ply),
             "{id}: {answered} moves answered, {ply} stored"
         );
-        let log = store.events_after(&id, 0).await.expect("log");
+        let log = store.events_after(&id, 0).await.expect("log").events;
         assert_eq!(log.len(), ply + 1, "{id}: state and log agree");
         assert_index_agrees(&store, &id).await;
     }

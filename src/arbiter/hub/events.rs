@@ -16,7 +16,7 @@ use super::HubInner;
 use crate::{
     arbiter::codec,
     domain::{EventId, GameEvent, GameId},
-    store::{FeedPosition, GameStore, StoreError},
+    store::{FeedEntry, FeedPosition, GameStore, StoreError},
 };
 
 /// How often every partition of a followed event's feed is read without an
@@ -115,6 +115,8 @@ pub(in crate::arbiter) async fn read_feed(
         })
         .collect();
     let mut items = Vec::new();
+    // The logs of archived games the feed names, read once each.
+    let mut archived: HashMap<GameId, Vec<GameEvent>> = HashMap::new();
     for _ in 0..pages {
         if positions.is_empty() {
             return Ok((items, true));
@@ -126,10 +128,14 @@ pub(in crate::arbiter) async fn read_feed(
             let mut last = None;
             for entry in entries {
                 last = Some(entry.position);
+                let event = match &entry.event {
+                    Some(stored) => codec::decode_event(stored)?,
+                    None => archived_event(store, &mut archived, &entry).await?,
+                };
                 items.push(FeedItem {
                     partition: *partition,
                     position: entry.position,
-                    event: Arc::new(codec::decode_event(&entry.event)?),
+                    event: Arc::new(event),
                     game: entry.game,
                 });
             }
@@ -140,6 +146,31 @@ pub(in crate::arbiter) async fn read_feed(
         positions = more;
     }
     Ok((items, positions.is_empty()))
+}
+
+/// The event a feed entry names that is no longer among its game's log
+/// entries: read from the game's archive, each game's log once per read.
+async fn archived_event(
+    store: &dyn GameStore,
+    archived: &mut HashMap<GameId, Vec<GameEvent>>,
+    entry: &FeedEntry,
+) -> Result<GameEvent, StoreError> {
+    let version = entry.version;
+    if !archived.contains_key(&entry.game) {
+        let read = store.events_after(&entry.game, 0).await?;
+        let events = codec::decode_log(&entry.game, 0, usize::MAX, &read)?;
+        archived.insert(entry.game.clone(), events);
+    }
+    archived
+        .get(&entry.game)
+        .and_then(|events| events.iter().find(|event| event.version == version))
+        .cloned()
+        .ok_or_else(|| {
+            StoreError::Corrupt(format!(
+                "the event feed names version {version} of game {}, which its log lacks",
+                entry.game
+            ))
+        })
 }
 
 /// Follows event `event_id`'s feed after `cursor`, broadcasting each entry,

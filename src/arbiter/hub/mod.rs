@@ -391,12 +391,13 @@ pub(super) async fn read_after(
 ) -> Result<Vec<(Arc<GameEvent>, ResumeToken)>, StoreError> {
     let mut events = Vec::new();
     loop {
-        let page = store.events_page(id, after, PAGE).await?;
+        let read = store.events_page(id, after, PAGE).await?;
+        let page = codec::decode_log(id, after, PAGE, &read)?;
         let full = page.len() == PAGE;
-        for stored in &page {
-            let event = codec::decode_event(stored)?;
+        for event in page {
             after = event.version;
-            events.push((Arc::new(event), ResumeToken::of(id, stored)));
+            let token = ResumeToken::of(id, &event);
+            events.push((Arc::new(event), token));
         }
         if !full {
             return Ok(events);

@@ -33,7 +33,7 @@ use std::sync::{
 };
 
 use async_trait::async_trait;
-use redis::{AsyncCommands, Client, RedisError, Script, cluster::ClusterClientBuilder};
+use redis::{Client, RedisError, Script, cluster::ClusterClientBuilder};
 
 use self::{
     endpoint::{Connection, Endpoint},
@@ -41,7 +41,7 @@ use self::{
 };
 use super::{
     Change, ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore,
-    StoreError, StoredEvent, StoredState,
+    LogRead, StoreError, StoredArchive, StoredEvent, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
 
@@ -65,7 +65,7 @@ local current = 0
 if stored then current = tonumber(stored) end
 if current ~= tonumber(ARGV[1]) then return {0, current} end
 local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
-local logged = 0
+local logged = tonumber(redis.call('HGET', KEYS[1], 'a') or '0')
 if #last > 0 then logged = tonumber(string.match(last[1][1], '^0%-(%d+)$')) or -1 end
 if logged ~= current then
   return {-1, logged}
@@ -90,6 +90,42 @@ local announcement = ARGV[5] .. ' ' .. ARGV[2] .. ' ' .. deadline
 if ARGV[7] ~= '' then announcement = announcement .. ' ' .. ARGV[7] end
 redis.call('PUBLISH', ARGV[6], announcement)
 return {1, tonumber(ARGV[2])}
+";
+
+/// A read of a game's log. KEYS: state hash, log stream. ARGV: the version
+/// to read after, the most entries to return (0: all). Returns {archived
+/// through, the archive when the read reaches into it or nil, entries}: the
+/// entries come after the archive.
+const LOG_SCRIPT: &str = r"
+local through = redis.call('HGET', KEYS[1], 'a')
+local start = ARGV[1]
+local archive = false
+if through and tonumber(ARGV[1]) < tonumber(through) then
+  archive = redis.call('HGET', KEYS[1], 'x')
+  start = through
+end
+local entries
+if ARGV[2] == '0' then
+  entries = redis.call('XRANGE', KEYS[2], '(0-' .. start, '+')
+else
+  entries = redis.call('XRANGE', KEYS[2], '(0-' .. start, '+', 'COUNT', ARGV[2])
+end
+return {tonumber(through or '0'), archive, entries}
+";
+
+/// Archiving a game's log. KEYS: state hash, log stream, the bucket's
+/// deadline index. ARGV: the version the archive runs through, the archive,
+/// game id. When the game is stored at that version, keeps the archive in
+/// the state hash (`a`: the version it runs through, `x`: the archive), drops
+/// the log's entries and the game's deadline entry, and returns 1; returns 0
+/// otherwise. Commits after it start a new stream of entries.
+const ARCHIVE_SCRIPT: &str = r"
+local stored = redis.call('HGET', KEYS[1], 'v')
+if not stored or tonumber(stored) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'a', ARGV[1], 'x', ARGV[2])
+redis.call('DEL', KEYS[2])
+redis.call('ZREM', KEYS[3], ARGV[3])
+return 1
 ";
 
 /// The sweeper's repair of one deadline entry. KEYS: state hash, the
@@ -262,6 +298,8 @@ pub struct RedisStore {
     wait: Option<WaitForReplicas>,
     commit: Script,
     repair: Script,
+    log: Script,
+    archive: Script,
     prefix: String,
     /// The pub/sub channel of commit announcements.
     changes_channel: String,
@@ -296,6 +334,8 @@ impl RedisStore {
             wait: config.wait,
             commit: Script::new(COMMIT_SCRIPT),
             repair: Script::new(REPAIR_SCRIPT),
+            log: Script::new(LOG_SCRIPT),
+            archive: Script::new(ARCHIVE_SCRIPT),
             prefix: config.key_prefix.clone(),
             changes_channel: format!("{}:changes", config.key_prefix),
         })
@@ -451,6 +491,24 @@ impl RedisStore {
         format!("{}:{}:{}:log", self.prefix, Self::bucket_tag(id), id)
     }
 
+    /// Reads game `id`'s log after `after` with [`LOG_SCRIPT`]: at most
+    /// `limit` entries (0: all).
+    async fn read_log(&self, id: &GameId, after: u64, limit: i64) -> Result<LogRead, StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        let read: RawLogRead = self
+            .endpoint
+            .bounded(
+                self.log
+                    .key(self.state_key(id))
+                    .key(self.log_key(id))
+                    .arg(after)
+                    .arg(limit)
+                    .invoke_async(&mut conn),
+            )
+            .await?;
+        decode_log_read(read)
+    }
+
     fn deadlines_key(&self, tag: &str) -> String {
         format!("{}:{}:deadlines", self.prefix, tag)
     }
@@ -561,6 +619,16 @@ fn timestamp_of((seconds, micros): (u64, u64)) -> Timestamp {
 
 /// Entries of XRANGE: `(id, {field: value})`.
 type RawEntries = Vec<(String, HashMap<String, Vec<u8>>)>;
+
+/// The reply of [`LOG_SCRIPT`].
+type RawLogRead = (u64, Option<Vec<u8>>, RawEntries);
+
+fn decode_log_read((through, archive, entries): RawLogRead) -> Result<LogRead, StoreError> {
+    Ok(LogRead {
+        archive: archive.map(|bytes| StoredArchive { through, bytes }),
+        events: decode_entries(entries)?,
+    })
+}
 
 fn decode_entries(entries: RawEntries) -> Result<Vec<StoredEvent>, StoreError> {
     entries
@@ -707,13 +775,8 @@ impl GameStore for RedisStore {
         wait.check(confirmed)
     }
 
-    async fn events_after(&self, id: &GameId, after: u64) -> Result<Vec<StoredEvent>, StoreError> {
-        let mut conn = self.endpoint.connection().await?;
-        let entries: RawEntries = self
-            .endpoint
-            .bounded(conn.xrange(self.log_key(id), format!("(0-{after}"), "+"))
-            .await?;
-        decode_entries(entries)
+    async fn events_after(&self, id: &GameId, after: u64) -> Result<LogRead, StoreError> {
+        self.read_log(id, after, 0).await
     }
 
     async fn events_page(
@@ -721,52 +784,65 @@ impl GameStore for RedisStore {
         id: &GameId,
         after: u64,
         limit: usize,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
+    ) -> Result<LogRead, StoreError> {
         if limit == 0 {
-            return Ok(Vec::new());
+            return Ok(LogRead::default());
         }
-        let mut conn = self.endpoint.connection().await?;
-        let entries: RawEntries = self
-            .endpoint
-            .bounded(conn.xrange_count(self.log_key(id), format!("(0-{after}"), "+", count(limit)))
-            .await?;
-        decode_entries(entries)
+        self.read_log(id, after, count(limit)).await
     }
 
     async fn events_after_many(
         &self,
         cursors: &[(GameId, u64)],
         limit: usize,
-    ) -> Result<Vec<Vec<StoredEvent>>, StoreError> {
+    ) -> Result<Vec<LogRead>, StoreError> {
         if cursors.is_empty() {
             return Ok(Vec::new());
         }
         if limit == 0 {
-            return Ok(vec![Vec::new(); cursors.len()]);
+            return Ok(vec![LogRead::default(); cursors.len()]);
         }
         let commands = cursors
             .iter()
             .map(|(id, after)| {
-                let mut command = redis::cmd("XRANGE");
+                let mut command = redis::cmd("EVAL");
                 command
+                    .arg(LOG_SCRIPT)
+                    .arg(2)
+                    .arg(self.state_key(id))
                     .arg(self.log_key(id))
-                    .arg(format!("(0-{after}"))
-                    .arg("+")
-                    .arg("COUNT")
+                    .arg(after)
                     .arg(count(limit));
                 (Self::bucket_tag(id), command)
             })
             .collect();
-        let replies = self
-            .batch(commands)
+        self.batch(commands)
             .await?
             .into_iter()
             .map(|reply| {
-                redis::from_redis_value::<RawEntries>(reply)
-                    .map_err(|err| StoreError::Corrupt(format!("event log: {err}")))
+                let read: RawLogRead = redis::from_redis_value(reply)
+                    .map_err(|err| StoreError::Corrupt(format!("event log: {err}")))?;
+                decode_log_read(read)
             })
-            .collect::<Result<Vec<_>, _>>()?;
-        replies.into_iter().map(decode_entries).collect()
+            .collect()
+    }
+
+    async fn archive(&self, id: &GameId, archive: StoredArchive) -> Result<bool, StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        let archived: u8 = self
+            .endpoint
+            .bounded(
+                self.archive
+                    .key(self.state_key(id))
+                    .key(self.log_key(id))
+                    .key(self.deadlines_key(&Self::bucket_tag(id)))
+                    .arg(archive.through)
+                    .arg(archive.bytes)
+                    .arg(id.as_str())
+                    .invoke_async(&mut conn),
+            )
+            .await?;
+        Ok(archived == 1)
     }
 
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
@@ -878,25 +954,22 @@ impl GameStore for RedisStore {
                 logged.insert((game.clone(), event.version), event);
             }
         }
-        pages
+        Ok(pages
             .into_iter()
             .map(|page| {
                 page.into_iter()
-                    .map(|(position, game, version)| {
-                        let event = logged.remove(&(game.clone(), version)).ok_or_else(|| {
-                            StoreError::Corrupt(format!(
-                                "the event feed names version {version} of game {game}, which its log lacks"
-                            ))
-                        })?;
-                        Ok(FeedEntry {
-                            position,
-                            game,
-                            event,
-                        })
+                    .map(|(position, game, version)| FeedEntry {
+                        // Not among the entries: archived (the reader reads
+                        // the game's log for it, and finds it there or
+                        // reports the log corrupt).
+                        event: logged.remove(&(game.clone(), version)),
+                        version,
+                        position,
+                        game,
                     })
                     .collect()
             })
-            .collect()
+            .collect())
     }
 
     async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {

@@ -126,6 +126,9 @@ pub fn settings(store: StoreChoice) -> Settings {
         stream_limits: Default::default(),
         max_connection_age: Duration::from_secs(1800),
         watch_buffer: 256,
+        // Games are archived as soon as they end, so that every test that
+        // reads a finished game reads it from its archive as often as not.
+        archive_after: Duration::ZERO,
         dev_insecure: false,
         request_timeout: Duration::from_secs(10),
         max_requests: 1024,
