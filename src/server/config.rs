@@ -4,6 +4,7 @@ use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use clap::{Parser, ValueEnum};
 
+use super::tls::{ClientAuth, TlsFiles};
 use crate::{
     api::StreamLimits,
     store::{RedisConfig, RedisTls, WaitForReplicas},
@@ -26,6 +27,38 @@ pub struct Config {
     /// Address to serve gRPC on.
     #[arg(long, env = "ARBITER_LISTEN", default_value = "127.0.0.1:50051")]
     pub listen: SocketAddr,
+
+    /// PEM certificate chain to serve gRPC over TLS with (with
+    /// `--tls-key-file`); read again when the file changes, so a rotated
+    /// certificate needs no restart. Without it the port is plaintext.
+    #[arg(long, env = "ARBITER_TLS_CERT_FILE", requires = "tls_key_file")]
+    pub tls_cert_file: Option<PathBuf>,
+
+    /// PEM private key of the TLS certificate.
+    #[arg(long, env = "ARBITER_TLS_KEY_FILE", requires = "tls_cert_file")]
+    pub tls_key_file: Option<PathBuf>,
+
+    /// PEM certificates of the CA that signs client certificates: clients
+    /// must then present one (mutual TLS, for platform backends), or may,
+    /// with `--tls-client-auth optional`.
+    #[arg(long, env = "ARBITER_TLS_CLIENT_CA_FILE", requires = "tls_cert_file")]
+    pub tls_client_ca_file: Option<PathBuf>,
+
+    /// With a client CA: whether every client must present a certificate.
+    #[arg(
+        long,
+        env = "ARBITER_TLS_CLIENT_AUTH",
+        value_enum,
+        default_value = "required",
+        requires = "tls_client_ca_file"
+    )]
+    pub tls_client_auth: ClientAuth,
+
+    /// A second address serving only the plaintext gRPC health service
+    /// (`liveness`, `readiness`): for probes that cannot speak TLS, such as
+    /// Kubernetes' native gRPC probes, when the main port is TLS.
+    #[arg(long, env = "ARBITER_HEALTH_LISTEN")]
+    pub health_listen: Option<SocketAddr>,
 
     /// Redis URL: `redis://host:6379/0` (or `rediss://` for TLS),
     /// `redis+sentinel://host:26379,…/<service>` for the primary a set of
@@ -221,6 +254,10 @@ pub struct Settings {
     pub max_requests: usize,
     /// Writes per second per seat and per client address (0: no limit).
     pub write_limits: (u32, u32),
+    /// TLS on the gRPC port, if configured.
+    pub tls: Option<TlsFiles>,
+    /// Where to serve the plaintext health service as well, if anywhere.
+    pub health_listen: Option<SocketAddr>,
 }
 
 /// Shortest accepted seat-token secret.
@@ -276,6 +313,16 @@ impl Config {
                 self.max_seat_writes_per_second,
                 self.max_peer_writes_per_second,
             ),
+            tls: match (&self.tls_cert_file, &self.tls_key_file) {
+                (Some(cert), Some(key)) => Some(TlsFiles {
+                    cert: cert.clone(),
+                    key: key.clone(),
+                    client_ca: self.tls_client_ca_file.clone(),
+                    client_auth: self.tls_client_auth,
+                }),
+                _ => None,
+            },
+            health_listen: self.health_listen,
         })
     }
 

@@ -5,8 +5,9 @@ mod config;
 pub mod health;
 pub mod supervise;
 mod sweeper;
+pub mod tls;
 
-use std::{sync::Arc, time::Duration};
+use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use futures::StreamExt;
 use tokio::net::TcpListener;
@@ -73,7 +74,15 @@ pub async fn serve(
     let streams_per_connection = u32::try_from(settings.stream_limits.per_connection)
         .unwrap_or(u32::MAX)
         .saturating_add(100);
-    tonic::transport::Server::builder()
+    // Built first, so that bad TLS files stop the server before it serves.
+    let tls = settings.tls.as_ref().map(tls::acceptor).transpose()?;
+    let health_port = match settings.health_listen {
+        Some(address) => {
+            Some(health_port(address, health_service.clone(), shutdown.clone()).await?)
+        }
+        None => None,
+    };
+    let router = tonic::transport::Server::builder()
         .timeout(settings.request_timeout)
         .max_concurrent_streams(streams_per_connection)
         .http2_keepalive_interval(Some(Duration::from_secs(30)))
@@ -85,9 +94,25 @@ pub async fn serve(
         .add_service(health_service)
         .add_service(reflection)
         .add_service(api.public_service())
-        .add_service(api.admin_service())
-        .serve_with_incoming_shutdown(without_nagle(listener), shutdown.cancelled_owned())
-        .await?;
+        .add_service(api.admin_service());
+    match tls {
+        None => {
+            router
+                .serve_with_incoming_shutdown(without_nagle(listener), shutdown.cancelled_owned())
+                .await?;
+        }
+        Some(acceptor) => {
+            router
+                .serve_with_incoming_shutdown(
+                    tls::incoming(listener, acceptor),
+                    shutdown.cancelled_owned(),
+                )
+                .await?;
+        }
+    }
+    if let Some(port) = health_port {
+        let _ = port.await;
+    }
     let _ = health_task.await;
     let _ = sweeper_task.await;
     tracing::info!("server stopped");
@@ -209,6 +234,28 @@ fn admin_token(token: Option<&str>, dev_insecure: bool) -> AdminToken {
         );
     }
     admin
+}
+
+/// Serves the health service alone, in plaintext, on `address` until
+/// `shutdown`.
+async fn health_port<T: tonic_health::pb::health_server::Health>(
+    address: SocketAddr,
+    health: tonic_health::pb::health_server::HealthServer<T>,
+    shutdown: CancellationToken,
+) -> Result<tokio::task::JoinHandle<()>, ServeError> {
+    let listener = TcpListener::bind(address)
+        .await
+        .map_err(|err| format!("cannot listen for health checks on {address}: {err}"))?;
+    tracing::info!(address = %listener.local_addr()?, "serving grpc.health.v1 in plaintext");
+    Ok(tokio::spawn(async move {
+        let served = tonic::transport::Server::builder()
+            .add_service(health)
+            .serve_with_incoming_shutdown(without_nagle(listener), shutdown.cancelled_owned())
+            .await;
+        if let Err(err) = served {
+            tracing::error!(error = %err, "the health port stopped");
+        }
+    }))
 }
 
 /// The accepted connections, with Nagle's algorithm off: small request and

@@ -20,6 +20,7 @@ mod redis_tls;
 mod request_limits;
 mod restart;
 mod scoring;
+mod server_tls;
 mod standings;
 mod storage;
 mod store_contract;

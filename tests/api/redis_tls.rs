@@ -70,7 +70,7 @@ impl Pki {
     }
 }
 
-fn ca(name: &str) -> CertifiedIssuer<'static, KeyPair> {
+pub(crate) fn ca(name: &str) -> CertifiedIssuer<'static, KeyPair> {
     let mut params = CertificateParams::new(Vec::<String>::new()).expect("params");
     params
         .distinguished_name
@@ -80,7 +80,7 @@ fn ca(name: &str) -> CertifiedIssuer<'static, KeyPair> {
     CertifiedIssuer::self_signed(params, KeyPair::generate().expect("key")).expect("CA")
 }
 
-fn leaf(
+pub(crate) fn leaf(
     ca: &CertifiedIssuer<'static, KeyPair>,
     name: &str,
     server: bool,

@@ -135,6 +135,8 @@ pub fn settings(store: StoreChoice) -> Settings {
         // Tests play far faster than people; the limits have tests of
         // their own.
         write_limits: (0, 0),
+        tls: None,
+        health_listen: None,
     }
 }
 
