@@ -24,6 +24,7 @@ import yaml
 
 ARBITER = {"app.kubernetes.io/name": "chess-arbiter", "app.kubernetes.io/component": "server"}
 GRPC_PORT = 50051
+METRICS_PORT = 9090
 DEFAULT_SHUTDOWN_GRACE = 10  # ARBITER_SHUTDOWN_GRACE_SECONDS when unset
 SECRET_KEYS = ("ARBITER_ADMIN_TOKEN", "ARBITER_TOKEN_SECRET")
 SECRETISH = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|_KEY$", re.I)
@@ -294,13 +295,23 @@ def check_network_policy(labels: dict, docs: list[dict], f: Findings) -> None:
     f.require(types == {"Ingress", "Egress"}, where, "policyTypes must be Ingress and Egress")
     ingress = dig(np, "spec", "ingress", default=[])
     f.require(bool(ingress), where, "must admit the labelled clients")
+    grpc_rules = 0
     for i, rule in enumerate(ingress):
         f.require(bool(rule.get("from")), where, f"ingress rule {i} admits every source: name the clients")
+        ports = port_numbers(rule)
+        if ports in ({("metrics", "TCP")}, {(METRICS_PORT, "TCP")}):
+            # Prometheus: from the namespace it runs in, the metrics port only.
+            for peer in rule.get("from") or []:
+                f.require(bool(dig(peer, "namespaceSelector", "matchLabels")), where,
+                          f"ingress rule {i} must admit Prometheus's namespace only")
+            continue
+        grpc_rules += 1
         for peer in rule.get("from") or []:
             f.require("podSelector" in peer and bool(dig(peer, "podSelector", "matchLabels")), where,
                       f"ingress rule {i} must admit labelled pods only")
-        f.require(port_numbers(rule) == {("grpc", "TCP")} or port_numbers(rule) == {(GRPC_PORT, "TCP")},
+        f.require(ports == {("grpc", "TCP")} or ports == {(GRPC_PORT, "TCP")},
                   where, f"ingress rule {i} must admit the gRPC port only (a metrics port is a rule of its own)")
+    f.require(grpc_rules >= 1, where, "must admit the labelled clients on the gRPC port")
     egress = dig(np, "spec", "egress", default=[])
     allowed = set().union(*(port_numbers(r) for r in egress)) if egress else set()
     f.require({(53, "UDP"), (53, "TCP")} <= allowed, where, "egress must allow DNS (53/UDP and 53/TCP)")

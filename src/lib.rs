@@ -17,13 +17,15 @@
 //!   viewers, `AdminService` for the platform and its arbiters). Maps protobuf
 //!   to the arbiter and back, checks tokens, turns rejections into status
 //!   codes with details.
-//! - [`server`]: configuration, health, reflection, graceful shutdown, the
-//!   flag sweeper.
+//! - [`server`]: configuration, health, reflection, TLS, the metrics port,
+//!   graceful shutdown, the flag sweeper.
+//! - [`metrics`]: the Prometheus metrics every layer records into.
 //! - [`proto`]: the generated protobuf types and service stubs.
 
 pub mod api;
 pub mod arbiter;
 pub mod domain;
+pub mod metrics;
 pub mod proto;
 pub mod server;
 pub mod store;

@@ -9,6 +9,7 @@ use std::{
     sync::{Arc, Mutex},
 };
 
+use prometheus_client::metrics::gauge::Gauge;
 use tonic::Status;
 
 use super::status;
@@ -44,6 +45,8 @@ struct Open {
 pub struct StreamCounter {
     limits: StreamLimits,
     open: Arc<Mutex<Open>>,
+    /// The metric of open streams.
+    gauge: Gauge,
 }
 
 /// One open stream's place; dropping it (the stream ends, fails or is
@@ -51,14 +54,16 @@ pub struct StreamCounter {
 pub struct StreamPermit {
     open: Arc<Mutex<Open>>,
     connection: Option<SocketAddr>,
+    gauge: Gauge,
 }
 
 impl StreamCounter {
-    /// A counter enforcing `limits`.
-    pub fn new(limits: StreamLimits) -> Self {
+    /// A counter enforcing `limits`, reporting the open streams in `gauge`.
+    pub fn new(limits: StreamLimits, gauge: Gauge) -> Self {
         Self {
             limits,
             open: Arc::default(),
+            gauge,
         }
     }
 
@@ -87,9 +92,11 @@ impl StreamCounter {
             *on_connection += 1;
         }
         open.total += 1;
+        self.gauge.inc();
         Ok(StreamPermit {
             open: self.open.clone(),
             connection,
+            gauge: self.gauge.clone(),
         })
     }
 }
@@ -101,6 +108,7 @@ impl Drop for StreamPermit {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         open.total = open.total.saturating_sub(1);
+        self.gauge.dec();
         if let Some(peer) = self.connection
             && let Some(count) = open.by_connection.get_mut(&peer)
         {
@@ -118,10 +126,14 @@ mod tests {
 
     #[test]
     fn streams_are_counted_per_connection_and_in_all_and_freed_when_dropped() {
-        let counter = StreamCounter::new(StreamLimits {
-            per_connection: 2,
-            total: 3,
-        });
+        let gauge = Gauge::default();
+        let counter = StreamCounter::new(
+            StreamLimits {
+                per_connection: 2,
+                total: 3,
+            },
+            gauge.clone(),
+        );
         let a: SocketAddr = "127.0.0.1:1000".parse().expect("addr");
         let b: SocketAddr = "127.0.0.1:1001".parse().expect("addr");
         let first = counter.admit(Some(a)).expect("first");
@@ -134,7 +146,9 @@ mod tests {
         let _third = counter.admit(Some(b)).expect("another connection");
         let refused = counter.admit(Some(b)).err().expect("past the total");
         assert!(refused.message().contains("limit of 3"), "{refused:?}");
+        assert_eq!(gauge.get(), 3, "the metric counts the open streams");
         drop(first);
+        assert_eq!(gauge.get(), 2);
         counter.admit(Some(b)).expect("a freed place");
     }
 }

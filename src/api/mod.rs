@@ -63,12 +63,13 @@ impl ArbiterApi {
         heartbeat: Duration,
         limits: StreamLimits,
     ) -> Self {
+        let streams = StreamCounter::new(limits, arbiter.metrics().watch_streams.clone());
         Self {
             arbiter,
             admin,
             shutdown,
             heartbeat,
-            streams: StreamCounter::new(limits),
+            streams,
             requests: limits::RequestLimit::new(limits::DEFAULT_MAX_REQUESTS),
             writes: Arc::new(limits::WriteLimits::new(
                 limits::DEFAULT_SEAT_WRITES_PER_SECOND,

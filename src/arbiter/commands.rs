@@ -46,6 +46,7 @@ impl Arbiter {
             };
             match self.store.commit(&id, commit).await? {
                 CommitOutcome::Committed => {
+                    self.record(std::slice::from_ref(&created));
                     tracing::info!(game_id = %id, "game created");
                     return Ok(CreatedGame {
                         game,

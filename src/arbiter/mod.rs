@@ -38,7 +38,10 @@ pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::sweep::SweepPass;
 pub use self::watch::{Heartbeat, WatchFrom, WatchItem, Watcher};
 use crate::{
-    domain::{AdjudicationNote, Decision, Game, GameEvent, GameId, MoveRecord, Timestamp},
+    domain::{
+        AdjudicationNote, Decision, EventKind, Game, GameEvent, GameId, MoveRecord, Timestamp,
+    },
+    metrics::{ByLabel, Metrics, TerminationLabel},
     store::{Commit, CommitOutcome, GameStore, StoreError},
 };
 
@@ -115,6 +118,16 @@ pub struct Arbiter {
     heartbeats: watch::Heartbeats,
     /// How long after its end a game's log is archived.
     archive_after: Duration,
+    /// What the arbiter records for the metrics port.
+    metrics: Arc<Metrics>,
+}
+
+/// Who committed an ending that time decided: the sweeper, or a request
+/// that found the flag down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SettledBy {
+    Sweeper,
+    Request,
 }
 
 impl Arbiter {
@@ -127,7 +140,20 @@ impl Arbiter {
             set_aside: sweep::SetAside::default(),
             heartbeats: watch::Heartbeats::default(),
             archive_after: DEFAULT_ARCHIVE_AFTER,
+            metrics: Metrics::new(),
         }
+    }
+
+    /// The same arbiter, recording into `metrics` (shared with the api layer
+    /// and the store).
+    pub fn with_metrics(mut self, metrics: Arc<Metrics>) -> Self {
+        self.metrics = metrics;
+        self
+    }
+
+    /// The metrics the arbiter records into.
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
     }
 
     /// The same arbiter, archiving a game's log `after` its end (a minute
@@ -156,9 +182,19 @@ impl Arbiter {
     /// Loads a game as it stands now: when time has decided it (a flag or
     /// a default time), that ending is committed first.
     async fn load_current(&self, id: &GameId) -> Result<(Game, Timestamp), ArbiterError> {
+        self.load_current_by(id, SettledBy::Request).await
+    }
+
+    /// [`Arbiter::load_current`], saying who commits an ending time
+    /// decided.
+    async fn load_current_by(
+        &self,
+        id: &GameId,
+        by: SettledBy,
+    ) -> Result<(Game, Timestamp), ArbiterError> {
         for _ in 0..MAX_ATTEMPTS {
             let (game, now) = self.load(id).await?;
-            if let Some(settled) = self.settle(game, now).await? {
+            if let Some(settled) = self.settle(game, now, by).await? {
                 return Ok((settled, now));
             }
         }
@@ -168,7 +204,12 @@ impl Arbiter {
     /// `game` as it stands at `now`: itself, or, when time has decided it,
     /// the game with that ending committed; `None` when another writer
     /// changed it first (read it again).
-    async fn settle(&self, game: Game, now: Timestamp) -> Result<Option<Game>, ArbiterError> {
+    async fn settle(
+        &self,
+        game: Game,
+        now: Timestamp,
+        by: SettledBy,
+    ) -> Result<Option<Game>, ArbiterError> {
         let Some((decision, note)) = time_ending(&game, now).await? else {
             return Ok(Some(game));
         };
@@ -180,6 +221,14 @@ impl Arbiter {
             return Ok(None);
         };
         tracing::info!(game_id = %id, result = ?next.result(), "game ended on time");
+        let by = match by {
+            SettledBy::Sweeper => "sweeper",
+            SettledBy::Request => "request",
+        };
+        self.metrics
+            .time_endings
+            .get_or_create(&ByLabel { by })
+            .inc();
         Ok(Some(next))
     }
 
@@ -198,7 +247,7 @@ impl Arbiter {
                 continue;
             };
             let game = codec::decode_state(&state)?;
-            match self.settle(game, now).await? {
+            match self.settle(game, now, SettledBy::Request).await? {
                 Some(settled) => games.push(Some((settled, now))),
                 // Changed meanwhile: read it again on its own.
                 None => match self.load_current(id).await {
@@ -237,8 +286,12 @@ impl Arbiter {
             event: next.pairing().event_id.clone(),
         };
         match self.store.commit(game.id(), commit).await? {
-            CommitOutcome::Committed => Ok(Some((*next, events))),
+            CommitOutcome::Committed => {
+                self.record(&events);
+                Ok(Some((*next, events)))
+            }
             CommitOutcome::Conflict { current } => {
+                self.metrics.conflicts.inc();
                 tracing::debug!(
                     game_id = %game.id(),
                     expected = game.version(),
@@ -247,6 +300,35 @@ impl Arbiter {
                 );
                 Ok(None)
             }
+        }
+    }
+
+    /// Counts what committed events did, for the metrics port.
+    fn record(&self, events: &[GameEvent]) {
+        for event in events {
+            match &event.kind {
+                EventKind::GameCreated { .. } => self.metrics.games_created.inc(),
+                EventKind::MoveMade { .. } => self.metrics.moves.inc(),
+                EventKind::GameEnded { result, .. } => {
+                    let termination = serde_json::to_value(result.termination)
+                        .ok()
+                        .and_then(|name| name.as_str().map(str::to_owned))
+                        .unwrap_or_default();
+                    self.metrics
+                        .games_ended
+                        .get_or_create(&TerminationLabel { termination })
+                        .inc()
+                }
+                EventKind::GameAborted { .. } => self
+                    .metrics
+                    .games_ended
+                    .get_or_create(&TerminationLabel {
+                        termination: "aborted".to_owned(),
+                    })
+                    .inc(),
+                EventKind::ResultSet { .. } => self.metrics.rulings.inc(),
+                _ => 0,
+            };
         }
     }
 

@@ -102,6 +102,7 @@ impl Arbiter {
         match packed {
             Ok(archive) => {
                 if self.store.archive(id, archive).await? {
+                    self.metrics.archives.inc();
                     tracing::debug!(game_id = %id, version = game.version(), "log archived");
                 }
             }
@@ -135,6 +136,8 @@ impl Arbiter {
             now,
             next,
         };
+        let lag = next.map_or(0, |next| now.millis_since(next));
+        self.metrics.sweeper_lag.set(lag as f64 / 1000.0);
         if next.is_none_or(|next| next > now) {
             // Nothing is due: one read of each bucket's earliest entry.
             return Ok(pass);
@@ -147,7 +150,7 @@ impl Arbiter {
                 break;
             }
             handled += 1;
-            match self.load_current(id).await {
+            match self.load_current_by(id, super::SettledBy::Sweeper).await {
                 // Time ended the game (its commit cleared its deadline), or
                 // the entry was early: put back the game's own deadline,
                 // unless the game has changed since.

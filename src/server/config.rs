@@ -60,6 +60,11 @@ pub struct Config {
     #[arg(long, env = "ARBITER_HEALTH_LISTEN")]
     pub health_listen: Option<SocketAddr>,
 
+    /// An address to serve Prometheus metrics on (`GET /metrics`, plain
+    /// HTTP); none by default.
+    #[arg(long, env = "ARBITER_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+
     /// Redis URL: `redis://host:6379/0` (or `rediss://` for TLS),
     /// `redis+sentinel://host:26379,…/<service>` for the primary a set of
     /// Sentinels names, `redis+cluster://host:6379,…` (or
@@ -258,6 +263,8 @@ pub struct Settings {
     pub tls: Option<TlsFiles>,
     /// Where to serve the plaintext health service as well, if anywhere.
     pub health_listen: Option<SocketAddr>,
+    /// Where to serve the metrics, if anywhere.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 /// Shortest accepted seat-token secret.
@@ -323,6 +330,7 @@ impl Config {
                 _ => None,
             },
             health_listen: self.health_listen,
+            metrics_listen: self.metrics_listen,
         })
     }
 

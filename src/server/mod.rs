@@ -3,6 +3,8 @@
 
 mod config;
 pub mod health;
+mod metrics_port;
+mod rpc_metrics;
 pub mod supervise;
 mod sweeper;
 pub mod tls;
@@ -18,8 +20,9 @@ pub use self::config::{Config, LogFormat, MIN_SECRET_LEN, Settings, StoreChoice}
 use crate::{
     api::{AdminToken, ArbiterApi},
     arbiter::{Arbiter, SeatKeys},
+    metrics::Metrics,
     proto,
-    store::{GameStore, MemoryStore, RedisStore},
+    store::{GameStore, MemoryStore, MeteredStore, RedisStore},
 };
 
 /// Any start-up or serving failure.
@@ -33,8 +36,13 @@ pub async fn serve(
     shutdown: CancellationToken,
 ) -> Result<(), ServeError> {
     fail_closed(&settings)?;
-    let store = open_store(&settings.store, settings.require_durable_redis).await?;
+    let metrics = Metrics::new();
+    let store: Arc<dyn GameStore> = Arc::new(MeteredStore::new(
+        open_store(&settings.store, settings.require_durable_redis).await?,
+        metrics.clone(),
+    ));
     let arbiter = Arbiter::new(store.clone(), seat_keys(settings.token_secret.as_deref()))
+        .with_metrics(metrics.clone())
         .with_watch_buffer(settings.watch_buffer)
         .with_archive_after(settings.archive_after);
     let api = ArbiterApi::new(
@@ -76,6 +84,12 @@ pub async fn serve(
         .saturating_add(100);
     // Built first, so that bad TLS files stop the server before it serves.
     let tls = settings.tls.as_ref().map(tls::acceptor).transpose()?;
+    let metrics_port = match settings.metrics_listen {
+        Some(address) => {
+            Some(metrics_port::serve(address, metrics.clone(), shutdown.clone()).await?)
+        }
+        None => None,
+    };
     let health_port = match settings.health_listen {
         Some(address) => {
             Some(health_port(address, health_service.clone(), shutdown.clone()).await?)
@@ -83,6 +97,7 @@ pub async fn serve(
         None => None,
     };
     let router = tonic::transport::Server::builder()
+        .layer(rpc_metrics::RpcMetricsLayer::new(metrics))
         .timeout(settings.request_timeout)
         .max_concurrent_streams(streams_per_connection)
         .http2_keepalive_interval(Some(Duration::from_secs(30)))
@@ -110,7 +125,7 @@ pub async fn serve(
                 .await?;
         }
     }
-    if let Some(port) = health_port {
+    for port in [health_port, metrics_port].into_iter().flatten() {
         let _ = port.await;
     }
     let _ = health_task.await;

@@ -10,12 +10,14 @@
 //! compare-and-set; reads return that archive with the entries after it.
 
 mod memory;
+mod metered;
 mod redis;
 
 use async_trait::async_trait;
 use thiserror::Error;
 
 pub use self::memory::MemoryStore;
+pub use self::metered::MeteredStore;
 pub use self::redis::{RedisConfig, RedisStore, RedisTls, WaitForReplicas};
 use crate::domain::{EventId, GameId, Timestamp};
 

@@ -12,6 +12,7 @@ mod draws;
 mod errors;
 mod event_exports;
 mod game_play;
+mod metrics;
 mod operations;
 mod pgn;
 mod redis_cluster;

@@ -137,6 +137,7 @@ pub fn settings(store: StoreChoice) -> Settings {
         write_limits: (0, 0),
         tls: None,
         health_listen: None,
+        metrics_listen: None,
     }
 }
 

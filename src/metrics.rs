@@ -1,0 +1,320 @@
+//! The service's Prometheus metrics: one registry per server, filled by the
+//! api layer (per RPC), the arbiter (what games do), the sweeper and the
+//! store (every operation's latency and errors), and served on the metrics
+//! port in the OpenMetrics text format.
+//!
+//! Every name is `arbiter_…`; `deploy/grafana/chess-arbiter.json` uses exactly
+//! these names, and a test checks that it names no other.
+
+use std::{
+    sync::{Arc, atomic::AtomicU64},
+    time::Duration,
+};
+
+use prometheus_client::{
+    encoding::{EncodeLabelSet, text::encode},
+    metrics::{
+        counter::Counter,
+        family::Family,
+        gauge::Gauge,
+        histogram::{Histogram, exponential_buckets},
+    },
+    registry::{Registry, Unit},
+};
+
+/// The labels of a per-RPC count.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RpcLabels {
+    /// `Service/Method`, e.g. `ArbiterService/MakeMove`.
+    pub method: String,
+    /// The gRPC status code's name (`OK`, `INVALID_ARGUMENT`, …).
+    pub code: String,
+}
+
+/// The label of a per-RPC latency.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct MethodLabel {
+    /// `Service/Method`.
+    pub method: String,
+}
+
+/// The label of a store operation.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct OperationLabel {
+    /// The operation (`load`, `commit`, `events_page`, …).
+    pub operation: &'static str,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct TerminationLabel {
+    /// The termination (`checkmate`, `resignation`, `timeout`, …, or
+    /// `aborted`).
+    pub termination: String,
+}
+
+/// Who committed an ending that time decided.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ByLabel {
+    /// `sweeper`, or `request` (a read or command that found the flag down).
+    pub by: &'static str,
+}
+
+type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
+
+fn latency_histogram() -> Histogram {
+    // 50 µs to about 1.6 s.
+    Histogram::new(exponential_buckets(0.000_05, 2.0, 16))
+}
+
+/// Every metric of one server.
+pub struct Metrics {
+    registry: Registry,
+    /// The name of every family registered, as the text format writes it
+    /// (before the `_total`, `_bucket`, … suffixes of its samples).
+    names: Vec<String>,
+    /// RPCs answered, by method and status code.
+    pub rpcs: Family<RpcLabels, Counter>,
+    /// Time to answer an RPC (to its response headers; for a stream, its
+    /// opening), by method.
+    pub rpc_duration: Histograms<MethodLabel>,
+    /// Moves committed.
+    pub moves: Counter,
+    /// Games created.
+    pub games_created: Counter,
+    /// Games ended, by termination (`aborted` for aborted games).
+    pub games_ended: Family<TerminationLabel, Counter>,
+    /// Arbiter's rulings committed (decisions and corrections).
+    pub rulings: Counter,
+    /// Commits that lost a version race and were decided again.
+    pub conflicts: Counter,
+    /// Endings that time decided (flags, default times), by who committed
+    /// them.
+    pub time_endings: Family<ByLabel, Counter>,
+    /// How far behind the earliest due deadline the sweeper was at its
+    /// latest pass (0 when nothing was due).
+    pub sweeper_lag: Gauge<f64, AtomicU64>,
+    /// Logs of ended games archived.
+    pub archives: Counter,
+    /// Time each store operation took, by operation.
+    pub store_duration: Histograms<OperationLabel>,
+    /// Store operations that failed, by operation.
+    pub store_errors: Family<OperationLabel, Counter>,
+    /// Watch streams (WatchGame and WatchEvent) open.
+    pub watch_streams: Gauge,
+}
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Metrics")
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut metrics = Self {
+            registry: Registry::with_prefix("arbiter"),
+            names: Vec::new(),
+            rpcs: Family::default(),
+            rpc_duration: Family::new_with_constructor(latency_histogram),
+            moves: Counter::default(),
+            games_created: Counter::default(),
+            games_ended: Family::default(),
+            rulings: Counter::default(),
+            conflicts: Counter::default(),
+            time_endings: Family::default(),
+            sweeper_lag: Gauge::default(),
+            archives: Counter::default(),
+            store_duration: Family::new_with_constructor(latency_histogram),
+            store_errors: Family::default(),
+            watch_streams: Gauge::default(),
+        };
+        let registry = &mut metrics.registry;
+        let names = &mut metrics.names;
+        names.push("arbiter_grpc_requests".to_owned());
+        registry.register(
+            "grpc_requests",
+            "gRPC calls answered, by method and status code",
+            metrics.rpcs.clone(),
+        );
+        names.push("arbiter_grpc_request_duration_seconds".to_owned());
+        registry.register_with_unit(
+            "grpc_request_duration",
+            "Time to answer a gRPC call (a stream: to open it), by method",
+            Unit::Seconds,
+            metrics.rpc_duration.clone(),
+        );
+        names.push("arbiter_moves_committed".to_owned());
+        registry.register("moves_committed", "Moves committed", metrics.moves.clone());
+        names.push("arbiter_games_created".to_owned());
+        registry.register(
+            "games_created",
+            "Games created",
+            metrics.games_created.clone(),
+        );
+        names.push("arbiter_games_ended".to_owned());
+        registry.register(
+            "games_ended",
+            "Games ended, by termination (aborted games as aborted)",
+            metrics.games_ended.clone(),
+        );
+        names.push("arbiter_rulings".to_owned());
+        registry.register(
+            "rulings",
+            "Arbiter's rulings committed (decisions and corrections)",
+            metrics.rulings.clone(),
+        );
+        names.push("arbiter_commit_conflicts".to_owned());
+        registry.register(
+            "commit_conflicts",
+            "Commits that lost a version race to another writer and were decided again",
+            metrics.conflicts.clone(),
+        );
+        names.push("arbiter_time_endings".to_owned());
+        registry.register(
+            "time_endings",
+            "Endings that time decided (flags, default times), by who committed them: the \
+             sweeper, or a request that found the flag down",
+            metrics.time_endings.clone(),
+        );
+        names.push("arbiter_sweeper_lag_seconds".to_owned());
+        registry.register_with_unit(
+            "sweeper_lag",
+            "How far behind the earliest due deadline the sweeper was at its latest pass",
+            Unit::Seconds,
+            metrics.sweeper_lag.clone(),
+        );
+        names.push("arbiter_logs_archived".to_owned());
+        registry.register(
+            "logs_archived",
+            "Logs of ended games archived",
+            metrics.archives.clone(),
+        );
+        names.push("arbiter_store_operation_duration_seconds".to_owned());
+        registry.register_with_unit(
+            "store_operation_duration",
+            "Time a store operation (Redis round trips, or the embedded store) took",
+            Unit::Seconds,
+            metrics.store_duration.clone(),
+        );
+        names.push("arbiter_store_errors".to_owned());
+        registry.register(
+            "store_errors",
+            "Store operations that failed",
+            metrics.store_errors.clone(),
+        );
+        names.push("arbiter_watch_streams_open".to_owned());
+        registry.register(
+            "watch_streams_open",
+            "Watch streams (WatchGame, WatchEvent) open",
+            metrics.watch_streams.clone(),
+        );
+        metrics
+    }
+}
+
+impl Metrics {
+    /// A fresh set, shared by everything that records into it.
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+
+    /// Every metric, in the OpenMetrics text format.
+    pub fn render(&self) -> String {
+        let mut text = String::new();
+        // Writing to a String cannot fail.
+        let _ = encode(&mut text, &self.registry);
+        text
+    }
+
+    /// The name of every metric family, as the text format writes it.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Records one store operation.
+    pub fn store_operation(&self, operation: &'static str, took: Duration, failed: bool) {
+        let label = OperationLabel { operation };
+        self.store_duration
+            .get_or_create(&label)
+            .observe(took.as_secs_f64());
+        if failed {
+            self.store_errors.get_or_create(&label).inc();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `arbiter_*` name the Grafana dashboard in `deploy/` queries
+    /// is a family the server registers.
+    #[test]
+    fn the_dashboard_names_only_registered_metrics() {
+        let metrics = Metrics::default();
+        let dashboard = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/deploy/grafana/chess-arbiter.json"
+        ))
+        .expect("the dashboard");
+        let mut queried = 0;
+        for (start, _) in dashboard.match_indices("arbiter_") {
+            let name: String = dashboard[start..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let family = ["_bucket", "_count", "_sum", "_total"]
+                .iter()
+                .find_map(|suffix| name.strip_suffix(suffix))
+                .unwrap_or(&name);
+            assert!(
+                metrics.names().iter().any(|known| known == family),
+                "the dashboard queries {name}, which the server does not export"
+            );
+            queried += 1;
+        }
+        assert!(queried >= 14, "{queried} queries");
+        // And every family the server registers shows on the dashboard.
+        for name in metrics.names() {
+            assert!(dashboard.contains(name.as_str()), "{name} is on no panel");
+        }
+    }
+
+    /// The names registered are the names the text format writes.
+    #[test]
+    fn registered_names_are_the_exported_ones() {
+        let metrics = Metrics::default();
+        metrics
+            .rpcs
+            .get_or_create(&RpcLabels {
+                method: "ArbiterService/GetGame".to_owned(),
+                code: "OK".to_owned(),
+            })
+            .inc();
+        metrics.store_operation("load", Duration::from_millis(1), true);
+        metrics
+            .rpc_duration
+            .get_or_create(&MethodLabel {
+                method: "ArbiterService/GetGame".to_owned(),
+            })
+            .observe(0.001);
+        metrics
+            .games_ended
+            .get_or_create(&TerminationLabel {
+                termination: "checkmate".to_owned(),
+            })
+            .inc();
+        metrics
+            .time_endings
+            .get_or_create(&ByLabel { by: "sweeper" })
+            .inc();
+        let text = metrics.render();
+        for name in metrics.names() {
+            assert!(
+                text.contains(&format!("# TYPE {name} ")),
+                "{name} not in:\n{text}"
+            );
+        }
+    }
+}

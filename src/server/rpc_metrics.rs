@@ -1,0 +1,161 @@
+//! Per-RPC metrics: a tower layer around every gRPC service that counts
+//! calls by method and status code and times them.
+
+use std::{
+    collections::HashSet,
+    sync::Arc,
+    task::{Context, Poll},
+    time::Instant,
+};
+
+use futures::future::BoxFuture;
+use prost::Message;
+use tonic::Code;
+use tower::{Layer, Service};
+
+use crate::{
+    metrics::{MethodLabel, Metrics, RpcLabels},
+    proto,
+};
+
+/// The method label of calls to paths the server does not serve, so that
+/// clients cannot grow the metrics with made-up names.
+const UNKNOWN: &str = "unknown";
+
+/// Counts and times every call of the services it wraps.
+#[derive(Clone)]
+pub struct RpcMetricsLayer {
+    metrics: Arc<Metrics>,
+    known: Arc<HashSet<String>>,
+}
+
+impl RpcMetricsLayer {
+    /// Records into `metrics`, naming the methods of the public contract,
+    /// health and reflection (any other path is `unknown`).
+    pub fn new(metrics: Arc<Metrics>) -> Self {
+        let mut known: HashSet<String> = [
+            "grpc.health.v1.Health/Check",
+            "grpc.health.v1.Health/Watch",
+            "grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+            "grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+        if let Ok(files) = prost_types::FileDescriptorSet::decode(proto::FILE_DESCRIPTOR_SET) {
+            for file in &files.file {
+                for service in &file.service {
+                    for method in &service.method {
+                        known.insert(format!(
+                            "{}.{}/{}",
+                            file.package(),
+                            service.name(),
+                            method.name()
+                        ));
+                    }
+                }
+            }
+        }
+        Self {
+            metrics,
+            known: Arc::new(known),
+        }
+    }
+}
+
+impl<S> Layer<S> for RpcMetricsLayer {
+    type Service = RpcMetrics<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        RpcMetrics {
+            inner,
+            layer: self.clone(),
+        }
+    }
+}
+
+/// A service whose calls are counted and timed.
+#[derive(Clone)]
+pub struct RpcMetrics<S> {
+    inner: S,
+    layer: RpcMetricsLayer,
+}
+
+impl<S, B, R> Service<http::Request<B>> for RpcMetrics<S>
+where
+    S: Service<http::Request<B>, Response = http::Response<R>>,
+    S::Future: Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = BoxFuture<'static, Result<Self::Response, Self::Error>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        let path = request.uri().path().trim_start_matches('/');
+        let method = if self.layer.known.contains(path) {
+            // The package is the same for every method of the contract.
+            path.trim_start_matches("chessarbiter.v1.").to_owned()
+        } else {
+            UNKNOWN.to_owned()
+        };
+        let metrics = self.layer.metrics.clone();
+        let started = Instant::now();
+        let call = self.inner.call(request);
+        Box::pin(async move {
+            let result = call.await;
+            // An error is in the headers (a trailers-only response); a
+            // success's status comes in the trailers, after the body.
+            let code = match &result {
+                Ok(response) => response
+                    .headers()
+                    .get("grpc-status")
+                    .and_then(|value| value.to_str().ok())
+                    .and_then(|value| value.parse::<i32>().ok())
+                    .map_or(Code::Ok, Code::from_i32),
+                Err(_) => Code::Internal,
+            };
+            metrics
+                .rpc_duration
+                .get_or_create(&MethodLabel {
+                    method: method.clone(),
+                })
+                .observe(started.elapsed().as_secs_f64());
+            metrics
+                .rpcs
+                .get_or_create(&RpcLabels {
+                    method,
+                    code: code_name(code).to_owned(),
+                })
+                .inc();
+            result
+        })
+    }
+}
+
+/// The canonical name of a status code, as the gRPC specification writes
+/// it.
+fn code_name(code: Code) -> &'static str {
+    match code {
+        Code::Ok => "OK",
+        Code::Cancelled => "CANCELLED",
+        Code::Unknown => "UNKNOWN",
+        Code::InvalidArgument => "INVALID_ARGUMENT",
+        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
+        Code::NotFound => "NOT_FOUND",
+        Code::AlreadyExists => "ALREADY_EXISTS",
+        Code::PermissionDenied => "PERMISSION_DENIED",
+        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
+        Code::FailedPrecondition => "FAILED_PRECONDITION",
+        Code::Aborted => "ABORTED",
+        Code::OutOfRange => "OUT_OF_RANGE",
+        Code::Unimplemented => "UNIMPLEMENTED",
+        Code::Internal => "INTERNAL",
+        Code::Unavailable => "UNAVAILABLE",
+        Code::DataLoss => "DATA_LOSS",
+        Code::Unauthenticated => "UNAUTHENTICATED",
+    }
+}

@@ -1,0 +1,172 @@
+//! A store that records every operation's latency and failures in the
+//! server's metrics, around any other store.
+
+use std::{sync::Arc, time::Instant};
+
+use async_trait::async_trait;
+
+use super::{
+    ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore, LogRead,
+    StoreError, StoredArchive, StoredState,
+};
+use crate::{
+    domain::{EventId, GameId, Timestamp},
+    metrics::Metrics,
+};
+
+/// `inner`, measured.
+pub struct MeteredStore {
+    inner: Arc<dyn GameStore>,
+    metrics: Arc<Metrics>,
+}
+
+impl MeteredStore {
+    /// Measures `inner` into `metrics`.
+    pub fn new(inner: Arc<dyn GameStore>, metrics: Arc<Metrics>) -> Self {
+        Self { inner, metrics }
+    }
+
+    async fn measured<T>(
+        &self,
+        operation: &'static str,
+        call: impl Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        let started = Instant::now();
+        let result = call.await;
+        self.metrics
+            .store_operation(operation, started.elapsed(), result.is_err());
+        result
+    }
+}
+
+#[async_trait]
+impl GameStore for MeteredStore {
+    async fn now(&self) -> Result<Timestamp, StoreError> {
+        self.measured("now", self.inner.now()).await
+    }
+
+    async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError> {
+        self.measured("load", self.inner.load(id)).await
+    }
+
+    async fn load_many(
+        &self,
+        ids: &[GameId],
+    ) -> Result<(Vec<Option<StoredState>>, Timestamp), StoreError> {
+        self.measured("load_many", self.inner.load_many(ids)).await
+    }
+
+    async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
+        self.measured("commit", self.inner.commit(id, commit)).await
+    }
+
+    async fn confirm_durable(&self, id: &GameId) -> Result<(), StoreError> {
+        self.measured("confirm_durable", self.inner.confirm_durable(id))
+            .await
+    }
+
+    async fn events_after(&self, id: &GameId, after: u64) -> Result<LogRead, StoreError> {
+        self.measured("events_after", self.inner.events_after(id, after))
+            .await
+    }
+
+    async fn events_page(
+        &self,
+        id: &GameId,
+        after: u64,
+        limit: usize,
+    ) -> Result<LogRead, StoreError> {
+        self.measured("events_page", self.inner.events_page(id, after, limit))
+            .await
+    }
+
+    async fn events_after_many(
+        &self,
+        cursors: &[(GameId, u64)],
+        limit: usize,
+    ) -> Result<Vec<LogRead>, StoreError> {
+        self.measured(
+            "events_after_many",
+            self.inner.events_after_many(cursors, limit),
+        )
+        .await
+    }
+
+    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
+        self.measured("changes", self.inner.changes()).await
+    }
+
+    fn feed_partitions(&self) -> u32 {
+        self.inner.feed_partitions()
+    }
+
+    fn feed_partition(&self, id: &GameId) -> u32 {
+        self.inner.feed_partition(id)
+    }
+
+    async fn event_feed(
+        &self,
+        event_id: &EventId,
+        cursors: &[(u32, FeedPosition)],
+        limit: usize,
+    ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
+        self.measured(
+            "event_feed",
+            self.inner.event_feed(event_id, cursors, limit),
+        )
+        .await
+    }
+
+    async fn archive(&self, id: &GameId, archive: StoredArchive) -> Result<bool, StoreError> {
+        self.measured("archive", self.inner.archive(id, archive))
+            .await
+    }
+
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        self.measured("due", self.inner.due(now, limit)).await
+    }
+
+    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
+        self.measured("next_deadline", self.inner.next_deadline())
+            .await
+    }
+
+    async fn repair_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError> {
+        self.measured(
+            "repair_deadline",
+            self.inner.repair_deadline(id, version, deadline),
+        )
+        .await
+    }
+
+    async fn add_to_event(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+    ) -> Result<(), StoreError> {
+        self.measured("add_to_event", self.inner.add_to_event(event_id, position))
+            .await
+    }
+
+    async fn event_games(
+        &self,
+        event_id: &EventId,
+        after: Option<&EventPosition>,
+        limit: usize,
+    ) -> Result<Vec<EventPosition>, StoreError> {
+        self.measured(
+            "event_games",
+            self.inner.event_games(event_id, after, limit),
+        )
+        .await
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.measured("ping", self.inner.ping()).await
+    }
+}
