@@ -1,0 +1,1 @@
+"""Generated from proto/chessarbiter/v1/arbiter.proto by tools/generate_stubs.py."""

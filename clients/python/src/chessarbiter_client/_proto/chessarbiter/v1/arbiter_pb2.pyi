@@ -1,0 +1,1025 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ERROR_REASON_UNSPECIFIED: _ClassVar[ErrorReason]
+    ERROR_REASON_INVALID_FIELD: _ClassVar[ErrorReason]
+    ERROR_REASON_UNPARSABLE_MOVE: _ClassVar[ErrorReason]
+    ERROR_REASON_ILLEGAL_MOVE: _ClassVar[ErrorReason]
+    ERROR_REASON_MISSING_TOKEN: _ClassVar[ErrorReason]
+    ERROR_REASON_NOT_A_SEAT: _ClassVar[ErrorReason]
+    ERROR_REASON_NOT_ADMIN: _ClassVar[ErrorReason]
+    ERROR_REASON_GAME_NOT_FOUND: _ClassVar[ErrorReason]
+    ERROR_REASON_NOT_YOUR_TURN: _ClassVar[ErrorReason]
+    ERROR_REASON_GAME_OVER: _ClassVar[ErrorReason]
+    ERROR_REASON_GAME_ABORTED: _ClassVar[ErrorReason]
+    ERROR_REASON_ABORT_TOO_LATE: _ClassVar[ErrorReason]
+    ERROR_REASON_DRAW_OFFER_NOT_ALLOWED: _ClassVar[ErrorReason]
+    ERROR_REASON_NO_DRAW_OFFER: _ClassVar[ErrorReason]
+    ERROR_REASON_NOT_STARTED: _ClassVar[ErrorReason]
+    ERROR_REASON_CLOCK_PAUSED: _ClassVar[ErrorReason]
+    ERROR_REASON_CLOCK_NOT_PAUSED: _ClassVar[ErrorReason]
+    ERROR_REASON_UNTIMED: _ClassVar[ErrorReason]
+    ERROR_REASON_TOKENS_NOT_REISSUABLE: _ClassVar[ErrorReason]
+    ERROR_REASON_STALE_PLY: _ClassVar[ErrorReason]
+    ERROR_REASON_CONTENTION: _ClassVar[ErrorReason]
+    ERROR_REASON_REQUEST_ID_REUSED: _ClassVar[ErrorReason]
+    ERROR_REASON_VERSION_AHEAD: _ClassVar[ErrorReason]
+    ERROR_REASON_STORAGE_UNAVAILABLE: _ClassVar[ErrorReason]
+    ERROR_REASON_SHUTTING_DOWN: _ClassVar[ErrorReason]
+    ERROR_REASON_CORRUPT_DATA: _ClassVar[ErrorReason]
+    ERROR_REASON_TOO_MANY_STREAMS: _ClassVar[ErrorReason]
+
+class Color(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    COLOR_UNSPECIFIED: _ClassVar[Color]
+    COLOR_WHITE: _ClassVar[Color]
+    COLOR_BLACK: _ClassVar[Color]
+
+class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_STATUS_UNSPECIFIED: _ClassVar[GameStatus]
+    GAME_STATUS_PENDING: _ClassVar[GameStatus]
+    GAME_STATUS_ACTIVE: _ClassVar[GameStatus]
+    GAME_STATUS_FINISHED: _ClassVar[GameStatus]
+    GAME_STATUS_ABORTED: _ClassVar[GameStatus]
+
+class Variant(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VARIANT_UNSPECIFIED: _ClassVar[Variant]
+    VARIANT_STANDARD: _ClassVar[Variant]
+    VARIANT_CHESS960: _ClassVar[Variant]
+
+class DrawClaimReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DRAW_CLAIM_REASON_UNSPECIFIED: _ClassVar[DrawClaimReason]
+    DRAW_CLAIM_REASON_THREEFOLD_REPETITION: _ClassVar[DrawClaimReason]
+    DRAW_CLAIM_REASON_FIFTY_MOVES: _ClassVar[DrawClaimReason]
+
+class Outcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OUTCOME_UNSPECIFIED: _ClassVar[Outcome]
+    OUTCOME_WHITE_WINS: _ClassVar[Outcome]
+    OUTCOME_BLACK_WINS: _ClassVar[Outcome]
+    OUTCOME_DRAW: _ClassVar[Outcome]
+    OUTCOME_DOUBLE_FORFEIT: _ClassVar[Outcome]
+
+class Termination(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TERMINATION_UNSPECIFIED: _ClassVar[Termination]
+    TERMINATION_CHECKMATE: _ClassVar[Termination]
+    TERMINATION_RESIGNATION: _ClassVar[Termination]
+    TERMINATION_STALEMATE: _ClassVar[Termination]
+    TERMINATION_INSUFFICIENT_MATERIAL: _ClassVar[Termination]
+    TERMINATION_AGREEMENT: _ClassVar[Termination]
+    TERMINATION_THREEFOLD_REPETITION: _ClassVar[Termination]
+    TERMINATION_FIFTY_MOVES: _ClassVar[Termination]
+    TERMINATION_FIVEFOLD_REPETITION: _ClassVar[Termination]
+    TERMINATION_SEVENTY_FIVE_MOVES: _ClassVar[Termination]
+    TERMINATION_DEAD_POSITION: _ClassVar[Termination]
+    TERMINATION_TIMEOUT: _ClassVar[Termination]
+    TERMINATION_TIMEOUT_VS_INSUFFICIENT_MATERIAL: _ClassVar[Termination]
+    TERMINATION_TIMEOUT_WITH_PENDING_DRAW_OFFER: _ClassVar[Termination]
+    TERMINATION_NO_SHOW: _ClassVar[Termination]
+    TERMINATION_FORFEIT: _ClassVar[Termination]
+    TERMINATION_ARBITER_DECISION: _ClassVar[Termination]
+
+class Forfeit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FORFEIT_UNSPECIFIED: _ClassVar[Forfeit]
+    FORFEIT_WHITE: _ClassVar[Forfeit]
+    FORFEIT_BLACK: _ClassVar[Forfeit]
+    FORFEIT_BOTH: _ClassVar[Forfeit]
+
+class RulesProfile(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RULES_PROFILE_UNSPECIFIED: _ClassVar[RulesProfile]
+    RULES_PROFILE_FIDE: _ClassVar[RulesProfile]
+    RULES_PROFILE_USCF: _ClassVar[RulesProfile]
+
+class DelayMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DELAY_MODE_UNSPECIFIED: _ClassVar[DelayMode]
+    DELAY_MODE_SIMPLE: _ClassVar[DelayMode]
+    DELAY_MODE_BRONSTEIN: _ClassVar[DelayMode]
+
+class Pace(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PACE_UNSPECIFIED: _ClassVar[Pace]
+    PACE_STANDARD: _ClassVar[Pace]
+    PACE_RAPID: _ClassVar[Pace]
+    PACE_BLITZ: _ClassVar[Pace]
+
+class ScoringPreset(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SCORING_PRESET_UNSPECIFIED: _ClassVar[ScoringPreset]
+    SCORING_PRESET_CLASSIC: _ClassVar[ScoringPreset]
+    SCORING_PRESET_FOOTBALL: _ClassVar[ScoringPreset]
+
+class GameView(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GAME_VIEW_UNSPECIFIED: _ClassVar[GameView]
+    GAME_VIEW_BASIC: _ClassVar[GameView]
+    GAME_VIEW_FULL: _ClassVar[GameView]
+
+class DrawClaimVerdict(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DRAW_CLAIM_VERDICT_UNSPECIFIED: _ClassVar[DrawClaimVerdict]
+    DRAW_CLAIM_VERDICT_UPHELD: _ClassVar[DrawClaimVerdict]
+    DRAW_CLAIM_VERDICT_REFUSED: _ClassVar[DrawClaimVerdict]
+    DRAW_CLAIM_VERDICT_MOOT: _ClassVar[DrawClaimVerdict]
+ERROR_REASON_UNSPECIFIED: ErrorReason
+ERROR_REASON_INVALID_FIELD: ErrorReason
+ERROR_REASON_UNPARSABLE_MOVE: ErrorReason
+ERROR_REASON_ILLEGAL_MOVE: ErrorReason
+ERROR_REASON_MISSING_TOKEN: ErrorReason
+ERROR_REASON_NOT_A_SEAT: ErrorReason
+ERROR_REASON_NOT_ADMIN: ErrorReason
+ERROR_REASON_GAME_NOT_FOUND: ErrorReason
+ERROR_REASON_NOT_YOUR_TURN: ErrorReason
+ERROR_REASON_GAME_OVER: ErrorReason
+ERROR_REASON_GAME_ABORTED: ErrorReason
+ERROR_REASON_ABORT_TOO_LATE: ErrorReason
+ERROR_REASON_DRAW_OFFER_NOT_ALLOWED: ErrorReason
+ERROR_REASON_NO_DRAW_OFFER: ErrorReason
+ERROR_REASON_NOT_STARTED: ErrorReason
+ERROR_REASON_CLOCK_PAUSED: ErrorReason
+ERROR_REASON_CLOCK_NOT_PAUSED: ErrorReason
+ERROR_REASON_UNTIMED: ErrorReason
+ERROR_REASON_TOKENS_NOT_REISSUABLE: ErrorReason
+ERROR_REASON_STALE_PLY: ErrorReason
+ERROR_REASON_CONTENTION: ErrorReason
+ERROR_REASON_REQUEST_ID_REUSED: ErrorReason
+ERROR_REASON_VERSION_AHEAD: ErrorReason
+ERROR_REASON_STORAGE_UNAVAILABLE: ErrorReason
+ERROR_REASON_SHUTTING_DOWN: ErrorReason
+ERROR_REASON_CORRUPT_DATA: ErrorReason
+ERROR_REASON_TOO_MANY_STREAMS: ErrorReason
+COLOR_UNSPECIFIED: Color
+COLOR_WHITE: Color
+COLOR_BLACK: Color
+GAME_STATUS_UNSPECIFIED: GameStatus
+GAME_STATUS_PENDING: GameStatus
+GAME_STATUS_ACTIVE: GameStatus
+GAME_STATUS_FINISHED: GameStatus
+GAME_STATUS_ABORTED: GameStatus
+VARIANT_UNSPECIFIED: Variant
+VARIANT_STANDARD: Variant
+VARIANT_CHESS960: Variant
+DRAW_CLAIM_REASON_UNSPECIFIED: DrawClaimReason
+DRAW_CLAIM_REASON_THREEFOLD_REPETITION: DrawClaimReason
+DRAW_CLAIM_REASON_FIFTY_MOVES: DrawClaimReason
+OUTCOME_UNSPECIFIED: Outcome
+OUTCOME_WHITE_WINS: Outcome
+OUTCOME_BLACK_WINS: Outcome
+OUTCOME_DRAW: Outcome
+OUTCOME_DOUBLE_FORFEIT: Outcome
+TERMINATION_UNSPECIFIED: Termination
+TERMINATION_CHECKMATE: Termination
+TERMINATION_RESIGNATION: Termination
+TERMINATION_STALEMATE: Termination
+TERMINATION_INSUFFICIENT_MATERIAL: Termination
+TERMINATION_AGREEMENT: Termination
+TERMINATION_THREEFOLD_REPETITION: Termination
+TERMINATION_FIFTY_MOVES: Termination
+TERMINATION_FIVEFOLD_REPETITION: Termination
+TERMINATION_SEVENTY_FIVE_MOVES: Termination
+TERMINATION_DEAD_POSITION: Termination
+TERMINATION_TIMEOUT: Termination
+TERMINATION_TIMEOUT_VS_INSUFFICIENT_MATERIAL: Termination
+TERMINATION_TIMEOUT_WITH_PENDING_DRAW_OFFER: Termination
+TERMINATION_NO_SHOW: Termination
+TERMINATION_FORFEIT: Termination
+TERMINATION_ARBITER_DECISION: Termination
+FORFEIT_UNSPECIFIED: Forfeit
+FORFEIT_WHITE: Forfeit
+FORFEIT_BLACK: Forfeit
+FORFEIT_BOTH: Forfeit
+RULES_PROFILE_UNSPECIFIED: RulesProfile
+RULES_PROFILE_FIDE: RulesProfile
+RULES_PROFILE_USCF: RulesProfile
+DELAY_MODE_UNSPECIFIED: DelayMode
+DELAY_MODE_SIMPLE: DelayMode
+DELAY_MODE_BRONSTEIN: DelayMode
+PACE_UNSPECIFIED: Pace
+PACE_STANDARD: Pace
+PACE_RAPID: Pace
+PACE_BLITZ: Pace
+SCORING_PRESET_UNSPECIFIED: ScoringPreset
+SCORING_PRESET_CLASSIC: ScoringPreset
+SCORING_PRESET_FOOTBALL: ScoringPreset
+GAME_VIEW_UNSPECIFIED: GameView
+GAME_VIEW_BASIC: GameView
+GAME_VIEW_FULL: GameView
+DRAW_CLAIM_VERDICT_UNSPECIFIED: DrawClaimVerdict
+DRAW_CLAIM_VERDICT_UPHELD: DrawClaimVerdict
+DRAW_CLAIM_VERDICT_REFUSED: DrawClaimVerdict
+DRAW_CLAIM_VERDICT_MOOT: DrawClaimVerdict
+
+class TimeControlPeriod(_message.Message):
+    __slots__ = ("time_millis", "moves", "increment_millis", "delay_millis")
+    TIME_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    DELAY_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    time_millis: int
+    moves: int
+    increment_millis: int
+    delay_millis: int
+    def __init__(self, time_millis: _Optional[int] = ..., moves: _Optional[int] = ..., increment_millis: _Optional[int] = ..., delay_millis: _Optional[int] = ...) -> None: ...
+
+class TimeControl(_message.Message):
+    __slots__ = ("periods", "delay_mode")
+    PERIODS_FIELD_NUMBER: _ClassVar[int]
+    DELAY_MODE_FIELD_NUMBER: _ClassVar[int]
+    periods: _containers.RepeatedCompositeFieldContainer[TimeControlPeriod]
+    delay_mode: DelayMode
+    def __init__(self, periods: _Optional[_Iterable[_Union[TimeControlPeriod, _Mapping]]] = ..., delay_mode: _Optional[_Union[DelayMode, str]] = ...) -> None: ...
+
+class Timing(_message.Message):
+    __slots__ = ("white", "black", "clock_starts_after_first_moves", "pace")
+    WHITE_FIELD_NUMBER: _ClassVar[int]
+    BLACK_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_STARTS_AFTER_FIRST_MOVES_FIELD_NUMBER: _ClassVar[int]
+    PACE_FIELD_NUMBER: _ClassVar[int]
+    white: TimeControl
+    black: TimeControl
+    clock_starts_after_first_moves: bool
+    pace: Pace
+    def __init__(self, white: _Optional[_Union[TimeControl, _Mapping]] = ..., black: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., pace: _Optional[_Union[Pace, str]] = ...) -> None: ...
+
+class ClockState(_message.Message):
+    __slots__ = ("read_time", "white_millis", "black_millis", "running", "paused", "white_period", "black_period", "white_moves_left", "black_moves_left", "delay_left_millis")
+    READ_TIME_FIELD_NUMBER: _ClassVar[int]
+    WHITE_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    BLACK_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_FIELD_NUMBER: _ClassVar[int]
+    PAUSED_FIELD_NUMBER: _ClassVar[int]
+    WHITE_PERIOD_FIELD_NUMBER: _ClassVar[int]
+    BLACK_PERIOD_FIELD_NUMBER: _ClassVar[int]
+    WHITE_MOVES_LEFT_FIELD_NUMBER: _ClassVar[int]
+    BLACK_MOVES_LEFT_FIELD_NUMBER: _ClassVar[int]
+    DELAY_LEFT_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    read_time: _timestamp_pb2.Timestamp
+    white_millis: int
+    black_millis: int
+    running: Color
+    paused: bool
+    white_period: int
+    black_period: int
+    white_moves_left: int
+    black_moves_left: int
+    delay_left_millis: int
+    def __init__(self, read_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., white_millis: _Optional[int] = ..., black_millis: _Optional[int] = ..., running: _Optional[_Union[Color, str]] = ..., paused: _Optional[bool] = ..., white_period: _Optional[int] = ..., black_period: _Optional[int] = ..., white_moves_left: _Optional[int] = ..., black_moves_left: _Optional[int] = ..., delay_left_millis: _Optional[int] = ...) -> None: ...
+
+class Player(_message.Message):
+    __slots__ = ("id", "name")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class Pairing(_message.Message):
+    __slots__ = ("event_id", "round", "board")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    round: int
+    board: int
+    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board: _Optional[int] = ...) -> None: ...
+
+class GameRules(_message.Message):
+    __slots__ = ("draw_offers_from_move", "sofia_rules", "profile", "pending_offer_draws_on_flag")
+    DRAW_OFFERS_FROM_MOVE_FIELD_NUMBER: _ClassVar[int]
+    SOFIA_RULES_FIELD_NUMBER: _ClassVar[int]
+    PROFILE_FIELD_NUMBER: _ClassVar[int]
+    PENDING_OFFER_DRAWS_ON_FLAG_FIELD_NUMBER: _ClassVar[int]
+    draw_offers_from_move: int
+    sofia_rules: bool
+    profile: RulesProfile
+    pending_offer_draws_on_flag: bool
+    def __init__(self, draw_offers_from_move: _Optional[int] = ..., sofia_rules: _Optional[bool] = ..., profile: _Optional[_Union[RulesProfile, str]] = ..., pending_offer_draws_on_flag: _Optional[bool] = ...) -> None: ...
+
+class PointTable(_message.Message):
+    __slots__ = ("win", "draw", "loss")
+    WIN_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    LOSS_FIELD_NUMBER: _ClassVar[int]
+    win: str
+    draw: str
+    loss: str
+    def __init__(self, win: _Optional[str] = ..., draw: _Optional[str] = ..., loss: _Optional[str] = ...) -> None: ...
+
+class CustomScoring(_message.Message):
+    __slots__ = ("white", "black")
+    WHITE_FIELD_NUMBER: _ClassVar[int]
+    BLACK_FIELD_NUMBER: _ClassVar[int]
+    white: PointTable
+    black: PointTable
+    def __init__(self, white: _Optional[_Union[PointTable, _Mapping]] = ..., black: _Optional[_Union[PointTable, _Mapping]] = ...) -> None: ...
+
+class Scoring(_message.Message):
+    __slots__ = ("preset", "custom", "armageddon")
+    PRESET_FIELD_NUMBER: _ClassVar[int]
+    CUSTOM_FIELD_NUMBER: _ClassVar[int]
+    ARMAGEDDON_FIELD_NUMBER: _ClassVar[int]
+    preset: ScoringPreset
+    custom: CustomScoring
+    armageddon: bool
+    def __init__(self, preset: _Optional[_Union[ScoringPreset, str]] = ..., custom: _Optional[_Union[CustomScoring, _Mapping]] = ..., armageddon: _Optional[bool] = ...) -> None: ...
+
+class ResolvedScoring(_message.Message):
+    __slots__ = ("white", "black", "armageddon")
+    WHITE_FIELD_NUMBER: _ClassVar[int]
+    BLACK_FIELD_NUMBER: _ClassVar[int]
+    ARMAGEDDON_FIELD_NUMBER: _ClassVar[int]
+    white: PointTable
+    black: PointTable
+    armageddon: bool
+    def __init__(self, white: _Optional[_Union[PointTable, _Mapping]] = ..., black: _Optional[_Union[PointTable, _Mapping]] = ..., armageddon: _Optional[bool] = ...) -> None: ...
+
+class Score(_message.Message):
+    __slots__ = ("white_points", "black_points", "scored_as", "unplayed")
+    WHITE_POINTS_FIELD_NUMBER: _ClassVar[int]
+    BLACK_POINTS_FIELD_NUMBER: _ClassVar[int]
+    SCORED_AS_FIELD_NUMBER: _ClassVar[int]
+    UNPLAYED_FIELD_NUMBER: _ClassVar[int]
+    white_points: str
+    black_points: str
+    scored_as: Outcome
+    unplayed: bool
+    def __init__(self, white_points: _Optional[str] = ..., black_points: _Optional[str] = ..., scored_as: _Optional[_Union[Outcome, str]] = ..., unplayed: _Optional[bool] = ...) -> None: ...
+
+class GameResult(_message.Message):
+    __slots__ = ("outcome", "termination", "score")
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    outcome: Outcome
+    termination: Termination
+    score: Score
+    def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., termination: _Optional[_Union[Termination, str]] = ..., score: _Optional[_Union[Score, _Mapping]] = ...) -> None: ...
+
+class GameSetup(_message.Message):
+    __slots__ = ("white", "black", "pairing", "variant", "initial_fen", "rules", "timing", "scheduled_start_time", "default_time_millis", "scoring")
+    WHITE_FIELD_NUMBER: _ClassVar[int]
+    BLACK_FIELD_NUMBER: _ClassVar[int]
+    PAIRING_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_FEN_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    TIMING_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULED_START_TIME_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_TIME_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    SCORING_FIELD_NUMBER: _ClassVar[int]
+    white: Player
+    black: Player
+    pairing: Pairing
+    variant: Variant
+    initial_fen: str
+    rules: GameRules
+    timing: Timing
+    scheduled_start_time: _timestamp_pb2.Timestamp
+    default_time_millis: int
+    scoring: ResolvedScoring
+    def __init__(self, white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., timing: _Optional[_Union[Timing, _Mapping]] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[ResolvedScoring, _Mapping]] = ...) -> None: ...
+
+class MoveRecord(_message.Message):
+    __slots__ = ("ply", "uci", "san", "color", "move_time", "time_spent_millis", "clock_millis")
+    PLY_FIELD_NUMBER: _ClassVar[int]
+    UCI_FIELD_NUMBER: _ClassVar[int]
+    SAN_FIELD_NUMBER: _ClassVar[int]
+    COLOR_FIELD_NUMBER: _ClassVar[int]
+    MOVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    TIME_SPENT_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    ply: int
+    uci: str
+    san: str
+    color: Color
+    move_time: _timestamp_pb2.Timestamp
+    time_spent_millis: int
+    clock_millis: int
+    def __init__(self, ply: _Optional[int] = ..., uci: _Optional[str] = ..., san: _Optional[str] = ..., color: _Optional[_Union[Color, str]] = ..., move_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., time_spent_millis: _Optional[int] = ..., clock_millis: _Optional[int] = ...) -> None: ...
+
+class Game(_message.Message):
+    __slots__ = ("game_id", "version", "status", "setup", "create_time", "update_time", "fen", "side_to_move", "ply", "in_check", "legal_moves", "last_move", "moves", "result", "draw_offered_by", "aborted_by", "can_claim_threefold", "can_claim_fifty_moves", "halfmove_clock", "repetition_count", "clock")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SETUP_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    FEN_FIELD_NUMBER: _ClassVar[int]
+    SIDE_TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    PLY_FIELD_NUMBER: _ClassVar[int]
+    IN_CHECK_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    LAST_MOVE_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    DRAW_OFFERED_BY_FIELD_NUMBER: _ClassVar[int]
+    ABORTED_BY_FIELD_NUMBER: _ClassVar[int]
+    CAN_CLAIM_THREEFOLD_FIELD_NUMBER: _ClassVar[int]
+    CAN_CLAIM_FIFTY_MOVES_FIELD_NUMBER: _ClassVar[int]
+    HALFMOVE_CLOCK_FIELD_NUMBER: _ClassVar[int]
+    REPETITION_COUNT_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    version: int
+    status: GameStatus
+    setup: GameSetup
+    create_time: _timestamp_pb2.Timestamp
+    update_time: _timestamp_pb2.Timestamp
+    fen: str
+    side_to_move: Color
+    ply: int
+    in_check: bool
+    legal_moves: _containers.RepeatedScalarFieldContainer[str]
+    last_move: MoveRecord
+    moves: _containers.RepeatedCompositeFieldContainer[MoveRecord]
+    result: GameResult
+    draw_offered_by: Color
+    aborted_by: Color
+    can_claim_threefold: bool
+    can_claim_fifty_moves: bool
+    halfmove_clock: int
+    repetition_count: int
+    clock: ClockState
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., setup: _Optional[_Union[GameSetup, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., fen: _Optional[str] = ..., side_to_move: _Optional[_Union[Color, str]] = ..., ply: _Optional[int] = ..., in_check: _Optional[bool] = ..., legal_moves: _Optional[_Iterable[str]] = ..., last_move: _Optional[_Union[MoveRecord, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveRecord, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., draw_offered_by: _Optional[_Union[Color, str]] = ..., aborted_by: _Optional[_Union[Color, str]] = ..., can_claim_threefold: _Optional[bool] = ..., can_claim_fifty_moves: _Optional[bool] = ..., halfmove_clock: _Optional[int] = ..., repetition_count: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ...) -> None: ...
+
+class GameEvent(_message.Message):
+    __slots__ = ("version", "game_id", "event_time", "clock", "game_created", "move_made", "game_ended", "draw_offered", "draw_declined", "draw_claim_refused", "game_aborted", "clock_adjusted", "clock_paused", "clock_resumed", "result_decided")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    GAME_CREATED_FIELD_NUMBER: _ClassVar[int]
+    MOVE_MADE_FIELD_NUMBER: _ClassVar[int]
+    GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
+    DRAW_OFFERED_FIELD_NUMBER: _ClassVar[int]
+    DRAW_DECLINED_FIELD_NUMBER: _ClassVar[int]
+    DRAW_CLAIM_REFUSED_FIELD_NUMBER: _ClassVar[int]
+    GAME_ABORTED_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_ADJUSTED_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_PAUSED_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_RESUMED_FIELD_NUMBER: _ClassVar[int]
+    RESULT_DECIDED_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    game_id: str
+    event_time: _timestamp_pb2.Timestamp
+    clock: ClockState
+    game_created: GameCreated
+    move_made: MoveMade
+    game_ended: GameEnded
+    draw_offered: DrawOffered
+    draw_declined: DrawDeclined
+    draw_claim_refused: DrawClaimRefused
+    game_aborted: GameAborted
+    clock_adjusted: ClockAdjusted
+    clock_paused: ClockPaused
+    clock_resumed: ClockResumed
+    result_decided: ResultDecided
+    def __init__(self, version: _Optional[int] = ..., game_id: _Optional[str] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., move_made: _Optional[_Union[MoveMade, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., draw_offered: _Optional[_Union[DrawOffered, _Mapping]] = ..., draw_declined: _Optional[_Union[DrawDeclined, _Mapping]] = ..., draw_claim_refused: _Optional[_Union[DrawClaimRefused, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., clock_adjusted: _Optional[_Union[ClockAdjusted, _Mapping]] = ..., clock_paused: _Optional[_Union[ClockPaused, _Mapping]] = ..., clock_resumed: _Optional[_Union[ClockResumed, _Mapping]] = ..., result_decided: _Optional[_Union[ResultDecided, _Mapping]] = ...) -> None: ...
+
+class GameCreated(_message.Message):
+    __slots__ = ("setup",)
+    SETUP_FIELD_NUMBER: _ClassVar[int]
+    setup: GameSetup
+    def __init__(self, setup: _Optional[_Union[GameSetup, _Mapping]] = ...) -> None: ...
+
+class MoveMade(_message.Message):
+    __slots__ = ("move", "fen", "side_to_move", "ply", "in_check")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    FEN_FIELD_NUMBER: _ClassVar[int]
+    SIDE_TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    PLY_FIELD_NUMBER: _ClassVar[int]
+    IN_CHECK_FIELD_NUMBER: _ClassVar[int]
+    move: MoveRecord
+    fen: str
+    side_to_move: Color
+    ply: int
+    in_check: bool
+    def __init__(self, move: _Optional[_Union[MoveRecord, _Mapping]] = ..., fen: _Optional[str] = ..., side_to_move: _Optional[_Union[Color, str]] = ..., ply: _Optional[int] = ..., in_check: _Optional[bool] = ...) -> None: ...
+
+class GameEnded(_message.Message):
+    __slots__ = ("result",)
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    result: GameResult
+    def __init__(self, result: _Optional[_Union[GameResult, _Mapping]] = ...) -> None: ...
+
+class ResultDecided(_message.Message):
+    __slots__ = ("result", "reason")
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    result: GameResult
+    reason: str
+    def __init__(self, result: _Optional[_Union[GameResult, _Mapping]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ClockAdjusted(_message.Message):
+    __slots__ = ("color", "delta_millis", "reason")
+    COLOR_FIELD_NUMBER: _ClassVar[int]
+    DELTA_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    color: Color
+    delta_millis: int
+    reason: str
+    def __init__(self, color: _Optional[_Union[Color, str]] = ..., delta_millis: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ClockPaused(_message.Message):
+    __slots__ = ("reason",)
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    def __init__(self, reason: _Optional[str] = ...) -> None: ...
+
+class ClockResumed(_message.Message):
+    __slots__ = ("reason",)
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    def __init__(self, reason: _Optional[str] = ...) -> None: ...
+
+class DrawOffered(_message.Message):
+    __slots__ = ("by",)
+    BY_FIELD_NUMBER: _ClassVar[int]
+    by: Color
+    def __init__(self, by: _Optional[_Union[Color, str]] = ...) -> None: ...
+
+class DrawDeclined(_message.Message):
+    __slots__ = ("by",)
+    BY_FIELD_NUMBER: _ClassVar[int]
+    by: Color
+    def __init__(self, by: _Optional[_Union[Color, str]] = ...) -> None: ...
+
+class DrawClaimRefused(_message.Message):
+    __slots__ = ("by", "reason", "explanation")
+    BY_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    EXPLANATION_FIELD_NUMBER: _ClassVar[int]
+    by: Color
+    reason: DrawClaimReason
+    explanation: str
+    def __init__(self, by: _Optional[_Union[Color, str]] = ..., reason: _Optional[_Union[DrawClaimReason, str]] = ..., explanation: _Optional[str] = ...) -> None: ...
+
+class GameAborted(_message.Message):
+    __slots__ = ("by",)
+    BY_FIELD_NUMBER: _ClassVar[int]
+    by: Color
+    def __init__(self, by: _Optional[_Union[Color, str]] = ...) -> None: ...
+
+class Heartbeat(_message.Message):
+    __slots__ = ("server_time", "version", "clock")
+    SERVER_TIME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    server_time: _timestamp_pb2.Timestamp
+    version: int
+    clock: ClockState
+    def __init__(self, server_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., version: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ...) -> None: ...
+
+class GetGameRequest(_message.Message):
+    __slots__ = ("game_id", "view")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    view: GameView
+    def __init__(self, game_id: _Optional[str] = ..., view: _Optional[_Union[GameView, str]] = ...) -> None: ...
+
+class GetGameResponse(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ...) -> None: ...
+
+class ListMovesRequest(_message.Message):
+    __slots__ = ("game_id", "page_size", "page_token", "start_ply")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    START_PLY_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    page_size: int
+    page_token: str
+    start_ply: int
+    def __init__(self, game_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., start_ply: _Optional[int] = ...) -> None: ...
+
+class ListMovesResponse(_message.Message):
+    __slots__ = ("moves", "next_page_token")
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    moves: _containers.RepeatedCompositeFieldContainer[MoveRecord]
+    next_page_token: str
+    def __init__(self, moves: _Optional[_Iterable[_Union[MoveRecord, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class MakeMoveRequest(_message.Message):
+    __slots__ = ("game_id", "move", "ply", "offer_draw")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    PLY_FIELD_NUMBER: _ClassVar[int]
+    OFFER_DRAW_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    move: str
+    ply: int
+    offer_draw: bool
+    def __init__(self, game_id: _Optional[str] = ..., move: _Optional[str] = ..., ply: _Optional[int] = ..., offer_draw: _Optional[bool] = ...) -> None: ...
+
+class MakeMoveResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class ResignGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class ResignGameResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class OfferDrawRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class OfferDrawResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class AcceptDrawRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class AcceptDrawResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class DeclineDrawRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class DeclineDrawResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class ClaimDrawRequest(_message.Message):
+    __slots__ = ("game_id", "reason", "move", "ply")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    PLY_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    reason: DrawClaimReason
+    move: str
+    ply: int
+    def __init__(self, game_id: _Optional[str] = ..., reason: _Optional[_Union[DrawClaimReason, str]] = ..., move: _Optional[str] = ..., ply: _Optional[int] = ...) -> None: ...
+
+class ClaimDrawResponse(_message.Message):
+    __slots__ = ("game", "verdict", "explanation", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    EXPLANATION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    verdict: DrawClaimVerdict
+    explanation: str
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., verdict: _Optional[_Union[DrawClaimVerdict, str]] = ..., explanation: _Optional[str] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class AbortGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class AbortGameResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class WatchGameRequest(_message.Message):
+    __slots__ = ("game_id", "after_version", "resume_token")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    AFTER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    after_version: int
+    resume_token: str
+    def __init__(self, game_id: _Optional[str] = ..., after_version: _Optional[int] = ..., resume_token: _Optional[str] = ...) -> None: ...
+
+class WatchGameResponse(_message.Message):
+    __slots__ = ("snapshot", "event", "heartbeat", "resume_token")
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
+    RESUME_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    snapshot: Game
+    event: GameEvent
+    heartbeat: Heartbeat
+    resume_token: str
+    def __init__(self, snapshot: _Optional[_Union[Game, _Mapping]] = ..., event: _Optional[_Union[GameEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., resume_token: _Optional[str] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ("event_id", "status", "page_size", "page_token", "view")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    status: GameStatus
+    page_size: int
+    page_token: str
+    view: GameView
+    def __init__(self, event_id: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., view: _Optional[_Union[GameView, str]] = ...) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games", "next_page_token")
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[Game]
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[Game, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class GetStandingsRequest(_message.Message):
+    __slots__ = ("event_id",)
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    def __init__(self, event_id: _Optional[str] = ...) -> None: ...
+
+class Standing(_message.Message):
+    __slots__ = ("rank", "player", "points", "games_played", "wins", "draws", "losses", "forfeit_wins", "forfeit_losses", "direct_encounter", "buchholz", "buchholz_cut1", "sonneborn_berger")
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_WINS_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_LOSSES_FIELD_NUMBER: _ClassVar[int]
+    DIRECT_ENCOUNTER_FIELD_NUMBER: _ClassVar[int]
+    BUCHHOLZ_FIELD_NUMBER: _ClassVar[int]
+    BUCHHOLZ_CUT1_FIELD_NUMBER: _ClassVar[int]
+    SONNEBORN_BERGER_FIELD_NUMBER: _ClassVar[int]
+    rank: int
+    player: Player
+    points: str
+    games_played: int
+    wins: int
+    draws: int
+    losses: int
+    forfeit_wins: int
+    forfeit_losses: int
+    direct_encounter: str
+    buchholz: str
+    buchholz_cut1: str
+    sonneborn_berger: str
+    def __init__(self, rank: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., points: _Optional[str] = ..., games_played: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., forfeit_wins: _Optional[int] = ..., forfeit_losses: _Optional[int] = ..., direct_encounter: _Optional[str] = ..., buchholz: _Optional[str] = ..., buchholz_cut1: _Optional[str] = ..., sonneborn_berger: _Optional[str] = ...) -> None: ...
+
+class GetStandingsResponse(_message.Message):
+    __slots__ = ("standings", "games_counted")
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_COUNTED_FIELD_NUMBER: _ClassVar[int]
+    standings: _containers.RepeatedCompositeFieldContainer[Standing]
+    games_counted: int
+    def __init__(self, standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_counted: _Optional[int] = ...) -> None: ...
+
+class ExportPgnRequest(_message.Message):
+    __slots__ = ("game_id", "event_id")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    event_id: str
+    def __init__(self, game_id: _Optional[str] = ..., event_id: _Optional[str] = ...) -> None: ...
+
+class ExportPgnResponse(_message.Message):
+    __slots__ = ("game_id", "pgn")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    PGN_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    pgn: str
+    def __init__(self, game_id: _Optional[str] = ..., pgn: _Optional[str] = ...) -> None: ...
+
+class ExportTrfRequest(_message.Message):
+    __slots__ = ("event_id", "total_rounds")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    total_rounds: int
+    def __init__(self, event_id: _Optional[str] = ..., total_rounds: _Optional[int] = ...) -> None: ...
+
+class ExportTrfResponse(_message.Message):
+    __slots__ = ("trf",)
+    TRF_FIELD_NUMBER: _ClassVar[int]
+    trf: str
+    def __init__(self, trf: _Optional[str] = ...) -> None: ...
+
+class WatchEventRequest(_message.Message):
+    __slots__ = ("event_id", "after_cursor")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    AFTER_CURSOR_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    after_cursor: str
+    def __init__(self, event_id: _Optional[str] = ..., after_cursor: _Optional[str] = ...) -> None: ...
+
+class WatchEventResponse(_message.Message):
+    __slots__ = ("event", "heartbeat", "cursor")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
+    event: GameEvent
+    heartbeat: Heartbeat
+    cursor: str
+    def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., cursor: _Optional[str] = ...) -> None: ...
+
+class CreateGameRequest(_message.Message):
+    __slots__ = ("request_id", "white", "black", "pairing", "variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    WHITE_FIELD_NUMBER: _ClassVar[int]
+    BLACK_FIELD_NUMBER: _ClassVar[int]
+    PAIRING_FIELD_NUMBER: _ClassVar[int]
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_FEN_FIELD_NUMBER: _ClassVar[int]
+    CHESS960_POSITION_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    BLACK_TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_STARTS_AFTER_FIRST_MOVES_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULED_START_TIME_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_TIME_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    SCORING_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    white: Player
+    black: Player
+    pairing: Pairing
+    variant: Variant
+    initial_fen: str
+    chess960_position: int
+    rules: GameRules
+    time_control: TimeControl
+    black_time_control: TimeControl
+    clock_starts_after_first_moves: bool
+    scheduled_start_time: _timestamp_pb2.Timestamp
+    default_time_millis: int
+    scoring: Scoring
+    def __init__(self, request_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., chess960_position: _Optional[int] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., black_time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[Scoring, _Mapping]] = ...) -> None: ...
+
+class CreateGameResponse(_message.Message):
+    __slots__ = ("game", "white_token", "black_token")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    WHITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BLACK_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    white_token: str
+    black_token: str
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., white_token: _Optional[str] = ..., black_token: _Optional[str] = ...) -> None: ...
+
+class AdjustClockRequest(_message.Message):
+    __slots__ = ("request_id", "game_id", "color", "delta_millis", "reason")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    COLOR_FIELD_NUMBER: _ClassVar[int]
+    DELTA_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    game_id: str
+    color: Color
+    delta_millis: int
+    reason: str
+    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., color: _Optional[_Union[Color, str]] = ..., delta_millis: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class AdjustClockResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class PauseClockRequest(_message.Message):
+    __slots__ = ("request_id", "game_id", "reason")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    game_id: str
+    reason: str
+    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class PauseClockResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class ResumeClockRequest(_message.Message):
+    __slots__ = ("request_id", "game_id", "reason")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    game_id: str
+    reason: str
+    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ResumeClockResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class PlayedResult(_message.Message):
+    __slots__ = ("outcome", "termination")
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    outcome: Outcome
+    termination: Termination
+    def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., termination: _Optional[_Union[Termination, str]] = ...) -> None: ...
+
+class SetGameResultRequest(_message.Message):
+    __slots__ = ("request_id", "game_id", "played", "forfeit", "reason")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    game_id: str
+    played: PlayedResult
+    forfeit: Forfeit
+    reason: str
+    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., played: _Optional[_Union[PlayedResult, _Mapping]] = ..., forfeit: _Optional[_Union[Forfeit, str]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class SetGameResultResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class InspectGameRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class InspectGameResponse(_message.Message):
+    __slots__ = ("state_json", "events_json", "state_bytes", "archived_through", "archive_bytes", "log_bytes")
+    STATE_JSON_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_JSON_FIELD_NUMBER: _ClassVar[int]
+    STATE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    ARCHIVED_THROUGH_FIELD_NUMBER: _ClassVar[int]
+    ARCHIVE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    LOG_BYTES_FIELD_NUMBER: _ClassVar[int]
+    state_json: str
+    events_json: _containers.RepeatedScalarFieldContainer[str]
+    state_bytes: int
+    archived_through: int
+    archive_bytes: int
+    log_bytes: int
+    def __init__(self, state_json: _Optional[str] = ..., events_json: _Optional[_Iterable[str]] = ..., state_bytes: _Optional[int] = ..., archived_through: _Optional[int] = ..., archive_bytes: _Optional[int] = ..., log_bytes: _Optional[int] = ...) -> None: ...
