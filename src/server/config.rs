@@ -60,6 +60,13 @@ pub struct Config {
     #[arg(long, env = "ARBITER_HEALTH_LISTEN")]
     pub health_listen: Option<SocketAddr>,
 
+    /// Origins of the web pages whose scripts may call the API with
+    /// gRPC-Web (CORS), comma-separated (`https://play.example.org,…`), or
+    /// `*` for any; none by default (gRPC-Web from the same origin, and
+    /// from anything that is not a browser, needs none).
+    #[arg(long, env = "ARBITER_CORS_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub cors_allowed_origins: Vec<String>,
+
     /// An address to serve Prometheus metrics on (`GET /metrics`, plain
     /// HTTP); none by default.
     #[arg(long, env = "ARBITER_METRICS_LISTEN")]
@@ -265,6 +272,8 @@ pub struct Settings {
     pub health_listen: Option<SocketAddr>,
     /// Where to serve the metrics, if anywhere.
     pub metrics_listen: Option<SocketAddr>,
+    /// The web origins allowed to call with gRPC-Web (`*`: any).
+    pub cors_allowed_origins: Vec<String>,
 }
 
 /// Shortest accepted seat-token secret.
@@ -331,6 +340,12 @@ impl Config {
             },
             health_listen: self.health_listen,
             metrics_listen: self.metrics_listen,
+            cors_allowed_origins: self
+                .cors_allowed_origins
+                .iter()
+                .map(|origin| origin.trim().to_owned())
+                .filter(|origin| !origin.is_empty())
+                .collect(),
         })
     }
 

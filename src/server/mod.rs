@@ -67,10 +67,15 @@ pub async fn serve(
         ))
     };
     let health_task = tokio::spawn(health::report(reporter, store, shutdown.clone()));
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
+    // Reflection in both versions: v1, and v1alpha, which many tools
+    // (grpcurl before 1.8.8, Postman, Python's grpcio-reflection) speak.
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+    };
+    let reflection_v1 = reflection().build_v1()?;
+    let reflection_v1alpha = reflection().build_v1alpha()?;
 
     tracing::info!(
         address = %listener.local_addr()?,
@@ -97,7 +102,11 @@ pub async fn serve(
         None => None,
     };
     let router = tonic::transport::Server::builder()
+        // gRPC-Web (HTTP/1.1 or HTTP/2) on the same port, for browsers.
+        .accept_http1(true)
         .layer(rpc_metrics::RpcMetricsLayer::new(metrics))
+        .layer(cors(&settings.cors_allowed_origins)?)
+        .layer(tonic_web::GrpcWebLayer::new())
         .timeout(settings.request_timeout)
         .max_concurrent_streams(streams_per_connection)
         .http2_keepalive_interval(Some(Duration::from_secs(30)))
@@ -107,7 +116,8 @@ pub async fn serve(
         .max_connection_age(settings.max_connection_age)
         .max_connection_age_grace(Duration::from_secs(60))
         .add_service(health_service)
-        .add_service(reflection)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
         .add_service(api.public_service())
         .add_service(api.admin_service());
     match tls {
@@ -249,6 +259,44 @@ fn admin_token(token: Option<&str>, dev_insecure: bool) -> AdminToken {
         );
     }
     admin
+}
+
+/// Which web origins may call with gRPC-Web: the headers a gRPC-Web client
+/// sends and the ones it must read (status, message, details).
+fn cors(origins: &[String]) -> Result<tower_http::cors::CorsLayer, ServeError> {
+    use http::{HeaderName, HeaderValue, Method};
+    use tower_http::cors::{AllowOrigin, CorsLayer};
+    let allow = if origins.iter().any(|origin| origin == "*") {
+        AllowOrigin::any()
+    } else {
+        let list = origins
+            .iter()
+            .map(|origin| {
+                HeaderValue::from_str(origin)
+                    .map_err(|_| format!("not a web origin for CORS: {origin:?}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        AllowOrigin::list(list)
+    };
+    let header = HeaderName::from_static;
+    Ok(CorsLayer::new()
+        .allow_origin(allow)
+        .allow_methods([Method::POST, Method::OPTIONS])
+        .allow_headers([
+            header("authorization"),
+            header("content-type"),
+            header("x-grpc-web"),
+            header("x-user-agent"),
+            header("grpc-timeout"),
+            header("connect-protocol-version"),
+            header("connect-timeout-ms"),
+        ])
+        .expose_headers([
+            header("grpc-status"),
+            header("grpc-message"),
+            header("grpc-status-details-bin"),
+        ])
+        .max_age(Duration::from_secs(24 * 60 * 60)))
 }
 
 /// Serves the health service alone, in plaintext, on `address` until

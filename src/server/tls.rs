@@ -97,8 +97,8 @@ pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, TlsError> {
         }
     };
     let mut config = builder.with_cert_resolver(Arc::new(resolver));
-    // gRPC is HTTP/2 only.
-    config.alpn_protocols = vec![b"h2".to_vec()];
+    // gRPC is HTTP/2; gRPC-Web from a browser may come over HTTP/1.1.
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
     Ok(TlsAcceptor::from(Arc::new(config)))
 }
 

@@ -30,3 +30,4 @@ mod trf;
 mod watch;
 mod watch_event;
 mod watch_hub;
+mod web;
