@@ -8,9 +8,10 @@
 use crate::{
     arbiter::{GameView, Heartbeat},
     domain::{
-        self, ClaimReason, ClaimVerdict, ClockView, Color, DelayMode, EventKind, Game, GameEvent,
-        GameRules, GameStatus, MoveRecord, NewGame, Outcome, Pace, PointTable, RulesProfile, Score,
-        ScoringSystem, Standing, Termination, TimeControl, Timestamp, Timing, Variant,
+        self, AdjudicationNote, ClaimReason, ClaimVerdict, ClockView, Color, DelayMode, EventKind,
+        Game, GameEvent, GameRules, GameStatus, MoveRecord, NewGame, Outcome, Pace, PointTable,
+        RulesProfile, Score, ScoringSystem, Standing, Termination, TimeControl, Timestamp, Timing,
+        Variant,
     },
     proto,
 };
@@ -74,11 +75,17 @@ fn score(score: &Score) -> proto::Score {
     }
 }
 
-fn result(result: domain::GameResult, points: Option<Score>) -> proto::GameResult {
+fn result(
+    result: domain::GameResult,
+    points: Option<Score>,
+    review: Option<AdjudicationNote>,
+) -> proto::GameResult {
     proto::GameResult {
         outcome: outcome(result.outcome).into(),
         termination: termination(result.termination).into(),
         score: points.as_ref().map(score),
+        needs_review: review.is_some(),
+        review_reason: review.map(|note| note.to_string()).unwrap_or_default(),
     }
 }
 
@@ -206,7 +213,9 @@ pub fn game(game: &Game, as_of: Timestamp) -> proto::Game {
         legal_moves: game.legal_moves_uci(),
         last_move: game.last_move().map(move_record),
         moves: Vec::new(),
-        result: game.result().map(|r| result(r, game.score())),
+        result: game
+            .result()
+            .map(|r| result(r, game.score(), game.review())),
         draw_offered_by: optional_color(game.draw_offer()),
         aborted_by: optional_color(game.aborted_by()),
         can_claim_threefold: game.can_claim_threefold(),
@@ -318,8 +327,12 @@ fn event_kind(kind: &EventKind) -> proto::game_event::Kind {
             ply: int32(ply.count(), i32::MAX),
             in_check: *in_check,
         }),
-        EventKind::GameEnded { result: r, score } => Kind::GameEnded(proto::GameEnded {
-            result: Some(result(*r, *score)),
+        EventKind::GameEnded {
+            result: r,
+            score,
+            review,
+        } => Kind::GameEnded(proto::GameEnded {
+            result: Some(result(*r, *score, *review)),
         }),
         EventKind::DrawOffered { by } => Kind::DrawOffered(proto::DrawOffered {
             by: color(*by).into(),
@@ -353,7 +366,7 @@ fn event_kind(kind: &EventKind) -> proto::game_event::Kind {
             score,
             reason,
         } => Kind::ResultDecided(proto::ResultDecided {
-            result: Some(result(*r, Some(*score))),
+            result: Some(result(*r, Some(*score), None)),
             reason: reason.clone(),
         }),
         EventKind::ClockPaused { reason } => Kind::ClockPaused(proto::ClockPaused {

@@ -8,6 +8,7 @@ use shakmaty::{Chess, Color, Position, Role};
 use super::{
     GameResult, Outcome, Termination,
     dead_position::{self, Mating},
+    serde_chess,
 };
 
 /// Whose laws adjudicate flags.
@@ -21,8 +22,8 @@ pub enum RulesProfile {
     Uscf,
 }
 
-/// A flag ruling, with a note for the log when the ruling rests on an
-/// analysis that did not finish.
+/// A flag ruling, with a note when the ruling rests on an analysis that
+/// did not decide: the result then awaits an arbiter's review.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlagRuling {
     /// The result.
@@ -31,14 +32,18 @@ pub struct FlagRuling {
     pub note: Option<AdjudicationNote>,
 }
 
-/// Why an adjudication deserves an operator's attention.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Why an automatic ruling needs an arbiter's review: the game's result
+/// stands, marked as provisional, until an arbiter confirms or corrects it
+/// (`SetGameResult`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum AdjudicationNote {
-    /// The helpmate search for `opponent` (the side with time) hit its
-    /// limits, so the flag fell in its favour without proof that it could
-    /// checkmate.
+    /// The helpmate search for `opponent` (the side with time) did not
+    /// decide, so the flag fell in its favour without proof that it could
+    /// checkmate (FIDE 6.9).
     HelpmateSearchUndecided {
         /// The flagging player's opponent.
+        #[serde(with = "serde_chess::color")]
         opponent: Color,
     },
 }
@@ -48,8 +53,8 @@ impl fmt::Display for AdjudicationNote {
         match self {
             AdjudicationNote::HelpmateSearchUndecided { opponent } => write!(
                 f,
-                "the helpmate search for {opponent} did not decide within its limits; the flag \
-                 falls in {opponent}'s favour"
+                "the helpmate search did not decide whether {opponent} can checkmate; the \
+                 flag falls in {opponent}'s favour until an arbiter reviews it"
             ),
         }
     }
@@ -60,7 +65,7 @@ impl fmt::Display for AdjudicationNote {
 /// FIDE 6.9: the opponent wins, unless the opponent cannot checkmate by any
 /// possible series of legal moves (decided by a full helpmate search) — then
 /// it is a draw. An undecided search favours the player with time, and the
-/// ruling says so.
+/// ruling carries a note asking for an arbiter's review.
 ///
 /// USCF 14E: a draw when the opponent has only a king; only a king and a
 /// bishop or knight; or two knights while the flagging player has no pawns
@@ -142,8 +147,41 @@ mod tests {
         };
         assert_eq!(
             note.to_string(),
-            "the helpmate search for black did not decide within its limits; the flag falls in \
-             black's favour"
+            "the helpmate search did not decide whether black can checkmate; the flag falls in \
+             black's favour until an arbiter reviews it"
+        );
+    }
+
+    #[test]
+    fn castling_rights_do_not_hide_a_draw_on_time() {
+        // White, who may still castle, flags; Black cannot checkmate by any
+        // series of legal moves (FIDE 6.9).
+        let fen = "k1b5/1pPp4/1P1P3p/1P6/5P1P/5PNR/3NPBBQ/4K2R w K - 0 1";
+        assert_eq!(rule(fen, Color::White, RulesProfile::Fide), draw());
+    }
+
+    #[test]
+    fn an_undecided_search_gives_the_win_and_asks_for_review() {
+        // Chess960 castling the helpmate search cannot follow (king on f1):
+        // no helpmate for Black without castling, but no proof either.
+        let pos = "k1b5/1pPp4/1P1P3p/1P6/5P1P/5PNR/3NPBBQ/5K1R w K - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .expect("FEN")
+            .into_position(shakmaty::CastlingMode::Chess960)
+            .expect("legal");
+        let ruling = on_flag(&pos, Color::White, RulesProfile::Fide);
+        assert_eq!(ruling.result, win(Color::Black));
+        assert_eq!(
+            ruling.note,
+            Some(AdjudicationNote::HelpmateSearchUndecided {
+                opponent: Color::Black
+            })
+        );
+        // A decided search asks for nothing.
+        let decided = dead_position::position("8/8/4k3/8/8/3K4/8/7R w - - 0 1").unwrap();
+        assert_eq!(
+            on_flag(&decided, Color::White, RulesProfile::Fide).note,
+            None
         );
     }
 

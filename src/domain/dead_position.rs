@@ -1,9 +1,17 @@
 //! Dead positions (FIDE Art. 5.2.2) and whether a side can still checkmate,
 //! decided by the Chess Unwinnability Analyzer (`chasolver`).
+//!
+//! chasolver reads positions through the `chess` crate, which knows
+//! standard castling only: the king on e1 (e8) castling with the rook in
+//! the a- or h-corner. Those rights are passed on, so the analysis covers
+//! every castling line. A Chess960 right with the king or the rook
+//! elsewhere cannot be passed on; such a position is analysed without it,
+//! and only the answers that cannot depend on castling are trusted (see
+//! [`can_checkmate`] and [`is_dead`]).
 
 use std::str::FromStr;
 
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, File, Position, Rank, fen::Fen};
 
 /// Whether a side can still deliver checkmate by some series of legal moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,16 +20,41 @@ pub enum Mating {
     Possible,
     /// Proven impossible.
     Impossible,
-    /// The analysis did not decide within its limits.
+    /// The analysis did not decide: the search hit its limits, or the
+    /// position has Chess960 castling rights the analysis cannot follow and
+    /// no helpmate was found without castling.
     Undecided,
 }
 
-/// Converts to the board type chasolver analyses. Castling rights are not
-/// carried over (that library does not know Chess960 castling), so callers
-/// treat positions with castling rights conservatively.
-fn board_of(pos: &Chess) -> Option<chess::Board> {
+/// Whether every castling right in `pos` is a standard one (king on the
+/// e-file, rook in its corner), so that the `chess` crate castles exactly
+/// as the position's own rules do. Chess960 castling with king and rook on
+/// those squares is the same move as standard castling: the same
+/// destination squares, the same squares that must be empty and safe.
+fn castling_is_standard(pos: &Chess) -> bool {
+    pos.castles().castling_rights().into_iter().all(|rook| {
+        let color = if rook.rank() == Rank::First {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let corner = matches!(rook.file(), File::A | File::H);
+        let king_on_e = pos
+            .board()
+            .king_of(color)
+            .is_some_and(|king| king.file() == File::E);
+        corner && king_on_e
+    })
+}
+
+/// Converts to the board type chasolver analyses, keeping the castling
+/// rights when `castling` is set (they must be standard ones, see
+/// [`castling_is_standard`]) and dropping them otherwise.
+fn board_of(pos: &Chess, castling: bool) -> Option<chess::Board> {
     let mut setup = Fen::from_position(pos, EnPassantMode::Legal).into_setup();
-    setup.castling_rights = shakmaty::Bitboard::EMPTY;
+    if !castling {
+        setup.castling_rights = shakmaty::Bitboard::EMPTY;
+    }
     let fen = Fen::try_from_setup(setup).ok()?.to_string();
     chess::Board::from_str(&fen).ok()
 }
@@ -29,12 +62,17 @@ fn board_of(pos: &Chess) -> Option<chess::Board> {
 /// Whether the position is dead: neither side can checkmate by any series
 /// of legal moves. Uses the fast, sound test (true only when proven), which
 /// costs microseconds and covers locked pawn walls as well as material.
-/// A position where castling is still possible is never declared dead.
+/// Standard castling rights are part of the analysis; a position with
+/// Chess960 castling rights it cannot follow is never declared dead unless
+/// neither side has mating material at all.
 pub fn is_dead(pos: &Chess) -> bool {
-    if pos.castles().any() {
+    if pos.is_insufficient_material() {
+        return true;
+    }
+    if !castling_is_standard(pos) {
         return false;
     }
-    let Some(board) = board_of(pos) else {
+    let Some(board) = board_of(pos, true) else {
         return false;
     };
     chasolver::is_unwinnable_fast(&board, chess::Color::White)
@@ -42,20 +80,27 @@ pub fn is_dead(pos: &Chess) -> bool {
 }
 
 /// Whether `side` can still checkmate, by the full helpmate search.
+///
+/// Standard castling rights are searched like any other move. With Chess960
+/// castling rights the search cannot follow, the position is searched
+/// without castling: a helpmate found there is one in the real position
+/// too (castling rights forbid no other move, and cannot be used out of
+/// check, so they change no checkmate), but a proof that none exists does
+/// not cover the lines that castle, so it is [`Mating::Undecided`].
 pub fn can_checkmate(pos: &Chess, side: Color) -> Mating {
-    if pos.castles().any() {
-        // Castling rights mean king and rook are unmoved: far too much
-        // material to be unwinnable; do not second-guess it.
-        return Mating::Possible;
+    if pos.has_insufficient_material(side) {
+        // Whatever the castling rights: this material never mates.
+        return Mating::Impossible;
     }
-    let Some(board) = board_of(pos) else {
+    let castling = castling_is_standard(pos);
+    let Some(board) = board_of(pos, castling) else {
         return Mating::Undecided;
     };
     let winner = side.fold_wb(chess::Color::White, chess::Color::Black);
     match chasolver::winnability(&board, winner) {
         Some(chasolver::Winnability::Winnable { .. }) => Mating::Possible,
-        Some(chasolver::Winnability::Unwinnable) => Mating::Impossible,
-        None => Mating::Undecided,
+        Some(chasolver::Winnability::Unwinnable) if castling => Mating::Impossible,
+        Some(chasolver::Winnability::Unwinnable) | None => Mating::Undecided,
     }
 }
 
@@ -107,6 +152,60 @@ mod tests {
         assert!(!dead(
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
         ));
+    }
+
+    /// White may still castle short; Black has king, bishop and pawns that
+    /// can never get free: Black cannot checkmate by any series of legal
+    /// moves (a labelled test vector of the Chess Unwinnability Analyzer).
+    const WHITE_MAY_CASTLE: &str = "k1b5/1pPp4/1P1P3p/1P6/5P1P/5PNR/3NPBBQ/4K2R w K - 0 1";
+
+    fn chess960(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .expect("FEN")
+            .into_position(CastlingMode::Chess960)
+            .expect("legal Chess960 position")
+    }
+
+    #[test]
+    fn standard_castling_rights_are_searched_not_assumed() {
+        let pos = position(WHITE_MAY_CASTLE).unwrap();
+        assert!(pos.castles().any());
+        assert_eq!(can_checkmate(&pos, Color::Black), Mating::Impossible);
+        // Only castling frees White's pieces: without it the position
+        // would be dead, with it White can still mate.
+        assert_eq!(can_checkmate(&pos, Color::White), Mating::Possible);
+        assert!(!is_dead(&pos));
+        let without_castling = position(&WHITE_MAY_CASTLE.replace(" K ", " - ")).unwrap();
+        assert!(is_dead(&without_castling));
+    }
+
+    #[test]
+    fn chess960_castling_from_the_standard_squares_is_searched() {
+        // King on e1 and rook on h1: Chess960 castling is standard castling.
+        let pos = chess960(WHITE_MAY_CASTLE);
+        assert_eq!(can_checkmate(&pos, Color::Black), Mating::Impossible);
+        assert_eq!(can_checkmate(&pos, Color::White), Mating::Possible);
+    }
+
+    #[test]
+    fn other_chess960_castling_is_trusted_only_where_it_cannot_matter() {
+        // The same position with the king on f1, castling with the h1 rook:
+        // the analysis cannot follow that castling, so no helpmate found
+        // without it proves nothing.
+        let pos = chess960("k1b5/1pPp4/1P1P3p/1P6/5P1P/5PNR/3NPBBQ/5K1R w K - 0 1");
+        assert!(pos.castles().any());
+        assert_eq!(can_checkmate(&pos, Color::Black), Mating::Undecided);
+        // Nor can it tell whether castling frees White's pieces, as it does
+        // from e1: the position is never declared dead.
+        assert_eq!(can_checkmate(&pos, Color::White), Mating::Undecided);
+        assert!(!is_dead(&pos));
+        // A helpmate found without castling is one with castling too.
+        let start = chess960(&crate::domain::chess960_fen(0).unwrap());
+        assert_eq!(can_checkmate(&start, Color::White), Mating::Possible);
+        assert!(!is_dead(&start));
+        // A lone king never mates, whatever the castling rights.
+        let lone = chess960("5k2/8/8/8/8/8/8/5K1R w K - 0 1");
+        assert_eq!(can_checkmate(&lone, Color::Black), Mating::Impossible);
     }
 
     #[test]

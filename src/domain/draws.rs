@@ -166,13 +166,23 @@ impl Game {
 
     /// Rules on a draw claim by `seat`, the player to move, at `ply`. With an
     /// `intended` move the claim is about the position that move produces
-    /// (FIDE 9.2.1.1, 9.3.1): the move is played whatever the ruling, since
-    /// a move written down with a claim cannot be withdrawn (9.5.2).
+    /// (FIDE 9.2.1.1, 9.3.1). Written down with the claim, that move cannot
+    /// be changed (9.2.1.1): it is recorded when the claim is upheld, and
+    /// played when the game goes on after a refusal (9.5.3).
     ///
-    /// A correct claim draws the game. An incorrect one is recorded, and it
-    /// stands as a draw offer to the opponent where the regulations allow
-    /// offers (9.1.2.3); an offer already pending from the opponent is
-    /// thereby accepted.
+    /// A correct claim draws the game. An incorrect one is recorded and
+    /// penalised (9.5.3), and it counts as the claimant's draw offer
+    /// (9.1.2.3): an offer the opponent has pending is thereby accepted —
+    /// the game is drawn by agreement and an intended move is not played,
+    /// as the game does not go on; otherwise the intended move is played
+    /// and the claim stands as an offer where the regulations allow offers.
+    ///
+    /// A claim never declines the opponent's pending offer, with or
+    /// without an intended move: an offer stands until it is accepted,
+    /// declined, or the game ends (9.1.2.1), and the claimant has touched
+    /// no piece, only written the move down (9.2.1.1). When the intended
+    /// move ends the game by itself (the claim is moot), the offer lapses
+    /// with the game.
     pub fn claim_draw(
         &self,
         seat: Color,
@@ -198,19 +208,35 @@ impl Game {
         }
         self.ensure_turn(seat, ply)?;
         self.ensure_clock_allows(now)?;
-        let mut next = self.clone();
+        // The game as the claim is judged on it: after the intended move,
+        // if there is one. The move does not decline the opponent's
+        // pending offer (it was only written down with the claim): it is
+        // set aside here, and either lapses with the game's end or is
+        // accepted by the claim below.
+        let mut after = self.clone();
         let mut kinds = Vec::new();
         if let Some(text) = intended {
             let m = parse_move(self.position(), self.variant().castling_mode(), text)?;
-            next.apply_move(m, now, &mut kinds);
-            if next.status() != GameStatus::Active {
+            if self.draw_offer() == Some(!seat) {
+                after.set_draw_offer(None);
+            }
+            after.apply_move(m, now, &mut kinds);
+            if after.status() != GameStatus::Active {
                 return Ok((
-                    next.commit_claim(claim, ClaimVerdict::Moot, kinds, now),
+                    after.commit_claim(claim, ClaimVerdict::Moot, kinds, now),
                     ClaimVerdict::Moot,
                 ));
             }
         }
-        let verdict = match next.claim_refusal(reason, intended.is_some()) {
+        let refusal = after.claim_refusal(reason, intended.is_some());
+        let (mut next, mut kinds) = match refusal {
+            // Refused, the claim as an offer meets the opponent's: the game
+            // is drawn by agreement as it stood at the claim, and an
+            // intended move is never played.
+            Some(_) if self.draw_offer() == Some(!seat) => (self.clone(), Vec::new()),
+            _ => (after, kinds),
+        };
+        let verdict = match refusal {
             None => {
                 next.finish(reason.upheld(), Some(seat), &mut kinds);
                 ClaimVerdict::Upheld
@@ -267,8 +293,9 @@ impl Game {
     }
 
     /// Records a refused claim by `seat`: the opponent gets the penalty time
-    /// (9.5.3), and the claim stands as a draw offer where offers are
-    /// allowed (9.1.2.3), accepting one the opponent has pending.
+    /// (9.5.3), and the claim counts as a draw offer (9.1.2.3): it accepts
+    /// one the opponent has pending, and otherwise stands where offers are
+    /// allowed.
     fn refuse_claim(
         &mut self,
         seat: Color,
@@ -291,12 +318,12 @@ impl Game {
                 reason: "incorrect draw claim (FIDE 9.5.3)".to_owned(),
             });
         }
-        if self.rules().draw_offer_refusal(self.ply()).is_some() {
-            return;
-        }
         match self.draw_offer() {
+            // A pending offer was allowed when it was made: accepting it
+            // needs no further permission, as with `respond_to_draw_offer`.
             Some(by) if by != seat => self.finish(agreement(), Some(seat), kinds),
             Some(_) => {}
+            None if self.rules().draw_offer_refusal(self.ply()).is_some() => {}
             None => {
                 self.set_draw_offer(Some(seat));
                 kinds.push(EventKind::DrawOffered { by: seat });

@@ -622,6 +622,64 @@ fn art_9_1_2_3_a_refused_claim_accepts_the_opponents_pending_offer() {
     assert_eq!(drawn.draw_offer(), None);
 }
 
+#[test]
+fn art_9_1_2_3_a_refused_claim_with_an_intended_move_accepts_the_pending_offer_too() {
+    // The same claim with an intended move: the move was only written down
+    // (9.2.1.1), so the offer still stood when the claim, itself an offer,
+    // was made. Drawn by agreement, and the move is never played.
+    let (offered, _) = mv_offering(&mv(&standard(), "Nf3"), "Nf6");
+    let (drawn, events, verdict) = claim(&offered, ClaimReason::ThreefoldRepetition, Some("Nc3"));
+    assert_eq!(
+        verdict,
+        ClaimVerdict::Refused(ClaimRefusal::TooFewRepetitions {
+            count: 1,
+            after_intended_move: true,
+        })
+    );
+    assert_eq!(kind_names(&events), ["DrawClaimRefused", "GameEnded"]);
+    assert_eq!(events[1].kind, agreement_kind());
+    assert_eq!(drawn.result(), draw_by(Termination::Agreement));
+    assert_eq!(
+        drawn.ply(),
+        offered.ply(),
+        "the intended move is not played"
+    );
+    assert_eq!(drawn.position(), offered.position());
+    // Whatever the claim, the same ruling: a fifty-move claim as well.
+    let (drawn, events, _) = claim(&offered, ClaimReason::FiftyMoves, Some("Nc3"));
+    assert_eq!(kind_names(&events), ["DrawClaimRefused", "GameEnded"]);
+    assert_eq!(drawn.result(), draw_by(Termination::Agreement));
+}
+
+#[test]
+fn art_9_1_2_3_a_claim_never_declines_the_opponents_pending_offer() {
+    // An upheld claim with an intended move: the move is recorded and the
+    // game drawn by the claim; the offer lapses with the game, undeclined.
+    let before = line(&standard(), &[&SHUFFLE[..], &SHUFFLE[..2]].concat());
+    let (offered, _) = mv_offering(&before, "Ng1");
+    assert_eq!(offered.draw_offer(), Some(Color::White));
+    let (drawn, events, verdict) = claim(&offered, ClaimReason::ThreefoldRepetition, Some("Ng8"));
+    assert_eq!(verdict, ClaimVerdict::Upheld);
+    assert_eq!(kind_names(&events), ["MoveMade", "GameEnded"]);
+    assert_eq!(drawn.result(), draw_by(Termination::ThreefoldRepetition));
+    assert_eq!(drawn.draw_offer(), None);
+
+    // An intended move that ends the game by itself (Fool's mate): the
+    // claim is moot, and the offer lapses with the game as well.
+    let (offered, _) = mv_offering(&line(&standard(), &["f3", "e5"]), "g4");
+    assert_eq!(offered.draw_offer(), Some(Color::White));
+    let (mated, events, verdict) = claim(&offered, ClaimReason::ThreefoldRepetition, Some("Qh4#"));
+    assert_eq!(verdict, ClaimVerdict::Moot);
+    assert_eq!(kind_names(&events), ["MoveMade", "GameEnded"]);
+    assert_eq!(
+        mated.result(),
+        Some(GameResult {
+            outcome: Outcome::BlackWins,
+            termination: Termination::Checkmate,
+        })
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Art. 9.3: fifty-move claims
 // ---------------------------------------------------------------------------

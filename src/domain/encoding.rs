@@ -434,7 +434,11 @@ impl LegacyGame {
             }
         });
         let progress = match (board_result, self.aborted_by) {
-            (Some(result), _) => Progress::Finished { result, by: None },
+            (Some(result), _) => Progress::Finished {
+                result,
+                by: None,
+                review: None,
+            },
             (None, Some(by)) => Progress::Aborted { by },
             (None, None) => Progress::Active {
                 draw_offer: self.draw_offer,

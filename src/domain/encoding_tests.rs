@@ -468,7 +468,7 @@ fn schema_0_armageddon_draws_read_back_as_draws_on_the_board() {
         }
     });
     let event = decode_event(&serde_json::to_vec(&event).expect("json")).expect("decodes");
-    let EventKind::GameEnded { result, score } = event.kind else {
+    let EventKind::GameEnded { result, score, .. } = event.kind else {
         panic!("{:?}", event.kind);
     };
     assert_eq!(result.outcome, Outcome::Draw);

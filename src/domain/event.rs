@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{
-    ClaimReason, ClockView, GameResult, MoveRecord, NewGame, Ply, Score, Timestamp, serde_chess,
+    AdjudicationNote, ClaimReason, ClockView, GameResult, MoveRecord, NewGame, Ply, Score,
+    Timestamp, serde_chess,
 };
 
 /// One committed event. Versions of a game's events are 1, 2, 3, … with no
@@ -75,6 +76,10 @@ pub enum EventKind {
         /// Both players' points under the game's scoring system.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         score: Option<Score>,
+        /// Why the result awaits an arbiter's review, if it does (a flag
+        /// ruled on an undecided helpmate search).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        review: Option<AdjudicationNote>,
     },
     /// An arbiter decided or corrected the result; final like `GameEnded`.
     ResultSet {
@@ -121,6 +126,7 @@ impl EventKind {
         EventKind::GameEnded {
             result,
             score: Some(super::ScoringSystem::default().score(result)),
+            review: None,
         }
     }
 }

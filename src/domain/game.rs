@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
 
 use super::{
-    AdminRequest, Board, Clock, EventKind, GameEvent, GameId, GameResult, GameRules, LastClaim,
-    MoveRecord, NewGame, Outcome, Pairing, Player, Ply, Rejection, Score, ScoringSystem,
-    SeatHashes, Termination, Timestamp, TokenHash, Variant,
+    AdjudicationNote, AdminRequest, Board, Clock, EventKind, GameEvent, GameId, GameResult,
+    GameRules, LastClaim, MoveRecord, NewGame, Outcome, Pairing, Player, Ply, Rejection, Score,
+    ScoringSystem, SeatHashes, Termination, Timestamp, TokenHash, Variant,
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
 };
@@ -63,6 +63,10 @@ pub(super) enum Progress {
         /// accepted offer, an upheld claim), so that its retry is known.
         #[serde(with = "serde_chess::opt_color", default)]
         by: Option<Color>,
+        /// Why the result awaits an arbiter's review, when it rests on an
+        /// analysis that did not decide; an arbiter's ruling clears it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        review: Option<AdjudicationNote>,
     },
     /// The game was called off before both players moved.
     Aborted {
@@ -250,6 +254,15 @@ impl Game {
     pub fn result(&self) -> Option<GameResult> {
         match self.progress {
             Progress::Finished { result, .. } => Some(result),
+            _ => None,
+        }
+    }
+    /// Why the result awaits an arbiter's review, if it does: a flag ruled
+    /// on an undecided helpmate search (FIDE 6.9). Cleared by an arbiter's
+    /// ruling on the result.
+    pub fn review(&self) -> Option<AdjudicationNote> {
+        match self.progress {
+            Progress::Finished { review, .. } => review,
             _ => None,
         }
     }
@@ -448,7 +461,7 @@ impl Game {
     /// when one is given.
     pub(super) fn ended_by(&self, termination: Termination, seat: Option<Color>) -> bool {
         match self.progress {
-            Progress::Finished { result, by } => {
+            Progress::Finished { result, by, .. } => {
                 result.termination == termination && seat.is_none_or(|seat| by == Some(seat))
             }
             _ => false,
@@ -520,16 +533,43 @@ impl Game {
         by: Option<Color>,
         kinds: &mut Vec<EventKind>,
     ) {
-        self.progress = Progress::Finished { result, by };
+        self.end(result, by, None, kinds);
+    }
+
+    /// Ends the game with a `result` that awaits an arbiter's review for
+    /// the reason `review` (when given), nobody's action having ended it.
+    pub(super) fn finish_for_review(
+        &mut self,
+        result: GameResult,
+        review: Option<AdjudicationNote>,
+        kinds: &mut Vec<EventKind>,
+    ) {
+        self.end(result, None, review, kinds);
+    }
+
+    fn end(
+        &mut self,
+        result: GameResult,
+        by: Option<Color>,
+        review: Option<AdjudicationNote>,
+        kinds: &mut Vec<EventKind>,
+    ) {
+        self.progress = Progress::Finished { result, by, review };
         kinds.push(EventKind::GameEnded {
             result,
             score: Some(self.scoring().score(result)),
+            review,
         });
     }
 
-    /// Puts an arbiter's `result` in force, whatever the game's state was.
+    /// Puts an arbiter's `result` in force, whatever the game's state was;
+    /// it needs no review.
     pub(super) fn impose_result(&mut self, result: GameResult) {
-        self.progress = Progress::Finished { result, by: None };
+        self.progress = Progress::Finished {
+            result,
+            by: None,
+            review: None,
+        };
     }
 
     /// The arbiter requests the game remembers, oldest first.

@@ -895,7 +895,7 @@ fn an_armageddon_draw_keeps_the_board_result_and_scores_for_black() {
     assert_eq!((score.white.milli(), score.black.milli()), (0, 1000));
     assert!(matches!(
         events.last().map(|e| &e.kind),
-        Some(EventKind::GameEnded { result: r, score: Some(s) }) if r.outcome == Outcome::Draw && s.scored_as == Outcome::BlackWins
+        Some(EventKind::GameEnded { result: r, score: Some(s), .. }) if r.outcome == Outcome::Draw && s.scored_as == Outcome::BlackWins
     ));
 }
 

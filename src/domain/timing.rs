@@ -188,7 +188,8 @@ impl Game {
     /// fallen loses, or draws when the opponent cannot checkmate. Every
     /// command runs this first and commits its decision before anything
     /// else. The returned note, if any, explains an adjudication that rests
-    /// on an undecided analysis.
+    /// on an undecided analysis: the result records it too, awaiting an
+    /// arbiter's review.
     pub fn check_time(&self, now: Timestamp) -> Option<(Decision, Option<AdjudicationNote>)> {
         if self.status() != GameStatus::Active {
             return None;
@@ -216,7 +217,7 @@ impl Game {
         };
         let mut next = self.clone();
         let mut kinds = Vec::new();
-        next.finish(result, None, &mut kinds);
+        next.finish_for_review(result, note, &mut kinds);
         // The game ended when the flag fell or the default time ran out,
         // however late that was noticed.
         let ended = if no_show_due {

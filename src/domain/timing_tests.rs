@@ -344,6 +344,99 @@ fn fide_a_flag_against_a_lone_king_is_a_draw_and_otherwise_a_loss() {
     );
 }
 
+/// White, who may still castle, has lots of material; Black has king,
+/// bishop and pawns that can never get free.
+const WHITE_MAY_CASTLE: &str = "k1b5/1pPp4/1P1P3p/1P6/5P1P/5PNR/3NPBBQ/4K2R w K - 0 1";
+
+/// The same with White's king on f1: Chess960 castling the helpmate search
+/// cannot follow.
+const CHESS960_KING_ON_F1: &str = "k1b5/1pPp4/1P1P3p/1P6/5P1P/5PNR/3NPBBQ/5K1R w K - 0 1";
+
+/// A timed Chess960 game from `fen`, created at `at(0)`.
+fn timed_chess960(fen: &str, timing: Timing) -> Game {
+    let new = NewGame::new(
+        Player::parse("white", "w-1", "White").unwrap(),
+        Player::parse("black", "b-1", "Black").unwrap(),
+        Variant::Chess960,
+        &StartPosition::Fen(fen.to_owned()),
+        Pairing::default(),
+        GameRules::default(),
+    )
+    .unwrap_or_else(|err| panic!("{fen} refused: {err}"))
+    .with_clock(Some(timing), Schedule::default());
+    Game::create(GameId::parse("timed").unwrap(), new, seats(), at(0)).0
+}
+
+#[test]
+fn fide_castling_rights_do_not_keep_a_flag_from_being_a_draw() {
+    // 6.9: White lets the clock run out; Black cannot checkmate by any
+    // series of legal moves, whatever White's castling right.
+    let game = timed_fen(WHITE_MAY_CASTLE, GameRules::default(), fischer(MIN, 0));
+    assert_eq!(time_result(&game, MIN), timeout_draw());
+    // The same position in Chess960, castling from the standard squares.
+    let game = timed_chess960(WHITE_MAY_CASTLE, fischer(MIN, 0));
+    assert_eq!(time_result(&game, MIN), timeout_draw());
+}
+
+#[test]
+fn an_undecided_flag_ruling_awaits_the_arbiters_review_until_a_ruling_clears_it() {
+    let game = timed_chess960(CHESS960_KING_ON_F1, fischer(MIN, 0));
+    let (decision, note) = game.check_time(at(MIN)).expect("the flag fell");
+    let review = AdjudicationNote::HelpmateSearchUndecided {
+        opponent: Color::Black,
+    };
+    assert_eq!(note, Some(review));
+    let (ended, events) = changed(Ok(decision));
+    // The player with time wins, provisionally: the result and its event
+    // say that an arbiter must review it.
+    assert_eq!(ended.result(), Some(timeout_win(Color::Black)));
+    assert_eq!(ended.review(), Some(review));
+    assert_eq!(
+        events.iter().map(|e| e.kind.clone()).collect::<Vec<_>>(),
+        vec![EventKind::GameEnded {
+            result: timeout_win(Color::Black),
+            score: Some(ended.scoring().score(timeout_win(Color::Black))),
+            review: Some(review),
+        }]
+    );
+    // Stored and read back, it is still there.
+    let stored = crate::domain::encoding::encode_game(&ended).expect("encode");
+    let read = crate::domain::encoding::decode_game(&stored).expect("decode");
+    assert_eq!(read.review(), Some(review));
+    let stored = crate::domain::encoding::encode_event(&events[0]).expect("encode");
+    assert_eq!(
+        crate::domain::encoding::decode_event(&stored).expect("decode"),
+        events[0]
+    );
+
+    // The arbiter corrects it to a draw: no review pending any more.
+    let ruling = Ruling::Played {
+        outcome: Outcome::Draw,
+        termination: Some(Termination::TimeoutVsInsufficientMaterial),
+    };
+    let (corrected, _) = changed(ended.set_result(ruling, "no helpmate for Black", at(2 * MIN)));
+    assert_eq!(corrected.result(), Some(timeout_draw()));
+    assert_eq!(corrected.review(), None);
+    // Confirming the result as it stands clears it as well.
+    let ruling = Ruling::Played {
+        outcome: Outcome::BlackWins,
+        termination: Some(Termination::Timeout),
+    };
+    let (confirmed, _) = changed(ended.set_result(ruling, "confirmed", at(2 * MIN)));
+    assert_eq!(confirmed.result(), Some(timeout_win(Color::Black)));
+    assert_eq!(confirmed.review(), None);
+}
+
+#[test]
+fn a_decided_flag_ruling_needs_no_review() {
+    let lone_black = "8/8/4k3/8/8/3K4/8/7R w - - 0 1";
+    let game = timed_fen(lone_black, GameRules::default(), fischer(MIN, 0));
+    let (decision, note) = game.check_time(at(MIN)).expect("the flag fell");
+    assert_eq!(note, None);
+    let (ended, _) = changed(Ok(decision));
+    assert_eq!(ended.review(), None);
+}
+
 #[test]
 fn uscf_draws_knight_against_pawn_which_fide_wins() {
     // White (K+P) flags; Black has K+N, which can be helpmated into a mate.

@@ -1052,7 +1052,7 @@ const fn case(
 }
 
 /// In each position the side to move lets its flag fall.
-const FLAG_CASES: [FlagCase; 9] = [
+const FLAG_CASES: [FlagCase; 10] = [
     case(
         "a lone king cannot win on time",
         "8/8/4k3/8/8/3K4/8/7R w - - 0 1",
@@ -1117,7 +1117,22 @@ const FLAG_CASES: [FlagCase; 9] = [
         Outcome::BlackWins,
         Termination::Timeout,
     ),
+    case(
+        "a castling right does not let a side that cannot mate win on time",
+        WHITE_MAY_CASTLE,
+        RulesProfile::Fide,
+        Outcome::Draw,
+        Termination::TimeoutVsInsufficientMaterial,
+    ),
 ];
+
+/// White may still castle short; Black has king, bishop and pawns that can
+/// never get free, so cannot checkmate by any series of legal moves.
+const WHITE_MAY_CASTLE: &str = "k1b5/1pPp4/1P1P3p/1P6/5P1P/5PNR/3NPBBQ/4K2R w K - 0 1";
+
+/// The same with White's king on f1, in Chess960: castling the helpmate
+/// search cannot follow, so it cannot decide whether Black can mate.
+const CHESS960_KING_ON_F1: &str = "k1b5/1pPp4/1P1P3p/1P6/5P1P/5PNR/3NPBBQ/5K1R w K - 0 1";
 
 fn domain_profile(profile: RulesProfile) -> domain::RulesProfile {
     match profile {
@@ -1195,11 +1210,72 @@ async fn flags_are_adjudicated_by_what_the_opponent_can_still_do(backend: Backen
             "{}: {result:?}",
             case.name
         );
+        assert!(!result.needs_review, "{}: decided, not guessed", case.name);
+        assert_eq!(result.review_reason, "", "{}", case.name);
         let rules = common::setup(&read).rules.expect("rules");
         assert_eq!(rules.profile, case.profile as i32);
         assert_eq!(read.ply, 0, "{}", case.name);
         assert!(read.last_move.is_none(), "{}", case.name);
     }
+}
+
+async fn an_undecided_flag_ruling_awaits_the_arbiters_review(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
+    let mut request = timed(CHESS960_KING_ON_F1, sudden_death(FLAG_MS));
+    request.variant = proto::Variant::Chess960.into();
+    let game = create_ok(&mut admin, request).await;
+    let mut watcher = app.client().await;
+    let mut stream = watch(&mut watcher, &game.id, 1).await;
+
+    // White's flag falls; the search cannot decide whether Black can mate,
+    // so Black wins, provisionally, and the result says it needs review.
+    let events = until_the_end(&mut stream).await;
+    assert_eq!(kinds(&events), ["game_ended"]);
+    assert_ended_with(&events[0], Outcome::BlackWins, Termination::Timeout);
+    let Some(Kind::GameEnded(ended)) = &events[0].kind else {
+        unreachable!()
+    };
+    let ended = ended.result.clone().expect("result");
+    assert!(ended.needs_review, "{ended:?}");
+    assert!(
+        ended.review_reason.contains("helpmate search")
+            && ended.review_reason.contains("until an arbiter reviews it"),
+        "{}",
+        ended.review_reason
+    );
+    let read = get(&mut client, &game.id).await;
+    assert_result(&read, Outcome::BlackWins, Termination::Timeout);
+    assert_eq!(read.result, Some(ended.clone()));
+
+    // The arbiter corrects it: the ruling clears the review.
+    let ruling = proto::SetGameResultRequest {
+        request_id: String::new(),
+        game_id: game.id.clone(),
+        ruling: Some(proto::set_game_result_request::Ruling::Played(
+            proto::PlayedResult {
+                outcome: Outcome::Draw.into(),
+                termination: Termination::TimeoutVsInsufficientMaterial.into(),
+            },
+        )),
+        reason: "Black cannot checkmate (FIDE 6.9)".to_owned(),
+    };
+    let ruled = admin
+        .set_game_result(authorized(ruling, ADMIN))
+        .await
+        .expect("a ruling")
+        .into_inner();
+    let corrected = ruled.game.expect("game").result.expect("result");
+    assert_eq!(corrected.outcome, Outcome::Draw as i32);
+    assert!(!corrected.needs_review);
+    assert_eq!(corrected.review_reason, "");
+    let Some(Kind::ResultDecided(decided)) = &ruled.events[0].kind else {
+        panic!("{:?}", ruled.events);
+    };
+    assert!(!decided.result.as_ref().expect("result").needs_review);
+    let read = get(&mut client, &game.id).await;
+    assert!(!read.result.expect("result").needs_review);
 }
 
 async fn a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so(backend: Backend) {
@@ -1852,6 +1928,7 @@ on_every_backend!(
     a_game_is_pending_until_its_scheduled_start,
     the_clock_starts_after_both_first_moves_when_asked,
     flags_are_adjudicated_by_what_the_opponent_can_still_do,
+    an_undecided_flag_ruling_awaits_the_arbiters_review,
     a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so,
     clock_controls_need_the_admin_token_a_reason_and_a_clock,
     arbiters_adjust_pause_and_resume_clocks,

@@ -875,6 +875,87 @@ async fn an_incorrect_claim_without_a_move_leaves_the_turn(backend: Backend) {
     assert_eq!(drawn.ply, 3);
 }
 
+/// FIDE 9.1.2.3 read one way whether or not the claim carries an intended
+/// move: the claim is an offer, and it never declines the opponent's.
+async fn a_claim_with_an_intended_move_treats_a_pending_offer_like_one_without(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+    let mut watcher = app.client().await;
+    let mut stream = watch(&mut watcher, &game.id, 1).await;
+
+    // Black offers with its first move; White claims wrongly, with Nc3.
+    play_line(&mut client, &game, &["Nf3"]).await;
+    let offered = seat(
+        &mut client,
+        &game.black,
+        make_move_offering_draw(&game.id, 1, "Nf6"),
+    )
+    .await
+    .expect("Black moves and offers");
+    assert_eq!(offered.draw_offered_by, Some(Color::Black as i32));
+    let claim = seat(
+        &mut client,
+        &game.white,
+        claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "Nc3", 2),
+    )
+    .await
+    .expect("claim");
+    assert_verdict(&claim, DrawClaimVerdict::Refused);
+    assert!(
+        claim.explanation.contains("after the intended move"),
+        "{}",
+        claim.explanation
+    );
+    // The claim, an offer, meets Black's: drawn by agreement, and the game
+    // does not go on, so the intended move is not played.
+    assert_eq!(kinds(&claim.events), ["draw_claim_refused", "game_ended"]);
+    let drawn = claim.game.expect("game");
+    assert_draw(&drawn, Termination::Agreement);
+    assert_eq!(drawn.ply, 2);
+    assert_eq!(drawn.last_move.as_ref().expect("Black's move").san, "Nf6");
+    assert_eq!(drawn.draw_offered_by, None);
+    assert_eq!(get(&mut client, &game.id).await.result, drawn.result);
+    let events = drain(&mut stream).await;
+    assert_eq!(
+        kinds(&events),
+        [
+            "move_made",
+            "move_made",
+            "draw_offered",
+            "draw_claim_refused",
+            "game_ended"
+        ]
+    );
+
+    // An upheld claim with an intended move while the opponent's offer is
+    // pending: the move is recorded and the game drawn by the claim; the
+    // offer lapses with the game, never declined.
+    let game = app.new_game().await;
+    play_line(&mut client, &game, &[&SHUFFLE[..], &SHUFFLE[..2]].concat()).await;
+    let offered = seat(
+        &mut client,
+        &game.white,
+        make_move_offering_draw(&game.id, 6, "Ng1"),
+    )
+    .await
+    .expect("White moves and offers");
+    assert_eq!(offered.draw_offered_by, Some(Color::White as i32));
+    let claim = seat(
+        &mut client,
+        &game.black,
+        claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "Ng8", 7),
+    )
+    .await
+    .expect("claim");
+    assert_verdict(&claim, DrawClaimVerdict::Upheld);
+    assert_eq!(kinds(&claim.events), ["move_made", "game_ended"]);
+    let drawn = claim.game.expect("game");
+    assert_draw(&drawn, Termination::ThreefoldRepetition);
+    assert_eq!(drawn.ply, 8);
+    assert_eq!(drawn.draw_offered_by, None);
+}
+
 async fn claims_are_checked_before_they_are_judged(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
@@ -1798,6 +1879,7 @@ on_every_backend!(
     fifty_moves_claimed_with_the_intended_move,
     an_incorrect_claim_stands_as_a_draw_offer,
     an_incorrect_claim_without_a_move_leaves_the_turn,
+    a_claim_with_an_intended_move_treats_a_pending_offer_like_one_without,
     claims_are_checked_before_they_are_judged,
     fivefold_repetition_ends_the_game,
     the_seventy_five_move_rule_ends_the_game,
