@@ -86,6 +86,9 @@ pub struct Metrics {
     pub games_ended: Family<TerminationLabel, Counter>,
     /// Arbiter's rulings committed (decisions and corrections).
     pub rulings: Counter,
+    /// Results that await an arbiter's review (a flag whose helpmate search
+    /// could not decide whether the opponent can mate).
+    pub awaiting_review: Counter,
     /// Commits that lost a version race and were decided again.
     pub conflicts: Counter,
     /// Endings that time decided (flags, default times), by who committed
@@ -121,6 +124,7 @@ impl Default for Metrics {
             games_created: Counter::default(),
             games_ended: Family::default(),
             rulings: Counter::default(),
+            awaiting_review: Counter::default(),
             conflicts: Counter::default(),
             time_endings: Family::default(),
             sweeper_lag: Gauge::default(),
@@ -163,6 +167,13 @@ impl Default for Metrics {
             "rulings",
             "Arbiter's rulings committed (decisions and corrections)",
             metrics.rulings.clone(),
+        );
+        names.push("arbiter_results_awaiting_review".to_owned());
+        registry.register(
+            "results_awaiting_review",
+            "Games ended with a result that awaits an arbiter's review (needs_review): a flag \
+             whose helpmate search could not decide",
+            metrics.awaiting_review.clone(),
         );
         names.push("arbiter_commit_conflicts".to_owned());
         registry.register(

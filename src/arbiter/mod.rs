@@ -309,7 +309,10 @@ impl Arbiter {
             match &event.kind {
                 EventKind::GameCreated { .. } => self.metrics.games_created.inc(),
                 EventKind::MoveMade { .. } => self.metrics.moves.inc(),
-                EventKind::GameEnded { result, .. } => {
+                EventKind::GameEnded { result, review, .. } => {
+                    if review.is_some() {
+                        self.metrics.awaiting_review.inc();
+                    }
                     let termination = serde_json::to_value(result.termination)
                         .ok()
                         .and_then(|name| name.as_str().map(str::to_owned))

@@ -363,14 +363,18 @@ class Score(_message.Message):
     def __init__(self, white_points: _Optional[str] = ..., black_points: _Optional[str] = ..., scored_as: _Optional[_Union[Outcome, str]] = ..., unplayed: _Optional[bool] = ...) -> None: ...
 
 class GameResult(_message.Message):
-    __slots__ = ("outcome", "termination", "score")
+    __slots__ = ("outcome", "termination", "score", "needs_review", "review_reason")
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     TERMINATION_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
+    NEEDS_REVIEW_FIELD_NUMBER: _ClassVar[int]
+    REVIEW_REASON_FIELD_NUMBER: _ClassVar[int]
     outcome: Outcome
     termination: Termination
     score: Score
-    def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., termination: _Optional[_Union[Termination, str]] = ..., score: _Optional[_Union[Score, _Mapping]] = ...) -> None: ...
+    needs_review: bool
+    review_reason: str
+    def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., termination: _Optional[_Union[Termination, str]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., needs_review: _Optional[bool] = ..., review_reason: _Optional[str] = ...) -> None: ...
 
 class GameSetup(_message.Message):
     __slots__ = ("white", "black", "pairing", "variant", "initial_fen", "rules", "timing", "scheduled_start_time", "default_time_millis", "scoring")

@@ -896,7 +896,9 @@ class AdminServiceServicer:
 
     def SetGameResult(self, request, context):
         """Decides a game in progress, or corrects the result of a finished or
-        aborted game, with a reason.
+        aborted game, with a reason. Also confirms a result that awaits review
+        (`GameResult.needs_review`): the ruling, even the same result, clears
+        it.
 
         Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, GAME_NOT_FOUND,
         REQUEST_ID_REUSED, CONTENTION (retry), STORAGE_UNAVAILABLE (retry).
