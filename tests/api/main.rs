@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 
+mod authorization;
 mod chess960;
 mod clocks;
 mod concurrency;

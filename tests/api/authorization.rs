@@ -1,0 +1,374 @@
+//! Who may call what, every RPC against every kind of credential: reads
+//! and streams are public (a token is ignored), seat actions need the
+//! game's own seat token, admin calls the admin token. A refused call is
+//! refused with the exact status and reason, and changes nothing.
+
+use std::time::Duration;
+
+use arbiter::proto;
+use tonic::{Code, Request, Status};
+
+use crate::common::{
+    ADMIN_TOKEN, Backend, TestApp, create, create_request, get, next_within, pairing, reason,
+};
+
+/// The credentials a call can carry.
+#[derive(Clone, Copy, Debug)]
+enum Credential<'a> {
+    None,
+    Garbage,
+    Token(&'a str),
+}
+
+fn request<T>(message: T, credential: Credential<'_>) -> Request<T> {
+    let mut request = Request::new(message);
+    let token = match credential {
+        Credential::None => return request,
+        Credential::Garbage => "not-a-token",
+        Credential::Token(token) => token,
+    };
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("ascii"),
+    );
+    request
+}
+
+/// Every RPC of both services, on one game of an event.
+#[derive(Clone, Copy, Debug)]
+enum Rpc {
+    GetGame,
+    ListMoves,
+    MakeMove,
+    ResignGame,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    ClaimDraw,
+    AbortGame,
+    WatchGame,
+    ListGames,
+    WatchEvent,
+    GetStandings,
+    ExportPgn,
+    ExportTrf,
+    CreateGame,
+    AdjustClock,
+    PauseClock,
+    ResumeClock,
+    SetGameResult,
+    InspectGame,
+}
+
+/// Who may call an RPC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Needs {
+    Nothing,
+    Seat,
+    Admin,
+}
+
+impl Rpc {
+    const ALL: [Rpc; 21] = [
+        Rpc::GetGame,
+        Rpc::ListMoves,
+        Rpc::MakeMove,
+        Rpc::ResignGame,
+        Rpc::OfferDraw,
+        Rpc::AcceptDraw,
+        Rpc::DeclineDraw,
+        Rpc::ClaimDraw,
+        Rpc::AbortGame,
+        Rpc::WatchGame,
+        Rpc::ListGames,
+        Rpc::WatchEvent,
+        Rpc::GetStandings,
+        Rpc::ExportPgn,
+        Rpc::ExportTrf,
+        Rpc::CreateGame,
+        Rpc::AdjustClock,
+        Rpc::PauseClock,
+        Rpc::ResumeClock,
+        Rpc::SetGameResult,
+        Rpc::InspectGame,
+    ];
+
+    fn needs(self) -> Needs {
+        match self {
+            Rpc::GetGame
+            | Rpc::ListMoves
+            | Rpc::WatchGame
+            | Rpc::ListGames
+            | Rpc::WatchEvent
+            | Rpc::GetStandings
+            | Rpc::ExportPgn
+            | Rpc::ExportTrf => Needs::Nothing,
+            Rpc::MakeMove
+            | Rpc::ResignGame
+            | Rpc::OfferDraw
+            | Rpc::AcceptDraw
+            | Rpc::DeclineDraw
+            | Rpc::ClaimDraw
+            | Rpc::AbortGame => Needs::Seat,
+            Rpc::CreateGame
+            | Rpc::AdjustClock
+            | Rpc::PauseClock
+            | Rpc::ResumeClock
+            | Rpc::SetGameResult
+            | Rpc::InspectGame => Needs::Admin,
+        }
+    }
+
+    /// Calls the RPC on `game` of `event`; a stream's answer is its first
+    /// message (or its end).
+    async fn call(
+        self,
+        app: &TestApp,
+        game: &str,
+        event: &str,
+        credential: Credential<'_>,
+    ) -> Result<(), Status> {
+        let mut client = app.client().await;
+        let mut admin = app.admin_client().await;
+        let game_id = game.to_owned();
+        let event_id = event.to_owned();
+        let reason = "checking who may call".to_owned();
+        macro_rules! unary {
+            ($client:ident . $rpc:ident ($message:expr)) => {
+                $client
+                    .$rpc(request($message, credential))
+                    .await
+                    .map(|_| ())
+            };
+        }
+        macro_rules! stream {
+            ($rpc:ident ($message:expr)) => {{
+                let mut stream = client
+                    .$rpc(request($message, credential))
+                    .await?
+                    .into_inner();
+                match next_within(&mut stream, Duration::from_secs(30)).await {
+                    Some(Err(status)) => Err(status),
+                    _ => Ok(()),
+                }
+            }};
+        }
+        match self {
+            Rpc::GetGame => unary!(client.get_game(proto::GetGameRequest {
+                game_id,
+                ..Default::default()
+            })),
+            Rpc::ListMoves => unary!(client.list_moves(proto::ListMovesRequest {
+                game_id,
+                ..Default::default()
+            })),
+            Rpc::MakeMove => unary!(client.make_move(proto::MakeMoveRequest {
+                game_id,
+                r#move: "e4".to_owned(),
+                ply: 0,
+                offer_draw: false
+            })),
+            Rpc::ResignGame => unary!(client.resign_game(proto::ResignGameRequest { game_id })),
+            Rpc::OfferDraw => unary!(client.offer_draw(proto::OfferDrawRequest { game_id })),
+            Rpc::AcceptDraw => unary!(client.accept_draw(proto::AcceptDrawRequest { game_id })),
+            Rpc::DeclineDraw => unary!(client.decline_draw(proto::DeclineDrawRequest { game_id })),
+            Rpc::ClaimDraw => unary!(client.claim_draw(proto::ClaimDrawRequest {
+                game_id,
+                reason: proto::DrawClaimReason::FiftyMoves.into(),
+                r#move: String::new(),
+                ply: 0,
+            })),
+            Rpc::AbortGame => unary!(client.abort_game(proto::AbortGameRequest { game_id })),
+            Rpc::WatchGame => stream!(watch_game(proto::WatchGameRequest {
+                game_id,
+                ..Default::default()
+            })),
+            Rpc::ListGames => unary!(client.list_games(proto::ListGamesRequest {
+                event_id,
+                ..Default::default()
+            })),
+            Rpc::WatchEvent => stream!(watch_event(proto::WatchEventRequest {
+                event_id,
+                after_cursor: String::new()
+            })),
+            Rpc::GetStandings => {
+                unary!(client.get_standings(proto::GetStandingsRequest { event_id }))
+            }
+            Rpc::ExportPgn => stream!(export_pgn(proto::ExportPgnRequest {
+                target: Some(proto::export_pgn_request::Target::GameId(game_id))
+            })),
+            Rpc::ExportTrf => unary!(client.export_trf(proto::ExportTrfRequest {
+                event_id,
+                total_rounds: 0
+            })),
+            Rpc::CreateGame => unary!(admin.create_game(create_request("", ""))),
+            Rpc::AdjustClock => unary!(admin.adjust_clock(proto::AdjustClockRequest {
+                game_id,
+                reason,
+                color: proto::Color::White.into(),
+                delta_millis: 1000,
+                ..Default::default()
+            })),
+            Rpc::PauseClock => unary!(admin.pause_clock(proto::PauseClockRequest {
+                game_id,
+                reason,
+                ..Default::default()
+            })),
+            Rpc::ResumeClock => unary!(admin.resume_clock(proto::ResumeClockRequest {
+                game_id,
+                reason,
+                ..Default::default()
+            })),
+            Rpc::SetGameResult => unary!(admin.set_game_result(proto::SetGameResultRequest {
+                game_id,
+                reason,
+                ruling: Some(proto::set_game_result_request::Ruling::Played(
+                    proto::PlayedResult {
+                        outcome: proto::Outcome::Draw.into(),
+                        termination: proto::Termination::Unspecified.into(),
+                    }
+                )),
+                ..Default::default()
+            })),
+            Rpc::InspectGame => unary!(admin.inspect_game(proto::InspectGameRequest { game_id })),
+        }
+    }
+}
+
+/// The credential failures, by name.
+const AUTH_REASONS: [&str; 4] = [
+    "MISSING_TOKEN",
+    "NOT_A_SEAT",
+    "NOT_ADMIN",
+    "ADMIN_TOKEN_NOT_SET",
+];
+
+#[track_caller]
+fn assert_refused(rpc: Rpc, result: Result<(), Status>, code: Code, why: &str, with: &str) {
+    let status = result
+        .err()
+        .unwrap_or_else(|| panic!("{rpc:?} with {with} was allowed"));
+    assert_eq!(
+        (status.code(), reason(&status).as_str()),
+        (code, why),
+        "{rpc:?} with {with}: {status:?}"
+    );
+}
+
+#[track_caller]
+fn assert_admitted(rpc: Rpc, result: Result<(), Status>, with: &str) {
+    if let Err(status) = result {
+        assert!(
+            !AUTH_REASONS.contains(&reason(&status).as_str())
+                && !matches!(
+                    status.code(),
+                    Code::Unauthenticated | Code::PermissionDenied
+                ),
+            "{rpc:?} with {with} was refused for its credentials: {status:?}"
+        );
+    }
+}
+
+async fn every_rpc_admits_exactly_its_callers(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin = app.admin_client().await;
+    let mut client = app.client().await;
+    let event = "auth-open";
+    let mut in_event = create_request("", "");
+    in_event.pairing = Some(pairing(event, 1, 1));
+    in_event.time_control = Some(proto::TimeControl {
+        periods: vec![crate::common::period(600_000, 0, 0, 0)],
+        ..Default::default()
+    });
+    let game = create(&mut admin, in_event.clone())
+        .await
+        .expect("the game");
+    let mut elsewhere = in_event;
+    elsewhere.pairing = Some(pairing(event, 1, 2));
+    let other = create(&mut admin, elsewhere).await.expect("another game");
+    let before = get(&mut client, &game.id).await;
+
+    for rpc in Rpc::ALL {
+        let call = |credential| rpc.call(&app, &game.id, event, credential);
+        match rpc.needs() {
+            Needs::Nothing => {
+                assert_admitted(rpc, call(Credential::None).await, "no token");
+                assert_admitted(rpc, call(Credential::Garbage).await, "a garbage token");
+                assert_admitted(
+                    rpc,
+                    call(Credential::Token(&other.white)).await,
+                    "a seat token",
+                );
+            }
+            Needs::Seat => {
+                assert_refused(
+                    rpc,
+                    call(Credential::None).await,
+                    Code::Unauthenticated,
+                    "MISSING_TOKEN",
+                    "no token",
+                );
+                for (with, credential) in [
+                    ("a garbage token", Credential::Garbage),
+                    ("another game's seat", Credential::Token(&other.white)),
+                    ("the admin token", Credential::Token(ADMIN_TOKEN)),
+                ] {
+                    assert_refused(
+                        rpc,
+                        call(credential).await,
+                        Code::PermissionDenied,
+                        "NOT_A_SEAT",
+                        with,
+                    );
+                }
+            }
+            Needs::Admin => {
+                assert_refused(
+                    rpc,
+                    call(Credential::None).await,
+                    Code::Unauthenticated,
+                    "MISSING_TOKEN",
+                    "no token",
+                );
+                for (with, credential) in [
+                    ("a garbage token", Credential::Garbage),
+                    ("the game's own seat", Credential::Token(&game.white)),
+                ] {
+                    assert_refused(
+                        rpc,
+                        call(credential).await,
+                        Code::PermissionDenied,
+                        "NOT_ADMIN",
+                        with,
+                    );
+                }
+            }
+        }
+    }
+    // Nothing a refused call sent changed the game (its clocks are read
+    // at another instant).
+    let unclocked = |mut game: proto::Game| {
+        game.clock = None;
+        game
+    };
+    assert_eq!(
+        unclocked(get(&mut client, &game.id).await),
+        unclocked(before)
+    );
+
+    // The rightful callers get past the credentials.
+    for rpc in Rpc::ALL {
+        let credential = match rpc.needs() {
+            Needs::Nothing => Credential::None,
+            Needs::Seat => Credential::Token(&game.white),
+            Needs::Admin => Credential::Token(ADMIN_TOKEN),
+        };
+        assert_admitted(
+            rpc,
+            rpc.call(&app, &game.id, event, credential).await,
+            "its own credential",
+        );
+    }
+}
+
+on_every_backend!(every_rpc_admits_exactly_its_callers);
