@@ -98,6 +98,9 @@ fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, Str
             precondition("DRAW_OFFER_NOT_ALLOWED", "rules", message)
         }
         Rejection::NoDrawOffer => precondition("NO_DRAW_OFFER", "draw_offer", message),
+        Rejection::DrawRequestLimit { .. } => {
+            precondition("DRAW_REQUEST_LIMIT", "draw_requests", message)
+        }
         Rejection::ClockPaused => precondition("CLOCK_PAUSED", "clock", message),
         Rejection::NotStarted { .. } => {
             precondition("NOT_STARTED", "scheduled_start_time", message)

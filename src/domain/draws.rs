@@ -105,6 +105,79 @@ impl fmt::Display for ClaimRefusal {
     }
 }
 
+/// The most draw offers one player may make in a game. The Laws set no
+/// number (a player who offers again and again is distracting the
+/// opponent, 11.5, for the arbiter to judge); a cap keeps a game's log,
+/// and what a client can make its watchers receive, bounded.
+pub const MAX_DRAW_OFFERS: u16 = 20;
+
+/// The most draw claims of one player that may be refused in a game; each
+/// refused claim already gives the opponent time (9.5.3). A claim that
+/// holds is upheld whatever the count.
+pub const MAX_REFUSED_CLAIMS: u16 = 10;
+
+/// How many draw offers each player made in a game, and how many of their
+/// claims were refused, counted from the events the game commits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawRequests {
+    /// Offers by White and by Black.
+    offers: [u16; 2],
+    /// Refused claims of White and of Black.
+    refused_claims: [u16; 2],
+}
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+impl DrawRequests {
+    /// Whether nothing was counted yet (a state without the field).
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Counts what `kind` adds.
+    pub(super) fn count(&mut self, kind: &EventKind) {
+        match kind {
+            EventKind::DrawOffered { by } => {
+                let count = &mut self.offers[index(*by)];
+                *count = count.saturating_add(1);
+            }
+            EventKind::DrawClaimRefused { by, .. } => {
+                let count = &mut self.refused_claims[index(*by)];
+                *count = count.saturating_add(1);
+            }
+            _ => {}
+        }
+    }
+
+    /// Refuses a new offer from `seat` past [`MAX_DRAW_OFFERS`].
+    pub(super) fn ensure_may_offer(&self, seat: Color) -> Result<(), Rejection> {
+        if self.offers[index(seat)] >= MAX_DRAW_OFFERS {
+            return Err(Rejection::DrawRequestLimit {
+                what: "draw offers",
+                limit: MAX_DRAW_OFFERS,
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuses a new claim from `seat` past [`MAX_REFUSED_CLAIMS`] refused
+    /// ones.
+    pub(super) fn ensure_may_claim(&self, seat: Color) -> Result<(), Rejection> {
+        if self.refused_claims[index(seat)] >= MAX_REFUSED_CLAIMS {
+            return Err(Rejection::DrawRequestLimit {
+                what: "refused draw claims",
+                limit: MAX_REFUSED_CLAIMS,
+            });
+        }
+        Ok(())
+    }
+}
+
 impl Game {
     /// Offers a draw for `seat`. Offering while the opponent's offer is
     /// pending accepts it.
@@ -118,6 +191,9 @@ impl Game {
         self.ensure_active()?;
         if let Some(reason) = self.rules().draw_offer_refusal(self.ply()) {
             return Err(Rejection::DrawOfferNotAllowed { reason });
+        }
+        if self.draw_offer().is_none() {
+            self.draw_requests().ensure_may_offer(seat)?;
         }
         let mut next = self.clone();
         let mut kinds = Vec::new();
@@ -229,6 +305,11 @@ impl Game {
             }
         }
         let refusal = after.claim_refusal(reason, intended.is_some());
+        if refusal.is_some() {
+            // A claim that holds is always upheld; one more refused claim
+            // past the cap is not recorded (nor its penalty).
+            self.draw_requests().ensure_may_claim(seat)?;
+        }
         let (mut next, mut kinds) = match refusal {
             // Refused, the claim as an offer meets the opponent's: the game
             // is drawn by agreement as it stood at the claim, and an

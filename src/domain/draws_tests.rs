@@ -1100,3 +1100,66 @@ fn a_refused_claim_repeated_gets_the_same_ruling_once() {
         Err(Rejection::StalePly { .. })
     ));
 }
+
+#[test]
+fn draw_offers_are_capped_per_player() {
+    let mut game = both_moved();
+    for _ in 0..MAX_DRAW_OFFERS {
+        let (offered, _) = changed(game.offer_draw(Color::White, at(10)));
+        game = changed(offered.respond_to_draw_offer(Color::Black, false, at(11))).0;
+    }
+    assert!(matches!(
+        game.offer_draw(Color::White, at(12)),
+        Err(Rejection::DrawRequestLimit {
+            limit: MAX_DRAW_OFFERS,
+            ..
+        })
+    ));
+    // Offering with a move is refused too, move and all.
+    assert!(matches!(
+        game.play_move(Color::White, game.ply(), "Nf3", true, at(12)),
+        Err(Rejection::DrawRequestLimit { .. })
+    ));
+    // The count survives storage.
+    let stored = crate::domain::encoding::encode_game(&game).expect("encode");
+    let game = crate::domain::encoding::decode_game(&stored).expect("decode");
+    assert!(game.offer_draw(Color::White, at(12)).is_err());
+    // The opponent may still offer, and accepting is no new offer.
+    let (offered, _) = changed(game.offer_draw(Color::Black, at(13)));
+    let (drawn, _) = changed(offered.offer_draw(Color::White, at(14)));
+    assert_eq!(drawn.status(), GameStatus::Finished);
+}
+
+#[test]
+fn refused_claims_are_capped_but_a_claim_that_holds_is_upheld() {
+    let mut game = both_moved();
+    let claimant = game.side_to_move();
+    for _ in 0..MAX_REFUSED_CLAIMS {
+        let (next, _, verdict) = claim(&game, ClaimReason::ThreefoldRepetition, None);
+        assert!(matches!(verdict, ClaimVerdict::Refused(_)), "{verdict:?}");
+        // The claim stands as an offer; the opponent declines it.
+        game = changed(next.respond_to_draw_offer(!claimant, false, at(950))).0;
+    }
+    let before = game.version();
+    assert!(matches!(
+        game.claim_draw(
+            claimant,
+            game.ply(),
+            ClaimReason::FiftyMoves,
+            None,
+            at(1_000)
+        ),
+        Err(Rejection::DrawRequestLimit {
+            limit: MAX_REFUSED_CLAIMS,
+            ..
+        })
+    ));
+    assert_eq!(game.version(), before);
+    // Knights out and back twice: the position stands for the third time.
+    let game = line(
+        &game,
+        &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"],
+    );
+    let (_, _, verdict) = claim(&game, ClaimReason::ThreefoldRepetition, None);
+    assert_eq!(verdict, ClaimVerdict::Upheld);
+}

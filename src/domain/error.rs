@@ -67,6 +67,15 @@ pub enum Rejection {
         /// Which regulation forbids it.
         reason: DrawOfferRefusal,
     },
+    /// The player has used up a per-game cap on draw offers or on refused
+    /// draw claims.
+    #[error("no more {what} in this game: the limit is {limit} per player")]
+    DrawRequestLimit {
+        /// What is capped.
+        what: &'static str,
+        /// The cap.
+        limit: u16,
+    },
     /// The game is scheduled to start later.
     #[error("the game starts at its scheduled time, {starts_at_ms} ms after the Unix epoch")]
     NotStarted {

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
 
 use super::{
-    AdjudicationNote, AdminRequest, Board, Clock, EventKind, GameEvent, GameId, GameResult,
-    GameRules, LastClaim, MoveRecord, NewGame, Outcome, Pairing, Player, Ply, Rejection, Score,
-    ScoringSystem, SeatHashes, Termination, Timestamp, TokenHash, Variant,
+    AdjudicationNote, AdminRequest, Board, Clock, DrawRequests, EventKind, GameEvent, GameId,
+    GameResult, GameRules, LastClaim, MoveRecord, NewGame, Outcome, Pairing, Player, Ply,
+    Rejection, Score, ScoringSystem, SeatHashes, Termination, Timestamp, TokenHash, Variant,
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
 };
@@ -97,6 +97,10 @@ pub struct Game {
     /// The latest draw claim and its ruling, for recognising its repeat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     last_claim: Option<LastClaim>,
+    /// How many draw offers each player made and how many of their claims
+    /// were refused, against the caps of [`super::draws`].
+    #[serde(default, skip_serializing_if = "DrawRequests::is_empty")]
+    draw_requests: DrawRequests,
     /// When the game ended (a flag: when it fell), so that its clocks stay
     /// as they were then, whatever is committed later (a correction).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -137,6 +141,7 @@ impl Game {
             progress: Progress::Active { draw_offer: None },
             admin_requests: Vec::new(),
             last_claim: None,
+            draw_requests: DrawRequests::default(),
             ended_at: None,
             legacy_fingerprint: None,
         };
@@ -177,6 +182,7 @@ impl Game {
             progress,
             admin_requests: Vec::new(),
             last_claim: None,
+            draw_requests: DrawRequests::default(),
             ended_at: None,
             legacy_fingerprint: Some(fingerprint),
         }
@@ -288,6 +294,11 @@ impl Game {
             Progress::Aborted { .. } => GameStatus::Aborted,
         }
     }
+    /// How many draw offers and refused claims each player has made.
+    pub fn draw_requests(&self) -> &DrawRequests {
+        &self.draw_requests
+    }
+
     /// Whether the game has ended (with a result, or aborted).
     pub fn is_over(&self) -> bool {
         !matches!(self.progress, Progress::Active { .. })
@@ -379,6 +390,9 @@ impl Game {
         self.ensure_clock_allows(now)?;
         if offer_draw && let Some(reason) = self.rules().draw_offer_refusal(ply.next()) {
             return Err(Rejection::DrawOfferNotAllowed { reason });
+        }
+        if offer_draw {
+            self.draw_requests.ensure_may_offer(seat)?;
         }
         let m = parse_move(self.position(), self.variant().castling_mode(), text)?;
         let mut next = self.clone();
@@ -634,6 +648,9 @@ impl Game {
             self.ended_at = Some(now);
         }
         let mut events = Vec::with_capacity(kinds.len());
+        for kind in &kinds {
+            self.draw_requests.count(kind);
+        }
         // Once the game has ended its clocks stay as they were then.
         let clock_at = self.ended_at.map_or(now, |ended| ended.min(now));
         let clock = self.clock.as_ref().map(|clock| clock.view(clock_at));

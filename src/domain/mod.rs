@@ -80,7 +80,10 @@ pub use arbiter_reason::ArbiterReason;
 pub use board::Board;
 pub use chess_move::{IllegalMoveReason, MoveRecord, parse_move};
 pub use clock::{Clock, ClockView, MoveTime};
-pub use draws::{ClaimReason, ClaimRefusal, ClaimVerdict, LastClaim};
+pub use draws::{
+    ClaimReason, ClaimRefusal, ClaimVerdict, DrawRequests, LastClaim, MAX_DRAW_OFFERS,
+    MAX_REFUSED_CLAIMS,
+};
 pub use endings::automatic_ending;
 pub use error::{FieldError, Rejection};
 pub use event::{EventKind, GameEvent};

@@ -1865,7 +1865,84 @@ async fn seat_commands_need_the_seat_token(backend: Backend) {
     );
 }
 
+/// A player's draw offers and refused claims are capped per game; past
+/// the cap a request is refused and changes nothing, and a claim that
+/// holds is still upheld.
+async fn draw_offers_and_refused_claims_are_capped(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+    play_line(&mut client, &game, &["e4", "e5"]).await;
+    for _ in 0..20 {
+        seat(&mut client, &game.white, offer_draw(&game.id))
+            .await
+            .expect("an offer");
+        seat(&mut client, &game.black, decline_draw(&game.id))
+            .await
+            .expect("declined");
+    }
+    let before = get(&mut client, &game.id).await;
+    let refused = expect_code(
+        seat(&mut client, &game.white, offer_draw(&game.id)).await,
+        Code::FailedPrecondition,
+    );
+    assert_eq!(reason(&refused), "DRAW_REQUEST_LIMIT");
+    let refused = expect_code(
+        seat(
+            &mut client,
+            &game.white,
+            make_move_offering_draw(&game.id, before.ply, "Nf3"),
+        )
+        .await,
+        Code::FailedPrecondition,
+    );
+    assert_eq!(reason(&refused), "DRAW_REQUEST_LIMIT");
+    assert_eq!(get(&mut client, &game.id).await.version, before.version);
+
+    // Black's refused claims (each also an offer White declines).
+    play_line(&mut client, &game, &["Nf3"]).await;
+    for _ in 0..10 {
+        let ruled = seat(
+            &mut client,
+            &game.black,
+            claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "", 3),
+        )
+        .await
+        .expect("a claim");
+        assert_eq!(ruled.verdict, DrawClaimVerdict::Refused as i32);
+        seat(&mut client, &game.white, decline_draw(&game.id))
+            .await
+            .expect("declined");
+    }
+    let refused = expect_code(
+        seat(
+            &mut client,
+            &game.black,
+            claim_draw(&game.id, DrawClaimReason::FiftyMoves, "", 3),
+        )
+        .await,
+        Code::FailedPrecondition,
+    );
+    assert_eq!(reason(&refused), "DRAW_REQUEST_LIMIT");
+    // Knights out and back twice: a threefold claim that holds is upheld.
+    play_line(
+        &mut client,
+        &game,
+        &["Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3"],
+    )
+    .await;
+    let ruled = seat(
+        &mut client,
+        &game.black,
+        claim_draw(&game.id, DrawClaimReason::ThreefoldRepetition, "", 11),
+    )
+    .await
+    .expect("a claim that holds");
+    assert_eq!(ruled.verdict, DrawClaimVerdict::Upheld as i32);
+}
+
 on_every_backend!(
+    draw_offers_and_refused_claims_are_capped,
     a_repeated_refused_claim_applies_once,
     offers_wait_until_both_players_have_moved,
     an_offer_is_pending_until_the_opponent_moves,

@@ -39,6 +39,12 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_SHUTTING_DOWN: _ClassVar[ErrorReason]
     ERROR_REASON_CORRUPT_DATA: _ClassVar[ErrorReason]
     ERROR_REASON_TOO_MANY_STREAMS: _ClassVar[ErrorReason]
+    ERROR_REASON_ADMIN_TOKEN_NOT_SET: _ClassVar[ErrorReason]
+    ERROR_REASON_HISTORY_REWRITTEN: _ClassVar[ErrorReason]
+    ERROR_REASON_OVERLOADED: _ClassVar[ErrorReason]
+    ERROR_REASON_RATE_LIMITED: _ClassVar[ErrorReason]
+    ERROR_REASON_WATCHER_TOO_SLOW: _ClassVar[ErrorReason]
+    ERROR_REASON_DRAW_REQUEST_LIMIT: _ClassVar[ErrorReason]
 
 class Color(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -165,6 +171,12 @@ ERROR_REASON_STORAGE_UNAVAILABLE: ErrorReason
 ERROR_REASON_SHUTTING_DOWN: ErrorReason
 ERROR_REASON_CORRUPT_DATA: ErrorReason
 ERROR_REASON_TOO_MANY_STREAMS: ErrorReason
+ERROR_REASON_ADMIN_TOKEN_NOT_SET: ErrorReason
+ERROR_REASON_HISTORY_REWRITTEN: ErrorReason
+ERROR_REASON_OVERLOADED: ErrorReason
+ERROR_REASON_RATE_LIMITED: ErrorReason
+ERROR_REASON_WATCHER_TOO_SLOW: ErrorReason
+ERROR_REASON_DRAW_REQUEST_LIMIT: ErrorReason
 COLOR_UNSPECIFIED: Color
 COLOR_WHITE: Color
 COLOR_BLACK: Color

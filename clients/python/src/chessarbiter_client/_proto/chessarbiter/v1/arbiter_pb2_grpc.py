@@ -155,7 +155,7 @@ class ArbiterServiceServicer:
 
         Errors: INVALID_FIELD, UNPARSABLE_MOVE, ILLEGAL_MOVE, MISSING_TOKEN,
         NOT_A_SEAT, GAME_NOT_FOUND, NOT_YOUR_TURN, GAME_OVER, GAME_ABORTED,
-        NOT_STARTED, CLOCK_PAUSED, DRAW_OFFER_NOT_ALLOWED, STALE_PLY,
+        NOT_STARTED, CLOCK_PAUSED, DRAW_OFFER_NOT_ALLOWED, DRAW_REQUEST_LIMIT, STALE_PLY,
         CONTENTION (retry), STORAGE_UNAVAILABLE (retry).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -176,7 +176,7 @@ class ArbiterServiceServicer:
         """Offers a draw to the opponent, or accepts the opponent's pending offer.
 
         Errors: MISSING_TOKEN, NOT_A_SEAT, GAME_NOT_FOUND, GAME_OVER,
-        GAME_ABORTED, DRAW_OFFER_NOT_ALLOWED, CONTENTION (retry),
+        GAME_ABORTED, DRAW_OFFER_NOT_ALLOWED, DRAW_REQUEST_LIMIT, CONTENTION (retry),
         STORAGE_UNAVAILABLE (retry).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -211,8 +211,8 @@ class ArbiterServiceServicer:
 
         Errors: INVALID_FIELD, UNPARSABLE_MOVE, ILLEGAL_MOVE, MISSING_TOKEN,
         NOT_A_SEAT, GAME_NOT_FOUND, NOT_YOUR_TURN, GAME_OVER, GAME_ABORTED,
-        NOT_STARTED, CLOCK_PAUSED, STALE_PLY, CONTENTION (retry),
-        STORAGE_UNAVAILABLE (retry).
+        NOT_STARTED, CLOCK_PAUSED, DRAW_REQUEST_LIMIT, STALE_PLY, CONTENTION
+        (retry), STORAGE_UNAVAILABLE (retry).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
