@@ -16,6 +16,12 @@ use tokio::time::Instant;
 use super::{Arbiter, ArbiterError, codec};
 use crate::domain::{Game, GameId, Timestamp};
 
+/// How long a replica's claim on a due game keeps the others' sweepers
+/// off it: long enough for a helpmate search, short enough that a game is
+/// not held up for long by a replica that stopped mid-way. The claim is
+/// released as soon as the game is handled.
+const SWEEP_CLAIM_MS: u64 = 10_000;
+
 /// How long a failing game is first set aside, and at most.
 const FIRST_BACKOFF: Duration = Duration::from_secs(5);
 const LONGEST_BACKOFF: Duration = Duration::from_secs(300);
@@ -77,6 +83,46 @@ impl Arbiter {
     /// by now (see [`Arbiter::sweep_pass`]); returns how many it handled.
     pub async fn sweep(&self, limit: usize) -> Result<usize, ArbiterError> {
         Ok(self.sweep_pass(limit).await?.handled)
+    }
+
+    /// Handles one due game: commits the ending time decided, puts back
+    /// the deadline of a game time has not ended, archives the log of a
+    /// game over whose time to archive has come. Only a failing store is
+    /// an error; a game that cannot be read is set aside.
+    async fn sweep_one(&self, id: &GameId) -> Result<(), ArbiterError> {
+        match self.load_current_by(id, super::SettledBy::Sweeper).await {
+            Ok((game, now)) => {
+                self.set_aside.succeed(id);
+                let next = self.sweeper_deadline(&game);
+                if game.is_over() && next.is_some_and(|at| at <= now) {
+                    self.archive(&game).await?;
+                } else {
+                    // Time ended the game (its commit set the time to
+                    // archive it), or the entry was early: put back the
+                    // game's own, unless the game has changed since.
+                    self.store.repair_deadline(id, game.version(), next).await?;
+                }
+            }
+            Err(ArbiterError::NotFound(_)) => {
+                self.store.repair_deadline(id, 0, None).await?;
+            }
+            Err(ArbiterError::Store(err))
+                if !matches!(err, crate::store::StoreError::Corrupt(_)) =>
+            {
+                // Redis is failing: not this game's fault.
+                return Err(ArbiterError::Store(err));
+            }
+            Err(err) => {
+                let backoff = self.set_aside.fail(id);
+                tracing::warn!(
+                    game_id = %id,
+                    error = %err,
+                    retry_in_seconds = backoff.as_secs(),
+                    "a due game cannot be swept; set aside"
+                );
+            }
+        }
+        Ok(())
     }
 
     /// Archives the log of `game`, which is over (see
@@ -149,40 +195,17 @@ impl Arbiter {
             if handled == limit {
                 break;
             }
-            handled += 1;
-            match self.load_current_by(id, super::SettledBy::Sweeper).await {
-                // Time ended the game (its commit cleared its deadline), or
-                // the entry was early: put back the game's own deadline,
-                // unless the game has changed since.
-                Ok((game, _)) if game.is_over() => {
-                    self.set_aside.succeed(id);
-                    self.archive(&game).await?;
-                }
-                Ok((game, _)) => {
-                    self.set_aside.succeed(id);
-                    self.store
-                        .repair_deadline(id, game.version(), game.deadline())
-                        .await?;
-                }
-                Err(ArbiterError::NotFound(_)) => {
-                    self.store.repair_deadline(id, 0, None).await?;
-                }
-                Err(ArbiterError::Store(err))
-                    if !matches!(err, crate::store::StoreError::Corrupt(_)) =>
-                {
-                    // Redis is failing: not this game's fault.
-                    return Err(ArbiterError::Store(err));
-                }
-                Err(err) => {
-                    let backoff = self.set_aside.fail(id);
-                    tracing::warn!(
-                        game_id = %id,
-                        error = %err,
-                        retry_in_seconds = backoff.as_secs(),
-                        "a due game cannot be swept; set aside"
-                    );
-                }
+            // Another replica is on it: the claim lapses should it stop.
+            if !self.store.claim_sweep(id, SWEEP_CLAIM_MS).await? {
+                continue;
             }
+            handled += 1;
+            let swept = self.sweep_one(id).await;
+            // Released at once, so that this replica's next pass (or
+            // another's) may take the game up again when it is due again.
+            let released = self.store.release_sweep(id).await;
+            swept?;
+            released?;
         }
         pass.handled = handled;
         Ok(pass)

@@ -81,6 +81,14 @@ impl GameStore for RecordingStore {
         self.record("archive");
         self.inner.archive(id, archive).await
     }
+    async fn claim_sweep(&self, id: &GameId, for_ms: u64) -> Result<bool, StoreError> {
+        self.record("claim_sweep");
+        self.inner.claim_sweep(id, for_ms).await
+    }
+    async fn release_sweep(&self, id: &GameId) -> Result<(), StoreError> {
+        self.record("release_sweep");
+        self.inner.release_sweep(id).await
+    }
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
         self.record("changes");
         self.inner.changes().await

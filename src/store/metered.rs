@@ -166,6 +166,16 @@ impl GameStore for MeteredStore {
         .await
     }
 
+    async fn claim_sweep(&self, id: &GameId, for_ms: u64) -> Result<bool, StoreError> {
+        self.measured("claim_sweep", self.inner.claim_sweep(id, for_ms))
+            .await
+    }
+
+    async fn release_sweep(&self, id: &GameId) -> Result<(), StoreError> {
+        self.measured("release_sweep", self.inner.release_sweep(id))
+            .await
+    }
+
     async fn ping(&self) -> Result<(), StoreError> {
         self.measured("ping", self.inner.ping()).await
     }

@@ -199,6 +199,41 @@ fn assert_plausible_now(now: Timestamp) {
 // Loading and creating
 // ---------------------------------------------------------------------------
 
+/// A sweep claim keeps the other replicas' sweepers off a game until it
+/// is released or lapses; a store that serves one process grants them all.
+async fn a_sweep_claim_is_held_until_released_or_lapsed(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let game = id("claimed");
+    assert!(store.claim_sweep(&game, 60_000).await.expect("claim"));
+    let again = store.claim_sweep(&game, 60_000).await.expect("claim");
+    assert_eq!(
+        again,
+        backend == Backend::Memory,
+        "a second claim while held"
+    );
+    assert!(
+        store
+            .claim_sweep(&id("another"), 60_000)
+            .await
+            .expect("claim")
+    );
+    store.release_sweep(&game).await.expect("release");
+    assert!(
+        store
+            .claim_sweep(&game, 50)
+            .await
+            .expect("claim after release")
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(
+        store
+            .claim_sweep(&game, 60_000)
+            .await
+            .expect("claim after the lapse")
+    );
+}
+
 async fn missing_game_loads_as_none_with_the_time(backend: Backend) {
     let subject = open(backend);
     let store = subject.store.as_ref();
@@ -1666,6 +1701,7 @@ async fn several_states_load_together(backend: Backend) {
 
 on_every_backend!(
     several_states_load_together,
+    a_sweep_claim_is_held_until_released_or_lapsed,
     missing_game_loads_as_none_with_the_time,
     commit_at_zero_creates_the_game,
     a_second_create_conflicts_and_writes_nothing,

@@ -149,6 +149,14 @@ impl GameStore for FaultyStore {
         self.inner.archive(id, archive).await
     }
 
+    async fn claim_sweep(&self, id: &GameId, for_ms: u64) -> Result<bool, StoreError> {
+        self.inner.claim_sweep(id, for_ms).await
+    }
+
+    async fn release_sweep(&self, id: &GameId) -> Result<(), StoreError> {
+        self.inner.release_sweep(id).await
+    }
+
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
         self.inner.changes().await
     }
@@ -231,7 +239,9 @@ impl FaultyApp {
             inner: inner.clone(),
             faults: faults.clone(),
         });
-        let arbiter = Arbiter::new(store, SeatKeys::from_secret(TOKEN_SECRET.as_bytes()));
+        // Archiving at once, as the test servers do.
+        let arbiter = Arbiter::new(store, SeatKeys::from_secret(TOKEN_SECRET.as_bytes()))
+            .with_archive_after(Duration::ZERO);
         let shutdown = CancellationToken::new();
         let api = ArbiterApi::new(
             arbiter.clone(),

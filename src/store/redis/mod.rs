@@ -509,6 +509,11 @@ impl RedisStore {
         decode_log_read(read)
     }
 
+    /// The key of a replica's claim on sweeping game `id`.
+    fn sweep_claim_key(&self, id: &GameId) -> String {
+        format!("{}:{}:sweeping:{}", self.prefix, Self::bucket_tag(id), id)
+    }
+
     fn deadlines_key(&self, tag: &str) -> String {
         format!("{}:{}:deadlines", self.prefix, tag)
     }
@@ -1028,6 +1033,36 @@ impl GameStore for RedisStore {
             }
         }
         Ok(earliest)
+    }
+
+    async fn claim_sweep(&self, id: &GameId, for_ms: u64) -> Result<bool, StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        let claimed: Option<String> = self
+            .endpoint
+            .bounded(
+                redis::cmd("SET")
+                    .arg(self.sweep_claim_key(id))
+                    .arg(1)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(for_ms.max(1))
+                    .query_async(&mut conn),
+            )
+            .await?;
+        Ok(claimed.is_some())
+    }
+
+    async fn release_sweep(&self, id: &GameId) -> Result<(), StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        let _: i64 = self
+            .endpoint
+            .bounded(
+                redis::cmd("DEL")
+                    .arg(self.sweep_claim_key(id))
+                    .query_async(&mut conn),
+            )
+            .await?;
+        Ok(())
     }
 
     async fn repair_deadline(
