@@ -15,6 +15,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .build_server(true)
         .build_client(true)
+        // Prost's codec, but a malformed request is INVALID_ARGUMENT.
+        .codec_path("crate::api::codec::ProtoCodec")
         .compile_fds(fds)?;
     Ok(())
 }

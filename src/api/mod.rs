@@ -9,6 +9,7 @@
 
 mod admin;
 mod auth;
+pub mod codec;
 mod convert;
 mod create;
 pub mod limits;

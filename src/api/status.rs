@@ -129,6 +129,16 @@ pub fn invalid_field(err: &crate::domain::FieldError) -> Status {
     bad_request("INVALID_FIELD", err.field, err.to_string())
 }
 
+/// A request body that is not a valid protobuf message of its method.
+pub fn malformed_request(detail: &str) -> Status {
+    status(
+        Code::InvalidArgument,
+        "MALFORMED_REQUEST",
+        format!("the request is not a valid message of this method: {detail}"),
+        ErrorDetails::new(),
+    )
+}
+
 /// A request without credentials.
 pub fn unauthenticated(message: &str) -> Status {
     status(

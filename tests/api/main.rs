@@ -12,6 +12,7 @@ mod concurrency;
 mod draws;
 mod errors;
 mod event_exports;
+mod fuzz;
 mod game_play;
 mod metrics;
 mod operations;

@@ -45,6 +45,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_RATE_LIMITED: _ClassVar[ErrorReason]
     ERROR_REASON_WATCHER_TOO_SLOW: _ClassVar[ErrorReason]
     ERROR_REASON_DRAW_REQUEST_LIMIT: _ClassVar[ErrorReason]
+    ERROR_REASON_MALFORMED_REQUEST: _ClassVar[ErrorReason]
 
 class Color(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -177,6 +178,7 @@ ERROR_REASON_OVERLOADED: ErrorReason
 ERROR_REASON_RATE_LIMITED: ErrorReason
 ERROR_REASON_WATCHER_TOO_SLOW: ErrorReason
 ERROR_REASON_DRAW_REQUEST_LIMIT: ErrorReason
+ERROR_REASON_MALFORMED_REQUEST: ErrorReason
 COLOR_UNSPECIFIED: Color
 COLOR_WHITE: Color
 COLOR_BLACK: Color
