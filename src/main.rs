@@ -2,15 +2,15 @@
 
 use std::process::ExitCode;
 
-use arbiter::server::{self, Config, LogFormat};
+use arbiter::server::{self, Config};
 use clap::Parser;
 use tokio_util::sync::CancellationToken;
-use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let config = Config::parse();
-    init_tracing(config.log_format);
+    // Flushes the spans not yet exported when main returns.
+    let _telemetry = server::telemetry::init(config.log_format);
     let settings = match config.settings() {
         Ok(settings) => settings,
         Err(message) => {
@@ -53,15 +53,6 @@ async fn main() -> ExitCode {
             tracing::error!(error = %err, "server task failed");
             ExitCode::FAILURE
         }
-    }
-}
-
-fn init_tracing(format: LogFormat) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
-    match format {
-        LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.json().init(),
     }
 }
 

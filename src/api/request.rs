@@ -20,8 +20,11 @@ fn invalid(field: &'static str, reason: &str) -> Status {
 }
 
 /// A game id.
+/// A required game id; recorded on the call's span for traces and logs.
 pub fn game_id(raw: &str) -> Result<GameId, Status> {
-    GameId::parse(raw).map_err(|err| status::invalid_field(&err))
+    let id = GameId::parse(raw).map_err(|err| status::invalid_field(&err))?;
+    tracing::Span::current().record("game_id", id.as_str());
+    Ok(id)
 }
 
 /// A required event id.

@@ -7,6 +7,7 @@ mod metrics_port;
 mod rpc_metrics;
 pub mod supervise;
 mod sweeper;
+pub mod telemetry;
 pub mod tls;
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
@@ -102,6 +103,8 @@ pub async fn serve(
         None => None,
     };
     let router = tonic::transport::Server::builder()
+        // A span per call, continuing the caller's trace.
+        .trace_fn(telemetry::rpc_span)
         // gRPC-Web (HTTP/1.1 or HTTP/2) on the same port, for browsers.
         .accept_http1(true)
         .layer(rpc_metrics::RpcMetricsLayer::new(metrics))

@@ -1,9 +1,10 @@
 //! A store that records every operation's latency and failures in the
-//! server's metrics, around any other store.
+//! server's metrics, and a span for traces, around any other store.
 
 use std::{sync::Arc, time::Instant};
 
 use async_trait::async_trait;
+use tracing::Instrument;
 
 use super::{
     ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore, LogRead,
@@ -32,7 +33,8 @@ impl MeteredStore {
         call: impl Future<Output = Result<T, StoreError>>,
     ) -> Result<T, StoreError> {
         let started = Instant::now();
-        let result = call.await;
+        let span = tracing::info_span!("store", otel.name = operation, operation);
+        let result = call.instrument(span).await;
         self.metrics
             .store_operation(operation, started.elapsed(), result.is_err());
         result

@@ -28,6 +28,7 @@ mod standings;
 mod storage;
 mod store_contract;
 mod store_faults;
+mod traces;
 mod trf;
 mod watch;
 mod watch_event;
