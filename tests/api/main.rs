@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 
+mod check_in;
 mod chess960;
 mod clocks;
 mod concurrency;
