@@ -223,6 +223,8 @@ pub fn game(game: &Game, as_of: Timestamp) -> proto::Game {
         halfmove_clock: int32(game.halfmove_clock(), i32::MAX),
         repetition_count: int32(game.repetition_count(), i32::MAX),
         clock: game.clock_view(as_of).as_ref().map(clock),
+        white_present: game.present().contains(Color::White),
+        black_present: game.present().contains(Color::Black),
     }
 }
 
@@ -375,6 +377,11 @@ fn event_kind(kind: &EventKind) -> proto::game_event::Kind {
         EventKind::ClockResumed { reason } => Kind::ClockResumed(proto::ClockResumed {
             reason: reason.clone(),
         }),
+        EventKind::PlayerCheckedIn { color: side } => {
+            Kind::PlayerCheckedIn(proto::PlayerCheckedIn {
+                color: color(*side).into(),
+            })
+        }
     }
 }
 

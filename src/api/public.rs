@@ -157,6 +157,16 @@ impl ArbiterService for ArbiterApi {
         Ok(Response::new(proto::AbortGameResponse { game, events }))
     }
 
+    async fn check_in(
+        &self,
+        request: Request<proto::CheckInRequest>,
+    ) -> Result<Response<proto::CheckInResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        let (id, token, _) = self.seat(request, |r| &r.game_id)?;
+        let (game, events) = applied(&self.arbiter.check_in(&id, &token).await?);
+        Ok(Response::new(proto::CheckInResponse { game, events }))
+    }
+
     type WatchGameStream = stream::GameStream;
 
     async fn watch_game(

@@ -157,6 +157,12 @@ impl Arbiter {
             .await
     }
 
+    /// Checks in the seat holding `token`: present at the board.
+    pub async fn check_in(&self, id: &GameId, token: &str) -> Result<Applied, ArbiterError> {
+        self.execute(id, token, |game, seat, now| game.check_in(seat, now))
+            .await
+    }
+
     /// Runs one seat command: load, authorise, decide, commit; again from
     /// the fresh state when a concurrent commit won the race.
     async fn execute(

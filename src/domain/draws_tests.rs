@@ -605,6 +605,7 @@ fn kind_names(events: &[GameEvent]) -> Vec<&'static str> {
             EventKind::ClockPaused { .. } => "ClockPaused",
             EventKind::ClockResumed { .. } => "ClockResumed",
             EventKind::ResultSet { .. } => "ResultSet",
+            EventKind::PlayerCheckedIn { .. } => "PlayerCheckedIn",
         })
         .collect()
 }

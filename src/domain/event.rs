@@ -110,6 +110,13 @@ pub enum EventKind {
         /// Why.
         reason: String,
     },
+    /// A player checked in: declared presence at the board (FIDE 6.7.1),
+    /// which the default time counts as arriving.
+    PlayerCheckedIn {
+        /// Who checked in.
+        #[serde(with = "serde_chess::color")]
+        color: Color,
+    },
     /// The game was called off before both players had moved: no result.
     /// It ends the game; only an arbiter's ruling (`ResultSet`) may follow.
     GameAborted {

@@ -5,7 +5,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMo
 
 use super::{
     AdjudicationNote, AdminRequest, Board, Clock, DrawRequests, EventKind, GameEvent, GameId,
-    GameResult, GameRules, LastClaim, MoveRecord, NewGame, Outcome, Pairing, Player, Ply,
+    GameResult, GameRules, LastClaim, MoveRecord, NewGame, Outcome, Pairing, Player, Ply, Presence,
     Rejection, Score, ScoringSystem, SeatHashes, Termination, Timestamp, TokenHash, Variant,
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
@@ -109,6 +109,10 @@ pub struct Game {
     /// (see [`super::encoding`]); `None` for every game created since.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     legacy_fingerprint: Option<String>,
+    /// The players who checked in (a move is presence too, but the board
+    /// records that).
+    #[serde(default, skip_serializing_if = "Presence::is_empty")]
+    checked_in: Presence,
 }
 
 impl Game {
@@ -144,6 +148,7 @@ impl Game {
             draw_requests: DrawRequests::default(),
             ended_at: None,
             legacy_fingerprint: None,
+            checked_in: Presence::NOBODY,
         };
         let event = GameEvent {
             version: 1,
@@ -185,6 +190,7 @@ impl Game {
             draw_requests: DrawRequests::default(),
             ended_at: None,
             legacy_fingerprint: Some(fingerprint),
+            checked_in: Presence::NOBODY,
         }
     }
 
@@ -469,6 +475,38 @@ impl Game {
         let mut next = self.clone();
         next.progress = Progress::Aborted { by: seat };
         Ok(next.commit(vec![EventKind::GameAborted { by: seat }], now))
+    }
+
+    /// Declares `seat` present at the board (FIDE 6.7.1), before or after
+    /// the scheduled start: a player who has checked in does not lose when
+    /// the default time runs out. A seat already present (checked in, or
+    /// having moved) changes nothing; a game that is over refuses it.
+    pub fn check_in(&self, seat: Color, now: Timestamp) -> Result<Decision, Rejection> {
+        self.ensure_active()?;
+        if self.present().contains(seat) {
+            return Ok(Decision::Unchanged);
+        }
+        let mut next = self.clone();
+        next.checked_in = next.checked_in.with(seat);
+        Ok(next.commit(vec![EventKind::PlayerCheckedIn { color: seat }], now))
+    }
+
+    /// The players who checked in.
+    pub fn checked_in(&self) -> Presence {
+        self.checked_in
+    }
+
+    /// The players who have arrived at the board: checked in, or made a
+    /// move (the side that moves first, once a move has been made; both
+    /// once two have).
+    pub fn present(&self) -> Presence {
+        let first = self.setup.start().turn();
+        let moved = match self.ply().count() {
+            0 => Presence::NOBODY,
+            1 => Presence::NOBODY.with(first),
+            _ => Presence::NOBODY.with(first).with(!first),
+        };
+        self.checked_in.union(moved)
     }
 
     /// Whether the game ended with `termination`, by the action of `seat`

@@ -13,7 +13,7 @@
 //! | checkmate, resignation (and against a side that cannot mate) | 5.1 | `endings`, `game`, `dead_position` |
 //! | stalemate, insufficient material, dead positions | 5.2 | `endings`, `dead_position` (chasolver) |
 //! | clocks, periods, increment and delay, pace | 6.1–6.5, A.1, B.1 | `clock`, `time_control` |
-//! | scheduled start and default time | 6.6, 6.7 | `timing` |
+//! | scheduled start and default time, presence (check-in) | 6.6, 6.7 | `timing`, `presence` |
 //! | flag-fall and its adjudication | 6.9 (USCF 14E) | `timing`, `adjudication` |
 //! | draw offers, Sofia rules | 9.1 | `draws`, `rules` |
 //! | draw claims: threefold, fifty moves, penalties | 9.2, 9.3, 9.5 | `draws`, `repetition` |
@@ -30,9 +30,10 @@
 //! - `game`: a game's state and the commands that change it; `setup`: what
 //!   is fixed when a game is created; `board`: position, ply and repetition
 //!   history; `pairing`, `seat_hashes`: where a game belongs and who may
-//!   act in it; `encoding`: the versioned stored form of games and events,
-//!   `packed`: its binary records, `archive`: the log of a game that has
-//!   ended, in one compact record.
+//!   act in it; `presence`: who has arrived at the board; `encoding`: the
+//!   versioned stored form of games and events, `packed`: its binary
+//!   records, `archive`: the log of a game that has ended, in one compact
+//!   record.
 //! - `chess_move`, `variant`, `rules`, `ids`, `player`, `ply`, `time`,
 //!   `outcome`, `event`, `arbiter_reason`, `error`: the vocabulary the rest
 //!   is written in.
@@ -58,6 +59,7 @@ mod pairing;
 pub mod pgn;
 mod player;
 mod ply;
+mod presence;
 mod repetition;
 mod rules;
 mod scoring;
@@ -93,6 +95,7 @@ pub use outcome::{GameResult, Outcome, Termination};
 pub use pairing::Pairing;
 pub use player::Player;
 pub use ply::Ply;
+pub use presence::Presence;
 pub use repetition::Repetition;
 pub use rules::{DrawOfferRefusal, GameRules};
 pub use scoring::{PointTable, Points, Score, ScoringSystem};

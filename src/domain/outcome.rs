@@ -70,8 +70,9 @@ pub enum Termination {
     /// The flag fell while the opponent's draw offer was pending, in a game
     /// whose rules make that a draw.
     TimeoutWithPendingDrawOffer,
-    /// The player made no first move by the end of the default time after
-    /// the scheduled start (FIDE 6.7): lost by forfeit.
+    /// The player (with [`Outcome::DoubleForfeit`]: both players) had not
+    /// arrived at the board, by checking in or moving, when the default time
+    /// after the scheduled start ran out (FIDE 6.7.1): lost by forfeit.
     NoShow,
     /// The arbiter forfeited one player or both: not a played game.
     Forfeit,
@@ -99,7 +100,7 @@ impl Termination {
                 "timeout against a side that cannot checkmate"
             }
             Termination::TimeoutWithPendingDrawOffer => "timeout with a draw offer pending",
-            Termination::NoShow => "forfeit: no first move within the default time",
+            Termination::NoShow => "forfeit: absent when the default time ran out",
             Termination::Forfeit => "forfeit",
             Termination::ArbiterDecision => "arbiter's decision",
         }

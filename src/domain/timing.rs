@@ -28,8 +28,9 @@ pub struct Schedule {
     /// The scheduled start (FIDE 6.6): White's clock starts then, not at
     /// creation.
     pub scheduled_start: Option<Timestamp>,
-    /// With a scheduled start: a player who has not made a first move this
-    /// long after it loses by forfeit (FIDE 6.7).
+    /// With a scheduled start: a player who has not arrived at the board
+    /// (checked in or moved) this long after it loses by forfeit, and both
+    /// do when neither has (FIDE 6.7.1).
     pub default_time_ms: Option<u64>,
 }
 
@@ -174,20 +175,14 @@ impl Ruling {
     }
 }
 
-/// The result of a game whose player to move failed to show up.
-fn no_show(absent: Color) -> GameResult {
-    GameResult {
-        outcome: Outcome::win_for(!absent),
-        termination: Termination::NoShow,
-    }
-}
-
 impl Game {
-    /// Ends the game if time decided it by `now`: a player who made no first
-    /// move within the default time forfeits; a player whose flag has
-    /// fallen loses, or draws when the opponent cannot checkmate. Every
-    /// command runs this first and commits its decision before anything
-    /// else. The returned note, if any, explains an adjudication that rests
+    /// Ends the game if time decided it by `now`: when the default time
+    /// runs out, a player who has not arrived at the board (neither checked
+    /// in nor moved) loses by forfeit, and both do when neither has (FIDE
+    /// 6.7.1, see [`super::Presence::default_time_result`]); a player whose
+    /// flag has fallen loses, or draws when the opponent cannot checkmate.
+    /// Every command runs this first and commits its decision before
+    /// anything else. The returned note, if any, explains an adjudication that rests
     /// on an undecided analysis: the result records it too, awaiting an
     /// arbiter's review.
     pub fn check_time(&self, now: Timestamp) -> Option<(Decision, Option<AdjudicationNote>)> {
@@ -200,8 +195,11 @@ impl Game {
         let no_show_due = self
             .no_show_deadline()
             .is_some_and(|d| now >= d && flag_first.is_none_or(|flag| d <= flag));
-        let (result, note) = if no_show_due {
-            (no_show(self.side_to_move()), None)
+        let no_show = no_show_due
+            .then(|| self.present().default_time_result())
+            .flatten();
+        let (result, note) = if let Some(result) = no_show {
+            (result, None)
         } else {
             let flagger = self.clock()?.flagged(now)?;
             if self.rules().pending_offer_draws_on_flag && self.draw_offer() == Some(!flagger) {
@@ -220,7 +218,7 @@ impl Game {
         next.finish_for_review(result, note, &mut kinds);
         // The game ended when the flag fell or the default time ran out,
         // however late that was noticed.
-        let ended = if no_show_due {
+        let ended = if no_show.is_some() {
             self.no_show_deadline()
         } else {
             flag_first
@@ -229,11 +227,12 @@ impl Game {
         Some((next.commit(kinds, now), note))
     }
 
-    /// The default-time deadline while the player to move has not made a
-    /// first move. The default time stands still while an arbiter has the
-    /// clock paused (no deadline then), and is extended by every pause.
+    /// The default-time deadline (FIDE 6.7.1) while a player has not
+    /// arrived at the board (checked in or moved). The default time stands
+    /// still while an arbiter has the clock paused (no deadline then), and
+    /// is extended by every pause.
     fn no_show_deadline(&self) -> Option<Timestamp> {
-        if self.ply().count() >= 2 {
+        if self.present().is_complete() {
             return None;
         }
         if self.clock().is_some_and(super::Clock::is_paused) {

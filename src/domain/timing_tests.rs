@@ -8,7 +8,7 @@ use super::*;
 use crate::domain::test_support::*;
 use crate::domain::{
     ClaimReason, ClaimVerdict, DelayMode, GameEvent, GameId, GameRules, MoveTime, NewGame, Pairing,
-    Period, Player, RulesProfile, StartPosition, Variant,
+    Period, Player, Points, Presence, RulesProfile, StartPosition, Variant,
 };
 
 const SEC: u64 = 1_000;
@@ -188,6 +188,25 @@ fn no_show_of(absent: Color) -> GameResult {
         outcome: Outcome::win_for(!absent),
         termination: Termination::NoShow,
     }
+}
+
+/// Neither player arrived by the default time: both lose.
+fn double_no_show() -> GameResult {
+    GameResult {
+        outcome: Outcome::DoubleForfeit,
+        termination: Termination::NoShow,
+    }
+}
+
+/// `seat` checks in at `at(now_ms)`.
+#[track_caller]
+fn check_in(game: &Game, seat: Color, now_ms: u64) -> Game {
+    let (game, events) = changed(game.check_in(seat, at(now_ms)));
+    assert_eq!(
+        events.iter().map(|e| e.kind.clone()).collect::<Vec<_>>(),
+        vec![EventKind::PlayerCheckedIn { color: seat }]
+    );
+    game
 }
 
 fn remaining(game: &Game, color: Color, now_ms: u64) -> i64 {
@@ -625,8 +644,9 @@ fn black_plays_on_whites_control_unless_given_its_own() {
 }
 
 #[test]
-fn white_without_a_first_move_by_the_default_time_forfeits() {
-    let game = with_default_time();
+fn white_absent_at_the_default_time_forfeits() {
+    // Black checked in before the start; White neither checks in nor moves.
+    let game = check_in(&with_default_time(), Color::Black, 10 * SEC);
     assert_eq!(game.deadline(), Some(at(90 * SEC)));
     assert_eq!(game.check_time(at(90 * SEC - 1)), None);
     assert_eq!(time_result(&game, 90 * SEC), no_show_of(Color::White));
@@ -637,6 +657,116 @@ fn white_without_a_first_move_by_the_default_time_forfeits() {
     );
     // Just in time is in time.
     play(&game, "e4", 90 * SEC - 1);
+}
+
+#[test]
+fn nobody_present_at_the_default_time_is_a_double_forfeit() {
+    // FIDE 6.7.1: each player "who arrives at the chessboard after the
+    // default time shall lose the game", so with neither there both lose.
+    let game = with_default_time();
+    assert_eq!(game.present(), Presence::NOBODY);
+    assert_eq!(game.deadline(), Some(at(90 * SEC)));
+    assert_eq!(game.check_time(at(90 * SEC - 1)), None);
+    assert_eq!(time_result(&game, 90 * SEC), double_no_show());
+    let (ended, _) = time_out(&game, 10 * MIN);
+    assert_eq!(ended.result(), Some(double_no_show()));
+    // It ended when the default time ran out, however late it was noticed.
+    assert_eq!(ended.ended_at(), Some(at(90 * SEC)));
+    let score = ended.score().expect("scored");
+    assert_eq!((score.white, score.black), (Points::ZERO, Points::ZERO));
+    assert!(!score.played);
+    assert_eq!(ended.deadline(), None);
+}
+
+#[test]
+fn a_present_black_is_not_forfeited_for_whites_late_first_move() {
+    // Black checks in before the start; White moves a millisecond before the
+    // default time ends. Black, who could not move before White, is
+    // present: the default time no longer applies to anyone.
+    let game = check_in(&with_default_time(), Color::Black, 30 * SEC);
+    let (game, _) = play(&game, "e4", 90 * SEC - 1);
+    assert!(game.present().is_complete());
+    assert_eq!(game.check_time(at(90 * SEC)), None);
+    assert_eq!(game.check_time(at(91 * SEC)), None);
+    // Only Black's flag is left: an hour from White's move.
+    assert_eq!(game.deadline(), Some(at(90 * SEC - 1 + 60 * MIN)));
+    play(&game, "e5", 5 * MIN);
+    // The same with Black checking in after the start.
+    let game = check_in(&with_default_time(), Color::Black, 89 * SEC);
+    let (game, _) = play(&game, "d4", 90 * SEC - 1);
+    assert_eq!(game.check_time(at(2 * MIN)), None);
+}
+
+#[test]
+fn a_move_is_presence_for_the_side_that_moves_first() {
+    // From a position with Black to move, Black's first move makes Black
+    // present; White, who has not checked in, forfeits.
+    let (game, _) = create(
+        StartPosition::Fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".to_owned()),
+        GameRules::default(),
+        Some(fischer(60 * MIN, 0)),
+        Schedule {
+            scheduled_start: Some(at(60 * SEC)),
+            default_time_ms: Some(30 * SEC),
+        },
+    );
+    let (game, _) = play(&game, "e5", 70 * SEC);
+    assert_eq!(game.present(), Presence::NOBODY.with(Color::Black));
+    assert_eq!(game.checked_in(), Presence::NOBODY, "a move is not stored");
+    assert_eq!(time_result(&game, 90 * SEC), no_show_of(Color::White));
+}
+
+#[test]
+fn check_in_is_idempotent_and_refused_once_the_game_is_over() {
+    let game = with_default_time();
+    // Allowed before the scheduled start (+60 s).
+    let checked = check_in(&game, Color::White, 5 * SEC);
+    assert_eq!(checked.checked_in(), Presence::NOBODY.with(Color::White));
+    assert_eq!(checked.version(), game.version() + 1);
+    // A repeat changes nothing.
+    assert_eq!(
+        checked.check_in(Color::White, at(6 * SEC)),
+        Ok(Decision::Unchanged)
+    );
+    // Nor does a check-in by a seat that has already moved.
+    let (moved, _) = play(&checked, "e4", 61 * SEC);
+    let black = check_in(&moved, Color::Black, 62 * SEC);
+    assert!(black.present().is_complete());
+    let (both, _) = play(&black, "e5", 63 * SEC);
+    assert_eq!(
+        both.check_in(Color::White, at(64 * SEC)),
+        Ok(Decision::Unchanged)
+    );
+    // A game that is over refuses it: finished, or aborted.
+    let (resigned, _) = changed(checked.resign(Color::White, at(7 * SEC)));
+    assert_eq!(
+        resigned.check_in(Color::Black, at(8 * SEC)),
+        Err(Rejection::GameOver)
+    );
+    assert_eq!(
+        resigned.check_in(Color::White, at(8 * SEC)),
+        Err(Rejection::GameOver)
+    );
+    let (aborted, _) = changed(checked.abort(Color::Black, at(7 * SEC)));
+    assert_eq!(
+        aborted.check_in(Color::Black, at(8 * SEC)),
+        Err(Rejection::GameAborted)
+    );
+    // Untimed games and games without a default time take check-ins too.
+    check_in(&untimed(), Color::Black, SEC);
+}
+
+#[test]
+fn check_ins_are_stored_only_when_there_are_some() {
+    let game = with_default_time();
+    let json = serde_json::to_string(&game).expect("serialize");
+    assert!(!json.contains("checked_in"), "{json}");
+    let checked = check_in(&game, Color::Black, SEC);
+    let json = serde_json::to_string(&checked).expect("serialize");
+    assert!(json.contains(r#""checked_in":{"black":true}"#), "{json}");
+    let back: Game = serde_json::from_str(&json).expect("deserialize");
+    assert_eq!(back, checked);
+    assert_eq!(time_result(&back, 90 * SEC), no_show_of(Color::White));
 }
 
 #[test]
@@ -700,7 +830,7 @@ fn a_flag_that_falls_before_the_default_time_decides_whenever_it_is_checked() {
             default_time_ms: Some(30 * SEC),
         },
     );
-    assert_eq!(time_result(&game, 20 * MIN), no_show_of(Color::White));
+    assert_eq!(time_result(&game, 20 * MIN), double_no_show());
     // A tie goes to the default time.
     let game = scheduled(
         fischer(MIN, 0),
@@ -709,6 +839,8 @@ fn a_flag_that_falls_before_the_default_time_decides_whenever_it_is_checked() {
             default_time_ms: Some(MIN),
         },
     );
+    assert_eq!(time_result(&game, 2 * MIN), double_no_show());
+    let game = check_in(&game, Color::Black, SEC);
     assert_eq!(time_result(&game, 2 * MIN), no_show_of(Color::White));
 }
 
@@ -1448,7 +1580,14 @@ fn the_default_time_stands_still_while_the_arbiter_has_the_clock_paused() {
     let extended = 90 * SEC + (5 * MIN - 70 * SEC);
     assert_eq!(resumed.deadline(), Some(at(extended)));
     assert_eq!(resumed.check_time(at(extended - 1)), None);
+    assert_eq!(time_result(&resumed, extended), double_no_show());
+    // Black checks in during the pause: then only White forfeits.
+    let black = check_in(&paused, Color::Black, 3 * MIN);
+    assert_eq!(black.deadline(), None, "still paused");
+    let (resumed, _) = changed(black.resume_clock("hall", at(5 * MIN)));
+    assert_eq!(resumed.deadline(), Some(at(extended)));
     assert_eq!(time_result(&resumed, extended), no_show_of(Color::White));
-    // White moving in the extended time is in time.
-    play(&resumed, "e4", extended - 1);
+    // White moving in the extended time is in time, and nobody forfeits.
+    let (moved, _) = play(&resumed, "e4", extended - 1);
+    assert_eq!(moved.check_time(at(extended + MIN)), None);
 }

@@ -46,6 +46,7 @@ enum Rpc {
     DeclineDraw,
     ClaimDraw,
     AbortGame,
+    CheckIn,
     WatchGame,
     ListGames,
     WatchEvent,
@@ -69,7 +70,7 @@ enum Needs {
 }
 
 impl Rpc {
-    const ALL: [Rpc; 21] = [
+    const ALL: [Rpc; 22] = [
         Rpc::GetGame,
         Rpc::ListMoves,
         Rpc::MakeMove,
@@ -79,6 +80,7 @@ impl Rpc {
         Rpc::DeclineDraw,
         Rpc::ClaimDraw,
         Rpc::AbortGame,
+        Rpc::CheckIn,
         Rpc::WatchGame,
         Rpc::ListGames,
         Rpc::WatchEvent,
@@ -109,7 +111,8 @@ impl Rpc {
             | Rpc::AcceptDraw
             | Rpc::DeclineDraw
             | Rpc::ClaimDraw
-            | Rpc::AbortGame => Needs::Seat,
+            | Rpc::AbortGame
+            | Rpc::CheckIn => Needs::Seat,
             Rpc::CreateGame
             | Rpc::AdjustClock
             | Rpc::PauseClock
@@ -179,6 +182,7 @@ impl Rpc {
                 ply: 0,
             })),
             Rpc::AbortGame => unary!(client.abort_game(proto::AbortGameRequest { game_id })),
+            Rpc::CheckIn => unary!(client.check_in(proto::CheckInRequest { game_id })),
             Rpc::WatchGame => stream!(watch_game(proto::WatchGameRequest {
                 game_id,
                 ..Default::default()

@@ -769,7 +769,7 @@ async fn a_player_who_does_not_show_up_forfeits(backend: Backend) {
     let mut client = app.client().await;
     let mut admin = app.admin_client().await;
 
-    // Nobody shows up: White, who was to move first, forfeits.
+    // Black checks in, White never shows up: White forfeits.
     let start = from_now(200);
     let mut request = timed("", sudden_death(60_000));
     request.scheduled_start_time = Some(start);
@@ -777,6 +777,9 @@ async fn a_player_who_does_not_show_up_forfeits(backend: Backend) {
     let game = create_ok(&mut admin, request).await;
     assert_eq!(common::setup(&game.game).scheduled_start_time, Some(start));
     assert_eq!(common::setup(&game.game).default_time_millis, 300);
+    seat(&mut client, &game.black, common::check_in(&game.id))
+        .await
+        .expect("Black checks in");
     let mut stream = watch(&mut client, &game.id, 0).await;
     let (_, events) = snapshot_until_the_end(&mut stream).await;
     assert_eq!(kinds(&events), ["game_ended"]);

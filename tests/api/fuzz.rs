@@ -280,7 +280,7 @@ impl Decoder for RawCodec {
 }
 
 /// Every method of both services, by path.
-const METHODS: [&str; 21] = [
+const METHODS: [&str; 22] = [
     "ArbiterService/GetGame",
     "ArbiterService/ListMoves",
     "ArbiterService/MakeMove",
@@ -290,6 +290,7 @@ const METHODS: [&str; 21] = [
     "ArbiterService/DeclineDraw",
     "ArbiterService/ClaimDraw",
     "ArbiterService/AbortGame",
+    "ArbiterService/CheckIn",
     "ArbiterService/WatchGame",
     "ArbiterService/ListGames",
     "ArbiterService/WatchEvent",

@@ -348,6 +348,10 @@ async fn a_no_show_is_scored_but_unplayed(backend: Backend) {
     let game = create(&mut app.admin_client().await, request)
         .await
         .expect("create");
+    // Black is at the board, White never arrives.
+    seat(&mut client, &game.black, common::check_in(&game.id))
+        .await
+        .expect("Black checks in");
     let mut stream = watch(&mut client, &game.id, 1).await;
     tokio::time::timeout(Duration::from_secs(20), drain(&mut stream))
         .await

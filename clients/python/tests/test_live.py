@@ -207,6 +207,10 @@ def test_seat_actions_and_an_arbiter_ruling(client: ArbiterClient) -> None:
     assert claim.verdict == pb.DRAW_CLAIM_VERDICT_REFUSED and not claim.upheld and claim.explanation
 
     aborted = new_game(client)
+    checked = client.check_in(aborted.game_id, aborted.black_token)
+    assert checked.game.black_present and not checked.game.white_present
+    assert [e.WhichOneof("kind") for e in checked.events] == ["player_checked_in"]
+    assert client.check_in(aborted.game_id, aborted.black_token).applied is False
     assert client.abort(aborted.game_id, aborted.black_token).game.status == pb.GAME_STATUS_ABORTED
 
     resigned = new_game(client)

@@ -353,6 +353,7 @@ replies_with_the_game!(
     proto::AcceptDrawRequest => accept_draw,
     proto::DeclineDrawRequest => decline_draw,
     proto::AbortGameRequest => abort_game,
+    proto::CheckInRequest => check_in,
 );
 
 /// A claim's reply also carries the ruling.
@@ -444,6 +445,13 @@ pub fn claim_draw(
 /// A request to abort the game.
 pub fn abort(game_id: &str) -> proto::AbortGameRequest {
     proto::AbortGameRequest {
+        game_id: game_id.to_owned(),
+    }
+}
+
+/// A check-in: the seat is present at the board.
+pub fn check_in(game_id: &str) -> proto::CheckInRequest {
+    proto::CheckInRequest {
         game_id: game_id.to_owned(),
     }
 }
@@ -701,6 +709,7 @@ pub fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
             Kind::ClockPaused(_) => "clock_paused",
             Kind::ClockResumed(_) => "clock_resumed",
             Kind::ResultDecided(_) => "result_decided",
+            Kind::PlayerCheckedIn(_) => "player_checked_in",
         })
         .collect()
 }
@@ -744,6 +753,7 @@ replies_with_events!(
     proto::DeclineDrawRequest => decline_draw,
     proto::ClaimDrawRequest => claim_draw,
     proto::AbortGameRequest => abort_game,
+    proto::CheckInRequest => check_in,
 );
 
 /// Sends `command` for the seat holding `token`; returns the game and the

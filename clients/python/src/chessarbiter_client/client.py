@@ -306,6 +306,17 @@ class ArbiterClient:
         )
         return ActionResult(response.game, tuple(response.events))
 
+    def check_in(self, game_id: str, token: str) -> ActionResult:
+        """Declares the seat present at the board (FIDE 6.7.1), for the default time.
+
+        Call it when the player joins the board, before or after the scheduled start. A seat
+        already present (checked in, or having moved) is answered as done.
+        """
+        response = self._unary(
+            self.arbiter.CheckIn, pb.CheckInRequest(game_id=game_id), _bearer(token)
+        )
+        return ActionResult(response.game, tuple(response.events))
+
     # --- watching ---------------------------------------------------------------
 
     def watch_game(

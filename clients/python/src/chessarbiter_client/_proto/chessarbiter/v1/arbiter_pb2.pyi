@@ -433,7 +433,7 @@ class MoveRecord(_message.Message):
     def __init__(self, ply: _Optional[int] = ..., uci: _Optional[str] = ..., san: _Optional[str] = ..., color: _Optional[_Union[Color, str]] = ..., move_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., time_spent_millis: _Optional[int] = ..., clock_millis: _Optional[int] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("game_id", "version", "status", "setup", "create_time", "update_time", "fen", "side_to_move", "ply", "in_check", "legal_moves", "last_move", "moves", "result", "draw_offered_by", "aborted_by", "can_claim_threefold", "can_claim_fifty_moves", "halfmove_clock", "repetition_count", "clock")
+    __slots__ = ("game_id", "version", "status", "setup", "create_time", "update_time", "fen", "side_to_move", "ply", "in_check", "legal_moves", "last_move", "moves", "result", "draw_offered_by", "aborted_by", "can_claim_threefold", "can_claim_fifty_moves", "halfmove_clock", "repetition_count", "clock", "white_present", "black_present")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -455,6 +455,8 @@ class Game(_message.Message):
     HALFMOVE_CLOCK_FIELD_NUMBER: _ClassVar[int]
     REPETITION_COUNT_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    WHITE_PRESENT_FIELD_NUMBER: _ClassVar[int]
+    BLACK_PRESENT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     status: GameStatus
@@ -476,10 +478,12 @@ class Game(_message.Message):
     halfmove_clock: int
     repetition_count: int
     clock: ClockState
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., setup: _Optional[_Union[GameSetup, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., fen: _Optional[str] = ..., side_to_move: _Optional[_Union[Color, str]] = ..., ply: _Optional[int] = ..., in_check: _Optional[bool] = ..., legal_moves: _Optional[_Iterable[str]] = ..., last_move: _Optional[_Union[MoveRecord, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveRecord, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., draw_offered_by: _Optional[_Union[Color, str]] = ..., aborted_by: _Optional[_Union[Color, str]] = ..., can_claim_threefold: _Optional[bool] = ..., can_claim_fifty_moves: _Optional[bool] = ..., halfmove_clock: _Optional[int] = ..., repetition_count: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ...) -> None: ...
+    white_present: bool
+    black_present: bool
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., setup: _Optional[_Union[GameSetup, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., fen: _Optional[str] = ..., side_to_move: _Optional[_Union[Color, str]] = ..., ply: _Optional[int] = ..., in_check: _Optional[bool] = ..., legal_moves: _Optional[_Iterable[str]] = ..., last_move: _Optional[_Union[MoveRecord, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveRecord, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., draw_offered_by: _Optional[_Union[Color, str]] = ..., aborted_by: _Optional[_Union[Color, str]] = ..., can_claim_threefold: _Optional[bool] = ..., can_claim_fifty_moves: _Optional[bool] = ..., halfmove_clock: _Optional[int] = ..., repetition_count: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., white_present: _Optional[bool] = ..., black_present: _Optional[bool] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("version", "game_id", "event_time", "clock", "game_created", "move_made", "game_ended", "draw_offered", "draw_declined", "draw_claim_refused", "game_aborted", "clock_adjusted", "clock_paused", "clock_resumed", "result_decided")
+    __slots__ = ("version", "game_id", "event_time", "clock", "game_created", "move_made", "game_ended", "draw_offered", "draw_declined", "draw_claim_refused", "game_aborted", "clock_adjusted", "clock_paused", "clock_resumed", "result_decided", "player_checked_in")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
@@ -495,6 +499,7 @@ class GameEvent(_message.Message):
     CLOCK_PAUSED_FIELD_NUMBER: _ClassVar[int]
     CLOCK_RESUMED_FIELD_NUMBER: _ClassVar[int]
     RESULT_DECIDED_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_CHECKED_IN_FIELD_NUMBER: _ClassVar[int]
     version: int
     game_id: str
     event_time: _timestamp_pb2.Timestamp
@@ -510,7 +515,8 @@ class GameEvent(_message.Message):
     clock_paused: ClockPaused
     clock_resumed: ClockResumed
     result_decided: ResultDecided
-    def __init__(self, version: _Optional[int] = ..., game_id: _Optional[str] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., move_made: _Optional[_Union[MoveMade, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., draw_offered: _Optional[_Union[DrawOffered, _Mapping]] = ..., draw_declined: _Optional[_Union[DrawDeclined, _Mapping]] = ..., draw_claim_refused: _Optional[_Union[DrawClaimRefused, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., clock_adjusted: _Optional[_Union[ClockAdjusted, _Mapping]] = ..., clock_paused: _Optional[_Union[ClockPaused, _Mapping]] = ..., clock_resumed: _Optional[_Union[ClockResumed, _Mapping]] = ..., result_decided: _Optional[_Union[ResultDecided, _Mapping]] = ...) -> None: ...
+    player_checked_in: PlayerCheckedIn
+    def __init__(self, version: _Optional[int] = ..., game_id: _Optional[str] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., move_made: _Optional[_Union[MoveMade, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., draw_offered: _Optional[_Union[DrawOffered, _Mapping]] = ..., draw_declined: _Optional[_Union[DrawDeclined, _Mapping]] = ..., draw_claim_refused: _Optional[_Union[DrawClaimRefused, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., clock_adjusted: _Optional[_Union[ClockAdjusted, _Mapping]] = ..., clock_paused: _Optional[_Union[ClockPaused, _Mapping]] = ..., clock_resumed: _Optional[_Union[ClockResumed, _Mapping]] = ..., result_decided: _Optional[_Union[ResultDecided, _Mapping]] = ..., player_checked_in: _Optional[_Union[PlayerCheckedIn, _Mapping]] = ...) -> None: ...
 
 class GameCreated(_message.Message):
     __slots__ = ("setup",)
@@ -595,6 +601,12 @@ class GameAborted(_message.Message):
     BY_FIELD_NUMBER: _ClassVar[int]
     by: Color
     def __init__(self, by: _Optional[_Union[Color, str]] = ...) -> None: ...
+
+class PlayerCheckedIn(_message.Message):
+    __slots__ = ("color",)
+    COLOR_FIELD_NUMBER: _ClassVar[int]
+    color: Color
+    def __init__(self, color: _Optional[_Union[Color, str]] = ...) -> None: ...
 
 class Heartbeat(_message.Message):
     __slots__ = ("server_time", "version", "clock")
@@ -747,6 +759,20 @@ class AbortGameRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ...) -> None: ...
 
 class AbortGameResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class CheckInRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class CheckInResponse(_message.Message):
     __slots__ = ("game", "events")
     GAME_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]

@@ -88,6 +88,11 @@ class ArbiterServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.AbortGameRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.AbortGameResponse.FromString,
                 _registered_method=True)
+        self.CheckIn = channel.unary_unary(
+                '/chessarbiter.v1.ArbiterService/CheckIn',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CheckInRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.CheckInResponse.FromString,
+                _registered_method=True)
         self.WatchGame = channel.unary_stream(
                 '/chessarbiter.v1.ArbiterService/WatchGame',
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.WatchGameRequest.SerializeToString,
@@ -229,6 +234,20 @@ class ArbiterServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CheckIn(self, request, context):
+        """Declares the seat whose token is presented present at the board (FIDE
+        Art. 6.7.1), before or after the scheduled start: the platform calls it
+        when the player joins the board. A player who has checked in (or
+        moved) does not lose when the default time runs out. A seat already
+        present succeeds without any change.
+
+        Errors: MISSING_TOKEN, NOT_A_SEAT, GAME_NOT_FOUND, GAME_OVER,
+        GAME_ABORTED, CONTENTION (retry), STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def WatchGame(self, request, context):
         """Streams a game's events, resumable from any version already seen.
 
@@ -336,6 +355,11 @@ def add_ArbiterServiceServicer_to_server(servicer, server):
                     servicer.AbortGame,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.AbortGameRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.AbortGameResponse.SerializeToString,
+            ),
+            'CheckIn': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckIn,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.CheckInRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CheckInResponse.SerializeToString,
             ),
             'WatchGame': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchGame,
@@ -620,6 +644,33 @@ class ArbiterService:
             '/chessarbiter.v1.ArbiterService/AbortGame',
             chessarbiter_dot_v1_dot_arbiter__pb2.AbortGameRequest.SerializeToString,
             chessarbiter_dot_v1_dot_arbiter__pb2.AbortGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CheckIn(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.ArbiterService/CheckIn',
+            chessarbiter_dot_v1_dot_arbiter__pb2.CheckInRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.CheckInResponse.FromString,
             options,
             channel_credentials,
             insecure,
