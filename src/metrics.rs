@@ -99,6 +99,9 @@ pub struct Metrics {
     pub sweeper_lag: Gauge<f64, AtomicU64>,
     /// Logs of ended games archived.
     pub archives: Counter,
+    /// Due games the sweeper could not read and set aside (retried with a
+    /// growing backoff).
+    pub set_aside: Counter,
     /// Time each store operation took, by operation.
     pub store_duration: Histograms<OperationLabel>,
     /// Store operations that failed, by operation.
@@ -129,6 +132,7 @@ impl Default for Metrics {
             time_endings: Family::default(),
             sweeper_lag: Gauge::default(),
             archives: Counter::default(),
+            set_aside: Counter::default(),
             store_duration: Family::new_with_constructor(latency_histogram),
             store_errors: Family::default(),
             watch_streams: Gauge::default(),
@@ -200,6 +204,13 @@ impl Default for Metrics {
             "logs_archived",
             "Logs of ended games archived",
             metrics.archives.clone(),
+        );
+        names.push("arbiter_sweeper_set_aside".to_owned());
+        registry.register(
+            "sweeper_set_aside",
+            "Due games the sweeper could not read (corrupt, or written by a newer release) and \
+             set aside, to retry with a growing backoff",
+            metrics.set_aside.clone(),
         );
         names.push("arbiter_store_operation_duration_seconds".to_owned());
         registry.register_with_unit(

@@ -113,6 +113,7 @@ impl Arbiter {
                 return Err(ArbiterError::Store(err));
             }
             Err(err) => {
+                self.metrics.set_aside.inc();
                 let backoff = self.set_aside.fail(id);
                 tracing::warn!(
                     game_id = %id,

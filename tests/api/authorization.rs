@@ -376,3 +376,57 @@ async fn every_rpc_admits_exactly_its_callers(backend: Backend) {
 }
 
 on_every_backend!(every_rpc_admits_exactly_its_callers);
+
+/// Open mode (no admin token, the embedded quick start): anyone creates
+/// games, nobody intervenes as the arbiter, seats and reads are as ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_mode_admits_creation_and_closes_interventions() {
+    let mut settings = crate::common::settings(Backend::Memory.store());
+    settings.admin_token = None;
+    let app = TestApp::spawn_with(settings, None).await;
+    let mut admin = app.admin_client().await;
+    let event = "auth-open";
+    let mut in_event = create_request("", "");
+    in_event.pairing = Some(pairing(event, 1, 1));
+    in_event.time_control = Some(proto::TimeControl {
+        periods: vec![crate::common::period(600_000, 0, 0, 0)],
+        ..Default::default()
+    });
+    let created = admin
+        .create_game(Request::new(in_event))
+        .await
+        .expect("open mode creates games")
+        .into_inner();
+    let game = created.game.expect("game").game_id;
+    for rpc in Rpc::ALL {
+        for (with, credential) in [
+            ("no token", Credential::None),
+            ("a garbage token", Credential::Garbage),
+            (
+                "the game's own seat",
+                Credential::Token(&created.white_token),
+            ),
+        ] {
+            let result = rpc.call(&app, &game, event, credential).await;
+            match (rpc, rpc.needs()) {
+                (Rpc::CreateGame, _) | (_, Needs::Nothing) => assert_admitted(rpc, result, with),
+                (_, Needs::Admin) => assert_refused(
+                    rpc,
+                    result,
+                    Code::PermissionDenied,
+                    "ADMIN_TOKEN_NOT_SET",
+                    with,
+                ),
+                (_, Needs::Seat) => match credential {
+                    Credential::None => {
+                        assert_refused(rpc, result, Code::Unauthenticated, "MISSING_TOKEN", with)
+                    }
+                    Credential::Garbage => {
+                        assert_refused(rpc, result, Code::PermissionDenied, "NOT_A_SEAT", with)
+                    }
+                    Credential::Token(_) => assert_admitted(rpc, result, with),
+                },
+            }
+        }
+    }
+}
