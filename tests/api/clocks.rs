@@ -33,7 +33,7 @@ use tonic::{Code, Request, Status};
 use tonic_types::StatusExt;
 
 /// A control short enough for a flag to fall during a test.
-const FLAG_MS: i32 = 300;
+pub(crate) const FLAG_MS: i32 = 300;
 /// How long to sleep for a `FLAG_MS` deadline to have certainly passed.
 const PAST_FLAG: Duration = Duration::from_millis(FLAG_MS as u64 + 250);
 /// The longest a test waits for the server to do something by itself
@@ -53,13 +53,13 @@ fn control(periods: &[proto::TimeControlPeriod]) -> proto::TimeControl {
     }
 }
 
-fn sudden_death(time_ms: i32) -> proto::TimeControl {
+pub(crate) fn sudden_death(time_ms: i32) -> proto::TimeControl {
     control(&[period(time_ms, 0, 0, 0)])
 }
 
 /// A CreateGame request from `fen` (empty: the standard start) with
 /// `control` for both players.
-fn timed(fen: &str, control: proto::TimeControl) -> proto::CreateGameRequest {
+pub(crate) fn timed(fen: &str, control: proto::TimeControl) -> proto::CreateGameRequest {
     proto::CreateGameRequest {
         time_control: Some(control),
         ..create_request("", fen)
@@ -1135,7 +1135,8 @@ const WHITE_MAY_CASTLE: &str = "k1b5/1pPp4/1P1P3p/1P6/5P1P/5PNR/3NPBBQ/4K2R w K 
 
 /// The same with White's king on f1, in Chess960: castling the helpmate
 /// search cannot follow, so it cannot decide whether Black can mate.
-const CHESS960_KING_ON_F1: &str = "k1b5/1pPp4/1P1P3p/1P6/5P1P/5PNR/3NPBBQ/5K1R w K - 0 1";
+pub(crate) const CHESS960_KING_ON_F1: &str =
+    "k1b5/1pPp4/1P1P3p/1P6/5P1P/5PNR/3NPBBQ/5K1R w K - 0 1";
 
 fn domain_profile(profile: RulesProfile) -> domain::RulesProfile {
     match profile {

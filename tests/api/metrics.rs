@@ -259,3 +259,35 @@ async fn the_manifests_probe_services_the_server_registers() {
         assert!(status == 1 || status == 2, "{service}: {status}");
     }
 }
+
+/// A flag whose helpmate search cannot decide is counted as a result
+/// awaiting an arbiter's review.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_awaiting_review_are_counted() {
+    use crate::clocks::{CHESS960_KING_ON_F1, FLAG_MS, sudden_death, timed};
+    let (app, port) = spawn(Backend::Memory).await;
+    let mut admin_client = app.admin_client().await;
+    let (before, _) = scrape(port).await;
+    let mut request = timed(CHESS960_KING_ON_F1, sudden_death(FLAG_MS));
+    request.variant = proto::Variant::Chess960.into();
+    create(&mut admin_client, request).await.expect("created");
+    let counted = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let (samples, _) = scrape(port).await;
+            if value(&samples, "arbiter_results_awaiting_review_total") == 1.0 {
+                return samples;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the undecided flag is counted for review");
+    assert_eq!(value(&before, "arbiter_results_awaiting_review_total"), 0.0);
+    assert_eq!(
+        value(
+            &counted,
+            r#"arbiter_games_ended_total{termination="timeout"}"#
+        ),
+        1.0
+    );
+}
