@@ -7,7 +7,10 @@ use super::{
     request::{self, PgnSubject},
     stream,
 };
-use crate::proto::{self, arbiter_service_server::ArbiterService};
+use crate::{
+    arbiter::ListFilter,
+    proto::{self, arbiter_service_server::ArbiterService},
+};
 
 /// Moves per ListMoves page when the request names no size, and at most.
 const MOVES_PAGE: (usize, usize) = (100, 500);
@@ -196,12 +199,15 @@ impl ArbiterService for ArbiterApi {
         let full = request::full_view(req.view());
         let (default, max) = if full { FULL_GAMES_PAGE } else { GAMES_PAGE };
         let size = request::page_size(req.page_size, default, max)?;
-        let query = request::list_query(&event_id, req.status(), req.view());
+        let query = request::list_query(&event_id, req.status(), req.view(), req.needs_review);
         let after = request::list_cursor(&query, &req.page_token)?;
-        let wanted = request::status_filter(req.status());
+        let filter = ListFilter {
+            status: request::status_filter(req.status()),
+            needs_review: req.needs_review,
+        };
         let (games, next) = self
             .arbiter
-            .list_games(&event_id, wanted, after, size, full)
+            .list_games(&event_id, filter, after, size, full)
             .await?;
         Ok(Response::new(proto::ListGamesResponse {
             games: games.iter().map(convert::game_view).collect(),

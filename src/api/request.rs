@@ -212,8 +212,17 @@ fn read_token(query: &str, token_text: &str) -> Result<String, Status> {
 }
 
 /// The query a ListGames (or event ExportPgn) token belongs to.
-pub fn list_query(event_id: &EventId, status: proto::GameStatus, view: proto::GameView) -> String {
-    format!("games\n{event_id}\n{}\n{}", status as i32, view as i32)
+pub fn list_query(
+    event_id: &EventId,
+    status: proto::GameStatus,
+    view: proto::GameView,
+    needs_review: bool,
+) -> String {
+    let review = if needs_review { "\nreview" } else { "" };
+    format!(
+        "games\n{event_id}\n{}\n{}{review}",
+        status as i32, view as i32
+    )
 }
 
 /// The token of a list page that ends at `cursor`.
@@ -302,6 +311,7 @@ mod tests {
             &event,
             proto::GameStatus::Unspecified,
             proto::GameView::Basic,
+            false,
         );
         let cursor = ListCursor {
             round: 3,
@@ -310,8 +320,20 @@ mod tests {
         };
         let token = list_token(&query, &cursor);
         assert_eq!(list_cursor(&query, &token).expect("valid"), Some(cursor));
-        let other = list_query(&event, proto::GameStatus::Finished, proto::GameView::Basic);
+        let other = list_query(
+            &event,
+            proto::GameStatus::Finished,
+            proto::GameView::Basic,
+            false,
+        );
         assert!(list_cursor(&other, &token).is_err());
+        let review = list_query(
+            &event,
+            proto::GameStatus::Unspecified,
+            proto::GameView::Basic,
+            true,
+        );
+        assert!(list_cursor(&review, &token).is_err());
         for junk in ["p12", "!!", "MXxhYmN8MTIz"] {
             assert!(list_cursor(&query, junk).is_err(), "{junk}");
         }

@@ -32,7 +32,7 @@ use std::{sync::Arc, time::Duration};
 pub use self::error::{ArbiterError, GameContext};
 pub use self::event_watch::{EventUpdate, EventWatcher};
 pub use self::inspect::Inspection;
-pub use self::queries::{ListCursor, MovePage};
+pub use self::queries::{ListCursor, ListFilter, MovePage};
 pub use self::resume_token::{InvalidResumeToken, ResumeToken};
 pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::sweep::SweepPass;

@@ -5,8 +5,8 @@
 use super::{Arbiter, ArbiterError, GameView, codec};
 use crate::{
     domain::{
-        EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, Standing, TrfEvent,
-        TrfGame, pgn, standings, trf,
+        EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, Standing, Timestamp,
+        TrfEvent, TrfGame, pgn, standings, trf,
     },
     store::EventPosition,
 };
@@ -53,16 +53,32 @@ pub type ListCursor = EventPosition;
 /// the last event read), if the log goes on.
 pub type MovePage = (Vec<MoveRecord>, Option<u64>);
 
+/// Which of an event's games a list keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ListFilter {
+    /// Only games with this status (`Pending` as [`Game::status_at`] says).
+    pub status: Option<GameStatus>,
+    /// Only games whose result awaits an arbiter's review.
+    pub needs_review: bool,
+}
+
+impl ListFilter {
+    fn keeps(&self, game: &Game, now: Timestamp) -> bool {
+        self.status
+            .is_none_or(|wanted| game.status_at(now) == wanted)
+            && (!self.needs_review || game.review().is_some())
+    }
+}
+
 impl Arbiter {
     /// A page of an event's games in round and board order, as they stand
-    /// now, keeping those with `status` when one is given (`Pending` as
-    /// [`Game::status_at`] says). Returns the games and where the next page
+    /// now, keeping those `filter` keeps. Returns the games and where the next page
     /// starts, if there may be more: the position is in the list itself, so
     /// games added meanwhile never make a page repeat or skip one.
     pub async fn list_games(
         &self,
         event_id: &EventId,
-        status: Option<GameStatus>,
+        filter: ListFilter,
         after: Option<ListCursor>,
         page_size: usize,
         full: bool,
@@ -95,7 +111,7 @@ impl Arbiter {
                 if !listed_where_it_belongs(&game, event_id, &entry) {
                     continue;
                 }
-                if status.is_none_or(|wanted| game.status_at(now) == wanted) {
+                if filter.keeps(&game, now) {
                     games.push(self.view(game, now, full).await?);
                 }
                 if games.len() == page_size && entries.peek().is_none() && exhausted {
@@ -241,7 +257,7 @@ impl Arbiter {
         page_size: usize,
     ) -> Result<(Vec<(GameId, String)>, Option<ListCursor>), ArbiterError> {
         let (views, next) = self
-            .list_games(event_id, None, after, page_size, true)
+            .list_games(event_id, ListFilter::default(), after, page_size, true)
             .await?;
         let exports = views
             .into_iter()

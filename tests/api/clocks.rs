@@ -1282,6 +1282,78 @@ async fn an_undecided_flag_ruling_awaits_the_arbiters_review(backend: Backend) {
     assert!(!read.result.expect("result").needs_review);
 }
 
+/// ListGames with `needs_review` is the arbiter's work list: the results
+/// that await review, until a ruling settles them.
+async fn the_review_list_holds_the_results_awaiting_review(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin = app.admin_client().await;
+    let mut undecided = timed(CHESS960_KING_ON_F1, sudden_death(FLAG_MS));
+    undecided.variant = proto::Variant::Chess960.into();
+    undecided.pairing = Some(crate::common::pairing("review-open", 1, 1));
+    let flagged = create_ok(&mut admin, undecided).await;
+    let mut decided = timed("", sudden_death(FLAG_MS));
+    decided.pairing = Some(crate::common::pairing("review-open", 1, 2));
+    let other = create_ok(&mut admin, decided).await;
+    let review_list = |needs_review| proto::ListGamesRequest {
+        event_id: "review-open".to_owned(),
+        needs_review,
+        ..Default::default()
+    };
+    // Both flags fall; only the undecided one awaits review.
+    let listed = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let all = client
+                .list_games(review_list(false))
+                .await
+                .expect("list")
+                .into_inner();
+            if all
+                .games
+                .iter()
+                .all(|game| game.status == GameStatus::Finished as i32)
+            {
+                return client
+                    .list_games(review_list(true))
+                    .await
+                    .expect("the review list")
+                    .into_inner();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("both flags fall");
+    let ids: Vec<&str> = listed
+        .games
+        .iter()
+        .map(|game| game.game_id.as_str())
+        .collect();
+    assert_eq!(ids, [flagged.id.as_str()], "not {}", other.id);
+
+    let ruling = proto::SetGameResultRequest {
+        request_id: String::new(),
+        game_id: flagged.id.clone(),
+        ruling: Some(proto::set_game_result_request::Ruling::Played(
+            proto::PlayedResult {
+                outcome: Outcome::Draw.into(),
+                termination: Termination::TimeoutVsInsufficientMaterial.into(),
+            },
+        )),
+        reason: "Black cannot checkmate (FIDE 6.9)".to_owned(),
+    };
+    admin
+        .set_game_result(authorized(ruling, ADMIN))
+        .await
+        .expect("a ruling");
+    let listed = client
+        .list_games(review_list(true))
+        .await
+        .expect("the review list")
+        .into_inner();
+    assert!(listed.games.is_empty(), "{:?}", listed.games);
+}
+
 async fn a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut client = app.client().await;
@@ -1933,6 +2005,7 @@ on_every_backend!(
     the_clock_starts_after_both_first_moves_when_asked,
     flags_are_adjudicated_by_what_the_opponent_can_still_do,
     an_undecided_flag_ruling_awaits_the_arbiters_review,
+    the_review_list_holds_the_results_awaiting_review,
     a_pending_offer_draws_on_the_flag_only_when_the_rules_say_so,
     clock_controls_need_the_admin_token_a_reason_and_a_clock,
     arbiters_adjust_pause_and_resume_clocks,

@@ -933,6 +933,7 @@ async fn list_view(
             page_size,
             page_token: page_token.to_owned(),
             view: view.into(),
+            needs_review: false,
         })
         .await
         .map(tonic::Response::into_inner)

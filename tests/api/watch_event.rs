@@ -282,6 +282,7 @@ fn list_request(
         page_size,
         page_token: page_token.to_owned(),
         view: view.into(),
+        needs_review: false,
     }
 }
 

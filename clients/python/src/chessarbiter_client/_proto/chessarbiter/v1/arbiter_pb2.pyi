@@ -803,18 +803,20 @@ class WatchGameResponse(_message.Message):
     def __init__(self, snapshot: _Optional[_Union[Game, _Mapping]] = ..., event: _Optional[_Union[GameEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., resume_token: _Optional[str] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
-    __slots__ = ("event_id", "status", "page_size", "page_token", "view")
+    __slots__ = ("event_id", "status", "page_size", "page_token", "view", "needs_review")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
+    NEEDS_REVIEW_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     status: GameStatus
     page_size: int
     page_token: str
     view: GameView
-    def __init__(self, event_id: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., view: _Optional[_Union[GameView, str]] = ...) -> None: ...
+    needs_review: bool
+    def __init__(self, event_id: _Optional[str] = ..., status: _Optional[_Union[GameStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., view: _Optional[_Union[GameView, str]] = ..., needs_review: _Optional[bool] = ...) -> None: ...
 
 class ListGamesResponse(_message.Message):
     __slots__ = ("games", "next_page_token")
