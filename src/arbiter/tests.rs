@@ -417,6 +417,9 @@ async fn games_that_cannot_be_read_do_not_keep_the_sweeper_from_the_others() {
         Some(crate::domain::Termination::Timeout),
         "the flag was swept although 210 unreadable games came first"
     );
+    // Each was set aside once (then left alone for its backoff), and
+    // counted for the metrics port.
+    assert_eq!(arbiter.metrics().set_aside.get(), 210);
 }
 
 #[tokio::test]
