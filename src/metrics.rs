@@ -19,7 +19,7 @@ use prometheus_client::{
         gauge::Gauge,
         histogram::{Histogram, exponential_buckets},
     },
-    registry::{Registry, Unit},
+    registry::{Metric, Registry, Unit},
 };
 
 /// The labels of a per-RPC count.
@@ -110,6 +110,26 @@ pub struct Metrics {
     pub watch_streams: Gauge,
 }
 
+/// Registers families under `arbiter_`, remembering each one's name as
+/// the text format writes it.
+struct Registrar<'a> {
+    registry: &'a mut Registry,
+    names: &'a mut Vec<String>,
+}
+
+impl Registrar<'_> {
+    fn plain(&mut self, name: &str, help: &str, metric: impl Metric) {
+        self.names.push(format!("arbiter_{name}"));
+        self.registry.register(name, help, metric);
+    }
+
+    fn seconds(&mut self, name: &str, help: &str, metric: impl Metric) {
+        self.names.push(format!("arbiter_{name}_seconds"));
+        self.registry
+            .register_with_unit(name, help, Unit::Seconds, metric);
+    }
+}
+
 impl std::fmt::Debug for Metrics {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Metrics")
@@ -137,96 +157,80 @@ impl Default for Metrics {
             store_errors: Family::default(),
             watch_streams: Gauge::default(),
         };
-        let registry = &mut metrics.registry;
-        let names = &mut metrics.names;
-        names.push("arbiter_grpc_requests".to_owned());
-        registry.register(
+        let mut register = Registrar {
+            registry: &mut metrics.registry,
+            names: &mut metrics.names,
+        };
+        register.plain(
             "grpc_requests",
             "gRPC calls answered, by method and status code",
             metrics.rpcs.clone(),
         );
-        names.push("arbiter_grpc_request_duration_seconds".to_owned());
-        registry.register_with_unit(
+        register.seconds(
             "grpc_request_duration",
             "Time to answer a gRPC call (a stream: to open it), by method",
-            Unit::Seconds,
             metrics.rpc_duration.clone(),
         );
-        names.push("arbiter_moves_committed".to_owned());
-        registry.register("moves_committed", "Moves committed", metrics.moves.clone());
-        names.push("arbiter_games_created".to_owned());
-        registry.register(
+        register.plain("moves_committed", "Moves committed", metrics.moves.clone());
+        register.plain(
             "games_created",
             "Games created",
             metrics.games_created.clone(),
         );
-        names.push("arbiter_games_ended".to_owned());
-        registry.register(
+        register.plain(
             "games_ended",
             "Games ended, by termination (aborted games as aborted)",
             metrics.games_ended.clone(),
         );
-        names.push("arbiter_rulings".to_owned());
-        registry.register(
+        register.plain(
             "rulings",
             "Arbiter's rulings committed (decisions and corrections)",
             metrics.rulings.clone(),
         );
-        names.push("arbiter_results_awaiting_review".to_owned());
-        registry.register(
+        register.plain(
             "results_awaiting_review",
             "Games ended with a result that awaits an arbiter's review (needs_review): a flag \
              whose helpmate search could not decide",
             metrics.awaiting_review.clone(),
         );
-        names.push("arbiter_commit_conflicts".to_owned());
-        registry.register(
+        register.plain(
             "commit_conflicts",
             "Commits that lost a version race to another writer and were decided again",
             metrics.conflicts.clone(),
         );
-        names.push("arbiter_time_endings".to_owned());
-        registry.register(
+        register.plain(
             "time_endings",
             "Endings that time decided (flags, default times), by who committed them: the \
              sweeper, or a request that found the flag down",
             metrics.time_endings.clone(),
         );
-        names.push("arbiter_sweeper_lag_seconds".to_owned());
-        registry.register_with_unit(
+        register.seconds(
             "sweeper_lag",
             "How far behind the earliest due deadline the sweeper was at its latest pass",
-            Unit::Seconds,
             metrics.sweeper_lag.clone(),
         );
-        names.push("arbiter_logs_archived".to_owned());
-        registry.register(
+        register.plain(
             "logs_archived",
             "Logs of ended games archived",
             metrics.archives.clone(),
         );
-        names.push("arbiter_sweeper_set_aside".to_owned());
-        registry.register(
+        register.plain(
             "sweeper_set_aside",
             "Due games the sweeper could not read (corrupt, or written by a newer release) and \
              set aside, to retry with a growing backoff",
             metrics.set_aside.clone(),
         );
-        names.push("arbiter_store_operation_duration_seconds".to_owned());
-        registry.register_with_unit(
+        register.seconds(
             "store_operation_duration",
             "Time a store operation (Redis round trips, or the embedded store) took",
-            Unit::Seconds,
             metrics.store_duration.clone(),
         );
-        names.push("arbiter_store_errors".to_owned());
-        registry.register(
+        register.plain(
             "store_errors",
             "Store operations that failed",
             metrics.store_errors.clone(),
         );
-        names.push("arbiter_watch_streams_open".to_owned());
-        registry.register(
+        register.plain(
             "watch_streams_open",
             "Watch streams (WatchGame, WatchEvent) open",
             metrics.watch_streams.clone(),
