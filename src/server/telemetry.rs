@@ -6,6 +6,8 @@
 //! store operation (with Redis: its round trip). JSON log lines written
 //! inside an RPC carry its `trace_id`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use opentelemetry::{
     global,
     propagation::Extractor,
@@ -16,6 +18,10 @@ use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::{EnvFilter, Layer, layer::SubscriberExt, util::SubscriberInitExt};
 
 use super::LogFormat;
+
+/// Whether spans are exported: without an exporter a call's span needs no
+/// trace context.
+static EXPORTING: AtomicBool = AtomicBool::new(false);
 
 /// Keeps the trace exporter running; dropping it flushes the spans not yet
 /// sent.
@@ -79,6 +85,7 @@ pub fn init(format: LogFormat) -> Telemetry {
         None
     };
     let traces = provider.as_ref().map(|provider| {
+        EXPORTING.store(true, Ordering::Relaxed);
         global::set_text_map_propagator(TraceContextPropagator::new());
         tracing_opentelemetry::layer().with_tracer(provider.tracer("chess-arbiter"))
     });
@@ -120,6 +127,9 @@ pub fn rpc_span(request: &http::Request<()>) -> tracing::Span {
         game_id = tracing::field::Empty,
         trace_id = tracing::field::Empty,
     );
+    if !EXPORTING.load(Ordering::Relaxed) {
+        return span;
+    }
     let parent = global::get_text_map_propagator(|propagator| {
         propagator.extract(&Headers(request.headers()))
     });
