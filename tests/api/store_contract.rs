@@ -704,6 +704,9 @@ async fn the_earliest_deadline_is_known_and_announced(backend: Backend) {
 }
 
 /// Feeds opened one after the other each see every later commit.
+/// Announcements travel apart from commits (over pub/sub on Redis), so a
+/// feed opened just after a commit returned may still hear of that commit:
+/// the log, not the feed, is the truth, and a feed only wakes followers.
 async fn every_feed_sees_every_later_commit(backend: Backend) {
     let subject = open(backend);
     let store = subject.store.as_ref();
@@ -714,7 +717,11 @@ async fn every_feed_sees_every_later_commit(backend: Backend) {
     commit(store, &game, 1, state(2, b"2"), vec![event(2, b"2")], None).await;
     assert_eq!(next_change(&mut first).await, change_of(&game, 1));
     assert_eq!(next_change(&mut first).await, change_of(&game, 2));
-    assert_eq!(next_change(&mut second).await, change_of(&game, 2));
+    let mut heard = next_change(&mut second).await;
+    if heard == change_of(&game, 1) {
+        heard = next_change(&mut second).await;
+    }
+    assert_eq!(heard, change_of(&game, 2));
 }
 
 // ---------------------------------------------------------------------------
