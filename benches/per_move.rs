@@ -33,6 +33,9 @@ const POSITIONS: [(&str, &str); 6] = [
     ("two knights", "8/8/4k3/8/8/3KNN2/8/8 w - - 0 1"),
 ];
 
+/// Kings, pawns and a bishop: chasolver's fast test takes about a second.
+const SLOW_FAST_TEST: &str = "Bk6/1P3p1p/1P6/8/8/8/5P1P/6K1 w - - 0 1";
+
 fn measure(name: &str, iterations: u32, mut f: impl FnMut()) {
     let start = Instant::now();
     for _ in 0..iterations {
@@ -69,7 +72,21 @@ fn main() {
         measure(&format!("is_dead: {name}"), iterations, || {
             black_box(dead_position::is_dead(black_box(&pos)));
         });
+        measure(
+            &format!("full search, both sides: {name}"),
+            iterations.min(500),
+            || {
+                for side in [Color::White, Color::Black] {
+                    black_box(dead_position::can_checkmate(black_box(&pos), side));
+                }
+            },
+        );
     }
+    // A position on which the fast test is anything but fast.
+    let slow = dead_position::position(SLOW_FAST_TEST).expect("legal FEN");
+    measure("is_dead: pawns and a bishop", iterations.min(3), || {
+        black_box(dead_position::is_dead(black_box(&slow)));
+    });
 
     let mut played = game(StartPosition::Standard);
     let mut ply = 0;

@@ -60,7 +60,21 @@ pub struct ByLabel {
     pub by: &'static str,
 }
 
+/// Which dead-position analysis ran.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct AnalysisLabel {
+    /// `fast` (chasolver's fast test, on a move's path) or `full` (the
+    /// background analysis: the fast test, then the helpmate search).
+    pub kind: &'static str,
+}
+
 type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
+
+fn analysis_histogram() -> Histogram {
+    // 1 µs to about 17 s: the fast test takes microseconds on most
+    // positions and seconds on a few.
+    Histogram::new(exponential_buckets(0.000_001, 4.0, 13))
+}
 
 fn latency_histogram() -> Histogram {
     // 50 µs to about 1.6 s.
@@ -108,6 +122,15 @@ pub struct Metrics {
     pub store_errors: Family<OperationLabel, Counter>,
     /// Watch streams (WatchGame and WatchEvent) open.
     pub watch_streams: Gauge,
+    /// Time each dead-position analysis took, by kind.
+    pub analysis_seconds: Histograms<AnalysisLabel>,
+    /// Moves committed before the fast test answered (over its budget, or
+    /// every slot busy); the background analysis follows up.
+    pub analysis_over_budget: Counter,
+    /// Positions the background analysis could not decide.
+    pub analysis_undecided: Counter,
+    /// Positions dropped from a full background queue.
+    pub analysis_dropped: Counter,
 }
 
 /// Registers families under `arbiter_`, remembering each one's name as
@@ -156,6 +179,10 @@ impl Default for Metrics {
             store_duration: Family::new_with_constructor(latency_histogram),
             store_errors: Family::default(),
             watch_streams: Gauge::default(),
+            analysis_seconds: Family::new_with_constructor(analysis_histogram),
+            analysis_over_budget: Counter::default(),
+            analysis_undecided: Counter::default(),
+            analysis_dropped: Counter::default(),
         };
         let mut register = Registrar {
             registry: &mut metrics.registry,
@@ -234,6 +261,28 @@ impl Default for Metrics {
             "watch_streams_open",
             "Watch streams (WatchGame, WatchEvent) open",
             metrics.watch_streams.clone(),
+        );
+        register.seconds(
+            "dead_position_analysis_duration",
+            "Time a dead-position analysis took: `fast` on a move's path, `full` in the \
+             background",
+            metrics.analysis_seconds.clone(),
+        );
+        register.plain(
+            "dead_position_analysis_over_budget",
+            "Moves committed before the fast dead-position test answered; the background \
+             analysis follows up",
+            metrics.analysis_over_budget.clone(),
+        );
+        register.plain(
+            "dead_position_analysis_undecided",
+            "Positions the background dead-position analysis could not decide",
+            metrics.analysis_undecided.clone(),
+        );
+        register.plain(
+            "dead_position_analysis_dropped",
+            "Positions dropped from a full background analysis queue",
+            metrics.analysis_dropped.clone(),
         );
         metrics
     }
@@ -335,6 +384,10 @@ mod tests {
             .time_endings
             .get_or_create(&ByLabel { by: "sweeper" })
             .inc();
+        metrics
+            .analysis_seconds
+            .get_or_create(&AnalysisLabel { kind: "fast" })
+            .observe(0.000_002);
         let text = metrics.render();
         for name in metrics.names() {
             assert!(

@@ -6,11 +6,13 @@
 //! long the game: it answers with the game as it now stands and the events
 //! it produced, never with the game's history.
 
-use super::{Applied, Arbiter, ArbiterError, CreatedGame, MAX_ATTEMPTS, codec};
+use super::{
+    Applied, Arbiter, ArbiterError, CreatedGame, MAX_ATTEMPTS, analysis::FastVerdict, codec,
+};
 use crate::{
     domain::{
-        AdminRequest, ArbiterReason, ClaimReason, ClaimVerdict, Color, Decision, Game, GameId,
-        NewGame, Ply, Rejection, RequestId, Ruling, Timestamp, TokenHash,
+        AdminRequest, ArbiterReason, ClaimReason, ClaimVerdict, Color, DeadProof, Decision, Game,
+        GameId, NewGame, Ply, Rejection, RequestId, Ruling, Timestamp, TokenHash,
     },
     store::{Commit, CommitOutcome, EventPosition},
 };
@@ -36,6 +38,10 @@ impl Arbiter {
             let tokens = self.seats.issue(&id);
             let now = self.store.now().await?;
             let (game, created) = Game::create(id.clone(), new.clone(), tokens.hashes(), now);
+            let start = self.analyse_start(&game).await;
+            if let FastVerdict::Dead(_) = start {
+                return Err(new.dead_start().into());
+            }
             self.list_in_event(&game).await?;
             let commit = Commit {
                 expected: 0,
@@ -48,6 +54,7 @@ impl Arbiter {
                 CommitOutcome::Committed => {
                     self.record(std::slice::from_ref(&created));
                     tracing::info!(game_id = %id, "game created");
+                    self.follow_up_analysis(&game);
                     return Ok(CreatedGame {
                         game,
                         as_of: now,
@@ -104,8 +111,9 @@ impl Arbiter {
         text: &str,
         offer_draw: bool,
     ) -> Result<Applied, ArbiterError> {
-        self.execute(id, token, |game, seat, now| {
-            game.play_move(seat, ply, text, offer_draw, now)
+        self.execute_analysed(id, token, |game, seat, now, dead| {
+            game.play_move_given(seat, ply, text, offer_draw, now, dead)
+                .map(|decision| (decision, ()))
         })
         .await
     }
@@ -145,8 +153,8 @@ impl Arbiter {
         reason: ClaimReason,
         intended: Option<&str>,
     ) -> Result<Applied<ClaimVerdict>, ArbiterError> {
-        self.execute_with(id, token, |game, seat, now| {
-            game.claim_draw(seat, ply, reason, intended, now)
+        self.execute_analysed(id, token, |game, seat, now, dead| {
+            game.claim_draw_given(seat, ply, reason, intended, now, dead)
         })
         .await
     }
@@ -185,13 +193,38 @@ impl Arbiter {
         token: &str,
         decide: impl Fn(&Game, Color, Timestamp) -> Result<(Decision, T), Rejection>,
     ) -> Result<Applied<T>, ArbiterError> {
+        self.execute_analysed(id, token, |game, seat, now, _| decide(game, seat, now))
+            .await
+    }
+
+    /// Like [`Arbiter::execute_with`], for a command that may play a move:
+    /// when the position it leads to is proven dead within the analysis
+    /// budget, the command is decided again with that proof, so the move
+    /// ends the game in the same commit; a position left open goes to the
+    /// background analysis once committed.
+    async fn execute_analysed<T>(
+        &self,
+        id: &GameId,
+        token: &str,
+        decide: impl Fn(&Game, Color, Timestamp, Option<&DeadProof>) -> Result<(Decision, T), Rejection>,
+    ) -> Result<Applied<T>, ArbiterError> {
         let hash = TokenHash::of(token);
         for _ in 0..MAX_ATTEMPTS {
             let (game, now) = self.load_current(id).await?;
             let seat = game.seat_of(&hash).ok_or(ArbiterError::NotASeat)?;
-            let (decision, outcome) = decide(&game, seat, now)
-                .map_err(|rejection| ArbiterError::refused(rejection, &game))?;
+            let refused = |rejection| ArbiterError::refused(rejection, &game);
+            let (mut decision, mut outcome) = decide(&game, seat, now, None).map_err(refused)?;
+            let verdict = self.analyse_move(&game, &decision).await;
+            if let Some(FastVerdict::Dead(proof)) = &verdict {
+                (decision, outcome) = decide(&game, seat, now, Some(proof)).map_err(refused)?;
+            }
             if let Some((game, events)) = self.commit(game, decision).await? {
+                if matches!(
+                    verdict,
+                    Some(FastVerdict::NotProven | FastVerdict::OverBudget)
+                ) {
+                    self.follow_up_analysis(&game);
+                }
                 return Ok(Applied {
                     game,
                     events,

@@ -12,9 +12,12 @@
 //!   while nobody was looking, and archiving the logs of games that ended.
 //! - `watch`, `event_watch`: following one game's log, or every game of an
 //!   event, for the watch streams.
+//! - `analysis`: dead-position analysis, within a time budget on a move's
+//!   path and exhaustively in the background.
 //! - `codec`: games and events to and from the store's records; `seats`:
 //!   the seat tokens; `error`: why a request fails.
 
+mod analysis;
 mod codec;
 mod commands;
 mod error;
@@ -29,6 +32,7 @@ mod watch;
 
 use std::{sync::Arc, time::Duration};
 
+pub use self::analysis::AnalysisConfig;
 pub use self::error::{ArbiterError, GameContext};
 pub use self::event_watch::{EventUpdate, EventWatcher};
 pub use self::inspect::Inspection;
@@ -120,6 +124,8 @@ pub struct Arbiter {
     archive_after: Duration,
     /// What the arbiter records for the metrics port.
     metrics: Arc<Metrics>,
+    /// Dead-position analysis off the async workers.
+    analyst: analysis::Analyst,
 }
 
 /// Who committed an ending that time decided: the sweeper, or a request
@@ -133,6 +139,7 @@ enum SettledBy {
 impl Arbiter {
     /// An arbiter over `store`, issuing seat tokens from `seats`.
     pub fn new(store: Arc<dyn GameStore>, seats: SeatKeys) -> Self {
+        let metrics = Metrics::new();
         Self {
             hub: hub::WatchHub::new(store.clone(), hub::WATCHER_BUFFER),
             store,
@@ -140,14 +147,22 @@ impl Arbiter {
             set_aside: sweep::SetAside::default(),
             heartbeats: watch::Heartbeats::default(),
             archive_after: DEFAULT_ARCHIVE_AFTER,
-            metrics: Metrics::new(),
+            analyst: analysis::Analyst::new(AnalysisConfig::default(), metrics.clone()),
+            metrics,
         }
     }
 
     /// The same arbiter, recording into `metrics` (shared with the api layer
     /// and the store).
     pub fn with_metrics(mut self, metrics: Arc<Metrics>) -> Self {
+        self.analyst = analysis::Analyst::new(self.analyst.config(), metrics.clone());
         self.metrics = metrics;
+        self
+    }
+
+    /// The same arbiter, analysing dead positions as `config` says.
+    pub fn with_analysis(mut self, config: AnalysisConfig) -> Self {
+        self.analyst = analysis::Analyst::new(config, self.metrics.clone());
         self
     }
 

@@ -13,6 +13,8 @@ use std::str::FromStr;
 
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, File, Position, Rank, fen::Fen};
 
+use super::Ply;
+
 /// Whether a side can still deliver checkmate by some series of legal moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mating {
@@ -101,6 +103,85 @@ pub fn can_checkmate(pos: &Chess, side: Color) -> Mating {
         Some(chasolver::Winnability::Winnable { .. }) => Mating::Possible,
         Some(chasolver::Winnability::Unwinnable) if castling => Mating::Impossible,
         Some(chasolver::Winnability::Unwinnable) | None => Mating::Undecided,
+    }
+}
+
+/// What an exhaustive analysis of a position found (see [`analyse`]).
+#[derive(Clone, Debug)]
+pub enum Deadness {
+    /// Proven dead: neither side can checkmate.
+    Dead(DeadProof),
+    /// A side can still checkmate.
+    Alive,
+    /// The analysis did not decide.
+    Undecided,
+}
+
+/// A proof that a game's position at a ply was dead (FIDE 5.2.2): neither
+/// side could checkmate by any series of legal moves. Only the analyses
+/// here make one; a game ruled by it (see
+/// [`Game::rule_dead_position`](super::Game::rule_dead_position)) checks
+/// that it is about its own position.
+///
+/// A dead position stays dead whatever is played from it (no series of
+/// legal moves from it mates, so none from a position it leads to does),
+/// so a proof about an earlier ply of a game also holds for its later ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeadProof {
+    ply: Ply,
+    position: Chess,
+}
+
+impl DeadProof {
+    /// A proof by the fast, sound test ([`is_dead`]) that `pos`, the
+    /// position at `ply`, is dead; `None` when the test does not prove it.
+    /// Costs microseconds on most positions, but can take over a second
+    /// on a few (kings, pawns and bishops), so a server runs it within a
+    /// time budget, off its async workers.
+    pub fn fast(pos: &Chess, ply: Ply) -> Option<Self> {
+        is_dead(pos).then(|| Self::new(pos, ply))
+    }
+
+    fn new(pos: &Chess, ply: Ply) -> Self {
+        Self {
+            ply,
+            position: pos.clone(),
+        }
+    }
+
+    /// The ply whose position is dead.
+    pub fn ply(&self) -> Ply {
+        self.ply
+    }
+
+    /// Whether this proves `pos`, the position at `ply`, dead: the same
+    /// position at the same ply.
+    pub fn proves(&self, pos: &Chess, ply: Ply) -> bool {
+        self.ply == ply && self.position == *pos
+    }
+}
+
+/// Decides whether `pos`, the position at `ply`, is dead: the fast test,
+/// then the full helpmate search for each side until one can mate. Exact
+/// where the fast test is not (it proves every dead position of the
+/// Chess Unwinnability Analyzer's test vectors), but it costs tens of
+/// microseconds to milliseconds: a server runs it in the background.
+pub fn analyse(pos: &Chess, ply: Ply) -> Deadness {
+    if let Some(proof) = DeadProof::fast(pos, ply) {
+        return Deadness::Dead(proof);
+    }
+    let mut undecided = false;
+    for side in [pos.turn(), !pos.turn()] {
+        match can_checkmate(pos, side) {
+            Mating::Possible => return Deadness::Alive,
+            Mating::Undecided => undecided = true,
+            Mating::Impossible => {}
+        }
+    }
+    if undecided {
+        Deadness::Undecided
+    } else {
+        Deadness::Dead(DeadProof::new(pos, ply))
     }
 }
 
@@ -206,6 +287,30 @@ mod tests {
         // A lone king never mates, whatever the castling rights.
         let lone = chess960("5k2/8/8/8/8/8/8/5K1R w K - 0 1");
         assert_eq!(can_checkmate(&lone, Color::Black), Mating::Impossible);
+    }
+
+    #[test]
+    fn the_full_analysis_proves_what_the_fast_test_cannot() {
+        // Test vectors of the Chess Unwinnability Analyzer labelled dead.
+        for fen in [
+            "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
+            "8/3p1p1p/8/1p6/kP6/Pp6/pP1P1P1P/K7 w - - 0 1",
+        ] {
+            let pos = position(fen).unwrap();
+            assert!(!is_dead(&pos), "{fen}");
+            let Deadness::Dead(proof) = analyse(&pos, Ply::new(4)) else {
+                panic!("{fen} not proven dead");
+            };
+            assert!(proof.proves(&pos, Ply::new(4)));
+            assert!(!proof.proves(&pos, Ply::new(5)));
+        }
+        // Fast proofs are proofs too; and a position with a helpmate is
+        // alive.
+        let wall = position("8/8/4k3/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1").unwrap();
+        assert!(matches!(analyse(&wall, Ply::START), Deadness::Dead(_)));
+        let knights = position("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1").unwrap();
+        assert!(matches!(analyse(&knights, Ply::START), Deadness::Alive));
+        assert!(DeadProof::fast(&knights, Ply::START).is_none());
     }
 
     #[test]

@@ -8,6 +8,7 @@ use shakmaty::Color;
 use super::{
     Decision, EventKind, Game, GameResult, GameStatus, Outcome, Ply, Rejection, Termination,
     Timestamp,
+    dead_position::DeadProof,
     endings::{FIFTY_MOVES, THREEFOLD},
     parse_move, serde_chess,
 };
@@ -259,6 +260,9 @@ impl Game {
     /// no piece, only written the move down (9.2.1.1). When the intended
     /// move ends the game by itself (the claim is moot), the offer lapses
     /// with the game.
+    ///
+    /// Of the dead positions an intended move may lead to, only those with
+    /// too little material are seen here: see [`Game::claim_draw_given`].
     pub fn claim_draw(
         &self,
         seat: Color,
@@ -266,6 +270,22 @@ impl Game {
         reason: ClaimReason,
         intended: Option<&str>,
         now: Timestamp,
+    ) -> Result<(Decision, ClaimVerdict), Rejection> {
+        self.claim_draw_given(seat, ply, reason, intended, now, None)
+    }
+
+    /// Like [`Game::claim_draw`], given a proof (when the caller has one)
+    /// that the position the intended move leads to is dead: the move
+    /// then ends the game by itself and the claim is moot (see
+    /// [`Game::play_move_given`]).
+    pub fn claim_draw_given(
+        &self,
+        seat: Color,
+        ply: Ply,
+        reason: ClaimReason,
+        intended: Option<&str>,
+        now: Timestamp,
+        dead: Option<&DeadProof>,
     ) -> Result<(Decision, ClaimVerdict), Rejection> {
         // A repeat of the latest claim, with nothing in between: the same
         // ruling, applied once.
@@ -296,7 +316,7 @@ impl Game {
             if self.draw_offer() == Some(!seat) {
                 after.set_draw_offer(None);
             }
-            after.apply_move(m, now, &mut kinds);
+            after.apply_move(m, now, dead, &mut kinds);
             if after.status() != GameStatus::Active {
                 return Ok((
                     after.commit_claim(claim, ClaimVerdict::Moot, kinds, now),

@@ -3,7 +3,7 @@
 
 use shakmaty::{Chess, Position};
 
-use super::{GameResult, Outcome, Repetition, Termination, dead_position};
+use super::{GameResult, Outcome, Repetition, Termination};
 
 /// Half-moves without a pawn move or capture that end the game by
 /// themselves (75 moves by each player).
@@ -19,7 +19,16 @@ pub const THREEFOLD: usize = 3;
 /// checkmate (which takes precedence even on the 75th move), stalemate,
 /// insufficient material, any other dead position, fivefold repetition,
 /// the 75-move rule.
-pub fn automatic_ending(pos: &Chess, repetition: &Repetition) -> Option<GameResult> {
+///
+/// Material is judged here; any other dead position only when
+/// `proven_dead` says an analysis proved it (see
+/// [`DeadProof`](super::dead_position::DeadProof)): that analysis can take
+/// far longer than a move, so the caller decides when and where it runs.
+pub fn automatic_ending(
+    pos: &Chess,
+    repetition: &Repetition,
+    proven_dead: bool,
+) -> Option<GameResult> {
     let draw = |termination| {
         Some(GameResult {
             outcome: Outcome::Draw,
@@ -35,7 +44,7 @@ pub fn automatic_ending(pos: &Chess, repetition: &Repetition) -> Option<GameResu
         draw(Termination::Stalemate)
     } else if pos.is_insufficient_material() {
         draw(Termination::InsufficientMaterial)
-    } else if dead_position::is_dead(pos) {
+    } else if proven_dead {
         draw(Termination::DeadPosition)
     } else if repetition.current_count() >= FIVEFOLD {
         draw(Termination::FivefoldRepetition)

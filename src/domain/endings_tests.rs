@@ -11,10 +11,10 @@ use shakmaty::{CastlingMode, Color, EnPassantMode, File, Rank, Role, Square, fen
 use super::*;
 use crate::domain::test_support::*;
 use crate::domain::{
-    ClaimReason, ClaimVerdict, Decision, DelayMode, EventKind, Game, GameEvent, GameId, GameRules,
-    GameStatus, MoveRecord, NewGame, Pairing, Period, Player, Ply, Rejection, Schedule, SeatHashes,
-    StartPosition, TimeControl, Timestamp, Timing, TokenHash, Variant, chess960_fen, parse_move,
-    pgn,
+    ClaimReason, ClaimVerdict, DeadProof, Decision, DelayMode, EventKind, Game, GameEvent, GameId,
+    GameRules, GameStatus, MoveRecord, NewGame, Pairing, Period, Player, Ply, Rejection, Schedule,
+    SeatHashes, StartPosition, TimeControl, Timestamp, Timing, TokenHash, Variant, chess960_fen,
+    dead_position, parse_move, pgn,
 };
 
 fn create(variant: Variant, start: StartPosition) -> Game {
@@ -112,12 +112,22 @@ impl Played {
         self
     }
 
+    /// Plays `moves` as the arbiter does: each move decided, the position
+    /// it leads to given to the fast dead-position test, and the move
+    /// decided again with the proof when the test finds one.
     #[track_caller]
     fn play(self, moves: &[&str]) -> Self {
         moves.iter().fold(self, |p, text| {
             let g = &p.game;
             let now = at(1000 * u64::from(g.ply().count() + 1));
-            let decision = g.play_move(g.side_to_move(), g.ply(), text, false, now);
+            let (seat, ply) = (g.side_to_move(), g.ply());
+            let mut decision = g.play_move(seat, ply, text, false, now);
+            if let Ok(Decision::Changed { game: next, .. }) = &decision
+                && next.status() == GameStatus::Active
+                && let Some(proof) = DeadProof::fast(next.position(), next.ply())
+            {
+                decision = g.play_move_given(seat, ply, text, false, now, Some(&proof));
+            }
             p.apply(decision)
         })
     }
@@ -165,7 +175,7 @@ fn pos(fen: &str) -> Chess {
 fn automatic_ending_ranks_checkmate_first_and_leaves_live_positions_alone() {
     let none = |fen: &str| {
         let p = pos(fen);
-        automatic_ending(&p, &Repetition::starting_at(&p))
+        automatic_ending(&p, &Repetition::starting_at(&p), false)
     };
     assert_eq!(none(crate::domain::game::STANDARD_FEN), None);
     // 5.1.1 and 9.6.2: a mate on the 75th move is still a mate.
@@ -324,6 +334,66 @@ fn art_5_2_2_moves_that_lock_the_pawns_leave_a_dead_position() {
             "{fen} {m}"
         );
     }
+}
+
+#[test]
+fn art_5_2_2_a_move_ends_the_game_in_a_dead_position_given_the_proof() {
+    // g3-g4 closes the wall: a dead position that only an analysis shows.
+    let game = from_fen("8/8/4k3/p1p1p1p1/P1P1P3/6P1/4K3/8 w - - 0 1");
+    let (seat, ply, now) = (Color::White, Ply::START, at(1_000));
+    let (without, _) = changed(game.play_move(seat, ply, "g4", false, now));
+    assert_eq!(without.status(), GameStatus::Active);
+    let proof = DeadProof::fast(without.position(), without.ply()).expect("dead");
+    let (with, events) = changed(game.play_move_given(seat, ply, "g4", false, now, Some(&proof)));
+    assert_eq!(with.result(), draw(Termination::DeadPosition));
+    assert!(matches!(
+        events.last().map(|e| &e.kind),
+        Some(EventKind::GameEnded { .. })
+    ));
+    // A proof about another position changes nothing.
+    let other = DeadProof::fast(
+        &pos("8/8/4k3/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1"),
+        without.ply(),
+    )
+    .expect("dead");
+    let (ignored, _) = changed(game.play_move_given(seat, ply, "g4", false, now, Some(&other)));
+    assert_eq!(ignored.status(), GameStatus::Active);
+}
+
+#[test]
+fn art_5_2_2_a_proof_found_later_ends_the_game_then() {
+    let game = from_fen("8/8/4k3/p1p1p1p1/P1P1P3/6P1/4K3/8 w - - 0 1");
+    let (dead, _) = changed(game.play_move(Color::White, Ply::START, "g4", false, at(1_000)));
+    let proof = DeadProof::fast(dead.position(), dead.ply()).expect("dead");
+    // Two more moves were played before the proof was found: it still
+    // holds, as a dead position stays dead.
+    let (later, _) = changed(dead.play_move(Color::Black, dead.ply(), "Kd6", false, at(2_000)));
+    let (later, _) = changed(later.play_move(Color::White, later.ply(), "Kd2", false, at(3_000)));
+    assert_eq!(later.status(), GameStatus::Active);
+    let (ended, events) = changed(Ok(later.rule_dead_position(&proof, at(9_000))));
+    assert_eq!(ended.result(), draw(Termination::DeadPosition));
+    assert_eq!(events.len(), 1);
+    assert!(matches!(events[0].kind, EventKind::GameEnded { .. }));
+    assert_eq!(ended.ply(), later.ply());
+    // Once over, the game ignores it; a proof about a ply the game has not
+    // reached, or about another position at its ply, does not apply.
+    assert!(matches!(
+        ended.rule_dead_position(&proof, at(10_000)),
+        Decision::Unchanged
+    ));
+    assert!(matches!(
+        game.rule_dead_position(&proof, at(10_000)),
+        Decision::Unchanged
+    ));
+    let elsewhere = DeadProof::fast(
+        &pos("8/8/4k3/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1"),
+        dead.ply(),
+    )
+    .expect("dead");
+    assert!(matches!(
+        dead.rule_dead_position(&elsewhere, at(10_000)),
+        Decision::Unchanged
+    ));
 }
 
 #[test]

@@ -7,6 +7,7 @@ use super::{
     AdjudicationNote, AdminRequest, Board, Clock, DrawRequests, EventKind, GameEvent, GameId,
     GameResult, GameRules, LastClaim, MoveRecord, NewGame, Outcome, Pairing, Player, Ply, Presence,
     Rejection, Score, ScoringSystem, SeatHashes, Termination, Timestamp, TokenHash, Variant,
+    dead_position::DeadProof,
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
 };
@@ -379,6 +380,9 @@ impl Game {
     /// retry) changes nothing ([`Game::confirm_retry`]); any other move for
     /// a ply other than the current one is refused as
     /// [`Rejection::StalePly`].
+    ///
+    /// Of the dead positions, only those with too little material end the
+    /// game here: see [`Game::play_move_given`] for the others.
     pub fn play_move(
         &self,
         seat: Color,
@@ -386,6 +390,24 @@ impl Game {
         text: &str,
         offer_draw: bool,
         now: Timestamp,
+    ) -> Result<Decision, Rejection> {
+        self.play_move_given(seat, ply, text, offer_draw, now, None)
+    }
+
+    /// Like [`Game::play_move`], given a proof (when the caller has one)
+    /// that the position the move leads to is dead (FIDE 5.2.2): the move
+    /// then ends the game as drawn. The analysis that makes such a proof
+    /// may take far longer than a move, so the caller runs it on the
+    /// position [`Game::play_move`] led to, within its own time budget, and
+    /// decides again with the proof.
+    pub fn play_move_given(
+        &self,
+        seat: Color,
+        ply: Ply,
+        text: &str,
+        offer_draw: bool,
+        now: Timestamp,
+        dead: Option<&DeadProof>,
     ) -> Result<Decision, Rejection> {
         if ply < self.ply() {
             // A move for a past ply is either a retry of this seat's latest
@@ -403,7 +425,7 @@ impl Game {
         let m = parse_move(self.position(), self.variant().castling_mode(), text)?;
         let mut next = self.clone();
         let mut kinds = Vec::new();
-        next.apply_move(m, now, &mut kinds);
+        next.apply_move(m, now, dead, &mut kinds);
         if offer_draw && next.status() == GameStatus::Active && next.draw_offer().is_none() {
             next.set_draw_offer(Some(seat));
             kinds.push(EventKind::DrawOffered { by: seat });
@@ -459,6 +481,38 @@ impl Game {
             &mut kinds,
         );
         Ok(next.commit(kinds, now))
+    }
+
+    /// Ends the game as drawn by a dead position (FIDE 5.2.2) on a proof
+    /// that its position at the proof's ply was dead, made after that
+    /// position arose (by an analysis that did not fit in the move's time
+    /// budget). A dead position stays dead whatever is played from it, so
+    /// the proof holds at any later ply: the game ends now, drawn, as it
+    /// would have when the position arose.
+    ///
+    /// A proof that does not apply changes nothing: the game is already
+    /// over (it ended otherwise first), the proof is about a ply this game
+    /// has not reached, or the game's position at that ply is another one.
+    pub fn rule_dead_position(&self, proof: &DeadProof, now: Timestamp) -> Decision {
+        let applies = match proof.ply().cmp(&self.ply()) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Equal => proof.proves(self.position(), self.ply()),
+            std::cmp::Ordering::Greater => false,
+        };
+        if !applies || self.ensure_active().is_err() {
+            return Decision::Unchanged;
+        }
+        let mut next = self.clone();
+        let mut kinds = Vec::new();
+        next.finish(
+            GameResult {
+                outcome: Outcome::Draw,
+                termination: Termination::DeadPosition,
+            },
+            None,
+            &mut kinds,
+        );
+        next.commit(kinds, now)
     }
 
     /// Calls the game off for `seat`: allowed only before both players have
@@ -548,7 +602,17 @@ impl Game {
     /// Plays a legal move: a pending offer by the opponent is declined by
     /// it, the position and its history advance, and the position's own
     /// ending (if any) ends the game.
-    pub(super) fn apply_move(&mut self, m: Move, now: Timestamp, kinds: &mut Vec<EventKind>) {
+    ///
+    /// `dead` is a proof, when the caller has one, that the position the
+    /// move leads to is dead; without one only material decides a dead
+    /// position here (see [`automatic_ending`]).
+    pub(super) fn apply_move(
+        &mut self,
+        m: Move,
+        now: Timestamp,
+        dead: Option<&DeadProof>,
+        kinds: &mut Vec<EventKind>,
+    ) {
         let mover = self.side_to_move();
         if self.draw_offer() == Some(!mover) {
             self.set_draw_offer(None);
@@ -564,7 +628,10 @@ impl Game {
             ply: self.ply(),
             in_check: self.position().is_check(),
         });
-        if let Some(result) = automatic_ending(self.position(), self.board.repetition()) {
+        let proven_dead = dead.is_some_and(|proof| proof.proves(self.position(), self.ply()));
+        if let Some(result) =
+            automatic_ending(self.position(), self.board.repetition(), proven_dead)
+        {
             self.finish(result, None, kinds);
         }
     }

@@ -82,6 +82,7 @@ pub use arbiter_reason::ArbiterReason;
 pub use board::Board;
 pub use chess_move::{IllegalMoveReason, MoveRecord, parse_move};
 pub use clock::{Clock, ClockView, MoveTime};
+pub use dead_position::{DeadProof, Deadness};
 pub use draws::{
     ClaimReason, ClaimRefusal, ClaimVerdict, DrawRequests, LastClaim, MAX_DRAW_OFFERS,
     MAX_REFUSED_CLAIMS,

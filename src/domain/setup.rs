@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, fen::Fen};
 
 use super::{
-    FieldError, GameRules, Pairing, Player, Repetition, Schedule, ScoringSystem, Timing, Variant,
-    chess960_fen, endings::automatic_ending, serde_chess,
+    FieldError, GameRules, Pairing, Player, Rejection, Repetition, Schedule, ScoringSystem,
+    Termination, Timing, Variant, chess960_fen, endings::automatic_ending, serde_chess,
 };
 
 /// Where a new game starts.
@@ -137,6 +137,27 @@ impl NewGame {
     }
 }
 
+impl NewGame {
+    /// The refusal of a game whose starting position an analysis proved
+    /// dead (FIDE 5.2.2): like every other finished position, it cannot
+    /// start a game. Material and the other endings are refused when the
+    /// position is read; a dead position needs an analysis that may take
+    /// longer than a request, which the caller runs within its budget.
+    pub fn dead_start(&self) -> Rejection {
+        Rejection::InvalidField(finished_start(Termination::DeadPosition))
+    }
+}
+
+fn finished_start(termination: Termination) -> FieldError {
+    FieldError::new(
+        "initial_fen",
+        format!(
+            "is a finished position ({}); a game must start with a move to play",
+            termination.describe()
+        ),
+    )
+}
+
 fn parse_start(text: &str, variant: Variant) -> Result<Chess, FieldError> {
     let fen: Fen = text
         .trim()
@@ -145,14 +166,8 @@ fn parse_start(text: &str, variant: Variant) -> Result<Chess, FieldError> {
     let pos: Chess = fen
         .into_position(variant.castling_mode())
         .map_err(|err| FieldError::new("initial_fen", format!("is not a legal position: {err}")))?;
-    if let Some(ending) = automatic_ending(&pos, &Repetition::starting_at(&pos)) {
-        return Err(FieldError::new(
-            "initial_fen",
-            format!(
-                "is a finished position ({}); a game must start with a move to play",
-                ending.termination.describe()
-            ),
-        ));
+    if let Some(ending) = automatic_ending(&pos, &Repetition::starting_at(&pos), false) {
+        return Err(finished_start(ending.termination));
     }
     Ok(pos)
 }

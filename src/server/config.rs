@@ -7,6 +7,7 @@ use clap::{Parser, ValueEnum};
 use super::tls::{ClientAuth, TlsFiles};
 use crate::{
     api::StreamLimits,
+    arbiter::AnalysisConfig,
     store::{RedisConfig, RedisTls, WaitForReplicas},
 };
 
@@ -212,6 +213,20 @@ pub struct Config {
           value_parser = clap::value_parser!(u64).range(0..=86_400))]
     pub archive_after_seconds: u64,
 
+    /// Milliseconds a move waits for the fast dead-position test (FIDE
+    /// 5.2.2) on the position it leads to; past it the move is committed
+    /// and the background analysis follows up, ending the game by its own
+    /// commit if the position is dead.
+    #[arg(long, env = "ARBITER_ANALYSIS_BUDGET_MILLIS", default_value_t = 20,
+          value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub analysis_budget_millis: u64,
+
+    /// Background dead-position analysis threads (run at the lowest
+    /// scheduling priority).
+    #[arg(long, env = "ARBITER_ANALYSIS_THREADS", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub analysis_threads: u32,
+
     /// Seconds after which a client connection is asked to reconnect (HTTP/2
     /// GOAWAY), so that long-lived connections spread over new replicas
     /// after a scale-out; watch streams resume on the new connection.
@@ -257,6 +272,8 @@ pub struct Settings {
     pub watch_buffer: usize,
     /// How long after its end a game's log is archived.
     pub archive_after: Duration,
+    /// How dead positions are analysed.
+    pub analysis: AnalysisConfig,
     /// Development only: a shared store without an admin token or a token
     /// secret is accepted, and open mode opens the arbiter's interventions.
     pub dev_insecure: bool,
@@ -322,6 +339,11 @@ impl Config {
             max_connection_age: Duration::from_secs(self.max_connection_age_seconds),
             watch_buffer: self.watch_buffer_events as usize,
             archive_after: Duration::from_secs(self.archive_after_seconds),
+            analysis: AnalysisConfig {
+                budget: Duration::from_millis(self.analysis_budget_millis),
+                workers: self.analysis_threads as usize,
+                ..AnalysisConfig::default()
+            },
             dev_insecure: self.dev_insecure,
             request_timeout: Duration::from_millis(self.request_timeout_millis),
             max_requests: self.max_requests as usize,

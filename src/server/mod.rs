@@ -45,7 +45,8 @@ pub async fn serve(
     let arbiter = Arbiter::new(store.clone(), seat_keys(settings.token_secret.as_deref()))
         .with_metrics(metrics.clone())
         .with_watch_buffer(settings.watch_buffer)
-        .with_archive_after(settings.archive_after);
+        .with_archive_after(settings.archive_after)
+        .with_analysis(settings.analysis);
     let api = ArbiterApi::new(
         arbiter.clone(),
         admin_token(settings.admin_token.as_deref(), settings.dev_insecure),

@@ -10,6 +10,7 @@ mod check_in;
 mod chess960;
 mod clocks;
 mod concurrency;
+mod dead_positions;
 mod draws;
 mod errors;
 mod event_exports;

@@ -10,6 +10,7 @@ mod redis_server;
 use std::{net::SocketAddr, time::Duration};
 
 use arbiter::{
+    arbiter::AnalysisConfig,
     proto::{
         self, admin_service_client::AdminServiceClient,
         arbiter_service_client::ArbiterServiceClient,
@@ -129,6 +130,13 @@ pub fn settings(store: StoreChoice) -> Settings {
         // Games are archived as soon as they end, so that every test that
         // reads a finished game reads it from its archive as often as not.
         archive_after: Duration::ZERO,
+        // A budget no test run reaches, so that a move into a position the
+        // fast test proves dead always ends the game in its own commit;
+        // the background path has tests of its own.
+        analysis: AnalysisConfig {
+            budget: Duration::from_secs(30),
+            ..AnalysisConfig::default()
+        },
         dev_insecure: false,
         request_timeout: Duration::from_secs(10),
         max_requests: 1024,
