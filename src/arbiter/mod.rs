@@ -12,9 +12,12 @@
 //!   while nobody was looking, and archiving the logs of games that ended.
 //! - `watch`, `event_watch`: following one game's log, or every game of an
 //!   event, for the watch streams.
+//! - `audience`: who reads a game live and who as the public, under its
+//!   broadcast delay.
 //! - `codec`: games and events to and from the store's records; `seats`:
 //!   the seat tokens; `error`: why a request fails.
 
+mod audience;
 mod codec;
 mod commands;
 mod error;
@@ -29,6 +32,7 @@ mod watch;
 
 use std::{sync::Arc, time::Duration};
 
+pub use self::audience::Reader;
 pub use self::error::{ArbiterError, GameContext};
 pub use self::event_watch::{EventUpdate, EventWatcher};
 pub use self::inspect::Inspection;
