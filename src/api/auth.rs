@@ -5,6 +5,7 @@ use subtle::ConstantTimeEq;
 use tonic::{Request, Status};
 
 use super::status::{permission_denied, unauthenticated};
+use crate::{arbiter::Reader, domain::TokenHash};
 
 /// The bearer token of a request, if any.
 pub fn bearer<T>(request: &Request<T>) -> Result<String, Status> {
@@ -78,6 +79,22 @@ impl AdminToken {
                  interventions are closed to everyone (--dev-insecure opens them)",
             )),
         }
+    }
+
+    /// Who a read comes from, for the broadcast delay: the admin (the
+    /// admin token, compared in constant time, when one is configured), or
+    /// anyone else with the hash of the bearer token presented, if any (a
+    /// seat of the game reads it live). Never fails: a read without
+    /// credentials is public. In open mode there is no admin to recognise.
+    pub fn reader<T>(&self, request: &Request<T>) -> Reader {
+        let token = bearer(request).ok();
+        if let (Some(expected), Some(token)) = (&self.expected, &token) {
+            let presented: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+            if bool::from(presented.ct_eq(expected)) {
+                return Reader::Admin;
+            }
+        }
+        Reader::Token(token.map(|token| TokenHash::of(&token)))
     }
 
     fn matches<T>(expected: &[u8; 32], request: &Request<T>) -> Result<(), Status> {

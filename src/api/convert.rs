@@ -175,6 +175,7 @@ pub fn setup(setup: &NewGame) -> proto::GameSetup {
         scheduled_start_time: schedule.scheduled_start.map(timestamp),
         default_time_millis: schedule.default_time_ms.map_or(0, millis),
         scoring: Some(scoring(setup.scoring())),
+        broadcast_delay_millis: millis(setup.broadcast_delay().millis()),
     }
 }
 

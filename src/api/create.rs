@@ -5,9 +5,9 @@ use tonic::Status;
 use super::{request, status};
 use crate::{
     domain::{
-        DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player, PointTable, RequestId,
-        RulesProfile, Schedule, ScoringSystem, StartPosition, TimeControl, Timestamp, Timing,
-        Variant,
+        BroadcastDelay, DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player,
+        PointTable, RequestId, RulesProfile, Schedule, ScoringSystem, StartPosition, TimeControl,
+        Timestamp, Timing, Variant,
     },
     proto,
 };
@@ -188,6 +188,13 @@ pub fn new_game(req: &proto::CreateGameRequest) -> Result<(Option<RequestId>, Ne
     )
     .map_err(|e| status::invalid_field(&e))?
     .with_clock(timing(req)?, schedule(req)?)
-    .with_scoring(scoring(req.scoring.as_ref())?);
+    .with_scoring(scoring(req.scoring.as_ref())?)
+    .with_broadcast_delay(
+        BroadcastDelay::parse(
+            "broadcast_delay_millis",
+            i64::from(req.broadcast_delay_millis),
+        )
+        .map_err(|e| status::invalid_field(&e))?,
+    );
     Ok((request_id, new))
 }

@@ -26,11 +26,12 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::GetGameRequest>,
     ) -> Result<Response<proto::GetGameResponse>, Status> {
         let _admitted = self.admit_request()?;
+        let reader = self.admin.reader(&request);
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
         let view = self
             .arbiter
-            .get_game(&id, request::full_view(req.view()))
+            .get_game(&id, request::full_view(req.view()), &reader)
             .await?;
         Ok(Response::new(proto::GetGameResponse {
             game: Some(convert::game_view(&view)),
@@ -42,6 +43,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::ListMovesRequest>,
     ) -> Result<Response<proto::ListMovesResponse>, Status> {
         let _admitted = self.admit_request()?;
+        let reader = self.admin.reader(&request);
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
         let (default, max) = MOVES_PAGE;
@@ -56,7 +58,7 @@ impl ArbiterService for ArbiterApi {
         };
         let (moves, next) = self
             .arbiter
-            .list_moves(&id, from.start_ply, from.after, size)
+            .list_moves(&id, (from.start_ply, from.after), size, &reader)
             .await?;
         Ok(Response::new(proto::ListMovesResponse {
             moves: moves.iter().map(convert::move_record).collect(),
@@ -176,11 +178,15 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::WatchGameRequest>,
     ) -> Result<Response<Self::WatchGameStream>, Status> {
+        let reader = self.admin.reader(&request);
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
         let from = request::watch_from(req.after_version, &req.resume_token)?;
         let permit = self.streams.admit(request.remote_addr())?;
-        let watcher = self.arbiter.watch(&id, from, self.heartbeat).await?;
+        let watcher = self
+            .arbiter
+            .watch(&id, from, self.heartbeat, &reader)
+            .await?;
         Ok(Response::new(stream::game(
             id.to_string(),
             watcher,
@@ -194,6 +200,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::ListGamesRequest>,
     ) -> Result<Response<proto::ListGamesResponse>, Status> {
         let _admitted = self.admit_request()?;
+        let reader = self.admin.reader(&request);
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
         let full = request::full_view(req.view());
@@ -207,7 +214,7 @@ impl ArbiterService for ArbiterApi {
         };
         let (games, next) = self
             .arbiter
-            .list_games(&event_id, filter, after, size, full)
+            .list_games(&event_id, filter, after, size, full, &reader)
             .await?;
         Ok(Response::new(proto::ListGamesResponse {
             games: games.iter().map(convert::game_view).collect(),
@@ -223,12 +230,13 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::WatchEventRequest>,
     ) -> Result<Response<Self::WatchEventStream>, Status> {
+        let reader = self.admin.reader(&request);
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
         let permit = self.streams.admit(request.remote_addr())?;
-        let watcher = self
-            .arbiter
-            .watch_event(&event_id, &req.after_cursor, self.heartbeat)?;
+        let watcher =
+            self.arbiter
+                .watch_event(&event_id, &req.after_cursor, self.heartbeat, &reader)?;
         Ok(Response::new(stream::event(
             watcher,
             self.shutdown.clone(),
@@ -241,8 +249,9 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::GetStandingsRequest>,
     ) -> Result<Response<proto::GetStandingsResponse>, Status> {
         let _admitted = self.admit_request()?;
+        let reader = self.admin.reader(&request);
         let event_id = request::event_id(&request.get_ref().event_id)?;
-        let (rows, counted) = self.arbiter.standings(&event_id).await?;
+        let (rows, counted) = self.arbiter.standings(&event_id, &reader).await?;
         Ok(Response::new(proto::GetStandingsResponse {
             standings: rows.iter().map(convert::standing).collect(),
             games_counted: convert::int32(counted, i32::MAX),
@@ -255,15 +264,19 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::ExportPgnRequest>,
     ) -> Result<Response<Self::ExportPgnStream>, Status> {
+        let reader = self.admin.reader(&request);
         Ok(Response::new(
             match request::pgn_subject(request.get_ref())? {
                 PgnSubject::Game(id) => {
-                    let pgn = self.arbiter.export_pgn(&id).await?;
+                    let pgn = self.arbiter.export_pgn(&id, &reader).await?;
                     stream::single_pgn(id.to_string(), pgn)
                 }
-                PgnSubject::Event(event_id) => {
-                    stream::event_pgn(self.arbiter.clone(), event_id, self.shutdown.clone())
-                }
+                PgnSubject::Event(event_id) => stream::event_pgn(
+                    self.arbiter.clone(),
+                    event_id,
+                    reader,
+                    self.shutdown.clone(),
+                ),
             },
         ))
     }
@@ -279,7 +292,11 @@ impl ArbiterService for ArbiterApi {
                 0 => None,
                 rounds => Some(rounds),
             };
-        let trf = self.arbiter.export_trf(&event_id, total_rounds).await?;
+        let reader = self.admin.reader(&request);
+        let trf = self
+            .arbiter
+            .export_trf(&event_id, total_rounds, &reader)
+            .await?;
         Ok(Response::new(proto::ExportTrfResponse { trf }))
     }
 }

@@ -10,7 +10,7 @@ use tonic::Status;
 
 use super::{convert, limits::StreamPermit};
 use crate::{
-    arbiter::{Arbiter, ArbiterError, EventWatcher, ListCursor, WatchItem, Watcher},
+    arbiter::{Arbiter, ArbiterError, EventWatcher, ListCursor, Reader, WatchItem, Watcher},
     domain::EventId,
     proto,
 };
@@ -129,7 +129,13 @@ pub fn single_pgn(game_id: String, pgn: String) -> PgnStream {
 
 /// Every game of an event in PGN, read a page of the event's list at a
 /// time, so that an event of any size streams in bounded steps.
-pub fn event_pgn(arbiter: Arbiter, event_id: EventId, shutdown: CancellationToken) -> PgnStream {
+/// Games are exported as `reader` sees them.
+pub fn event_pgn(
+    arbiter: Arbiter,
+    event_id: EventId,
+    reader: Reader,
+    shutdown: CancellationToken,
+) -> PgnStream {
     struct Position {
         after: Option<ListCursor>,
         buffered: std::collections::VecDeque<proto::ExportPgnResponse>,
@@ -143,6 +149,7 @@ pub fn event_pgn(arbiter: Arbiter, event_id: EventId, shutdown: CancellationToke
     Box::pin(futures::stream::unfold(Some(start), move |state| {
         let arbiter = arbiter.clone();
         let event_id = event_id.clone();
+        let reader = reader.clone();
         let shutdown = shutdown.clone();
         async move {
             let mut position = state?;
@@ -157,7 +164,7 @@ pub fn event_pgn(arbiter: Arbiter, event_id: EventId, shutdown: CancellationToke
                     return Some((Err(Status::from(ArbiterError::ShuttingDown)), None));
                 }
                 match arbiter
-                    .export_event_pgn(&event_id, position.after.take(), PGN_PAGE)
+                    .export_event_pgn(&event_id, position.after.take(), PGN_PAGE, &reader)
                     .await
                 {
                     Ok((games, next)) => {

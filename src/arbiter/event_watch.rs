@@ -7,9 +7,14 @@
 //! entries the replica's follower of the event broadcasts (see
 //! [`hub`](super::hub)), so an idle event costs no reads and a move costs
 //! the same whatever the number of watchers.
+//!
+//! A public watcher (anyone but the admin) holds each event of a game with
+//! a broadcast delay until the delay has passed since the event's time;
+//! what follows it in the same feed partition waits behind it, so the
+//! cursor never passes an event not yet sent.
 
 use std::{
-    collections::{BTreeMap, VecDeque},
+    collections::{BTreeMap, BTreeSet, HashMap, VecDeque},
     sync::Arc,
     time::Duration,
 };
@@ -22,13 +27,17 @@ use tokio::{
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    Arbiter, ArbiterError,
+    Arbiter, ArbiterError, Reader, codec,
     hub::{EventItem, FeedItem, read_feed},
 };
 use crate::{
-    domain::{EventId, FieldError, GameEvent, GameId, Rejection, Timestamp},
+    domain::{BroadcastDelay, EventId, FieldError, GameEvent, GameId, Rejection, Timestamp},
     store::FeedPosition,
 };
+
+/// Games whose broadcast delay a public watcher remembers; it forgets them
+/// all beyond this (and reads them again when it needs to).
+const REMEMBERED_DELAYS: usize = 4096;
 
 /// Pages of every partition read per catch-up step: a watcher catching up
 /// on a long event does so in bounded pieces (at most this many pages of
@@ -62,6 +71,9 @@ pub struct EventWatcher {
     /// How long the stream may stay silent before a heartbeat.
     heartbeat: Duration,
     last_sent: Instant,
+    /// For a public watcher, each game's broadcast delay (fixed when the
+    /// game was created); `None` for the admin, who sees everything live.
+    delays: Option<HashMap<GameId, BroadcastDelay>>,
 }
 
 impl EventWatcher {
@@ -72,6 +84,7 @@ impl EventWatcher {
         event_id: EventId,
         cursor: &str,
         heartbeat: Duration,
+        reader: &Reader,
     ) -> Result<Self, ArbiterError> {
         let delivered = decode_cursor(cursor, arbiter.store.feed_partitions())?;
         Ok(Self {
@@ -83,6 +96,7 @@ impl EventWatcher {
             entries: None,
             heartbeat,
             last_sent: Instant::now(),
+            delays: (!reader.is_admin()).then(HashMap::new),
         })
     }
 
@@ -93,7 +107,8 @@ impl EventWatcher {
         shutdown: &CancellationToken,
     ) -> Result<EventUpdate, ArbiterError> {
         loop {
-            if let Some(item) = self.pending.pop_front() {
+            let (due, until_release) = self.next_due().await?;
+            if let Some(item) = due.and_then(|index| self.pending.remove(index)) {
                 self.delivered.insert(item.partition, item.position);
                 self.last_sent = Instant::now();
                 return Ok(EventUpdate {
@@ -118,9 +133,12 @@ impl EventWatcher {
                 self.catch_up().await?;
                 continue;
             };
+            let wait = until_release.map_or(self.heartbeat - quiet, |release| {
+                release.min(self.heartbeat - quiet)
+            });
             let received = tokio::select! {
                 () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
-                received = tokio::time::timeout(self.heartbeat - quiet, entries.recv()) => received,
+                received = tokio::time::timeout(wait, entries.recv()) => received,
             };
             match received {
                 // Quiet: the next turn sends a heartbeat.
@@ -144,6 +162,72 @@ impl EventWatcher {
                 Ok(Err(RecvError::Closed)) => self.entries = None,
             }
         }
+    }
+
+    /// Which queued entry to send next, if one may be sent now, and how
+    /// long until the next held one may be. The admin's are sent in order
+    /// at once; the public's once their game's delay has passed since their
+    /// time, each partition in order (an entry waits behind a held one of
+    /// its partition).
+    async fn next_due(&mut self) -> Result<(Option<usize>, Option<Duration>), ArbiterError> {
+        if self.pending.is_empty() {
+            return Ok((None, None));
+        }
+        let Some(delays) = self.delays.as_ref() else {
+            return Ok((Some(0), None));
+        };
+        let unknown: Vec<GameId> = self
+            .pending
+            .iter()
+            .filter(|item| !delays.contains_key(&item.game))
+            .map(|item| item.game.clone())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if !unknown.is_empty() {
+            self.learn_delays(&unknown).await?;
+        }
+        let Some(delays) = self.delays.as_ref() else {
+            return Ok((Some(0), None));
+        };
+        let now = self.arbiter.hub.now().await?;
+        let mut blocked = BTreeSet::new();
+        let mut earliest: Option<Timestamp> = None;
+        for (index, item) in self.pending.iter().enumerate() {
+            if blocked.contains(&item.partition) {
+                continue;
+            }
+            let delay = delays.get(&item.game).copied().unwrap_or_default();
+            let release = delay.release(item.event.at);
+            if release <= now {
+                return Ok((Some(index), None));
+            }
+            blocked.insert(item.partition);
+            earliest = Some(earliest.map_or(release, |known| known.min(release)));
+        }
+        let wait = earliest.map(|at| Duration::from_millis(at.millis_since(now)));
+        Ok((None, wait))
+    }
+
+    /// Reads the broadcast delays of `games` (one read of their states).
+    async fn learn_delays(&mut self, games: &[GameId]) -> Result<(), ArbiterError> {
+        let (states, _) = self.arbiter.store.load_many(games).await?;
+        let Some(delays) = self.delays.as_mut() else {
+            return Ok(());
+        };
+        if delays.len() + games.len() > REMEMBERED_DELAYS {
+            delays.clear();
+        }
+        for (id, state) in games.iter().zip(states) {
+            let delay = match state {
+                Some(state) => codec::decode_state(&state)?.setup().broadcast_delay(),
+                // A game the feed names exists; were it gone, it has
+                // nothing left to hide.
+                None => BroadcastDelay::LIVE,
+            };
+            delays.insert(id.clone(), delay);
+        }
+        Ok(())
     }
 
     /// Reads the next pages of every partition after what is queued; once
@@ -242,14 +326,16 @@ fn decode_cursor(
 }
 
 impl Arbiter {
-    /// Starts following every game of an event (see [`EventWatcher`]).
+    /// Starts following every game of an event (see [`EventWatcher`]), as
+    /// `reader` sees them.
     pub fn watch_event(
         &self,
         event_id: &EventId,
         cursor: &str,
         heartbeat: Duration,
+        reader: &Reader,
     ) -> Result<EventWatcher, ArbiterError> {
-        EventWatcher::start(self.clone(), event_id.clone(), cursor, heartbeat)
+        EventWatcher::start(self.clone(), event_id.clone(), cursor, heartbeat, reader)
     }
 }
 

@@ -14,10 +14,13 @@
 //!   event, for the watch streams.
 //! - `analysis`: dead-position analysis, within a time budget on a move's
 //!   path and exhaustively in the background.
+//! - `audience`: who reads a game live and who as the public, under its
+//!   broadcast delay.
 //! - `codec`: games and events to and from the store's records; `seats`:
 //!   the seat tokens; `error`: why a request fails.
 
 mod analysis;
+mod audience;
 mod codec;
 mod commands;
 mod error;
@@ -33,6 +36,7 @@ mod watch;
 use std::{sync::Arc, time::Duration};
 
 pub use self::analysis::AnalysisConfig;
+pub use self::audience::Reader;
 pub use self::error::{ArbiterError, GameContext};
 pub use self::event_watch::{EventUpdate, EventWatcher};
 pub use self::inspect::Inspection;

@@ -2,7 +2,7 @@
 //! except that reading a game whose time has run out commits that ending
 //! first (see [`Arbiter::load_current`]).
 
-use super::{Arbiter, ArbiterError, GameView, codec};
+use super::{Arbiter, ArbiterError, GameView, Reader, codec};
 use crate::{
     domain::{
         EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, Standing, Timestamp,
@@ -72,7 +72,8 @@ impl ListFilter {
 
 impl Arbiter {
     /// A page of an event's games in round and board order, as they stand
-    /// now, keeping those `filter` keeps. Returns the games and where the next page
+    /// now (as `reader` sees them: the public under each game's broadcast
+    /// delay), keeping those `filter` keeps. Returns the games and where the next page
     /// starts, if there may be more: the position is in the list itself, so
     /// games added meanwhile never make a page repeat or skip one.
     pub async fn list_games(
@@ -82,6 +83,7 @@ impl Arbiter {
         after: Option<ListCursor>,
         page_size: usize,
         full: bool,
+        reader: &Reader,
     ) -> Result<(Vec<GameView>, Option<ListCursor>), ArbiterError> {
         // A filtered page may need several batches; this bounds the work of
         // one request, returning a short page with a token to go on.
@@ -111,8 +113,9 @@ impl Arbiter {
                 if !listed_where_it_belongs(&game, event_id, &entry) {
                     continue;
                 }
-                if filter.keeps(&game, now) {
-                    games.push(self.view(game, now, full).await?);
+                let (game, as_of) = self.shown_in_event(reader, game, now).await?;
+                if filter.keeps(&game, as_of) {
+                    games.push(self.view(game, as_of, full).await?);
                 }
                 if games.len() == page_size && entries.peek().is_none() && exhausted {
                     return Ok((games, None));
@@ -125,8 +128,13 @@ impl Arbiter {
         Ok((games, position))
     }
 
-    /// Every game of an event as it stands now, in round and board order.
-    async fn event_snapshot(&self, event_id: &EventId) -> Result<Vec<Game>, ArbiterError> {
+    /// Every game of an event as it stands now (as `reader` sees it), in
+    /// round and board order.
+    async fn event_snapshot(
+        &self,
+        event_id: &EventId,
+        reader: &Reader,
+    ) -> Result<Vec<Game>, ArbiterError> {
         const BATCH: usize = 500;
         let mut games = Vec::new();
         let mut after: Option<EventPosition> = None;
@@ -139,10 +147,10 @@ impl Arbiter {
             let ids: Vec<GameId> = listed.iter().map(|entry| entry.game.clone()).collect();
             let loaded = self.load_current_many(&ids).await?;
             for (entry, loaded) in listed.into_iter().zip(loaded) {
-                if let Some((game, _)) = loaded
+                if let Some((game, now)) = loaded
                     && listed_where_it_belongs(&game, event_id, &entry)
                 {
-                    games.push(game);
+                    games.push(self.shown_in_event(reader, game, now).await?.0);
                 }
                 after = Some(entry);
             }
@@ -154,24 +162,28 @@ impl Arbiter {
 
     /// The event's standings, derived from the committed results of all its
     /// games (so each finished game counts exactly once), and how many
-    /// finished games they count.
+    /// finished games they count; for anyone but the admin, from the results
+    /// the public sees (a result counts once its game's delay has passed).
     pub async fn standings(
         &self,
         event_id: &EventId,
+        reader: &Reader,
     ) -> Result<(Vec<Standing>, usize), ArbiterError> {
-        let records = standing_records(&self.event_snapshot(event_id).await?);
+        let records = standing_records(&self.event_snapshot(event_id, reader).await?);
         let counted = records.iter().filter(|r| r.finished.is_some()).count();
         Ok((standings(&records), counted))
     }
 
     /// The event as a FIDE Tournament Report File, stating `total_rounds`
-    /// (the rounds played so far when `None`; never fewer).
+    /// (the rounds played so far when `None`; never fewer), with the results
+    /// `reader` sees.
     pub async fn export_trf(
         &self,
         event_id: &EventId,
         total_rounds: Option<u32>,
+        reader: &Reader,
     ) -> Result<String, ArbiterError> {
-        let games = self.event_snapshot(event_id).await?;
+        let games = self.event_snapshot(event_id, reader).await?;
         let points = trf::point_system(games.iter().map(Game::scoring));
         let rows = standings(&standing_records(&games));
         let trf_games: Vec<TrfGame> = games
@@ -196,26 +208,34 @@ impl Arbiter {
         ))
     }
 
-    /// A game as it stands, with every move when `full`.
-    pub async fn get_game(&self, id: &GameId, full: bool) -> Result<GameView, ArbiterError> {
+    /// A game as it stands (as `reader` sees it), with every move when
+    /// `full`.
+    pub async fn get_game(
+        &self,
+        id: &GameId,
+        full: bool,
+        reader: &Reader,
+    ) -> Result<GameView, ArbiterError> {
         let (game, now) = self.load_current(id).await?;
-        self.view(game, now, full).await
+        self.view_for(reader, game, now, full).await
     }
 
     /// Up to `limit` moves of a game: from ply `start_ply` on a first page,
     /// or after the event version a previous page ended at. Reads at most
     /// `2 * limit + 8` events, so a page's cost is bounded whatever the
     /// game's length (a page may hold fewer moves than `limit` and still
-    /// have a next one).
+    /// have a next one). The public gets the moves it sees under the game's
+    /// broadcast delay.
     pub async fn list_moves(
         &self,
         id: &GameId,
-        start_ply: u32,
-        after_version: u64,
+        (start_ply, after_version): (u32, u64),
         limit: usize,
+        reader: &Reader,
     ) -> Result<MovePage, ArbiterError> {
         // Confirms the game exists (and settles a fallen flag) first.
-        let (game, _) = self.load_current(id).await?;
+        let (game, now) = self.load_current(id).await?;
+        let (game, _) = self.shown_to(reader, game, now).await?;
         // A move at ply p has a version above p + 1 (the creation is
         // version 1, and every move is an event), so a first page can skip
         // that far without reading.
@@ -242,9 +262,9 @@ impl Arbiter {
         Ok((moves, more.then_some(last)))
     }
 
-    /// The game in PGN.
-    pub async fn export_pgn(&self, id: &GameId) -> Result<String, ArbiterError> {
-        let view = self.get_game(id, true).await?;
+    /// The game in PGN, as `reader` sees it.
+    pub async fn export_pgn(&self, id: &GameId, reader: &Reader) -> Result<String, ArbiterError> {
+        let view = self.get_game(id, true, reader).await?;
         Ok(pgn::export(&view.game, &view.moves))
     }
 
@@ -255,9 +275,17 @@ impl Arbiter {
         event_id: &EventId,
         after: Option<ListCursor>,
         page_size: usize,
+        reader: &Reader,
     ) -> Result<(Vec<(GameId, String)>, Option<ListCursor>), ArbiterError> {
         let (views, next) = self
-            .list_games(event_id, ListFilter::default(), after, page_size, true)
+            .list_games(
+                event_id,
+                ListFilter::default(),
+                after,
+                page_size,
+                true,
+                reader,
+            )
             .await?;
         let exports = views
             .into_iter()

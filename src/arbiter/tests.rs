@@ -439,7 +439,7 @@ async fn an_events_standings_read_its_games_in_one_round_trip() {
         arbiter.create_game(None, new).await.unwrap();
     }
     calls.lock().unwrap().clear();
-    let (rows, counted) = arbiter.standings(&event).await.unwrap();
+    let (rows, counted) = arbiter.standings(&event, &Reader::PUBLIC).await.unwrap();
     assert_eq!(rows.len(), 60);
     assert_eq!(counted, 0);
     assert_eq!(*calls.lock().unwrap(), ["event_games", "load_many"]);
@@ -466,14 +466,14 @@ async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
     let id = created.game.id().clone();
     let heartbeat = std::time::Duration::from_secs(600);
     let mut slow = arbiter
-        .watch(&id, WatchFrom::Version(1), heartbeat)
+        .watch(&id, WatchFrom::Version(1), heartbeat, &Reader::PUBLIC)
         .await
         .unwrap();
     let mut readers = Vec::new();
     for _ in 0..5 {
         readers.push(
             arbiter
-                .watch(&id, WatchFrom::Version(1), heartbeat)
+                .watch(&id, WatchFrom::Version(1), heartbeat, &Reader::PUBLIC)
                 .await
                 .unwrap(),
         );
@@ -578,6 +578,7 @@ async fn cup_watchers(
                 &EventId::parse("cup").unwrap(),
                 "",
                 std::time::Duration::from_secs(600),
+                &Reader::PUBLIC,
             )
             .unwrap();
         let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
@@ -660,7 +661,7 @@ async fn heartbeats_read_a_game_once_for_all_its_watchers() {
     let mut tasks = Vec::new();
     for _ in 0..20 {
         let mut watcher = arbiter
-            .watch(&id, WatchFrom::Version(1), beat_every)
+            .watch(&id, WatchFrom::Version(1), beat_every, &Reader::PUBLIC)
             .await
             .unwrap();
         tasks.push(tokio::spawn(async move {

@@ -2,6 +2,11 @@
 //! then every new event exactly once, in version order, until the game ends.
 //! New events come from the replica's [`hub`](super::hub); the watcher
 //! checks their order itself and fills any gap from the store.
+//!
+//! A public watcher of a game with a broadcast delay gets the game as it
+//! stood the delay earlier, then holds each event it receives until the
+//! delay has passed since the event's time; its heartbeats tell the time
+//! and the clocks as of the same shifted instant.
 
 use std::{
     collections::{HashMap, VecDeque},
@@ -16,11 +21,11 @@ use tokio::{
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    Arbiter, ArbiterError, GameView, ResumeToken, codec,
+    Arbiter, ArbiterError, GameView, Reader, ResumeToken, codec,
     hub::{self, HubItem},
 };
 use crate::{
-    domain::{ClockView, GameEvent, GameId, GameStatus, Timestamp},
+    domain::{BroadcastDelay, ClockView, GameEvent, GameId, GameStatus, Replay, Timestamp},
     store::StoreError,
 };
 
@@ -73,8 +78,31 @@ pub struct Watcher {
     /// The version of the last item handed out.
     cursor: u64,
     pending: VecDeque<WatchItem>,
-    /// The game's final event has been queued: nothing follows it.
+    /// The game's final event has been received: nothing follows it.
     complete: bool,
+    /// For a public watcher of a delayed game: the events received but not
+    /// yet released.
+    delayed: Option<Delayed>,
+}
+
+/// What a public watcher of a delayed game holds back.
+struct Delayed {
+    delay: BroadcastDelay,
+    /// Events received, in order, each released once the delay has passed
+    /// since its time.
+    held: VecDeque<(Arc<GameEvent>, ResumeToken)>,
+    /// The game as the public sees it: replayed up to the events released
+    /// (the clocks of its heartbeats).
+    public: Replay,
+}
+
+impl Delayed {
+    /// When the first event held is released.
+    fn next_release(&self) -> Option<Timestamp> {
+        self.held
+            .front()
+            .map(|(event, _)| self.delay.release(event.at))
+    }
 }
 
 impl Watcher {
@@ -83,8 +111,12 @@ impl Watcher {
         id: GameId,
         from: WatchFrom,
         heartbeat: Duration,
+        reader: &Reader,
     ) -> Result<Self, ArbiterError> {
         let (game, now) = arbiter.load_current(&id).await?;
+        if !reader.sees_live(&game) {
+            return Self::start_delayed(arbiter, game, now, from, heartbeat).await;
+        }
         let current = game.version();
         let after = match from {
             WatchFrom::Snapshot => 0,
@@ -118,6 +150,7 @@ impl Watcher {
             cursor: after,
             pending: VecDeque::new(),
             complete: false,
+            delayed: None,
         };
         if after == 0 {
             // A new watcher gets the game as it stands, then what follows.
@@ -157,6 +190,148 @@ impl Watcher {
         Ok(watcher)
     }
 
+    /// A public watcher of `game`, read at `now`, whose delay hides its
+    /// latest events: it starts from the game as the public sees it, and
+    /// holds every later event until its release.
+    async fn start_delayed(
+        arbiter: Arbiter,
+        game: crate::domain::Game,
+        now: Timestamp,
+        from: WatchFrom,
+        heartbeat: Duration,
+    ) -> Result<Self, ArbiterError> {
+        let id = game.id().clone();
+        let delay = game.setup().broadcast_delay();
+        let current = game.version();
+        let active = game.status() == GameStatus::Active;
+        let (public, as_of) = arbiter.public_game(game, now).await?;
+        let seen = public.version();
+        let after = match from {
+            WatchFrom::Snapshot => 0,
+            WatchFrom::Version(after) => after,
+            WatchFrom::Token(token) => token.version(),
+        };
+        if after > current
+            && let WatchFrom::Token(token) = from
+        {
+            return Err(ArbiterError::HistoryRewritten {
+                game_id: id,
+                version: token.version(),
+            });
+        }
+        if after > seen {
+            // Not yet public: to the public the game has not reached it.
+            return Err(ArbiterError::VersionAhead {
+                requested: after,
+                current: seen,
+            });
+        }
+        // As for a live watcher: subscribed before the catch-up is read.
+        let events = active.then(|| arbiter.hub.subscribe(&id, current));
+        let mut watcher = Self {
+            arbiter: arbiter.clone(),
+            id: id.clone(),
+            events,
+            heartbeat,
+            last_sent: Instant::now(),
+            cursor: after,
+            pending: VecDeque::new(),
+            complete: false,
+            delayed: Some(Delayed {
+                delay,
+                held: VecDeque::new(),
+                public: Replay::resume(public.clone()),
+            }),
+        };
+        let checked = matches!(from, WatchFrom::Token(_));
+        let read_after = if after == 0 {
+            seen
+        } else {
+            after - u64::from(checked)
+        };
+        let mut missed = hub::read_after(arbiter.store.as_ref(), &id, read_after).await?;
+        if let WatchFrom::Token(token) = from {
+            let seen = (!missed.is_empty()).then(|| missed.remove(0));
+            if seen.is_none_or(|(_, seen)| seen != token) {
+                return Err(ArbiterError::HistoryRewritten {
+                    game_id: id,
+                    version: token.version(),
+                });
+            }
+        }
+        if after == 0 {
+            // The snapshot is the game the public sees, with the token of
+            // its latest event.
+            let read = arbiter
+                .store
+                .events_page(&id, seen.saturating_sub(1), 1)
+                .await?;
+            let latest = codec::decode_log(&id, seen.saturating_sub(1), 1, &read)?;
+            let latest = latest
+                .first()
+                .filter(|event| event.version == seen)
+                .ok_or_else(|| {
+                    StoreError::Corrupt(format!("game {id} has no event at version {seen}"))
+                })?;
+            watcher.cursor = seen;
+            watcher.pending.push_back(WatchItem::Snapshot(
+                Box::new(arbiter.view(public, as_of, false).await?),
+                ResumeToken::of(&id, latest),
+            ));
+        }
+        watcher.accept(missed)?;
+        if !active && watcher.events.is_none() && watcher.cursor == current {
+            // Everything there is has been read.
+            watcher.complete = true;
+        }
+        Ok(watcher)
+    }
+
+    /// Moves the held events whose release time has come to the queue,
+    /// in order; the public view follows them.
+    async fn release_due(&mut self) -> Result<(), ArbiterError> {
+        let Some(delayed) = self.delayed.as_mut() else {
+            return Ok(());
+        };
+        if delayed.held.is_empty() {
+            return Ok(());
+        }
+        let now = self.arbiter.hub.now().await?;
+        while delayed.next_release().is_some_and(|release| release <= now) {
+            let Some((event, token)) = delayed.held.pop_front() else {
+                break;
+            };
+            if event.version == delayed.public.game().version() + 1 {
+                delayed.public.apply(&event).map_err(|err| {
+                    StoreError::Corrupt(format!("game {}'s log does not replay: {err}", self.id))
+                })?;
+            }
+            self.pending.push_back(WatchItem::Event(event, token));
+        }
+        Ok(())
+    }
+
+    /// How long until the first held event is released, if one is held.
+    async fn until_release(&self) -> Result<Option<Duration>, ArbiterError> {
+        let Some(release) = self.delayed.as_ref().and_then(Delayed::next_release) else {
+            return Ok(None);
+        };
+        let now = self.arbiter.hub.now().await?;
+        Ok(Some(Duration::from_millis(release.millis_since(now))))
+    }
+
+    /// A delayed watcher's heartbeat: the time and the clocks as of now
+    /// less the delay, and the version the public has seen.
+    async fn delayed_heartbeat(&self, delayed: &Delayed) -> Result<Heartbeat, ArbiterError> {
+        let at = delayed.delay.cutoff(self.arbiter.hub.now().await?);
+        let game = delayed.public.game();
+        Ok(Heartbeat {
+            at,
+            version: game.version(),
+            clock: game.clock_view(at),
+        })
+    }
+
     /// The next item, waiting for the game to change if need be. `Ok(None)`
     /// means the game has ended and everything has been sent.
     pub async fn next(
@@ -168,30 +343,55 @@ impl Watcher {
                 self.last_sent = Instant::now();
                 return Ok(Some(item));
             }
-            if self.complete {
+            self.release_due().await?;
+            if !self.pending.is_empty() {
+                continue;
+            }
+            let holding = self
+                .delayed
+                .as_ref()
+                .is_some_and(|delayed| !delayed.held.is_empty());
+            if self.complete && !holding {
                 return Ok(None);
             }
             let quiet = self.last_sent.elapsed();
             if quiet >= self.heartbeat {
                 self.last_sent = Instant::now();
-                let beat =
-                    heartbeat_now(self.arbiter.clone(), self.id.clone(), self.cursor).await?;
+                let beat = match &self.delayed {
+                    Some(delayed) => self.delayed_heartbeat(delayed).await?,
+                    None => {
+                        heartbeat_now(self.arbiter.clone(), self.id.clone(), self.cursor).await?
+                    }
+                };
                 return Ok(Some(WatchItem::Heartbeat(beat)));
+            }
+            let mut wait = self.heartbeat - quiet;
+            if let Some(release) = self.until_release().await? {
+                wait = wait.min(release);
+            }
+            if self.complete {
+                // Everything is received; the rest is held for its release.
+                tokio::select! {
+                    () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
+                    () = tokio::time::sleep(wait) => {}
+                }
+                continue;
             }
             let Some(events) = self.events.as_mut() else {
                 // Not active when the watch started, yet not complete: a
                 // game aborted or ended by an event still being read.
+                let before = self.cursor;
                 let missed =
                     hub::read_after(self.arbiter.store.as_ref(), &self.id, self.cursor).await?;
                 self.accept(missed)?;
-                if self.pending.is_empty() {
+                if self.cursor == before {
                     self.complete = true;
                 }
                 continue;
             };
             let received = tokio::select! {
                 () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
-                received = tokio::time::timeout(self.heartbeat - quiet, events.recv()) => received,
+                received = tokio::time::timeout(wait, events.recv()) => received,
             };
             match received {
                 // Quiet: the next turn sends a heartbeat.
@@ -241,7 +441,10 @@ impl Watcher {
         for (event, token) in events {
             self.cursor = event.version;
             self.complete = event.is_final();
-            self.pending.push_back(WatchItem::Event(event, token));
+            match self.delayed.as_mut() {
+                Some(delayed) => delayed.held.push_back((event, token)),
+                None => self.pending.push_back(WatchItem::Event(event, token)),
+            }
         }
         if self.complete {
             // Nothing follows: the hub's copy is no longer needed.
@@ -309,13 +512,15 @@ async fn heartbeat_now(arbiter: Arbiter, id: GameId, seen: u64) -> Result<Heartb
 
 impl Arbiter {
     /// Starts following a game's events for a watcher (see [`Watcher`]),
-    /// with a heartbeat whenever the stream has been quiet for `heartbeat`.
+    /// with a heartbeat whenever the stream has been quiet for `heartbeat`;
+    /// the public (as `reader` says) follows a delayed game as it sees it.
     pub async fn watch(
         &self,
         id: &GameId,
         from: WatchFrom,
         heartbeat: Duration,
+        reader: &Reader,
     ) -> Result<Watcher, ArbiterError> {
-        Watcher::start(self.clone(), id.clone(), from, heartbeat).await
+        Watcher::start(self.clone(), id.clone(), from, heartbeat, reader).await
     }
 }

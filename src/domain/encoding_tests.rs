@@ -7,8 +7,8 @@ use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
 
 use super::*;
 use crate::domain::{
-    Decision, DelayMode, EventId, EventKind, GameStatus, Outcome, Period, PointTable, RulesProfile,
-    Termination, TimeControl, TokenHash,
+    BroadcastDelay, Decision, DelayMode, EventId, EventKind, GameStatus, Outcome, Period,
+    PointTable, RulesProfile, Termination, TimeControl, TokenHash,
 };
 
 fn data(path: &str) -> PathBuf {
@@ -483,4 +483,70 @@ fn schema_0_armageddon_draws_read_back_as_draws_on_the_board() {
     };
     assert_eq!(result.outcome, Outcome::Draw);
     assert_eq!(score.map(|s| s.scored_as), Some(Outcome::BlackWins));
+}
+
+#[test]
+fn a_delayed_game_keeps_its_delay_and_games_without_one_their_bytes() {
+    // Games stored before delays existed (and every live game) read as live.
+    for path in ["stored-v2/game.state.json", "stored-v1/game.state.json"] {
+        let game = decode_game(&read(path)).expect("state");
+        assert!(game.setup().broadcast_delay().is_live(), "{path}");
+    }
+    let (original, _) = golden_game();
+    assert!(!readable_game(&original).contains("broadcast_delay"));
+
+    let t0 = original.created_at();
+    let delay = BroadcastDelay::parse("broadcast_delay_millis", 900_000).expect("15 minutes");
+    let setup = original.setup().clone().with_broadcast_delay(delay);
+    let id = GameId::parse("golden-delayed").expect("id");
+    let (game, created) = Game::create(id, setup, original.seats(), t0);
+    let Ok(Decision::Changed {
+        game,
+        events: moved,
+    }) = game.play_move(Color::White, Ply::START, "e4", false, t0.plus_millis(1_000))
+    else {
+        panic!("e4 refused");
+    };
+    let state = encode_game(&game).expect("encode");
+    golden("stored-v2/delayed.state.json", &state);
+    assert!(
+        String::from_utf8_lossy(&state).contains("\"broadcast_delay\":900000"),
+        "the setup keeps the delay"
+    );
+    let decoded = decode_game(&state).expect("decode");
+    assert_eq!(decoded, *game);
+    assert_eq!(decoded.setup().broadcast_delay(), delay);
+    let events: Vec<GameEvent> = std::iter::once(created).chain(moved).collect();
+    let log: Vec<Vec<u8>> = events
+        .iter()
+        .map(|event| encode_event(event).expect("encode"))
+        .collect();
+    golden("stored-v2/delayed.events.hex", &hex_lines(&log));
+    for (bytes, event) in log.iter().zip(&events) {
+        assert_eq!(&decode_event(bytes).expect("decode"), event);
+    }
+    let EventKind::GameCreated { setup } = &decode_event(&log[0]).expect("created").kind else {
+        panic!("the log starts with the creation");
+    };
+    assert_eq!(
+        setup.broadcast_delay(),
+        delay,
+        "the creation event keeps it too"
+    );
+    // An archive keeps the creation as stored, delay included.
+    let over = changed_game(game.resign(Color::Black, t0.plus_millis(2_000)));
+    assert_eq!(
+        decode_game(&encode_game(&over).expect("encode"))
+            .expect("decode")
+            .setup()
+            .broadcast_delay(),
+        delay
+    );
+}
+
+fn changed_game(decision: Result<Decision, crate::domain::Rejection>) -> Game {
+    match decision {
+        Ok(Decision::Changed { game, .. }) => *game,
+        other => panic!("expected a change, got {other:?}"),
+    }
 }

@@ -775,6 +775,29 @@ impl Game {
         }
     }
 
+    /// Records that `seat` aborted the game (replaying its event).
+    pub(super) fn set_aborted(&mut self, seat: Color) {
+        self.progress = Progress::Aborted { by: seat };
+    }
+
+    /// Records that `seat` checked in (replaying its event).
+    pub(super) fn set_checked_in(&mut self, seat: Color) {
+        self.checked_in = self.checked_in.with(seat);
+    }
+
+    /// Stamps the game as [`Game::commit`] did when it committed `event`:
+    /// its version and time, the draw requests it counts, and, for the
+    /// event that ended the game, when it ended (the time its clocks were
+    /// read at: a flag's fall).
+    pub(super) fn stamp_replayed(&mut self, event: &GameEvent) {
+        self.draw_requests.count(&event.kind);
+        if self.status() != GameStatus::Active && self.ended_at.is_none() {
+            self.ended_at = Some(event.clock.map_or(event.at, |clock| clock.at));
+        }
+        self.version = event.version;
+        self.updated_at = event.at;
+    }
+
     /// Whether the side to move is in check in a game still being played.
     pub fn in_check(&self) -> bool {
         self.status() == GameStatus::Active && self.position().is_check()

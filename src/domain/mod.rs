@@ -24,13 +24,16 @@
 //! | points, Armageddon | 10 | `scoring` |
 //! | standings and tie-breaks | (FIDE tie-break regulations) | `standings` |
 //! | PGN and TRF exports | (PGN standard, TRF-16) | `pgn`, `trf` |
+//! | broadcast delay: the public's view as of a cut-off | (platform rule) | `broadcast_delay`, `public_view` |
 //!
 //! # Layout
 //!
 //! - `game`: a game's state and the commands that change it; `setup`: what
 //!   is fixed when a game is created; `board`: position, ply and repetition
 //!   history; `pairing`, `seat_hashes`: where a game belongs and who may
-//!   act in it; `presence`: who has arrived at the board; `encoding`: the
+//!   act in it; `presence`: who has arrived at the board;
+//!   `broadcast_delay`: how long the public waits for a game's events, and
+//!   `public_view`: the game as the public sees it then; `encoding`: the
 //!   versioned stored form of games and events, `packed`: its binary
 //!   records, `archive`: the log of a game that has ended, in one compact
 //!   record.
@@ -43,6 +46,7 @@ mod admin_request;
 mod arbiter_reason;
 pub mod archive;
 mod board;
+mod broadcast_delay;
 mod chess_move;
 mod clock;
 pub mod dead_position;
@@ -60,6 +64,7 @@ pub mod pgn;
 mod player;
 mod ply;
 mod presence;
+mod public_view;
 mod repetition;
 mod rules;
 mod scoring;
@@ -80,6 +85,7 @@ pub use adjudication::{AdjudicationNote, FlagRuling, RulesProfile, on_flag};
 pub use admin_request::AdminRequest;
 pub use arbiter_reason::ArbiterReason;
 pub use board::Board;
+pub use broadcast_delay::BroadcastDelay;
 pub use chess_move::{IllegalMoveReason, MoveRecord, parse_move};
 pub use clock::{Clock, ClockView, MoveTime};
 pub use dead_position::{DeadProof, Deadness};
@@ -97,6 +103,7 @@ pub use pairing::Pairing;
 pub use player::Player;
 pub use ply::Ply;
 pub use presence::Presence;
+pub use public_view::{Replay, ReplayError, public_view};
 pub use repetition::Repetition;
 pub use rules::{DrawOfferRefusal, GameRules};
 pub use scoring::{PointTable, Points, Score, ScoringSystem};

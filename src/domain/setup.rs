@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, fen::Fen};
 
 use super::{
-    FieldError, GameRules, Pairing, Player, Rejection, Repetition, Schedule, ScoringSystem,
-    Termination, Timing, Variant, chess960_fen, endings::automatic_ending, serde_chess,
+    BroadcastDelay, FieldError, GameRules, Pairing, Player, Rejection, Repetition, Schedule,
+    ScoringSystem, Termination, Timing, Variant, chess960_fen, endings::automatic_ending,
+    serde_chess,
 };
 
 /// Where a new game starts.
@@ -35,9 +36,24 @@ pub struct NewGame {
     timing: Option<Timing>,
     schedule: Schedule,
     scoring: ScoringSystem,
+    /// Left out of the stored form while live, so that games without a
+    /// delay (every game stored before delays existed) keep their bytes.
+    #[serde(default, skip_serializing_if = "BroadcastDelay::is_live")]
+    broadcast_delay: BroadcastDelay,
 }
 
 impl NewGame {
+    /// Delays the public's view of the game by `delay`.
+    pub fn with_broadcast_delay(mut self, delay: BroadcastDelay) -> Self {
+        self.broadcast_delay = delay;
+        self
+    }
+
+    /// How long after it happens the public sees each event of the game.
+    pub fn broadcast_delay(&self) -> BroadcastDelay {
+        self.broadcast_delay
+    }
+
     /// Scores the game under `scoring` (classic 1/½/0 by default).
     pub fn with_scoring(mut self, scoring: ScoringSystem) -> Self {
         self.scoring = scoring;
@@ -133,6 +149,7 @@ impl NewGame {
             timing: None,
             schedule: Schedule::default(),
             scoring: ScoringSystem::default(),
+            broadcast_delay: BroadcastDelay::LIVE,
         })
     }
 }

@@ -6,6 +6,7 @@
 mod common;
 
 mod authorization;
+mod broadcast_delay;
 mod check_in;
 mod chess960;
 mod clocks;

@@ -391,7 +391,7 @@ class GameResult(_message.Message):
     def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., termination: _Optional[_Union[Termination, str]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., needs_review: _Optional[bool] = ..., review_reason: _Optional[str] = ...) -> None: ...
 
 class GameSetup(_message.Message):
-    __slots__ = ("white", "black", "pairing", "variant", "initial_fen", "rules", "timing", "scheduled_start_time", "default_time_millis", "scoring")
+    __slots__ = ("white", "black", "pairing", "variant", "initial_fen", "rules", "timing", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis")
     WHITE_FIELD_NUMBER: _ClassVar[int]
     BLACK_FIELD_NUMBER: _ClassVar[int]
     PAIRING_FIELD_NUMBER: _ClassVar[int]
@@ -402,6 +402,7 @@ class GameSetup(_message.Message):
     SCHEDULED_START_TIME_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_TIME_MILLIS_FIELD_NUMBER: _ClassVar[int]
     SCORING_FIELD_NUMBER: _ClassVar[int]
+    BROADCAST_DELAY_MILLIS_FIELD_NUMBER: _ClassVar[int]
     white: Player
     black: Player
     pairing: Pairing
@@ -412,7 +413,8 @@ class GameSetup(_message.Message):
     scheduled_start_time: _timestamp_pb2.Timestamp
     default_time_millis: int
     scoring: ResolvedScoring
-    def __init__(self, white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., timing: _Optional[_Union[Timing, _Mapping]] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[ResolvedScoring, _Mapping]] = ...) -> None: ...
+    broadcast_delay_millis: int
+    def __init__(self, white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., timing: _Optional[_Union[Timing, _Mapping]] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[ResolvedScoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ...) -> None: ...
 
 class MoveRecord(_message.Message):
     __slots__ = ("ply", "uci", "san", "color", "move_time", "time_spent_millis", "clock_millis")
@@ -919,7 +921,7 @@ class WatchEventResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., cursor: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("request_id", "white", "black", "pairing", "variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring")
+    __slots__ = ("request_id", "white", "black", "pairing", "variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WHITE_FIELD_NUMBER: _ClassVar[int]
     BLACK_FIELD_NUMBER: _ClassVar[int]
@@ -934,6 +936,7 @@ class CreateGameRequest(_message.Message):
     SCHEDULED_START_TIME_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_TIME_MILLIS_FIELD_NUMBER: _ClassVar[int]
     SCORING_FIELD_NUMBER: _ClassVar[int]
+    BROADCAST_DELAY_MILLIS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     white: Player
     black: Player
@@ -948,7 +951,8 @@ class CreateGameRequest(_message.Message):
     scheduled_start_time: _timestamp_pb2.Timestamp
     default_time_millis: int
     scoring: Scoring
-    def __init__(self, request_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., chess960_position: _Optional[int] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., black_time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[Scoring, _Mapping]] = ...) -> None: ...
+    broadcast_delay_millis: int
+    def __init__(self, request_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., chess960_position: _Optional[int] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., black_time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[Scoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game", "white_token", "black_token")

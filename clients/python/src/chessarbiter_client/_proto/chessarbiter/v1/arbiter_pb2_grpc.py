@@ -35,6 +35,22 @@ class ArbiterServiceStub:
     `Bearer <token>`; the token decides the colour. Every seat action can be
     retried: a repeat by the same seat of an action already applied succeeds
     without applying it twice (see each request).
+
+    Broadcast delay: a game created with a broadcast_delay_millis D is shown
+    to the public as it stood D earlier. A read carrying one of the game's
+    seat tokens or the platform's admin token sees it live; any other read
+    (no token, or another game's seat token) is public: GetGame, ListMoves,
+    ExportPgn and WatchGame give the game as of server time − D (moves,
+    clocks, status: a game that ended less than D ago is in progress there,
+    without its result), and WatchGame sends each event no earlier than its
+    event_time + D. In a delayed stream every time is shifted by D: the
+    snapshot's clock is read at server time − D, heartbeats carry
+    server_time = server time − D with the clocks as of then, so a client
+    counts the running clock down from read_time against the stream's
+    heartbeats exactly as in a live stream. Reads of a whole event
+    (ListGames, WatchEvent, GetStandings, ExportTrf, an event's ExportPgn)
+    are live only with the admin token: for anyone else each game is as the
+    public sees it, and a result counts in standings and TRF once public.
     """
 
     def __init__(self, channel):
@@ -135,6 +151,22 @@ class ArbiterServiceServicer:
     `Bearer <token>`; the token decides the colour. Every seat action can be
     retried: a repeat by the same seat of an action already applied succeeds
     without applying it twice (see each request).
+
+    Broadcast delay: a game created with a broadcast_delay_millis D is shown
+    to the public as it stood D earlier. A read carrying one of the game's
+    seat tokens or the platform's admin token sees it live; any other read
+    (no token, or another game's seat token) is public: GetGame, ListMoves,
+    ExportPgn and WatchGame give the game as of server time − D (moves,
+    clocks, status: a game that ended less than D ago is in progress there,
+    without its result), and WatchGame sends each event no earlier than its
+    event_time + D. In a delayed stream every time is shifted by D: the
+    snapshot's clock is read at server time − D, heartbeats carry
+    server_time = server time − D with the clocks as of then, so a client
+    counts the running clock down from read_time against the stream's
+    heartbeats exactly as in a live stream. Reads of a whole event
+    (ListGames, WatchEvent, GetStandings, ExportTrf, an event's ExportPgn)
+    are live only with the admin token: for anyone else each game is as the
+    public sees it, and a result counts in standings and TRF once public.
     """
 
     def GetGame(self, request, context):
@@ -409,6 +441,22 @@ class ArbiterService:
     `Bearer <token>`; the token decides the colour. Every seat action can be
     retried: a repeat by the same seat of an action already applied succeeds
     without applying it twice (see each request).
+
+    Broadcast delay: a game created with a broadcast_delay_millis D is shown
+    to the public as it stood D earlier. A read carrying one of the game's
+    seat tokens or the platform's admin token sees it live; any other read
+    (no token, or another game's seat token) is public: GetGame, ListMoves,
+    ExportPgn and WatchGame give the game as of server time − D (moves,
+    clocks, status: a game that ended less than D ago is in progress there,
+    without its result), and WatchGame sends each event no earlier than its
+    event_time + D. In a delayed stream every time is shifted by D: the
+    snapshot's clock is read at server time − D, heartbeats carry
+    server_time = server time − D with the clocks as of then, so a client
+    counts the running clock down from read_time against the stream's
+    heartbeats exactly as in a live stream. Reads of a whole event
+    (ListGames, WatchEvent, GetStandings, ExportTrf, an event's ExportPgn)
+    are live only with the admin token: for anyone else each game is as the
+    public sees it, and a result counts in standings and TRF once public.
     """
 
     @staticmethod

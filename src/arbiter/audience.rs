@@ -1,0 +1,171 @@
+//! Who reads a game, for the broadcast delay: the game's seats and the
+//! platform's admin see it live; everyone else, the public, sees it as it
+//! stood the game's delay earlier (see [`crate::domain::public_view`]).
+
+use super::{Arbiter, ArbiterError, GameView, codec};
+use crate::{
+    domain::{Game, Replay, Timestamp, TokenHash},
+    store::StoreError,
+};
+
+/// Events read per page when a public view is rebuilt.
+const REPLAY_PAGE: usize = 128;
+
+/// Who is reading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reader {
+    /// The platform's admin token: every game live.
+    Admin,
+    /// Anyone else, with the hash of the bearer token presented, if any: a
+    /// seat's token reads that game (and only that game) live.
+    Token(Option<TokenHash>),
+}
+
+impl Reader {
+    /// A reader without any token.
+    pub const PUBLIC: Reader = Reader::Token(None);
+
+    /// Whether this reader sees `game` as it stands: a game without a
+    /// delay, the admin, or one of the game's seats.
+    pub fn sees_live(&self, game: &Game) -> bool {
+        match self {
+            Reader::Admin => true,
+            Reader::Token(hash) => {
+                game.setup().broadcast_delay().is_live()
+                    || hash
+                        .as_ref()
+                        .is_some_and(|hash| game.seat_of(hash).is_some())
+            }
+        }
+    }
+
+    /// Whether this reader sees every game of an event live (reads of a
+    /// whole event are live for the admin only).
+    pub fn is_admin(&self) -> bool {
+        matches!(self, Reader::Admin)
+    }
+}
+
+impl Arbiter {
+    /// `live`, read at `now`, as the public sees it: the game as it stood
+    /// at `now` less its delay, and that instant. Rebuilding it reads the
+    /// game's log up to the cut-off in pages of [`REPLAY_PAGE`] events; a
+    /// game unchanged since the cut-off is itself, read from nowhere.
+    pub(super) async fn public_game(
+        &self,
+        live: Game,
+        now: Timestamp,
+    ) -> Result<(Game, Timestamp), ArbiterError> {
+        let cutoff = live.setup().broadcast_delay().cutoff(now);
+        if live.unchanged_since(cutoff) {
+            return Ok((live, cutoff));
+        }
+        let id = live.id().clone();
+        let mut replay = Replay::start(&live);
+        let mut after = 0;
+        loop {
+            let read = self.store.events_page(&id, after, REPLAY_PAGE).await?;
+            let events = codec::decode_log(&id, after, REPLAY_PAGE, &read)?;
+            let full = events.len() >= REPLAY_PAGE;
+            for event in &events {
+                if event.at > cutoff || event.version > live.version() {
+                    return Ok((replay.into_game(), cutoff));
+                }
+                replay.apply(event).map_err(|err| {
+                    StoreError::Corrupt(format!("game {id}'s log does not replay: {err}"))
+                })?;
+                after = event.version;
+            }
+            if !full || after >= live.version() {
+                return Ok((replay.into_game(), cutoff));
+            }
+        }
+    }
+
+    /// `game`, read at `now`, as `reader` sees it, and the instant it is
+    /// shown as of.
+    pub(super) async fn shown_to(
+        &self,
+        reader: &Reader,
+        game: Game,
+        now: Timestamp,
+    ) -> Result<(Game, Timestamp), ArbiterError> {
+        if reader.sees_live(&game) {
+            Ok((game, now))
+        } else {
+            self.public_game(game, now).await
+        }
+    }
+
+    /// A game of an event, read at `now`, as `reader` sees it in a read of
+    /// the whole event (live for the admin only).
+    pub(super) async fn shown_in_event(
+        &self,
+        reader: &Reader,
+        game: Game,
+        now: Timestamp,
+    ) -> Result<(Game, Timestamp), ArbiterError> {
+        if reader.is_admin() {
+            Ok((game, now))
+        } else {
+            self.public_game(game, now).await
+        }
+    }
+
+    /// The view of `game` as `reader` sees it at `now`, with its moves when
+    /// `full`.
+    pub(super) async fn view_for(
+        &self,
+        reader: &Reader,
+        game: Game,
+        now: Timestamp,
+        full: bool,
+    ) -> Result<GameView, ArbiterError> {
+        let (game, as_of) = self.shown_to(reader, game, now).await?;
+        self.view(game, as_of, full).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{
+        BroadcastDelay, GameId, GameRules, NewGame, Pairing, Player, SeatHashes, StartPosition,
+        Variant,
+    };
+
+    fn game(delay_ms: i64) -> Game {
+        let player = |id: &str| Player {
+            id: id.to_owned(),
+            name: id.to_owned(),
+        };
+        let new = NewGame::new(
+            player("w"),
+            player("b"),
+            Variant::Standard,
+            &StartPosition::Standard,
+            Pairing::default(),
+            GameRules::default(),
+        )
+        .expect("new game")
+        .with_broadcast_delay(BroadcastDelay::parse("d", delay_ms).expect("delay"));
+        let seats = SeatHashes {
+            white: TokenHash::of("white-seat-token"),
+            black: TokenHash::of("black-seat-token"),
+        };
+        let id = GameId::parse("g").expect("id");
+        Game::create(id, new, seats, Timestamp::from_unix_millis(1_000)).0
+    }
+
+    #[test]
+    fn only_the_admin_and_the_games_own_seats_read_it_live() {
+        let delayed = game(60_000);
+        assert!(Reader::Admin.sees_live(&delayed));
+        assert!(!Reader::PUBLIC.sees_live(&delayed));
+        assert!(Reader::Token(Some(TokenHash::of("white-seat-token"))).sees_live(&delayed));
+        assert!(Reader::Token(Some(TokenHash::of("black-seat-token"))).sees_live(&delayed));
+        assert!(!Reader::Token(Some(TokenHash::of("another-games-seat"))).sees_live(&delayed));
+        assert!(Reader::PUBLIC.sees_live(&game(0)));
+        assert!(Reader::Admin.is_admin() && !Reader::PUBLIC.is_admin());
+    }
+}
