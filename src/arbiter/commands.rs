@@ -10,7 +10,7 @@ use super::{Applied, Arbiter, ArbiterError, CreatedGame, MAX_ATTEMPTS, codec};
 use crate::{
     domain::{
         AdminRequest, ArbiterReason, ClaimReason, ClaimVerdict, Color, Decision, Game, GameId,
-        NewGame, Ply, Rejection, RequestId, Ruling, Timestamp, TokenHash,
+        NewGame, Ply, Rejection, ReportedLag, RequestId, Ruling, Timestamp, TokenHash,
     },
     store::{Commit, CommitOutcome, EventPosition},
 };
@@ -93,9 +93,10 @@ impl Arbiter {
         Ok(())
     }
 
-    /// Plays `text` for the seat holding `token`, chosen at `ply`; with
-    /// `offer_draw` the seat offers a draw after the move. A repeat of the
-    /// seat's latest move at its ply changes nothing.
+    /// Plays `text` for the seat holding `token`, chosen at `ply`, with the
+    /// network `lag` the platform measured for it; with `offer_draw` the
+    /// seat offers a draw after the move. A repeat of the seat's latest
+    /// move at its ply changes nothing.
     pub async fn make_move(
         &self,
         id: &GameId,
@@ -103,9 +104,10 @@ impl Arbiter {
         ply: Ply,
         text: &str,
         offer_draw: bool,
+        lag: ReportedLag,
     ) -> Result<Applied, ArbiterError> {
         self.execute(id, token, |game, seat, now| {
-            game.play_move(seat, ply, text, offer_draw, now)
+            game.play_move_with_lag(seat, ply, text, offer_draw, lag, now)
         })
         .await
     }

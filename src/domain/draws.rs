@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{
-    Decision, EventKind, Game, GameResult, GameStatus, Outcome, Ply, Rejection, Termination,
-    Timestamp,
+    Decision, EventKind, Game, GameResult, GameStatus, Outcome, Ply, Rejection, ReportedLag,
+    Termination, Timestamp,
     endings::{FIFTY_MOVES, THREEFOLD},
     parse_move, serde_chess,
 };
@@ -296,7 +296,8 @@ impl Game {
             if self.draw_offer() == Some(!seat) {
                 after.set_draw_offer(None);
             }
-            after.apply_move(m, now, &mut kinds);
+            // A move written with a claim reports no lag.
+            after.apply_move(m, ReportedLag::NONE, now, &mut kinds);
             if after.status() != GameStatus::Active {
                 return Ok((
                     after.commit_claim(claim, ClaimVerdict::Moot, kinds, now),

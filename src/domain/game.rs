@@ -6,7 +6,8 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMo
 use super::{
     AdjudicationNote, AdminRequest, Board, Clock, DrawRequests, EventKind, GameEvent, GameId,
     GameResult, GameRules, LastClaim, MoveRecord, NewGame, Outcome, Pairing, Player, Ply, Presence,
-    Rejection, Score, ScoringSystem, SeatHashes, Termination, Timestamp, TokenHash, Variant,
+    Rejection, ReportedLag, Score, ScoringSystem, SeatHashes, Termination, Timestamp, TokenHash,
+    Variant,
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
 };
@@ -132,6 +133,7 @@ impl Game {
                 running,
                 starts_at,
             )
+            .with_lag_quota(new.lag_compensation().map_or(0, |p| p.initial_quota_ms()))
         });
         let game = Game {
             id,
@@ -373,18 +375,39 @@ impl Game {
     }
 
     /// Plays `text` for `seat`, which chose it at `ply`; with `offer_draw`
-    /// the seat offers a draw after the move.
-    ///
-    /// A move for a past ply that repeats this seat's latest move (a client
-    /// retry) changes nothing ([`Game::confirm_retry`]); any other move for
-    /// a ply other than the current one is refused as
-    /// [`Rejection::StalePly`].
+    /// the seat offers a draw after the move. No lag is reported (see
+    /// [`Game::play_move_with_lag`]).
     pub fn play_move(
         &self,
         seat: Color,
         ply: Ply,
         text: &str,
         offer_draw: bool,
+        now: Timestamp,
+    ) -> Result<Decision, Rejection> {
+        self.play_move_with_lag(seat, ply, text, offer_draw, ReportedLag::NONE, now)
+    }
+
+    /// Plays `text` for `seat`, which chose it at `ply`, with the network
+    /// `lag` the platform measured for it; with `offer_draw` the seat
+    /// offers a draw after the move.
+    ///
+    /// A game with a lag-compensation policy credits the lag back within
+    /// the mover's quota (see [`super::lag`]); a game without one ignores
+    /// it. The move is judged against the flag first, uncompensated: a
+    /// move arriving after the flag fell is refused whatever its lag.
+    ///
+    /// A move for a past ply that repeats this seat's latest move (a client
+    /// retry) changes nothing, whatever lag it reports
+    /// ([`Game::confirm_retry`]); any other move for a ply other than the
+    /// current one is refused as [`Rejection::StalePly`].
+    pub fn play_move_with_lag(
+        &self,
+        seat: Color,
+        ply: Ply,
+        text: &str,
+        offer_draw: bool,
+        lag: ReportedLag,
         now: Timestamp,
     ) -> Result<Decision, Rejection> {
         if ply < self.ply() {
@@ -403,7 +426,7 @@ impl Game {
         let m = parse_move(self.position(), self.variant().castling_mode(), text)?;
         let mut next = self.clone();
         let mut kinds = Vec::new();
-        next.apply_move(m, now, &mut kinds);
+        next.apply_move(m, lag, now, &mut kinds);
         if offer_draw && next.status() == GameStatus::Active && next.draw_offer().is_none() {
             next.set_draw_offer(Some(seat));
             kinds.push(EventKind::DrawOffered { by: seat });
@@ -545,16 +568,23 @@ impl Game {
         Ok(())
     }
 
-    /// Plays a legal move: a pending offer by the opponent is declined by
-    /// it, the position and its history advance, and the position's own
-    /// ending (if any) ends the game.
-    pub(super) fn apply_move(&mut self, m: Move, now: Timestamp, kinds: &mut Vec<EventKind>) {
+    /// Plays a legal move, reported with `lag`: a pending offer by the
+    /// opponent is declined by it, the clock is charged (and the lag
+    /// compensated, under the game's policy), the position and its history
+    /// advance, and the position's own ending (if any) ends the game.
+    pub(super) fn apply_move(
+        &mut self,
+        m: Move,
+        lag: ReportedLag,
+        now: Timestamp,
+        kinds: &mut Vec<EventKind>,
+    ) {
         let mover = self.side_to_move();
         if self.draw_offer() == Some(!mover) {
             self.set_draw_offer(None);
             kinds.push(EventKind::DrawDeclined { by: mover });
         }
-        let time = self.clock_move(now);
+        let time = self.clock_move(lag, now);
         let record = self
             .board
             .play(m, self.variant().castling_mode(), now, time);
