@@ -9,9 +9,9 @@ use crate::{
     arbiter::{GameView, Heartbeat},
     domain::{
         self, AdjudicationNote, ClaimReason, ClaimVerdict, ClockView, Color, DelayMode, EventKind,
-        Game, GameEvent, GameRules, GameStatus, MoveRecord, NewGame, Outcome, Pace, PointTable,
-        RulesProfile, Score, ScoringSystem, Standing, Termination, TimeControl, Timestamp, Timing,
-        Variant,
+        Game, GameEvent, GameRules, GameStatus, LagCompensation, MoveRecord, NewGame, Outcome,
+        Pace, PointTable, RulesProfile, Score, ScoringSystem, Standing, Termination, TimeControl,
+        Timestamp, Timing, Variant,
     },
     proto,
 };
@@ -99,6 +99,7 @@ pub fn move_record(record: &MoveRecord) -> proto::MoveRecord {
         move_time: Some(timestamp(record.played_at)),
         time_spent_millis: record.time.map_or(0, |t| millis(t.spent_ms)),
         clock_millis: record.time.map_or(0, |t| signed_millis(t.remaining_ms)),
+        lag_credit_millis: record.time.map_or(0, |t| millis(t.lag_credit_ms)),
     }
 }
 
@@ -176,6 +177,17 @@ pub fn setup(setup: &NewGame) -> proto::GameSetup {
         default_time_millis: schedule.default_time_ms.map_or(0, millis),
         scoring: Some(scoring(setup.scoring())),
         broadcast_delay_millis: millis(setup.broadcast_delay().millis()),
+        lag_compensation: setup.lag_compensation().map(lag_compensation),
+    }
+}
+
+/// The protobuf form of a lag-compensation policy, every value resolved.
+fn lag_compensation(policy: LagCompensation) -> proto::LagCompensation {
+    proto::LagCompensation {
+        initial_quota_millis: millis(policy.initial_quota_ms()),
+        max_quota_millis: millis(policy.max_quota_ms()),
+        quota_gain_millis: millis(policy.quota_gain_ms()),
+        max_move_credit_millis: millis(policy.max_move_credit_ms()),
     }
 }
 

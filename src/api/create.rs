@@ -5,9 +5,9 @@ use tonic::Status;
 use super::{request, status};
 use crate::{
     domain::{
-        BroadcastDelay, DelayMode, FieldError, GameRules, NewGame, Pairing, Period, Player,
-        PointTable, RequestId, RulesProfile, Schedule, ScoringSystem, StartPosition, TimeControl,
-        Timestamp, Timing, Variant,
+        BroadcastDelay, DelayMode, FieldError, GameRules, LagCompensation, NewGame, Pairing,
+        Period, Player, PointTable, RequestId, RulesProfile, Schedule, ScoringSystem,
+        StartPosition, TimeControl, Timestamp, Timing, Variant,
     },
     proto,
 };
@@ -95,6 +95,28 @@ fn schedule(req: &proto::CreateGameRequest) -> Result<Schedule, Status> {
     let default_time_ms =
         Some(millis("default_time_millis", req.default_time_millis)?).filter(|&ms| ms > 0);
     Schedule::new(scheduled_start, default_time_ms).map_err(|err| status::invalid_field(&err))
+}
+
+fn lag_compensation(
+    policy: Option<&proto::LagCompensation>,
+) -> Result<Option<LagCompensation>, Status> {
+    let Some(p) = policy else {
+        return Ok(None);
+    };
+    LagCompensation::requested(
+        millis(
+            "lag_compensation.initial_quota_millis",
+            p.initial_quota_millis,
+        )?,
+        millis("lag_compensation.max_quota_millis", p.max_quota_millis)?,
+        millis("lag_compensation.quota_gain_millis", p.quota_gain_millis)?,
+        millis(
+            "lag_compensation.max_move_credit_millis",
+            p.max_move_credit_millis,
+        )?,
+    )
+    .map(Some)
+    .map_err(|err| status::invalid_field(&err))
 }
 
 fn point_table(field: &'static str, table: &proto::PointTable) -> Result<PointTable, Status> {
@@ -195,6 +217,8 @@ pub fn new_game(req: &proto::CreateGameRequest) -> Result<(Option<RequestId>, Ne
             i64::from(req.broadcast_delay_millis),
         )
         .map_err(|e| status::invalid_field(&e))?,
-    );
+    )
+    .with_lag_compensation(lag_compensation(req.lag_compensation.as_ref())?)
+    .map_err(|e| status::invalid_field(&e))?;
     Ok((request_id, new))
 }

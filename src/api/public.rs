@@ -75,9 +75,10 @@ impl ArbiterService for ArbiterApi {
         let _admitted = self.admit_request()?;
         let (id, token, req) = self.seat(request, |r| &r.game_id)?;
         let ply = request::ply(req.ply)?;
+        let lag = request::lag(req.lag_millis)?;
         let done = self
             .arbiter
-            .make_move(&id, &token, ply, &req.r#move, req.offer_draw)
+            .make_move(&id, &token, ply, &req.r#move, req.offer_draw, lag)
             .await?;
         let (game, events) = applied(&done);
         Ok(Response::new(proto::MakeMoveResponse { game, events }))

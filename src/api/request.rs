@@ -10,7 +10,7 @@ use crate::{
     arbiter::{ListCursor, ResumeToken, WatchFrom},
     domain::{
         ArbiterReason, ClaimReason, Color, EventId, FieldError, GameId, GameStatus, Outcome, Ply,
-        RequestId, Ruling,
+        ReportedLag, RequestId, Ruling,
     },
     proto,
 };
@@ -75,6 +75,11 @@ pub fn watch_from(after_version: i32, resume_token: &str) -> Result<WatchFrom, S
 /// A ply (half-moves played) as sent.
 pub fn ply(value: i32) -> Result<Ply, Status> {
     non_negative("ply", value).map(Ply::new)
+}
+
+/// The network lag reported with a move (`lag_millis`).
+pub fn lag(value: i32) -> Result<ReportedLag, Status> {
+    ReportedLag::parse("lag_millis", i64::from(value)).map_err(|err| status::invalid_field(&err))
 }
 
 /// A colour that must be given.

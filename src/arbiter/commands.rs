@@ -12,7 +12,7 @@ use super::{
 use crate::{
     domain::{
         AdminRequest, ArbiterReason, ClaimReason, ClaimVerdict, Color, DeadProof, Decision, Game,
-        GameId, NewGame, Ply, Rejection, RequestId, Ruling, Timestamp, TokenHash,
+        GameId, NewGame, Ply, Rejection, ReportedLag, RequestId, Ruling, Timestamp, TokenHash,
     },
     store::{Commit, CommitOutcome, EventPosition},
 };
@@ -100,9 +100,10 @@ impl Arbiter {
         Ok(())
     }
 
-    /// Plays `text` for the seat holding `token`, chosen at `ply`; with
-    /// `offer_draw` the seat offers a draw after the move. A repeat of the
-    /// seat's latest move at its ply changes nothing.
+    /// Plays `text` for the seat holding `token`, chosen at `ply`, with the
+    /// network `lag` the platform measured for it; with `offer_draw` the
+    /// seat offers a draw after the move. A repeat of the seat's latest
+    /// move at its ply changes nothing.
     pub async fn make_move(
         &self,
         id: &GameId,
@@ -110,9 +111,10 @@ impl Arbiter {
         ply: Ply,
         text: &str,
         offer_draw: bool,
+        lag: ReportedLag,
     ) -> Result<Applied, ArbiterError> {
         self.execute_analysed(id, token, |game, seat, now, dead| {
-            game.play_move_given(seat, ply, text, offer_draw, now, dead)
+            game.play_move_given(seat, ply, text, offer_draw, lag, now, dead)
                 .map(|decision| (decision, ()))
         })
         .await

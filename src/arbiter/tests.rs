@@ -7,8 +7,8 @@ use async_trait::async_trait;
 use super::*;
 use crate::{
     domain::{
-        EventId, GameRules, NewGame, Pairing, Player, Ply, Rejection, RequestId, StartPosition,
-        Variant,
+        EventId, GameRules, NewGame, Pairing, Player, Ply, Rejection, ReportedLag, RequestId,
+        StartPosition, Variant,
     },
     store::{
         ChangeFeed, EventPosition, FeedEntry, FeedPosition, LogRead, MemoryStore, StoreError,
@@ -206,7 +206,7 @@ async fn bytes_written_per_move_do_not_grow_with_the_game() {
         };
         let ply = u32::try_from(ply).unwrap();
         arbiter
-            .make_move(&id, token, Ply::new(ply), mv, false)
+            .make_move(&id, token, Ply::new(ply), mv, false, ReportedLag::NONE)
             .await
             .unwrap_or_else(|err| panic!("{mv} at ply {ply}: {err}"));
     }
@@ -231,16 +231,16 @@ async fn a_retry_is_recognised_after_the_opponent_replied() {
     let id = created.game.id().clone();
     let (white, black) = (&created.tokens.white, &created.tokens.black);
     arbiter
-        .make_move(&id, white, Ply::new(0), "e4", false)
+        .make_move(&id, white, Ply::new(0), "e4", false, ReportedLag::NONE)
         .await
         .unwrap();
     arbiter
-        .make_move(&id, black, Ply::new(1), "c5", false)
+        .make_move(&id, black, Ply::new(1), "c5", false, ReportedLag::NONE)
         .await
         .unwrap();
     let commits = writes.lock().unwrap().len();
     let view = arbiter
-        .make_move(&id, white, Ply::new(0), "e4", false)
+        .make_move(&id, white, Ply::new(0), "e4", false, ReportedLag::NONE)
         .await
         .unwrap();
     assert_eq!(view.game.ply(), Ply::new(2));
@@ -251,7 +251,7 @@ async fn a_retry_is_recognised_after_the_opponent_replied() {
         "a retry writes nothing"
     );
     let refused = arbiter
-        .make_move(&id, white, Ply::new(0), "d4", false)
+        .make_move(&id, white, Ply::new(0), "d4", false, ReportedLag::NONE)
         .await;
     assert!(matches!(
         refused,
@@ -261,7 +261,7 @@ async fn a_retry_is_recognised_after_the_opponent_replied() {
         })
     ));
     let refused = arbiter
-        .make_move(&id, black, Ply::new(0), "e4", false)
+        .make_move(&id, black, Ply::new(0), "e4", false, ReportedLag::NONE)
         .await;
     assert!(
         matches!(
@@ -287,6 +287,7 @@ async fn a_token_of_another_game_is_not_a_seat() {
             Ply::START,
             "e4",
             false,
+            ReportedLag::NONE,
         )
         .await;
     assert!(matches!(refused, Err(ArbiterError::NotASeat)));
@@ -342,7 +343,14 @@ async fn a_move_costs_one_load_and_one_commit_and_reads_no_log() {
             &created.tokens.black
         };
         let done = arbiter
-            .make_move(&id, token, Ply::new(ply), &line[ply as usize], false)
+            .make_move(
+                &id,
+                token,
+                Ply::new(ply),
+                &line[ply as usize],
+                false,
+                ReportedLag::NONE,
+            )
             .await
             .unwrap();
         assert_eq!(done.events.len(), 1, "ply {ply}: {:?}", done.events);
@@ -351,7 +359,14 @@ async fn a_move_costs_one_load_and_one_commit_and_reads_no_log() {
     // A retry of the latest move costs one load and no commit.
     calls.lock().unwrap().clear();
     arbiter
-        .make_move(&id, &created.tokens.black, Ply::new(139), &line[139], false)
+        .make_move(
+            &id,
+            &created.tokens.black,
+            Ply::new(139),
+            &line[139],
+            false,
+            ReportedLag::NONE,
+        )
         .await
         .unwrap();
     assert_eq!(*calls.lock().unwrap(), ["load"]);
@@ -489,7 +504,14 @@ async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
             &created.tokens.black
         };
         arbiter
-            .make_move(&id, token, Ply::new(ply as u32), san, false)
+            .make_move(
+                &id,
+                token,
+                Ply::new(ply as u32),
+                san,
+                false,
+                ReportedLag::NONE,
+            )
             .await
             .unwrap();
         // Each reader gets the move before the next one is played.
@@ -635,7 +657,14 @@ async fn an_events_watchers_cost_the_same_reads_however_many_and_none_while_idle
         calls.lock().unwrap().clear();
         let game = &games[7];
         arbiter
-            .make_move(game.game.id(), &game.tokens.white, Ply::new(0), "e4", false)
+            .make_move(
+                game.game.id(),
+                &game.tokens.white,
+                Ply::new(0),
+                "e4",
+                false,
+                ReportedLag::NONE,
+            )
             .await
             .unwrap();
         each_gets(&mut receivers, 2).await;

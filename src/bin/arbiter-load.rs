@@ -395,6 +395,7 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
             r#move: game.game.legal_moves[pick].clone(),
             ply: game.game.ply,
             offer_draw: false,
+            lag_millis: 0,
         };
         match public
             .make_move(GamePlayer::authorised(Some(&game.tokens[seat]), request))
@@ -733,6 +734,7 @@ impl GamePlayer {
                 r#move: game.legal_moves[pick].clone(),
                 ply: game.ply,
                 offer_draw: false,
+                lag_millis: 0,
             };
             let started = Instant::now();
             let response = self

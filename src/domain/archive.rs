@@ -32,6 +32,8 @@ const MOVE: u8 = 1;
 
 const HAS_TIME: u8 = 1;
 const HAS_CLOCK: u8 = 1 << 1;
+/// The move's time carries a lag-compensation credit.
+const HAS_LAG_CREDIT: u8 = 1 << 2;
 
 /// The archive of `events`, a whole log from version 1: `Err` with the
 /// reason when they are not one, or when the archive would not read back
@@ -58,19 +60,28 @@ pub fn pack(events: &[GameEvent]) -> Result<Vec<u8>, String> {
                 if record.time.is_some() {
                     flags |= HAS_TIME;
                 }
+                if record.time.is_some_and(|time| time.lag_credit_ms > 0) {
+                    flags |= HAS_LAG_CREDIT;
+                }
                 if event.clock.is_some() {
                     flags |= HAS_CLOCK;
                 }
                 out.byte(flags);
                 // The thinking time is usually the time since the last
                 // event, and the mover's clock what it was less that time
-                // plus the increment: written as differences from those,
-                // they are small and repeat, which deflate makes nearly free.
+                // plus the increment (and any lag credit): written as
+                // differences from those, they are small and repeat, which
+                // deflate makes nearly free.
                 let elapsed = delta(event.at.unix_millis(), replay.at.unix_millis());
                 if let Some(time) = record.time {
                     out.signed((time.spent_ms as i64).wrapping_sub(elapsed));
+                    if time.lag_credit_ms > 0 {
+                        out.varint(time.lag_credit_ms);
+                    }
                     let before = mover_ms(replay.clock.as_ref(), record.color);
-                    let expected = before.wrapping_sub(time.spent_ms as i64);
+                    let expected = before
+                        .wrapping_sub(time.spent_ms as i64)
+                        .wrapping_add(time.lag_credit_ms as i64);
                     out.signed(time.remaining_ms.wrapping_sub(expected));
                 }
                 if let Some(clock) = &event.clock {
@@ -212,18 +223,28 @@ impl Replay {
         let at =
             Timestamp::from_unix_millis(self.at.unix_millis().wrapping_add(input.signed()? as u64));
         let flags = input.byte()?;
-        if flags & !(HAS_TIME | HAS_CLOCK) != 0 {
+        if flags & !(HAS_TIME | HAS_CLOCK | HAS_LAG_CREDIT) != 0
+            || (flags & HAS_LAG_CREDIT != 0 && flags & HAS_TIME == 0)
+        {
             return Err(format!("unknown move flags {flags:#x}"));
         }
         let mover = self.position.turn();
         let elapsed = delta(at.unix_millis(), self.at.unix_millis());
         let time = if flags & HAS_TIME != 0 {
             let spent_ms = elapsed.wrapping_add(input.signed()?) as u64;
+            let lag_credit_ms = if flags & HAS_LAG_CREDIT != 0 {
+                input.varint()?
+            } else {
+                0
+            };
             let before = mover_ms(self.clock.as_ref(), mover);
-            let expected = before.wrapping_sub(spent_ms as i64);
+            let expected = before
+                .wrapping_sub(spent_ms as i64)
+                .wrapping_add(lag_credit_ms as i64);
             Some(MoveTime {
                 spent_ms,
                 remaining_ms: expected.wrapping_add(input.signed()?),
+                lag_credit_ms,
             })
         } else {
             None

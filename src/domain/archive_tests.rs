@@ -106,3 +106,21 @@ proptest! {
         let _ = unpack(&raw);
     }
 }
+
+#[test]
+fn lag_credits_are_archived_with_their_moves() {
+    let events = random_game(19, None, true, 3_000, true);
+    let credits = |events: &[GameEvent]| -> Vec<u64> {
+        events
+            .iter()
+            .filter_map(GameEvent::move_record)
+            .filter_map(|record| record.time)
+            .map(|time| time.lag_credit_ms)
+            .collect()
+    };
+    assert!(credits(&events).iter().filter(|&&c| c > 0).count() > 10);
+    let archive = pack(&events).expect("packs");
+    let read = unpack(&archive).expect("unpacks");
+    assert_eq!(credits(&read), credits(&events));
+    assert_eq!(read, events);
+}

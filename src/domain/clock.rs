@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::{DelayMode, Period, TimeControl, Timestamp, serde_chess};
+use super::{DelayMode, LagCompensation, Period, ReportedLag, TimeControl, Timestamp, serde_chess};
 
 /// One player's side of the clock.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,6 +18,11 @@ struct SideClock {
     periods_done: usize,
     /// Moves made in the current period.
     moves_in_period: u32,
+    /// What is left of the lag-compensation quota (see [`super::lag`]).
+    /// Left out of the stored form while zero, so states of games without
+    /// compensation keep their exact bytes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    lag_quota_ms: u64,
 }
 
 impl SideClock {
@@ -28,6 +33,7 @@ impl SideClock {
             remaining_ms,
             periods_done: 0,
             moves_in_period: 0,
+            lag_quota_ms: 0,
         }
     }
 
@@ -62,8 +68,13 @@ fn ms(value: u64) -> i64 {
 pub struct MoveTime {
     /// Thinking time the move took.
     pub spent_ms: u64,
-    /// The mover's remaining time after the move (increment included).
+    /// The mover's remaining time after the move (increment and lag
+    /// compensation included).
     pub remaining_ms: i64,
+    /// The network lag credited back to the mover (lag compensation), at
+    /// most `spent_ms`. Left out of the stored form while zero.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lag_credit_ms: u64,
 }
 
 /// What a client needs to show the clocks at one instant.
@@ -147,6 +158,18 @@ impl Clock {
         }
     }
 
+    /// Gives each player `quota_ms` of lag-compensation quota.
+    pub fn with_lag_quota(mut self, quota_ms: u64) -> Self {
+        self.white.lag_quota_ms = quota_ms;
+        self.black.lag_quota_ms = quota_ms;
+        self
+    }
+
+    /// What is left of a player's lag-compensation quota.
+    pub fn lag_quota(&self, color: Color) -> u64 {
+        self.side(color).lag_quota_ms
+    }
+
     fn side(&self, color: Color) -> &SideClock {
         color.fold_wb(&self.white, &self.black)
     }
@@ -213,18 +236,39 @@ impl Clock {
     /// increment, moves to the next period when its move count is reached,
     /// and starts the opponent's time. With `start`, a clock that is not yet
     /// running starts with the opponent's turn.
-    pub fn complete_move(&mut self, mover: Color, now: Timestamp, start: bool) -> MoveTime {
+    ///
+    /// With `lag` (the game's policy and the lag reported with the move), a
+    /// timed move settles its lag compensation: the credit, at most what
+    /// the move cost the clock (its thinking time less any delay), is given
+    /// back and the mover's quota debited and regained
+    /// ([`LagCompensation::settle`]). An untimed move settles nothing.
+    pub fn complete_move(
+        &mut self,
+        mover: Color,
+        now: Timestamp,
+        start: bool,
+        lag: Option<(LagCompensation, ReportedLag)>,
+    ) -> MoveTime {
         let timed = self.running == Some(mover);
         let elapsed = if timed { self.elapsed(now) } else { 0 };
         let side = self.side_mut(mover);
+        let mut lag_credit_ms = 0;
         if timed {
             let delay = side.period().delay_ms;
+            // Either delay mode costs the clock the time beyond the delay.
+            let cost = elapsed.saturating_sub(delay);
+            if let Some((policy, lag)) = lag {
+                let settled = policy.settle(side.lag_quota_ms, lag, cost);
+                side.lag_quota_ms = settled.quota_ms;
+                lag_credit_ms = settled.credit_ms;
+            }
             side.remaining_ms = side.remaining_ms.saturating_sub(ms(side.charged(elapsed)));
             if side.control.delay_mode() == DelayMode::Bronstein {
                 side.remaining_ms = side.remaining_ms.saturating_add(ms(elapsed.min(delay)));
             }
             side.remaining_ms = side
                 .remaining_ms
+                .saturating_add(ms(lag_credit_ms))
                 .saturating_add(ms(side.period().increment_ms));
         }
         side.moves_in_period += 1;
@@ -244,6 +288,7 @@ impl Clock {
         MoveTime {
             spent_ms: elapsed,
             remaining_ms,
+            lag_credit_ms,
         }
     }
 

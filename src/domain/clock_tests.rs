@@ -33,11 +33,11 @@ fn clock(control: TimeControl) -> Clock {
 #[test]
 fn increment_is_credited_after_each_move_in_time() {
     let mut c = clock(control(&[(5 * MIN, 0, 3 * SEC, 0)], DelayMode::Simple));
-    let white = c.complete_move(Color::White, at(10 * SEC), false);
+    let white = c.complete_move(Color::White, at(10 * SEC), false, None);
     assert_eq!(white.spent_ms, 10 * SEC);
     assert_eq!(white.remaining_ms, (5 * MIN - 10 * SEC + 3 * SEC) as i64);
     assert_eq!(c.running(), Some(Color::Black));
-    let black = c.complete_move(Color::Black, at(12 * SEC), false);
+    let black = c.complete_move(Color::Black, at(12 * SEC), false, None);
     assert_eq!(black.spent_ms, 2 * SEC);
     assert_eq!(black.remaining_ms, (5 * MIN + SEC) as i64);
     assert_eq!(c.remaining(Color::White, at(12 * SEC)), white.remaining_ms);
@@ -58,13 +58,13 @@ fn simple_delay_holds_the_clock_for_the_delay() {
     let mut c = clock(control(&[(60 * MIN, 0, 0, 5 * SEC)], DelayMode::Simple));
     assert_eq!(c.view(at(3 * SEC)).delay_left_ms, 2 * SEC);
     assert_eq!(c.remaining(Color::White, at(3 * SEC)), (60 * MIN) as i64);
-    let quick = c.complete_move(Color::White, at(4 * SEC), false);
+    let quick = c.complete_move(Color::White, at(4 * SEC), false, None);
     assert_eq!(
         quick.remaining_ms,
         (60 * MIN) as i64,
         "a move within the delay costs nothing"
     );
-    let slow = c.complete_move(Color::Black, at(4 * SEC + 12 * SEC), false);
+    let slow = c.complete_move(Color::Black, at(4 * SEC + 12 * SEC), false, None);
     assert_eq!(slow.remaining_ms, (60 * MIN - 7 * SEC) as i64);
     // The flag falls only after remaining time plus delay.
     let tight = clock(control(&[(10 * SEC, 0, 0, 5 * SEC)], DelayMode::Simple));
@@ -82,10 +82,10 @@ fn bronstein_delay_gives_back_the_time_used_up_to_the_delay() {
         (3 * MIN - 2 * SEC) as i64
     );
     // ...and a quick move gets all of it back...
-    let quick = c.complete_move(Color::White, at(2 * SEC), false);
+    let quick = c.complete_move(Color::White, at(2 * SEC), false, None);
     assert_eq!(quick.remaining_ms, (3 * MIN) as i64);
     // ...a slow one only the delay.
-    let slow = c.complete_move(Color::Black, at(2 * SEC + 10 * SEC), false);
+    let slow = c.complete_move(Color::Black, at(2 * SEC + 10 * SEC), false, None);
     assert_eq!(slow.remaining_ms, (3 * MIN - 7 * SEC) as i64);
     // Unlike simple delay, the flag is not pushed back by the delay.
     let tight = clock(control(&[(10 * SEC, 0, 0, 5 * SEC)], DelayMode::Bronstein));
@@ -99,12 +99,12 @@ fn periods_change_after_their_move_count_and_saved_time_carries_over() {
         &[(MIN, 2, SEC, 0), (30 * SEC, 0, SEC, 0)],
         DelayMode::Simple,
     ));
-    c.complete_move(Color::White, at(10 * SEC), false);
-    c.complete_move(Color::Black, at(10 * SEC), false);
+    c.complete_move(Color::White, at(10 * SEC), false, None);
+    c.complete_move(Color::Black, at(10 * SEC), false, None);
     let view = c.view(at(10 * SEC));
     assert_eq!(view.white_period, 0);
     assert_eq!(view.white_moves_left, 1);
-    let second = c.complete_move(Color::White, at(20 * SEC), false);
+    let second = c.complete_move(Color::White, at(20 * SEC), false, None);
     // 60 - 10 + 1 - 10 + 1 = 42 s saved, plus the next period's 30 s.
     assert_eq!(second.remaining_ms, (72 * SEC) as i64);
     let view = c.view(at(20 * SEC));
@@ -120,8 +120,8 @@ fn running_out_before_the_move_count_is_reached_is_a_flag() {
         &[(2 * MIN, 40, 0, 0), (30 * MIN, 0, 0, 0)],
         DelayMode::Simple,
     ));
-    c.complete_move(Color::White, at(MIN), false);
-    c.complete_move(Color::Black, at(MIN), false);
+    c.complete_move(Color::White, at(MIN), false, None);
+    c.complete_move(Color::Black, at(MIN), false, None);
     assert_eq!(
         c.flagged(at(2 * MIN)),
         Some(Color::White),
@@ -132,10 +132,10 @@ fn running_out_before_the_move_count_is_reached_is_a_flag() {
 #[test]
 fn a_repeating_last_period_adds_its_time_each_round() {
     let mut c = clock(control(&[(MIN, 1, 0, 0)], DelayMode::Simple));
-    let first = c.complete_move(Color::White, at(10 * SEC), false);
+    let first = c.complete_move(Color::White, at(10 * SEC), false, None);
     assert_eq!(first.remaining_ms, (110 * SEC) as i64);
-    c.complete_move(Color::Black, at(10 * SEC), false);
-    let second = c.complete_move(Color::White, at(20 * SEC), false);
+    c.complete_move(Color::Black, at(10 * SEC), false, None);
+    let second = c.complete_move(Color::White, at(20 * SEC), false, None);
     assert_eq!(second.remaining_ms, (160 * SEC) as i64);
 }
 
@@ -145,11 +145,11 @@ fn a_clock_that_waits_starts_after_the_first_moves() {
     let mut c = Clock::new(tc.clone(), tc, None, at(0));
     assert_eq!(c.flag_time(), None);
     assert_eq!(c.flagged(at(10 * MIN)), None);
-    let white = c.complete_move(Color::White, at(5 * MIN), false);
+    let white = c.complete_move(Color::White, at(5 * MIN), false, None);
     assert_eq!(white.spent_ms, 0, "the first move is untimed");
     assert_eq!(white.remaining_ms, MIN as i64, "and earns no increment");
     assert_eq!(c.running(), None);
-    c.complete_move(Color::Black, at(6 * MIN), true);
+    c.complete_move(Color::Black, at(6 * MIN), true, None);
     assert_eq!(c.running(), Some(Color::White));
     assert_eq!(c.flag_time(), Some(at(7 * MIN)));
 }

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{
-    Decision, EventKind, Game, GameResult, GameStatus, Outcome, Ply, Rejection, Termination,
-    Timestamp,
+    Decision, EventKind, Game, GameResult, GameStatus, Outcome, Ply, Rejection, ReportedLag,
+    Termination, Timestamp,
     dead_position::DeadProof,
     endings::{FIFTY_MOVES, THREEFOLD},
     parse_move, serde_chess,
@@ -316,7 +316,8 @@ impl Game {
             if self.draw_offer() == Some(!seat) {
                 after.set_draw_offer(None);
             }
-            after.apply_move(m, now, dead, &mut kinds);
+            // A move written with a claim reports no lag.
+            after.apply_move(m, ReportedLag::NONE, now, dead, &mut kinds);
             if after.status() != GameStatus::Active {
                 return Ok((
                     after.commit_claim(claim, ClaimVerdict::Moot, kinds, now),

@@ -7,8 +7,8 @@ use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
 
 use super::*;
 use crate::domain::{
-    BroadcastDelay, Decision, DelayMode, EventId, EventKind, GameStatus, Outcome, Period,
-    PointTable, RulesProfile, Termination, TimeControl, TokenHash,
+    BroadcastDelay, Decision, DelayMode, EventId, EventKind, GameStatus, LagCompensation, Outcome,
+    Period, PointTable, ReportedLag, RulesProfile, Termination, TimeControl, TokenHash,
 };
 
 fn data(path: &str) -> PathBuf {
@@ -384,6 +384,96 @@ fn schema_2_bytes_are_pinned() {
     }
     // The moves are packed; the creation and the draw offer stay JSON.
     for (bytes, event) in log.iter().zip(&events) {
+        let packed = bytes.first() == Some(&0xA2);
+        assert_eq!(packed, event.move_record().is_some(), "{event:?}");
+    }
+}
+
+/// A blitz game that compensates lag: the state keeps the policy and each
+/// player's quota, and the moves their credits.
+fn lag_golden_game() -> (Game, Vec<GameEvent>) {
+    let t0 = Timestamp::from_unix_millis(1_800_000_000_000);
+    let control = TimeControl::new(
+        "time_control",
+        vec![Period {
+            time_ms: 180_000,
+            moves: 0,
+            increment_ms: 2_000,
+            delay_ms: 0,
+        }],
+        DelayMode::Simple,
+    )
+    .expect("control");
+    let (white, black, pairing) = alice_bob(Pairing::default());
+    let request = NewGame::new(
+        white,
+        black,
+        Variant::Standard,
+        &StartPosition::Standard,
+        pairing,
+        GameRules::default(),
+    )
+    .expect("request")
+    .with_clock(
+        Some(Timing {
+            white: control.clone(),
+            black: control,
+            clock_starts_after_first_moves: false,
+        }),
+        Schedule::default(),
+    )
+    .with_lag_compensation(Some(
+        LagCompensation::requested(2_000, 5_000, 500, 1_500).expect("policy"),
+    ))
+    .expect("timed");
+    let seats = SeatHashes {
+        white: TokenHash::of("golden-white"),
+        black: TokenHash::of("golden-black"),
+    };
+    let id = GameId::parse("golden-lag").expect("id");
+    let (mut game, created) = Game::create(id, request, seats, t0);
+    let mut events = vec![created];
+    // The lags: credited in full, capped per move, none, cut to the move's
+    // short time.
+    for (i, (text, lag)) in [("d4", 300), ("Nf6", 2_500), ("c4", 0), ("e6", 900)]
+        .into_iter()
+        .enumerate()
+    {
+        let now = t0.plus_millis(4_000 * (i as u64 + 1) - if i == 3 { 3_500 } else { 0 });
+        let lag = ReportedLag::parse("lag_millis", lag).expect("lag");
+        let Ok(Decision::Changed {
+            game: next,
+            events: produced,
+        }) = game.play_move_with_lag(game.side_to_move(), game.ply(), text, false, lag, now)
+        else {
+            panic!("{text} refused");
+        };
+        game = *next;
+        events.extend(produced);
+    }
+    (game, events)
+}
+
+#[test]
+fn schema_2_bytes_with_lag_compensation_are_pinned() {
+    let (game, events) = lag_golden_game();
+    let credits: Vec<u64> = events
+        .iter()
+        .filter_map(GameEvent::move_record)
+        .filter_map(|record| record.time)
+        .map(|time| time.lag_credit_ms)
+        .collect();
+    assert_eq!(credits, [300, 1_500, 0, 500]);
+    let state = encode_game(&game).expect("encode");
+    golden("stored-v2/lag.state.json", &state);
+    let log: Vec<Vec<u8>> = events
+        .iter()
+        .map(|event| encode_event(event).expect("encode"))
+        .collect();
+    golden("stored-v2/lag.events.hex", &hex_lines(&log));
+    assert_eq!(decode_game(&state).expect("decode"), game);
+    for (bytes, event) in log.iter().zip(&events) {
+        assert_eq!(&decode_event(bytes).expect("decode"), event);
         let packed = bytes.first() == Some(&0xA2);
         assert_eq!(packed, event.move_record().is_some(), "{event:?}");
     }

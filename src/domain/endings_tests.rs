@@ -9,6 +9,7 @@ use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{CastlingMode, Color, EnPassantMode, File, Rank, Role, Square, fen::Fen};
 
 use super::*;
+use crate::domain::ReportedLag;
 use crate::domain::test_support::*;
 use crate::domain::{
     ClaimReason, ClaimVerdict, DeadProof, Decision, DelayMode, EventKind, Game, GameEvent, GameId,
@@ -126,7 +127,8 @@ impl Played {
                 && next.status() == GameStatus::Active
                 && let Some(proof) = DeadProof::fast(next.position(), next.ply())
             {
-                decision = g.play_move_given(seat, ply, text, false, now, Some(&proof));
+                decision =
+                    g.play_move_given(seat, ply, text, false, ReportedLag::NONE, now, Some(&proof));
             }
             p.apply(decision)
         })
@@ -344,7 +346,8 @@ fn art_5_2_2_a_move_ends_the_game_in_a_dead_position_given_the_proof() {
     let (without, _) = changed(game.play_move(seat, ply, "g4", false, now));
     assert_eq!(without.status(), GameStatus::Active);
     let proof = DeadProof::fast(without.position(), without.ply()).expect("dead");
-    let (with, events) = changed(game.play_move_given(seat, ply, "g4", false, now, Some(&proof)));
+    let (with, events) =
+        changed(game.play_move_given(seat, ply, "g4", false, ReportedLag::NONE, now, Some(&proof)));
     assert_eq!(with.result(), draw(Termination::DeadPosition));
     assert!(matches!(
         events.last().map(|e| &e.kind),
@@ -356,7 +359,8 @@ fn art_5_2_2_a_move_ends_the_game_in_a_dead_position_given_the_proof() {
         without.ply(),
     )
     .expect("dead");
-    let (ignored, _) = changed(game.play_move_given(seat, ply, "g4", false, now, Some(&other)));
+    let (ignored, _) =
+        changed(game.play_move_given(seat, ply, "g4", false, ReportedLag::NONE, now, Some(&other)));
     assert_eq!(ignored.status(), GameStatus::Active);
 }
 

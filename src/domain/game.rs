@@ -6,7 +6,8 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMo
 use super::{
     AdjudicationNote, AdminRequest, Board, Clock, DrawRequests, EventKind, GameEvent, GameId,
     GameResult, GameRules, LastClaim, MoveRecord, NewGame, Outcome, Pairing, Player, Ply, Presence,
-    Rejection, Score, ScoringSystem, SeatHashes, Termination, Timestamp, TokenHash, Variant,
+    Rejection, ReportedLag, Score, ScoringSystem, SeatHashes, Termination, Timestamp, TokenHash,
+    Variant,
     dead_position::DeadProof,
     endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     parse_move, serde_chess,
@@ -133,6 +134,7 @@ impl Game {
                 running,
                 starts_at,
             )
+            .with_lag_quota(new.lag_compensation().map_or(0, |p| p.initial_quota_ms()))
         });
         let game = Game {
             id,
@@ -374,12 +376,8 @@ impl Game {
     }
 
     /// Plays `text` for `seat`, which chose it at `ply`; with `offer_draw`
-    /// the seat offers a draw after the move.
-    ///
-    /// A move for a past ply that repeats this seat's latest move (a client
-    /// retry) changes nothing ([`Game::confirm_retry`]); any other move for
-    /// a ply other than the current one is refused as
-    /// [`Rejection::StalePly`].
+    /// the seat offers a draw after the move. No lag is reported (see
+    /// [`Game::play_move_with_lag`]).
     ///
     /// Of the dead positions, only those with too little material end the
     /// game here: see [`Game::play_move_given`] for the others.
@@ -391,21 +389,48 @@ impl Game {
         offer_draw: bool,
         now: Timestamp,
     ) -> Result<Decision, Rejection> {
-        self.play_move_given(seat, ply, text, offer_draw, now, None)
+        self.play_move_given(seat, ply, text, offer_draw, ReportedLag::NONE, now, None)
     }
 
-    /// Like [`Game::play_move`], given a proof (when the caller has one)
-    /// that the position the move leads to is dead (FIDE 5.2.2): the move
-    /// then ends the game as drawn. The analysis that makes such a proof
-    /// may take far longer than a move, so the caller runs it on the
-    /// position [`Game::play_move`] led to, within its own time budget, and
-    /// decides again with the proof.
+    /// Plays `text` for `seat`, which chose it at `ply`, with the network
+    /// `lag` the platform measured for it; with `offer_draw` the seat
+    /// offers a draw after the move.
+    ///
+    /// A game with a lag-compensation policy credits the lag back within
+    /// the mover's quota (see [`super::lag`]); a game without one ignores
+    /// it. The move is judged against the flag first, uncompensated: a
+    /// move arriving after the flag fell is refused whatever its lag.
+    ///
+    /// A move for a past ply that repeats this seat's latest move (a client
+    /// retry) changes nothing, whatever lag it reports
+    /// ([`Game::confirm_retry`]); any other move for a ply other than the
+    /// current one is refused as [`Rejection::StalePly`].
+    pub fn play_move_with_lag(
+        &self,
+        seat: Color,
+        ply: Ply,
+        text: &str,
+        offer_draw: bool,
+        lag: ReportedLag,
+        now: Timestamp,
+    ) -> Result<Decision, Rejection> {
+        self.play_move_given(seat, ply, text, offer_draw, lag, now, None)
+    }
+
+    /// Like [`Game::play_move_with_lag`], given a proof (when the caller
+    /// has one) that the position the move leads to is dead (FIDE 5.2.2):
+    /// the move then ends the game as drawn. The analysis that makes such
+    /// a proof may take far longer than a move, so the caller runs it on
+    /// the position the move led to without one, within its own time
+    /// budget, and decides again with the proof.
+    #[allow(clippy::too_many_arguments)]
     pub fn play_move_given(
         &self,
         seat: Color,
         ply: Ply,
         text: &str,
         offer_draw: bool,
+        lag: ReportedLag,
         now: Timestamp,
         dead: Option<&DeadProof>,
     ) -> Result<Decision, Rejection> {
@@ -425,7 +450,7 @@ impl Game {
         let m = parse_move(self.position(), self.variant().castling_mode(), text)?;
         let mut next = self.clone();
         let mut kinds = Vec::new();
-        next.apply_move(m, now, dead, &mut kinds);
+        next.apply_move(m, lag, now, dead, &mut kinds);
         if offer_draw && next.status() == GameStatus::Active && next.draw_offer().is_none() {
             next.set_draw_offer(Some(seat));
             kinds.push(EventKind::DrawOffered { by: seat });
@@ -599,9 +624,10 @@ impl Game {
         Ok(())
     }
 
-    /// Plays a legal move: a pending offer by the opponent is declined by
-    /// it, the position and its history advance, and the position's own
-    /// ending (if any) ends the game.
+    /// Plays a legal move, reported with `lag`: a pending offer by the
+    /// opponent is declined by it, the clock is charged (and the lag
+    /// compensated, under the game's policy), the position and its history
+    /// advance, and the position's own ending (if any) ends the game.
     ///
     /// `dead` is a proof, when the caller has one, that the position the
     /// move leads to is dead; without one only material decides a dead
@@ -609,6 +635,7 @@ impl Game {
     pub(super) fn apply_move(
         &mut self,
         m: Move,
+        lag: ReportedLag,
         now: Timestamp,
         dead: Option<&DeadProof>,
         kinds: &mut Vec<EventKind>,
@@ -618,7 +645,7 @@ impl Game {
             self.set_draw_offer(None);
             kinds.push(EventKind::DrawDeclined { by: mover });
         }
-        let time = self.clock_move(now);
+        let time = self.clock_move(lag, now);
         let record = self
             .board
             .play(m, self.variant().castling_mode(), now, time);

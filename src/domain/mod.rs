@@ -14,6 +14,7 @@
 //! | stalemate, insufficient material, dead positions | 5.2 | `endings`, `dead_position` (chasolver) |
 //! | clocks, periods, increment and delay, pace | 6.1–6.5, A.1, B.1 | `clock`, `time_control` |
 //! | scheduled start and default time, presence (check-in) | 6.6, 6.7 | `timing`, `presence` |
+//! | lag compensation for online play | (platform rule, after lichess) | `lag`, `clock` |
 //! | flag-fall and its adjudication | 6.9 (USCF 14E) | `timing`, `adjudication` |
 //! | draw offers, Sofia rules | 9.1 | `draws`, `rules` |
 //! | draw claims: threefold, fifty moves, penalties | 9.2, 9.3, 9.5 | `draws`, `repetition` |
@@ -57,6 +58,7 @@ mod error;
 mod event;
 mod game;
 mod ids;
+mod lag;
 mod outcome;
 pub mod packed;
 mod pairing;
@@ -98,6 +100,7 @@ pub use error::{FieldError, Rejection};
 pub use event::{EventKind, GameEvent};
 pub use game::{Decision, Game, GameStatus};
 pub use ids::{EventId, GameId, RequestId};
+pub use lag::{LagCompensation, LagSettlement, MAX_LAG_QUOTA_MS, MAX_REPORTED_LAG_MS, ReportedLag};
 pub use outcome::{GameResult, Outcome, Termination};
 pub use pairing::Pairing;
 pub use player::Player;

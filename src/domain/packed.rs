@@ -39,6 +39,9 @@ const COLOR_BLACK: u8 = 1;
 const IN_CHECK: u8 = 1 << 1;
 const HAS_TIME: u8 = 1 << 2;
 const HAS_CLOCK: u8 = 1 << 3;
+/// The move's time carries a lag-compensation credit (a varint after the
+/// mover's clock). Records written before lag compensation never set it.
+const HAS_LAG_CREDIT: u8 = 1 << 4;
 
 /// Appends LEB128 varints and length-prefixed bytes.
 #[derive(Default)]
@@ -194,6 +197,9 @@ pub fn encode_move(event: &GameEvent) -> Option<Vec<u8>> {
     if record.time.is_some() {
         flags |= HAS_TIME;
     }
+    if record.time.is_some_and(|time| time.lag_credit_ms > 0) {
+        flags |= HAS_LAG_CREDIT;
+    }
     if event.clock.is_some() {
         flags |= HAS_CLOCK;
     }
@@ -208,6 +214,9 @@ pub fn encode_move(event: &GameEvent) -> Option<Vec<u8>> {
     if let Some(time) = record.time {
         out.varint(time.spent_ms);
         out.signed(time.remaining_ms);
+        if time.lag_credit_ms > 0 {
+            out.varint(time.lag_credit_ms);
+        }
     }
     if let Some(clock) = &event.clock {
         write_clock(&mut out, clock);
@@ -227,7 +236,9 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, String> {
     let version = input.varint()?;
     let at = Timestamp::from_unix_millis(input.varint()?);
     let flags = input.byte()?;
-    if flags & !(COLOR_BLACK | IN_CHECK | HAS_TIME | HAS_CLOCK) != 0 {
+    if flags & !(COLOR_BLACK | IN_CHECK | HAS_TIME | HAS_CLOCK | HAS_LAG_CREDIT) != 0
+        || (flags & HAS_LAG_CREDIT != 0 && flags & HAS_TIME == 0)
+    {
         return Err(format!("unknown flags {flags:#x}"));
     }
     let ply = Ply::new(input.varint32()?);
@@ -245,9 +256,17 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, String> {
         .map_err(|_| "the packed position has no FEN".to_owned())?
         .to_string();
     let time = if flags & HAS_TIME != 0 {
+        let spent_ms = input.varint()?;
+        let remaining_ms = input.signed()?;
+        let lag_credit_ms = if flags & HAS_LAG_CREDIT != 0 {
+            input.varint()?
+        } else {
+            0
+        };
         Some(MoveTime {
-            spent_ms: input.varint()?,
-            remaining_ms: input.signed()?,
+            spent_ms,
+            remaining_ms,
+            lag_credit_ms,
         })
     } else {
         None

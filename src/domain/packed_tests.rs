@@ -98,6 +98,54 @@ fn truncated_and_corrupt_moves_are_refused_not_misread() {
     assert!(decode_event(&[BINARY, 99]).is_err());
 }
 
+/// The flags byte of a packed move (after its version and time).
+fn flags_of(packed: &[u8]) -> u8 {
+    let mut input = Reader::new(&packed[2..]);
+    input.varint().expect("version");
+    input.varint().expect("time");
+    input.byte().expect("flags")
+}
+
+#[test]
+fn a_lag_credit_is_packed_and_a_move_without_one_keeps_its_old_bytes() {
+    let events = random_game(17, None, true, 3_000, true);
+    let credited: Vec<&GameEvent> = events
+        .iter()
+        .filter(|e| {
+            e.move_record()
+                .and_then(|r| r.time)
+                .is_some_and(|t| t.lag_credit_ms > 0)
+        })
+        .collect();
+    assert!(credited.len() > 10, "{} moves credited", credited.len());
+    for event in credited {
+        let packed = encode_move(event).expect("a credited move packs");
+        assert_eq!(flags_of(&packed) & HAS_LAG_CREDIT, HAS_LAG_CREDIT);
+        assert_eq!(decode_move(&packed), Ok(Some(event.clone())));
+        // Without its credit the record is the form written before lag
+        // compensation: no flag, no trailing number.
+        let mut plain = event.clone();
+        if let EventKind::MoveMade { record, .. } = &mut plain.kind
+            && let Some(time) = &mut record.time
+        {
+            time.lag_credit_ms = 0;
+        }
+        let old = encode_move(&plain).expect("packs");
+        assert_eq!(flags_of(&old) & HAS_LAG_CREDIT, 0);
+        assert!(old.len() < packed.len());
+        assert_eq!(decode_move(&old), Ok(Some(plain)));
+    }
+}
+
+#[test]
+fn a_lag_credit_without_a_time_is_refused() {
+    let events = random_game(3, None, false, 1_000, false);
+    let mut packed = encode_move(&events[1]).expect("packs");
+    packed[9] |= HAS_LAG_CREDIT;
+    packed.push(5);
+    assert!(decode_event(&packed).is_err());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 

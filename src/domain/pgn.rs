@@ -148,6 +148,8 @@ fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result:
         .and_then(|fen| fen.into_position(game.variant().castling_mode()).ok());
     let (mut number, mut turn) =
         start.map_or((1, Color::White), |pos| (pos.fullmoves().get(), pos.turn()));
+    // A game that compensates lag says how much each timed move got back.
+    let compensated = game.setup().lag_compensation().is_some();
     let mut tokens = Vec::with_capacity(moves.len() * 3 / 2 + 1);
     for (index, record) in moves.iter().enumerate() {
         // A move number and its move stay on one line.
@@ -159,7 +161,15 @@ fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result:
             tokens.push(record.san.clone());
         }
         if let Some(time) = record.time {
-            tokens.push(format!("{{[%clk {}]}}", clock_text(time.remaining_ms)));
+            if compensated {
+                tokens.push(format!(
+                    "{{[%clk {}] [%lagcomp {}]}}",
+                    clock_text(time.remaining_ms),
+                    seconds_text(time.lag_credit_ms)
+                ));
+            } else {
+                tokens.push(format!("{{[%clk {}]}}", clock_text(time.remaining_ms)));
+            }
         }
         if turn == Color::Black {
             number += 1;
@@ -185,6 +195,12 @@ fn clock_text(remaining_ms: i64) -> String {
     } else {
         format!("{h}:{m:02}:{s:02}")
     }
+}
+
+/// Seconds with millisecond precision, as the `%lagcomp` command writes
+/// the lag credited for a move (`0.250`).
+fn seconds_text(ms: u64) -> String {
+    format!("{}.{:03}", ms / 1000, ms % 1000)
 }
 
 fn wrap(tokens: &[String]) -> String {
@@ -261,6 +277,14 @@ mod tests {
         assert_eq!(clock_text(61_000), "0:01:01");
         assert_eq!(clock_text(9_250), "0:00:09.2");
         assert_eq!(clock_text(-5), "0:00:00.0");
+    }
+
+    #[test]
+    fn lag_credits_are_seconds_to_the_millisecond() {
+        assert_eq!(seconds_text(0), "0.000");
+        assert_eq!(seconds_text(50), "0.050");
+        assert_eq!(seconds_text(3_000), "3.000");
+        assert_eq!(seconds_text(61_234), "61.234");
     }
 
     #[test]

@@ -12,7 +12,7 @@
 use shakmaty::uci::UciMove;
 use thiserror::Error;
 
-use super::{EventKind, Game, GameEvent, Timestamp};
+use super::{EventKind, Game, GameEvent, ReportedLag, Timestamp};
 
 /// Why a game's events do not rebuild it.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -100,7 +100,10 @@ impl Replay {
                 };
                 let uci: UciMove = record.uci.parse().map_err(|_| illegal())?;
                 let m = uci.to_move(game.position()).map_err(|_| illegal())?;
-                game.apply_move(m, event.at, None, &mut produced);
+                let lag = record.time.map_or(ReportedLag::NONE, |time| {
+                    ReportedLag::replaying(time.lag_credit_ms)
+                });
+                game.apply_move(m, lag, event.at, None, &mut produced);
             }
             EventKind::DrawOffered { by } => game.set_draw_offer(Some(*by)),
             EventKind::DrawDeclined { .. } => game.set_draw_offer(None),

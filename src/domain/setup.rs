@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, fen::Fen};
 
 use super::{
-    BroadcastDelay, FieldError, GameRules, Pairing, Player, Rejection, Repetition, Schedule,
-    ScoringSystem, Termination, Timing, Variant, chess960_fen, endings::automatic_ending,
+    BroadcastDelay, FieldError, GameRules, LagCompensation, Pairing, Player, Rejection, Repetition,
+    Schedule, ScoringSystem, Termination, Timing, Variant, chess960_fen, endings::automatic_ending,
     serde_chess,
 };
 
@@ -40,6 +40,11 @@ pub struct NewGame {
     /// delay (every game stored before delays existed) keep their bytes.
     #[serde(default, skip_serializing_if = "BroadcastDelay::is_live")]
     broadcast_delay: BroadcastDelay,
+    /// Lag compensation for online play; `None` (the default, and every
+    /// game stored before it existed) ignores reported lag. Left out of the
+    /// stored form while `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lag_compensation: Option<LagCompensation>,
 }
 
 impl NewGame {
@@ -65,6 +70,19 @@ impl NewGame {
         self.timing = timing;
         self.schedule = schedule;
         self
+    }
+
+    /// Compensates network lag under `policy` (`None`: not at all, the
+    /// default). Refused in an untimed game, which has no clock to credit.
+    pub fn with_lag_compensation(
+        mut self,
+        policy: Option<LagCompensation>,
+    ) -> Result<Self, FieldError> {
+        if policy.is_some() && self.timing.is_none() {
+            return Err(FieldError::new("lag_compensation", "needs a time_control"));
+        }
+        self.lag_compensation = policy;
+        Ok(self)
     }
 
     /// The white player.
@@ -106,6 +124,10 @@ impl NewGame {
     /// How the game is scored.
     pub fn scoring(&self) -> ScoringSystem {
         self.scoring
+    }
+    /// The lag-compensation policy, when the game compensates lag.
+    pub fn lag_compensation(&self) -> Option<LagCompensation> {
+        self.lag_compensation
     }
 
     /// Validates the parts of a new game. A FEN start must be a legal
@@ -150,6 +172,7 @@ impl NewGame {
             schedule: Schedule::default(),
             scoring: ScoringSystem::default(),
             broadcast_delay: BroadcastDelay::LIVE,
+            lag_compensation: None,
         })
     }
 }

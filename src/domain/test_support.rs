@@ -5,9 +5,9 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use shakmaty::{Position, uci::UciMove};
 
 use super::{
-    Decision, DelayMode, Game, GameEvent, GameId, GameRules, NewGame, Pairing, Period, Player,
-    Rejection, Schedule, SeatHashes, StartPosition, TimeControl, Timestamp, Timing, TokenHash,
-    Variant,
+    Decision, DelayMode, Game, GameEvent, GameId, GameRules, LagCompensation, NewGame, Pairing,
+    Period, Player, Rejection, ReportedLag, Schedule, SeatHashes, StartPosition, TimeControl,
+    Timestamp, Timing, TokenHash, Variant,
 };
 
 /// An arbitrary creation time; tests add offsets to it.
@@ -58,7 +58,8 @@ type Command = Box<dyn Fn(&Game) -> Result<Decision, Rejection>>;
 /// A game of random legal moves, `timed` with 3 minutes plus 2 seconds, in
 /// Chess960 position `chess960` when given; the moves come up to
 /// `spacing_ms` apart, so clocks run and may fall; with `extras`, offers,
-/// clock adjustments and pauses now and then. Returns every event it
+/// clock adjustments and pauses now and then, and (timed) lag compensation
+/// with a random lag reported with each move. Returns every event it
 /// produced.
 pub fn random_game(
     seed: u64,
@@ -99,7 +100,12 @@ pub fn random_game(
         GameRules::default(),
     )
     .expect("request")
-    .with_clock(timing, Schedule::default());
+    .with_clock(timing, Schedule::default())
+    .with_lag_compensation((extras && timed).then_some(LagCompensation::ONLINE))
+    .expect("a timed game may compensate lag");
+    // The lags come from their own generator, so that the moves and times
+    // are those of the same seed without compensation.
+    let mut lags = StdRng::seed_from_u64(seed ^ 0x1a6);
     let (mut game, created) = Game::create(game_id(), request, seats(), at(0));
     let mut events = vec![created];
     let mut now = 0;
@@ -108,7 +114,8 @@ pub fn random_game(
         let m = moves[rng.random_range(0..moves.len())];
         let uci = UciMove::from_move(m, variant.castling_mode()).to_string();
         now += rng.random_range(1..=spacing_ms);
-        match game.play_move(game.side_to_move(), game.ply(), &uci, false, at(now)) {
+        let lag = ReportedLag::parse("lag_millis", lags.random_range(0..1_500)).expect("lag");
+        match game.play_move_with_lag(game.side_to_move(), game.ply(), &uci, false, lag, at(now)) {
             Ok(Decision::Changed {
                 game: next,
                 events: produced,

@@ -408,12 +408,18 @@ impl Game {
         }
     }
 
-    /// Charges the mover's clock for the move completed at `now`.
-    pub(super) fn clock_move(&mut self, now: Timestamp) -> Option<super::MoveTime> {
+    /// Charges the mover's clock for the move completed at `now`, and
+    /// compensates its reported `lag` when the game's policy says so.
+    pub(super) fn clock_move(
+        &mut self,
+        lag: super::ReportedLag,
+        now: Timestamp,
+    ) -> Option<super::MoveTime> {
         let mover = self.side_to_move();
         let starts = self.ply().count() + 1 == 2;
+        let compensation = self.setup().lag_compensation().map(|policy| (policy, lag));
         self.clock_mut()
-            .map(|clock| clock.complete_move(mover, now, starts))
+            .map(|clock| clock.complete_move(mover, now, starts, compensation))
     }
 }
 

@@ -229,6 +229,7 @@ fn the_increment_is_credited_for_a_move_in_time_and_recorded_with_it() {
         MoveTime {
             spent_ms: 10 * SEC,
             remaining_ms: ms(5 * MIN - 10 * SEC + 3 * SEC),
+            lag_credit_ms: 0,
         }
     );
     assert_eq!(remaining(&game, Color::White, 10 * SEC), ms(293 * SEC));
@@ -240,6 +241,7 @@ fn the_increment_is_credited_for_a_move_in_time_and_recorded_with_it() {
         MoveTime {
             spent_ms: 2 * SEC,
             remaining_ms: ms(5 * MIN + SEC),
+            lag_credit_ms: 0,
         }
     );
     // White's clock stood still meanwhile.
@@ -250,6 +252,7 @@ fn the_increment_is_credited_for_a_move_in_time_and_recorded_with_it() {
         MoveTime {
             spent_ms: 8 * SEC,
             remaining_ms: ms(293 * SEC - 8 * SEC + 3 * SEC),
+            lag_credit_ms: 0,
         }
     );
 }
@@ -299,6 +302,7 @@ fn before_the_flag_falls_check_time_does_nothing_and_moves_count() {
         MoveTime {
             spent_ms: MIN - 1,
             remaining_ms: 1,
+            lag_credit_ms: 0,
         }
     );
     // Black's flag now falls a minute after White's move.
@@ -926,6 +930,7 @@ fn whites_time_does_not_run_before_a_scheduled_start() {
         MoveTime {
             spent_ms: 20 * SEC,
             remaining_ms: ms(40 * SEC),
+            lag_credit_ms: 0,
         }
     );
     // No move may be played before the start.
@@ -978,6 +983,7 @@ fn a_clock_that_starts_after_the_first_moves_leaves_them_untimed() {
         MoveTime {
             spent_ms: 0,
             remaining_ms: ms(MIN),
+            lag_credit_ms: 0,
         }
     );
     assert_eq!(game.deadline(), None);
@@ -989,6 +995,7 @@ fn a_clock_that_starts_after_the_first_moves_leaves_them_untimed() {
         MoveTime {
             spent_ms: 0,
             remaining_ms: ms(MIN),
+            lag_credit_ms: 0,
         }
     );
     // Now White's clock runs, from Black's first move.
@@ -1002,6 +1009,7 @@ fn a_clock_that_starts_after_the_first_moves_leaves_them_untimed() {
         MoveTime {
             spent_ms: 10 * SEC,
             remaining_ms: ms(MIN - 10 * SEC + 2 * SEC),
+            lag_credit_ms: 0,
         }
     );
 }
@@ -1134,6 +1142,7 @@ fn simple_delay_holds_the_clock_and_pushes_the_flag_back() {
         MoveTime {
             spent_ms: 3 * SEC,
             remaining_ms: ms(10 * SEC),
+            lag_credit_ms: 0,
         }
     );
     // A 12 s move costs 7 s.
@@ -1165,6 +1174,7 @@ fn bronstein_delay_runs_the_clock_and_gives_back_the_time_used() {
         MoveTime {
             spent_ms: 3 * SEC,
             remaining_ms: ms(10 * SEC),
+            lag_credit_ms: 0,
         }
     );
     // ...a slow one only the delay: 10 - 8 + 5.
@@ -1248,6 +1258,7 @@ fn a_paused_clock_refuses_moves_never_flags_and_resumes_where_it_stopped() {
         MoveTime {
             spent_ms: 15 * SEC,
             remaining_ms: ms(45 * SEC),
+            lag_credit_ms: 0,
         }
     );
 }

@@ -169,7 +169,8 @@ impl Rpc {
                 game_id,
                 r#move: "e4".to_owned(),
                 ply: 0,
-                offer_draw: false
+                offer_draw: false,
+                lag_millis: 0,
             })),
             Rpc::ResignGame => unary!(client.resign_game(proto::ResignGameRequest { game_id })),
             Rpc::OfferDraw => unary!(client.offer_draw(proto::OfferDrawRequest { game_id })),

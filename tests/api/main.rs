@@ -17,6 +17,7 @@ mod errors;
 mod event_exports;
 mod fuzz;
 mod game_play;
+mod lag;
 mod metrics;
 mod operations;
 mod pgn;

@@ -240,10 +240,24 @@ export class ArbiterClient {
    * the first attempt had been applied the server recognises the repeat and
    * the result has no events (`applied` is false). A different move at a past
    * ply fails with ABORTED (`STALE_PLY`), which is not retried: read the game
-   * and decide again.
+   * and decide again. `lagMillis` is the network lag the platform measured for
+   * the move (0 to 60000), credited back within the mover's quota in a game
+   * created with `lagCompensation` and ignored in any other.
    */
-  async makeMove(gameId: string, token: string, move: MoveLike, ply: number, options: { offerDraw?: boolean } = {}): Promise<ActionResult> {
-    const request = { gameId, move: moveText(move), ply, offerDraw: options.offerDraw ?? false };
+  async makeMove(
+    gameId: string,
+    token: string,
+    move: MoveLike,
+    ply: number,
+    options: { offerDraw?: boolean; lagMillis?: number } = {},
+  ): Promise<ActionResult> {
+    const request = {
+      gameId,
+      move: moveText(move),
+      ply,
+      offerDraw: options.offerDraw ?? false,
+      lagMillis: options.lagMillis ?? 0,
+    };
     return result(await this.unary((o) => this.arbiter.makeMove(request, o), bearer(token)));
   }
 

@@ -396,6 +396,7 @@ pub fn make_move(game_id: &str, ply: i32, mv: &str) -> proto::MakeMoveRequest {
         r#move: mv.to_owned(),
         ply,
         offer_draw: false,
+        lag_millis: 0,
     }
 }
 

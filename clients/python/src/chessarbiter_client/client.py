@@ -228,8 +228,13 @@ class ArbiterClient:
         ply: int,
         *,
         offer_draw: bool = False,
+        lag_millis: int = 0,
     ) -> ActionResult:
         """Plays ``move`` (UCI, SAN, or a ``chess.Move``) chosen at ``ply`` for the seat of ``token``.
+
+        ``lag_millis`` is the network lag the platform measured for the move
+        (0 to 60000), credited back within the mover's quota in a game
+        created with ``lag_compensation`` and ignored in any other.
 
         ``ply`` is the number of half-moves played when the move was chosen
         (``Game.ply``, or python-chess's ``board.ply()``). After UNAVAILABLE,
@@ -241,7 +246,11 @@ class ArbiterClient:
         read the game and decide again.
         """
         request = pb.MakeMoveRequest(
-            game_id=game_id, move=_move_text(move), ply=ply, offer_draw=offer_draw
+            game_id=game_id,
+            move=_move_text(move),
+            ply=ply,
+            offer_draw=offer_draw,
+            lag_millis=lag_millis,
         )
         response = self._unary(self.arbiter.MakeMove, request, _bearer(token))
         return ActionResult(response.game, tuple(response.events))

@@ -272,6 +272,18 @@ class Timing(_message.Message):
     pace: Pace
     def __init__(self, white: _Optional[_Union[TimeControl, _Mapping]] = ..., black: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., pace: _Optional[_Union[Pace, str]] = ...) -> None: ...
 
+class LagCompensation(_message.Message):
+    __slots__ = ("initial_quota_millis", "max_quota_millis", "quota_gain_millis", "max_move_credit_millis")
+    INITIAL_QUOTA_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    MAX_QUOTA_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    QUOTA_GAIN_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    MAX_MOVE_CREDIT_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    initial_quota_millis: int
+    max_quota_millis: int
+    quota_gain_millis: int
+    max_move_credit_millis: int
+    def __init__(self, initial_quota_millis: _Optional[int] = ..., max_quota_millis: _Optional[int] = ..., quota_gain_millis: _Optional[int] = ..., max_move_credit_millis: _Optional[int] = ...) -> None: ...
+
 class ClockState(_message.Message):
     __slots__ = ("read_time", "white_millis", "black_millis", "running", "paused", "white_period", "black_period", "white_moves_left", "black_moves_left", "delay_left_millis")
     READ_TIME_FIELD_NUMBER: _ClassVar[int]
@@ -391,7 +403,7 @@ class GameResult(_message.Message):
     def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., termination: _Optional[_Union[Termination, str]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., needs_review: _Optional[bool] = ..., review_reason: _Optional[str] = ...) -> None: ...
 
 class GameSetup(_message.Message):
-    __slots__ = ("white", "black", "pairing", "variant", "initial_fen", "rules", "timing", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis")
+    __slots__ = ("white", "black", "pairing", "variant", "initial_fen", "rules", "timing", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis", "lag_compensation")
     WHITE_FIELD_NUMBER: _ClassVar[int]
     BLACK_FIELD_NUMBER: _ClassVar[int]
     PAIRING_FIELD_NUMBER: _ClassVar[int]
@@ -403,6 +415,7 @@ class GameSetup(_message.Message):
     DEFAULT_TIME_MILLIS_FIELD_NUMBER: _ClassVar[int]
     SCORING_FIELD_NUMBER: _ClassVar[int]
     BROADCAST_DELAY_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    LAG_COMPENSATION_FIELD_NUMBER: _ClassVar[int]
     white: Player
     black: Player
     pairing: Pairing
@@ -414,10 +427,11 @@ class GameSetup(_message.Message):
     default_time_millis: int
     scoring: ResolvedScoring
     broadcast_delay_millis: int
-    def __init__(self, white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., timing: _Optional[_Union[Timing, _Mapping]] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[ResolvedScoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ...) -> None: ...
+    lag_compensation: LagCompensation
+    def __init__(self, white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., timing: _Optional[_Union[Timing, _Mapping]] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[ResolvedScoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ..., lag_compensation: _Optional[_Union[LagCompensation, _Mapping]] = ...) -> None: ...
 
 class MoveRecord(_message.Message):
-    __slots__ = ("ply", "uci", "san", "color", "move_time", "time_spent_millis", "clock_millis")
+    __slots__ = ("ply", "uci", "san", "color", "move_time", "time_spent_millis", "clock_millis", "lag_credit_millis")
     PLY_FIELD_NUMBER: _ClassVar[int]
     UCI_FIELD_NUMBER: _ClassVar[int]
     SAN_FIELD_NUMBER: _ClassVar[int]
@@ -425,6 +439,7 @@ class MoveRecord(_message.Message):
     MOVE_TIME_FIELD_NUMBER: _ClassVar[int]
     TIME_SPENT_MILLIS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    LAG_CREDIT_MILLIS_FIELD_NUMBER: _ClassVar[int]
     ply: int
     uci: str
     san: str
@@ -432,7 +447,8 @@ class MoveRecord(_message.Message):
     move_time: _timestamp_pb2.Timestamp
     time_spent_millis: int
     clock_millis: int
-    def __init__(self, ply: _Optional[int] = ..., uci: _Optional[str] = ..., san: _Optional[str] = ..., color: _Optional[_Union[Color, str]] = ..., move_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., time_spent_millis: _Optional[int] = ..., clock_millis: _Optional[int] = ...) -> None: ...
+    lag_credit_millis: int
+    def __init__(self, ply: _Optional[int] = ..., uci: _Optional[str] = ..., san: _Optional[str] = ..., color: _Optional[_Union[Color, str]] = ..., move_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., time_spent_millis: _Optional[int] = ..., clock_millis: _Optional[int] = ..., lag_credit_millis: _Optional[int] = ...) -> None: ...
 
 class Game(_message.Message):
     __slots__ = ("game_id", "version", "status", "setup", "create_time", "update_time", "fen", "side_to_move", "ply", "in_check", "legal_moves", "last_move", "moves", "result", "draw_offered_by", "aborted_by", "can_claim_threefold", "can_claim_fifty_moves", "halfmove_clock", "repetition_count", "clock", "white_present", "black_present")
@@ -655,16 +671,18 @@ class ListMovesResponse(_message.Message):
     def __init__(self, moves: _Optional[_Iterable[_Union[MoveRecord, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class MakeMoveRequest(_message.Message):
-    __slots__ = ("game_id", "move", "ply", "offer_draw")
+    __slots__ = ("game_id", "move", "ply", "offer_draw", "lag_millis")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     PLY_FIELD_NUMBER: _ClassVar[int]
     OFFER_DRAW_FIELD_NUMBER: _ClassVar[int]
+    LAG_MILLIS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     move: str
     ply: int
     offer_draw: bool
-    def __init__(self, game_id: _Optional[str] = ..., move: _Optional[str] = ..., ply: _Optional[int] = ..., offer_draw: _Optional[bool] = ...) -> None: ...
+    lag_millis: int
+    def __init__(self, game_id: _Optional[str] = ..., move: _Optional[str] = ..., ply: _Optional[int] = ..., offer_draw: _Optional[bool] = ..., lag_millis: _Optional[int] = ...) -> None: ...
 
 class MakeMoveResponse(_message.Message):
     __slots__ = ("game", "events")
@@ -921,7 +939,7 @@ class WatchEventResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., cursor: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("request_id", "white", "black", "pairing", "variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis")
+    __slots__ = ("request_id", "white", "black", "pairing", "variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis", "lag_compensation")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WHITE_FIELD_NUMBER: _ClassVar[int]
     BLACK_FIELD_NUMBER: _ClassVar[int]
@@ -937,6 +955,7 @@ class CreateGameRequest(_message.Message):
     DEFAULT_TIME_MILLIS_FIELD_NUMBER: _ClassVar[int]
     SCORING_FIELD_NUMBER: _ClassVar[int]
     BROADCAST_DELAY_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    LAG_COMPENSATION_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     white: Player
     black: Player
@@ -952,7 +971,8 @@ class CreateGameRequest(_message.Message):
     default_time_millis: int
     scoring: Scoring
     broadcast_delay_millis: int
-    def __init__(self, request_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., chess960_position: _Optional[int] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., black_time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[Scoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ...) -> None: ...
+    lag_compensation: LagCompensation
+    def __init__(self, request_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., chess960_position: _Optional[int] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., black_time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[Scoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ..., lag_compensation: _Optional[_Union[LagCompensation, _Mapping]] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game", "white_token", "black_token")
