@@ -5,10 +5,11 @@ use tonic::{Request, Response, Status};
 use super::{
     ArbiterApi, applied, convert,
     request::{self, PgnSubject},
-    stream,
+    standings_request, stream,
 };
 use crate::{
     arbiter::ListFilter,
+    domain::StandingsRules,
     proto::{self, arbiter_service_server::ArbiterService},
 };
 
@@ -241,11 +242,29 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::GetStandingsRequest>,
     ) -> Result<Response<proto::GetStandingsResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let event_id = request::event_id(&request.get_ref().event_id)?;
-        let (rows, counted) = self.arbiter.standings(&event_id).await?;
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        let rules = StandingsRules {
+            order: standings_request::tie_breaks(&req.tie_breaks)?,
+            total_rounds: match request::non_negative("total_rounds", req.total_rounds)? {
+                0 => None,
+                rounds => Some(rounds),
+            },
+            byes: standings_request::byes(&req.byes)?,
+            ratings: standings_request::ratings(&req.ratings)?,
+            ..StandingsRules::default()
+        };
+        let tie_breaks = rules
+            .order
+            .as_slice()
+            .iter()
+            .map(|&t| convert::tie_break(t))
+            .collect();
+        let (rows, counted) = self.arbiter.standings(&event_id, rules).await?;
         Ok(Response::new(proto::GetStandingsResponse {
             standings: rows.iter().map(convert::standing).collect(),
             games_counted: convert::int32(counted, i32::MAX),
+            tie_breaks,
         }))
     }
 
@@ -279,7 +298,11 @@ impl ArbiterService for ArbiterApi {
                 0 => None,
                 rounds => Some(rounds),
             };
-        let trf = self.arbiter.export_trf(&event_id, total_rounds).await?;
+        let byes = standings_request::byes(&request.get_ref().byes)?;
+        let trf = self
+            .arbiter
+            .export_trf(&event_id, total_rounds, byes)
+            .await?;
         Ok(Response::new(proto::ExportTrfResponse { trf }))
     }
 }

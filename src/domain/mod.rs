@@ -22,7 +22,7 @@
 //! | aborting before both have moved | (platform rule) | `game` |
 //! | arbiter's clock controls and rulings, forfeits | 12 | `timing` |
 //! | points, Armageddon | 10 | `scoring` |
-//! | standings and tie-breaks | (FIDE tie-break regulations) | `standings` |
+//! | standings and tie-breaks, byes | (FIDE Tie-Break Regulations 2023, C.07) | `standings`, `tie_break`, `bye` |
 //! | PGN and TRF exports | (PGN standard, TRF-16) | `pgn`, `trf` |
 //!
 //! # Layout
@@ -43,6 +43,7 @@ mod admin_request;
 mod arbiter_reason;
 pub mod archive;
 mod board;
+mod bye;
 mod chess_move;
 mod clock;
 pub mod dead_position;
@@ -67,6 +68,7 @@ mod seat_hashes;
 mod serde_chess;
 mod setup;
 mod standings;
+mod tie_break;
 mod time;
 mod time_control;
 mod timing;
@@ -80,6 +82,7 @@ pub use adjudication::{AdjudicationNote, FlagRuling, RulesProfile, on_flag};
 pub use admin_request::AdminRequest;
 pub use arbiter_reason::ArbiterReason;
 pub use board::Board;
+pub use bye::{Bye, ByeKind};
 pub use chess_move::{IllegalMoveReason, MoveRecord, parse_move};
 pub use clock::{Clock, ClockView, MoveTime};
 pub use draws::{
@@ -102,7 +105,8 @@ pub use scoring::{PointTable, Points, Score, ScoringSystem};
 pub use seat_hashes::{SeatHashes, TokenHash};
 pub use setup::{NewGame, StartPosition};
 pub use shakmaty::Color;
-pub use standings::{GameRecordForStandings, Standing, standings};
+pub use standings::{GameRecordForStandings, Standing, StandingsRules, standings};
+pub use tie_break::{Cut, TieBreak, TieBreakOrder};
 pub use time::Timestamp;
 pub use time_control::{DelayMode, Pace, Period, TimeControl};
 pub use timing::{Ruling, Schedule, Timing};
