@@ -8,10 +8,10 @@
 use crate::{
     arbiter::{GameView, Heartbeat},
     domain::{
-        self, AdjudicationNote, ClaimReason, ClaimVerdict, ClockView, Color, DelayMode, EventKind,
-        Game, GameEvent, GameRules, GameStatus, LagCompensation, MoveRecord, NewGame, Outcome,
-        Pace, PointTable, RulesProfile, Score, ScoringSystem, Standing, Termination, TimeControl,
-        Timestamp, Timing, Variant,
+        self, AdjudicationNote, ClaimReason, ClaimVerdict, ClockView, Color, Cut, DelayMode,
+        EventKind, Game, GameEvent, GameRules, GameStatus, LagCompensation, MoveRecord, NewGame,
+        Outcome, Pace, PointTable, RulesProfile, Score, ScoringSystem, Standing, Termination,
+        TieBreak, TimeControl, Timestamp, Timing, Variant,
     },
     proto,
 };
@@ -414,6 +414,27 @@ pub fn standing(row: &Standing) -> proto::Standing {
         buchholz: row.buchholz.to_string(),
         buchholz_cut1: row.buchholz_cut1.to_string(),
         sonneborn_berger: row.sonneborn_berger.to_string(),
+        tie_break_values: row.tie_breaks.iter().map(ToString::to_string).collect(),
+    }
+}
+
+/// The protobuf form of a tie-break.
+pub fn tie_break(tie_break: TieBreak) -> proto::TieBreak {
+    use proto::TieBreakKind as Kind;
+    let (kind, cut) = match tie_break {
+        TieBreak::DirectEncounter => (Kind::DirectEncounter, Cut::NONE),
+        TieBreak::Buchholz(cut) => (Kind::Buchholz, cut),
+        TieBreak::SonnebornBerger => (Kind::SonnebornBerger, Cut::NONE),
+        TieBreak::Wins => (Kind::Wins, Cut::NONE),
+        TieBreak::GamesWon => (Kind::GamesWon, Cut::NONE),
+        TieBreak::GamesWithBlack => (Kind::GamesWithBlack, Cut::NONE),
+        TieBreak::ProgressiveScore(cut) => (Kind::ProgressiveScore, cut),
+        TieBreak::AverageRatingOfOpponents(cut) => (Kind::AverageRatingOfOpponents, cut),
+    };
+    proto::TieBreak {
+        kind: kind.into(),
+        cut_lowest: int32(cut.lowest, i32::MAX),
+        cut_highest: int32(cut.highest, i32::MAX),
     }
 }
 

@@ -15,6 +15,7 @@ mod create;
 pub mod limits;
 mod public;
 mod request;
+mod standings_request;
 pub mod status;
 mod stream;
 

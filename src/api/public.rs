@@ -5,10 +5,11 @@ use tonic::{Request, Response, Status};
 use super::{
     ArbiterApi, applied, convert,
     request::{self, PgnSubject},
-    stream,
+    standings_request, stream,
 };
 use crate::{
     arbiter::ListFilter,
+    domain::StandingsRules,
     proto::{self, arbiter_service_server::ArbiterService},
 };
 
@@ -251,11 +252,29 @@ impl ArbiterService for ArbiterApi {
     ) -> Result<Response<proto::GetStandingsResponse>, Status> {
         let _admitted = self.admit_request()?;
         let reader = self.admin.reader(&request);
-        let event_id = request::event_id(&request.get_ref().event_id)?;
-        let (rows, counted) = self.arbiter.standings(&event_id, &reader).await?;
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        let rules = StandingsRules {
+            order: standings_request::tie_breaks(&req.tie_breaks)?,
+            total_rounds: match request::non_negative("total_rounds", req.total_rounds)? {
+                0 => None,
+                rounds => Some(rounds),
+            },
+            byes: standings_request::byes(&req.byes)?,
+            ratings: standings_request::ratings(&req.ratings)?,
+            ..StandingsRules::default()
+        };
+        let tie_breaks = rules
+            .order
+            .as_slice()
+            .iter()
+            .map(|&t| convert::tie_break(t))
+            .collect();
+        let (rows, counted) = self.arbiter.standings(&event_id, rules, &reader).await?;
         Ok(Response::new(proto::GetStandingsResponse {
             standings: rows.iter().map(convert::standing).collect(),
             games_counted: convert::int32(counted, i32::MAX),
+            tie_breaks,
         }))
     }
 
@@ -294,9 +313,10 @@ impl ArbiterService for ArbiterApi {
                 rounds => Some(rounds),
             };
         let reader = self.admin.reader(&request);
+        let byes = standings_request::byes(&request.get_ref().byes)?;
         let trf = self
             .arbiter
-            .export_trf(&event_id, total_rounds, &reader)
+            .export_trf(&event_id, total_rounds, byes, &reader)
             .await?;
         Ok(Response::new(proto::ExportTrfResponse { trf }))
     }

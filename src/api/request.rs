@@ -15,7 +15,7 @@ use crate::{
     proto,
 };
 
-fn invalid(field: &'static str, reason: &str) -> Status {
+pub(super) fn invalid(field: &'static str, reason: &str) -> Status {
     status::invalid_field(&FieldError::new(field, reason))
 }
 

@@ -3,7 +3,7 @@
 use thiserror::Error;
 
 use crate::{
-    domain::{Color, EventId, Game, GameId, Rejection},
+    domain::{Color, EventId, FieldError, Game, GameId, Rejection},
     store::StoreError,
 };
 
@@ -111,6 +111,14 @@ pub enum ArbiterError {
 }
 
 impl ArbiterError {
+    /// A request field refused outside any game (a query's arguments).
+    pub fn invalid_field(error: FieldError) -> Self {
+        Self::Rejected {
+            rejection: Rejection::InvalidField(error),
+            context: None,
+        }
+    }
+
     /// The rules refused a command decided on `game`.
     pub fn refused(rejection: Rejection, game: &Game) -> Self {
         Self::Rejected {

@@ -5,8 +5,8 @@
 use super::{Arbiter, ArbiterError, GameView, Reader, codec};
 use crate::{
     domain::{
-        EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, Standing, Timestamp,
-        TrfEvent, TrfGame, pgn, standings, trf,
+        Bye, EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, PointTable,
+        Standing, StandingsRules, Timestamp, TrfEvent, TrfGame, pgn, standings, trf,
     },
     store::EventPosition,
 };
@@ -19,8 +19,16 @@ fn standing_records(games: &[Game]) -> Vec<GameRecordForStandings> {
             white: game.white().clone(),
             black: game.black().clone(),
             finished: game.score(),
+            round: game.pairing().round,
+            aborted: game.status() == GameStatus::Aborted,
         })
         .collect()
+}
+
+/// The points byes score in an event: its games' point table when they all
+/// share one, else 1 / ½ / 0.
+fn bye_points(games: &[Game]) -> PointTable {
+    trf::point_system(games.iter().map(Game::scoring)).unwrap_or(PointTable::CLASSIC)
 }
 
 /// Whether a listing of `game` under `event_id` is the game's own: a game is
@@ -160,32 +168,46 @@ impl Arbiter {
         }
     }
 
-    /// The event's standings, derived from the committed results of all its
-    /// games (so each finished game counts exactly once), and how many
-    /// finished games they count; for anyone but the admin, from the results
-    /// the public sees (a result counts once its game's delay has passed).
+    /// The event's standings under `rules`, derived from the committed
+    /// results of all its games (so each finished game counts exactly
+    /// once), and how many finished games they count; for anyone but the
+    /// admin, from the results the public sees (a result counts once its
+    /// game's delay has passed). Byes score the event's point table when
+    /// its games share one (else 1 / ½ / 0).
     pub async fn standings(
         &self,
         event_id: &EventId,
+        mut rules: StandingsRules,
         reader: &Reader,
     ) -> Result<(Vec<Standing>, usize), ArbiterError> {
-        let records = standing_records(&self.event_snapshot(event_id, reader).await?);
+        let games = self.event_snapshot(event_id, reader).await?;
+        rules.bye_points = bye_points(&games);
+        let records = standing_records(&games);
         let counted = records.iter().filter(|r| r.finished.is_some()).count();
-        Ok((standings(&records), counted))
+        let rows = standings(&records, &rules).map_err(ArbiterError::invalid_field)?;
+        Ok((rows, counted))
     }
 
     /// The event as a FIDE Tournament Report File, stating `total_rounds`
-    /// (the rounds played so far when `None`; never fewer), with the results
-    /// `reader` sees.
+    /// (the rounds played so far when `None`; never fewer) and `byes`, with
+    /// the results `reader` sees.
     pub async fn export_trf(
         &self,
         event_id: &EventId,
         total_rounds: Option<u32>,
+        byes: Vec<Bye>,
         reader: &Reader,
     ) -> Result<String, ArbiterError> {
         let games = self.event_snapshot(event_id, reader).await?;
         let points = trf::point_system(games.iter().map(Game::scoring));
-        let rows = standings(&standing_records(&games));
+        let rules = StandingsRules {
+            total_rounds,
+            byes: byes.clone(),
+            bye_points: bye_points(&games),
+            ..StandingsRules::default()
+        };
+        let rows =
+            standings(&standing_records(&games), &rules).map_err(ArbiterError::invalid_field)?;
         let trf_games: Vec<TrfGame> = games
             .iter()
             .map(|game| TrfGame {
@@ -202,6 +224,7 @@ impl Arbiter {
             TrfEvent {
                 total_rounds,
                 points,
+                byes,
             },
             &trf_games,
             &rows,

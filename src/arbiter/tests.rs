@@ -454,7 +454,10 @@ async fn an_events_standings_read_its_games_in_one_round_trip() {
         arbiter.create_game(None, new).await.unwrap();
     }
     calls.lock().unwrap().clear();
-    let (rows, counted) = arbiter.standings(&event, &Reader::PUBLIC).await.unwrap();
+    let (rows, counted) = arbiter
+        .standings(&event, Default::default(), &Reader::PUBLIC)
+        .await
+        .unwrap();
     assert_eq!(rows.len(), 60);
     assert_eq!(counted, 0);
     assert_eq!(*calls.lock().unwrap(), ["event_games", "load_many"]);

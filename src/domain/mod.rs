@@ -23,7 +23,7 @@
 //! | aborting before both have moved | (platform rule) | `game` |
 //! | arbiter's clock controls and rulings, forfeits | 12 | `timing` |
 //! | points, Armageddon | 10 | `scoring` |
-//! | standings and tie-breaks | (FIDE tie-break regulations) | `standings` |
+//! | standings and tie-breaks, byes | (FIDE Tie-Break Regulations 2023, C.07) | `standings`, `tie_break`, `bye` |
 //! | PGN and TRF exports | (PGN standard, TRF-16) | `pgn`, `trf` |
 //! | broadcast delay: the public's view as of a cut-off | (platform rule) | `broadcast_delay`, `public_view` |
 //!
@@ -48,6 +48,7 @@ mod arbiter_reason;
 pub mod archive;
 mod board;
 mod broadcast_delay;
+mod bye;
 mod chess_move;
 mod clock;
 pub mod dead_position;
@@ -74,6 +75,7 @@ mod seat_hashes;
 mod serde_chess;
 mod setup;
 mod standings;
+mod tie_break;
 mod time;
 mod time_control;
 mod timing;
@@ -88,6 +90,7 @@ pub use admin_request::AdminRequest;
 pub use arbiter_reason::ArbiterReason;
 pub use board::Board;
 pub use broadcast_delay::BroadcastDelay;
+pub use bye::{Bye, ByeKind};
 pub use chess_move::{IllegalMoveReason, MoveRecord, parse_move};
 pub use clock::{Clock, ClockView, MoveTime};
 pub use dead_position::{DeadProof, Deadness};
@@ -113,7 +116,8 @@ pub use scoring::{PointTable, Points, Score, ScoringSystem};
 pub use seat_hashes::{SeatHashes, TokenHash};
 pub use setup::{NewGame, StartPosition};
 pub use shakmaty::Color;
-pub use standings::{GameRecordForStandings, Standing, standings};
+pub use standings::{GameRecordForStandings, Standing, StandingsRules, standings};
+pub use tie_break::{Cut, TieBreak, TieBreakOrder};
 pub use time::Timestamp;
 pub use time_control::{DelayMode, Pace, Period, TimeControl};
 pub use timing::{Ruling, Schedule, Timing};

@@ -193,6 +193,13 @@ impl PointTable {
     }
 }
 
+impl Default for PointTable {
+    /// 1 / ½ / 0.
+    fn default() -> Self {
+        PointTable::CLASSIC
+    }
+}
+
 /// How a game is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoringSystem {

@@ -3,7 +3,10 @@
 
 use std::collections::HashMap;
 
-use super::{Color, EventId, Outcome, Player, PointTable, Score, ScoringSystem, Standing};
+use super::{
+    Bye, ByeKind, Color, EventId, Outcome, Player, PointTable, Points, Score, ScoringSystem,
+    Standing,
+};
 
 /// What the report needs from one game.
 #[derive(Clone, Debug)]
@@ -48,21 +51,50 @@ fn result_code(outcome: Outcome, score: Score, color: Color) -> char {
     }
 }
 
-/// Points as the point-system lines write them: one decimal.
-fn system_points(milli: i64) -> String {
-    trf_points(milli).trim_start().to_owned()
-}
-
 /// What the report says of the tournament beyond its games.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TrfEvent {
     /// The number of rounds the tournament will have (XXR, which pairing
     /// engines need to pair the next round); at least the highest round
     /// played, which it defaults to.
     pub total_rounds: Option<u32>,
     /// The points every game of the event scores, when they are not 1, ½
-    /// and 0: written as bbpPairings' point-system lines (BBW, BBD, BBL).
+    /// and 0: written as bbpPairings' point-system lines (BBW, BBD, BBL,
+    /// and BBF when a forfeit loss scores) and TRF-2026's 162 line.
     pub points: Option<PointTable>,
+    /// The byes of rounds players have no game in (scored with `points`,
+    /// or 1 / ½ / 0).
+    pub byes: Vec<Bye>,
+}
+
+/// The point-system lines for `table`, none for 1 / ½ / 0: bbpPairings'
+/// BBW, BBD, BBL, written `BBW pp.p` (the points right-aligned in columns
+/// 5-8, as it reads them), and BBF (the forfeit loss) when a loss scores;
+/// its BBZ and BBU defaults, nothing for a zero-point bye and a win's
+/// points for the pairing-allocated bye, are the arbiter's. Then TRF-2026's
+/// 162 line (W, D, L at columns 6, 15 and 24, the points after each),
+/// unless a loss scores: 162 has one value (A) for both a forfeit loss and
+/// a zero-point bye, which the arbiter scores apart.
+fn point_system_lines(table: PointTable) -> Vec<String> {
+    if table == PointTable::CLASSIC {
+        return Vec::new();
+    }
+    let mut lines = vec![
+        format!("BBW {}", trf_points(table.win().milli())),
+        format!("BBD {}", trf_points(table.draw().milli())),
+        format!("BBL {}", trf_points(table.loss().milli())),
+    ];
+    if table.loss() != Points::ZERO {
+        lines.push(format!("BBF {}", trf_points(table.loss().milli())));
+    } else {
+        lines.push(format!(
+            "162  W{}    D{}    L{}",
+            trf_points(table.win().milli()),
+            trf_points(table.draw().milli()),
+            trf_points(table.loss().milli()),
+        ));
+    }
+    lines
 }
 
 /// The point system a report can state for games scoring with `systems`:
@@ -76,10 +108,12 @@ pub fn point_system(systems: impl IntoIterator<Item = ScoringSystem>) -> Option<
 }
 
 /// The report: tournament name (012), number of players (062), number of
-/// rounds (XXR), the point system when it is not 1 / ½ / 0 (BBW, BBD,
-/// BBL), then one player line (001) per player with points, rank and a
+/// rounds (XXR), the point system when it is not 1 / ½ / 0 (see
+/// [`point_system_lines`]), then one player line (001) per player with points, rank and a
 /// 10-column block per round — opponent's starting rank, colour and result
-/// (`1`, `=`, `0`, `+`, `-`; `Z` for a round without a game). The points
+/// (`1`, `=`, `0`, `+`, `-`; for a round without a game `0000 - ` and the
+/// bye's code, `U` pairing-allocated, `F` full-point, `H` half-point, `Z`
+/// zero-point, which an undeclared round without a game is). The points
 /// column counts the games the rounds show (games without a round number
 /// are left out of both), so a pairing engine's score check agrees.
 /// Starting ranks follow the players' first appearance (round, board, White
@@ -103,9 +137,29 @@ pub fn export(
             }
         }
     }
-    let rounds = games.iter().map(|g| g.round).max().unwrap_or(0);
-    // Each player's points from the games the rounds show.
+    for bye in &event.byes {
+        if !ranks.contains_key(bye.player.id.as_str()) {
+            players.push(&bye.player);
+            ranks.insert(&bye.player.id, players.len());
+        }
+    }
+    let rounds = games
+        .iter()
+        .map(|g| g.round)
+        .chain(event.byes.iter().map(|b| b.round))
+        .max()
+        .unwrap_or(0);
+    let table = event.points.unwrap_or(PointTable::CLASSIC);
+    let byes: HashMap<(&str, u32), ByeKind> = event
+        .byes
+        .iter()
+        .map(|b| ((b.player.id.as_str(), b.round), b.kind))
+        .collect();
+    // Each player's points from the games the rounds show, and the byes.
     let mut points: HashMap<&str, i64> = HashMap::new();
+    for bye in &event.byes {
+        *points.entry(bye.player.id.as_str()).or_default() += bye.kind.points(&table).milli();
+    }
     for game in games.iter().filter(|g| !g.aborted) {
         if let Some(score) = game.finished {
             *points.entry(game.white.id.as_str()).or_default() += score.white.milli();
@@ -127,10 +181,9 @@ pub fn export(
         "XXR {}\n",
         event.total_rounds.unwrap_or(rounds).max(rounds)
     ));
-    if let Some(table) = event.points.filter(|table| *table != PointTable::CLASSIC) {
-        out.push_str(&format!("BBW {}\n", system_points(table.win().milli())));
-        out.push_str(&format!("BBD {}\n", system_points(table.draw().milli())));
-        out.push_str(&format!("BBL {}\n", system_points(table.loss().milli())));
+    for line in point_system_lines(table) {
+        out.push_str(&line);
+        out.push('\n');
     }
     for (index, player) in players.iter().enumerate() {
         let row = standing.get(player.id.as_str());
@@ -151,8 +204,12 @@ pub fn export(
                     && !g.aborted
                     && (g.white.id == player.id || g.black.id == player.id)
             });
+            let bye = byes
+                .get(&(player.id.as_str(), round))
+                .copied()
+                .unwrap_or(ByeKind::ZeroPoint);
             let block = match game {
-                None => "0000 - Z".to_owned(),
+                None => format!("0000 - {}", bye.trf_code()),
                 Some(game) => {
                     let color = if game.white.id == player.id {
                         Color::White
@@ -223,14 +280,16 @@ mod tests {
                 white: g.white.clone(),
                 black: g.black.clone(),
                 finished: g.finished,
+                round: g.round,
+                aborted: g.aborted,
             })
             .collect();
-        export(
-            &EventId::parse("Club Open").unwrap(),
-            event,
-            games,
-            &crate::domain::standings(&records),
-        )
+        let rules = crate::domain::StandingsRules {
+            byes: event.byes.clone(),
+            ..Default::default()
+        };
+        let rows = crate::domain::standings(&records, &rules).unwrap();
+        export(&EventId::parse("Club Open").unwrap(), event, games, &rows)
     }
 
     /// The fixed columns of TRF-16 (1-based, inclusive).
@@ -302,6 +361,7 @@ mod tests {
             TrfEvent {
                 total_rounds: Some(9),
                 points: Some(PointTable::CLASSIC),
+                ..Default::default()
             },
             &games,
         );
@@ -326,12 +386,22 @@ mod tests {
             TrfEvent {
                 total_rounds: None,
                 points: Some(football),
+                ..Default::default()
             },
             &[scored],
         );
         let lines: Vec<&str> = trf.lines().collect();
-        assert_eq!(&lines[2..6], ["XXR 1", "BBW 3.0", "BBD 1.0", "BBL 0.0"]);
-        assert_eq!(field(lines[6], 81, 84), " 3.0");
+        assert_eq!(
+            &lines[2..7],
+            [
+                "XXR 1",
+                "BBW  3.0",
+                "BBD  1.0",
+                "BBL  0.0",
+                "162  W 3.0    D 1.0    L 0.0"
+            ]
+        );
+        assert_eq!(field(lines[7], 81, 84), " 3.0");
     }
 
     #[test]
@@ -362,5 +432,56 @@ mod tests {
         assert_eq!(lines[2], "XXR 1");
         assert_eq!(field(lines[3], 81, 84), " 0.5");
         assert_eq!(field(lines[4], 81, 84), " 0.5");
+    }
+
+    #[test]
+    fn byes_have_their_codes_and_points() {
+        let bye = |id: &str, round, kind| Bye {
+            player: player(id),
+            round,
+            kind,
+        };
+        let games = [
+            game(1, 1, "a", "b", Some(Outcome::Draw)),
+            game(2, 1, "c", "a", Some(Outcome::BlackWins)),
+        ];
+        let event = TrfEvent {
+            byes: vec![
+                bye("c", 1, ByeKind::PairingAllocated),
+                bye("b", 2, ByeKind::HalfPoint),
+                bye("d", 1, ByeKind::FullPoint),
+            ],
+            ..TrfEvent::default()
+        };
+        let trf = report_of(event, &games);
+        let lines: Vec<&str> = trf.lines().collect();
+        assert_eq!(lines[1], "062 4");
+        // a 1, b 2, c 3 from the games, then d from the byes.
+        let (b, c, d) = (lines[4], lines[5], lines[6]);
+        assert_eq!(field(b, 102, 109), "0000 - H");
+        assert_eq!(field(b, 81, 84), " 1.0");
+        assert_eq!(field(c, 92, 99), "0000 - U");
+        assert_eq!(field(c, 81, 84), " 1.0");
+        // d has a full-point bye, then nothing: an absence.
+        assert_eq!(field(d, 5, 8), "   4");
+        assert_eq!(field(d, 92, 99), "0000 - F");
+        assert_eq!(field(d, 102, 109), "0000 - Z");
+        assert_eq!(field(d, 81, 84), " 1.0");
+    }
+
+    #[test]
+    fn a_scoring_loss_has_a_forfeit_line_and_no_162() {
+        let table = PointTable::new(
+            "points",
+            Points::from_milli(2000),
+            Points::from_milli(1000),
+            Points::from_milli(500),
+        )
+        .unwrap();
+        assert_eq!(
+            point_system_lines(table),
+            ["BBW  2.0", "BBD  1.0", "BBL  0.5", "BBF  0.5"]
+        );
+        assert!(point_system_lines(PointTable::CLASSIC).is_empty());
     }
 }

@@ -197,14 +197,17 @@ impl Rpc {
                 after_cursor: String::new()
             })),
             Rpc::GetStandings => {
-                unary!(client.get_standings(proto::GetStandingsRequest { event_id }))
+                unary!(client.get_standings(proto::GetStandingsRequest {
+                    event_id,
+                    ..Default::default()
+                }))
             }
             Rpc::ExportPgn => stream!(export_pgn(proto::ExportPgnRequest {
                 target: Some(proto::export_pgn_request::Target::GameId(game_id))
             })),
             Rpc::ExportTrf => unary!(client.export_trf(proto::ExportTrfRequest {
                 event_id,
-                total_rounds: 0
+                ..Default::default()
             })),
             Rpc::CreateGame => unary!(admin.create_game(create_request("", ""))),
             Rpc::AdjustClock => unary!(admin.adjust_clock(proto::AdjustClockRequest {

@@ -141,6 +141,7 @@ async fn counted_as(client: &mut common::Client, token: Option<&str>, event: &st
             token,
             proto::GetStandingsRequest {
                 event_id: event.to_owned(),
+                ..Default::default()
             },
         ))
         .await

@@ -186,6 +186,7 @@ async fn hostile_text_is_refused_cleanly(backend: Backend) {
             client
                 .get_standings(proto::GetStandingsRequest {
                     event_id: text.clone(),
+                    ..Default::default()
                 })
                 .await,
         );
@@ -577,6 +578,7 @@ async fn a_random_client_leaves_every_game_consistent(backend: Backend) {
                     client
                         .get_standings(proto::GetStandingsRequest {
                             event_id: "random-open".to_owned(),
+                            ..Default::default()
                         })
                         .await,
                 );

@@ -32,6 +32,7 @@ mod standings;
 mod storage;
 mod store_contract;
 mod store_faults;
+mod tie_breaks;
 mod traces;
 mod trf;
 mod watch;

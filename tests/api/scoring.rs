@@ -282,6 +282,7 @@ async fn an_armageddon_board_draw_is_reported_as_a_draw_and_scored_for_black(bac
     let table = client
         .get_standings(proto::GetStandingsRequest {
             event_id: event.to_owned(),
+            ..Default::default()
         })
         .await
         .expect("standings")

@@ -148,6 +148,7 @@ async fn try_standings(
     client
         .get_standings(proto::GetStandingsRequest {
             event_id: event.to_owned(),
+            ..Default::default()
         })
         .await
         .map(tonic::Response::into_inner)
@@ -444,48 +445,46 @@ async fn a_swiss_event_where_every_tie_break_decides(backend: Backend) {
     //   d ½ (c) + ½ (h) = 1; e 0 (b) + 1 (g) + 1 (i) = 2; f ½ (i) + ½ (c) = 1;
     //   g 0 (e) + 1 (h) = 1; h 0 (c) + 0 (g) + ½ (d) = ½; i ½ (f) + 0 (e) = ½.
     //   Sum 10, one per game.
-    // Buchholz, cut-1 (without the lowest opponent):
-    //   a: b 1                 = 1,    cut-1 0
-    //   b: e 2 + a 1           = 3,    cut-1 2
-    //   c: h ½ + d 1 + f 1     = 2.5,  cut-1 2
-    //   d: c 2 + h ½           = 2.5,  cut-1 2
-    //   e: b 1 + g 1 + i ½     = 2.5,  cut-1 2
-    //   f: i ½ + c 2           = 2.5,  cut-1 2
-    //   g: e 2 + h ½           = 2.5,  cut-1 2
-    //   h: c 2 + g 1 + d 1     = 4,    cut-1 3
-    //   i: f 1 + e 2           = 3,    cut-1 2
-    // Sonneborn-Berger:
-    //   a: b 1×1                     = 1
-    //   b: e 2×1 + a 0               = 2
-    //   c: h ½×1 + d 1×½ + f 1×½     = 1.5
-    //   d: c 2×½ + h ½×½             = 1.25
-    //   e: b 0 + g 1×1 + i ½×1       = 1.5
-    //   f: i ½×½ + c 2×½             = 1.25
-    //   g: e 0 + h ½×1               = 0.5
-    //   h: c 0 + g 0 + d 1×½         = 0.5
-    //   i: f 1×½ + e 0               = 0.5
-    // Direct encounter: among {c, e} (2) nobody met; among {a, b, d, f, g}
-    // (1) only a – b was played, won by a: a 1, the others 0; h and i
-    // (½) never met.
-    // Order and what decides each step:
-    //   e before c: equal up to Sonneborn-Berger (1.5); wins 2 against 1.
-    //   a first on 1 point: direct encounter 1, despite the worst cut-1.
-    //   b before d, f, g: cut-1 equal (2), Buchholz 3 against 2.5.
-    //   d and f: equal on every criterion, sharing rank 5 (listed by id).
-    //   g after them: Sonneborn-Berger 0.5 against 1.25, despite a win.
-    //   h before i: cut-1 3 against 2.
+    // The tie-breaks of the 2023 regulations: a round without a game (only
+    // d and h play round 4) is an absence, a voluntarily unplayed round
+    // (VUR) counted as a game against a dummy with the player's own
+    // points (Art. 16.4). As an opponent, a player's absences after their
+    // last game count as draws (Art. 16.3): adjusted scores a 2 (absent in
+    // rounds 3 and 4), b 2, c 2.5, d 1, e 2.5, f 1.5, g 1.5, h ½, i 1.
+    // Buchholz, per round (* a dummy of a VUR), and cut-1 (a VUR first):
+    //   a: *1 + b 2 + *1 + *1          = 5,    cut-1 4
+    //   b: e 2.5 + a 2 + *1 + *1       = 6.5,  cut-1 5.5
+    //   c: h ½ + d 1 + f 1.5 + *2      = 5,    cut-1 3
+    //   d: *1 + c 2.5 + *1 + h ½       = 5,    cut-1 4
+    //   e: b 2 + g 1.5 + i 1 + *2      = 6.5,  cut-1 4.5
+    //   f: i 1 + *1 + c 2.5 + *1       = 5.5,  cut-1 4.5
+    //   g: *1 + e 2.5 + h ½ + *1       = 5,    cut-1 4
+    //   h: c 2.5 + *½ + g 1.5 + d 1    = 5.5,  cut-1 5
+    //   i: f 1.5 + *½ + e 2.5 + *½     = 5,    cut-1 4.5
+    // Sonneborn-Berger (an absence scores 0, so its dummy adds nothing):
+    //   a: b 2×1 = 2; b: e 2.5×1 = 2.5; c: h ½ + d 1×½ + f 1.5×½ = 1.75;
+    //   d: c 2.5×½ + h ½×½ = 1.5; e: g 1.5 + i 1 = 2.5;
+    //   f: i 1×½ + c 2.5×½ = 1.75; g: h ½ = 0.5; h: d 1×½ = 0.5;
+    //   i: f 1.5×½ = 0.75.
+    // Direct encounter: among {c, e} (2) nobody met, among {a, b, d, f, g}
+    // (1) not all met, among {h, i} (½) nobody met: it applies to none.
+    // Order (the default: DE, BH cut-1, BH, SB, games won):
+    //   e before c: cut-1 4.5 against 3.
+    //   on 1 point: b (cut-1 5.5), f (4.5), then a, d, g (cut-1 4,
+    //   Buchholz 5) by Sonneborn-Berger 2, 1.5, 0.5.
+    //   h before i: cut-1 5 against 4.5.
     assert_eq!(
         lines(&table),
         [
-            line(1, "e", "2", [3, 2, 0, 1, 0, 0], ["0", "2.5", "2", "1.5"]),
-            line(2, "c", "2", [3, 1, 2, 0, 0, 0], ["0", "2.5", "2", "1.5"]),
-            line(3, "a", "1", [1, 1, 0, 0, 0, 0], ["1", "1", "0", "1"]),
-            line(4, "b", "1", [2, 1, 0, 1, 0, 0], ["0", "3", "2", "2"]),
-            line(5, "d", "1", [2, 0, 2, 0, 0, 0], ["0", "2.5", "2", "1.25"]),
-            line(5, "f", "1", [2, 0, 2, 0, 0, 0], ["0", "2.5", "2", "1.25"]),
-            line(7, "g", "1", [2, 1, 0, 1, 0, 0], ["0", "2.5", "2", "0.5"]),
-            line(8, "h", "0.5", [3, 0, 1, 2, 0, 0], ["0", "4", "3", "0.5"]),
-            line(9, "i", "0.5", [2, 0, 1, 1, 0, 0], ["0", "3", "2", "0.5"]),
+            line(1, "e", "2", [3, 2, 0, 1, 0, 0], ["0", "6.5", "4.5", "2.5"]),
+            line(2, "c", "2", [3, 1, 2, 0, 0, 0], ["0", "5", "3", "1.75"]),
+            line(3, "b", "1", [2, 1, 0, 1, 0, 0], ["0", "6.5", "5.5", "2.5"]),
+            line(4, "f", "1", [2, 0, 2, 0, 0, 0], ["0", "5.5", "4.5", "1.75"]),
+            line(5, "a", "1", [1, 1, 0, 0, 0, 0], ["0", "5", "4", "2"]),
+            line(6, "d", "1", [2, 0, 2, 0, 0, 0], ["0", "5", "4", "1.5"]),
+            line(7, "g", "1", [2, 1, 0, 1, 0, 0], ["0", "5", "4", "0.5"]),
+            line(8, "h", "0.5", [3, 0, 1, 2, 0, 0], ["0", "5.5", "5", "0.5"]),
+            line(9, "i", "0.5", [2, 0, 1, 1, 0, 0], ["0", "5", "4.5", "0.75"]),
         ]
     );
 }
@@ -655,29 +654,37 @@ async fn forfeits_count_for_points_but_not_as_games_played(backend: Backend) {
     assert!(score(&forfeit).unplayed);
     // Points: y 1 (forfeit) + 1 (z) = 2; z 0 (y) + ½ (x) = ½;
     //         x 0 (forfeit) + ½ (z) = ½.
-    // Over the board: y met z; z met y and x; x met z.
-    // Buchholz, cut-1: y: z ½ = ½, cut-1 0; z: y 2 + x ½ = 2.5, cut-1 2;
-    //                  x: z ½ = ½, cut-1 0 (not y's 2: the forfeit).
-    // Sonneborn-Berger: y: z ½×1 = ½; z: y 0 + x ½×½ = ¼; x: z ½×½ = ¼.
+    // Over the board: y met z; z met y and x; x met z. Two rounds are
+    // held: y has no game in round 2, an absence (voluntarily unplayed).
+    // Unplayed rounds count as games against a dummy with the player's
+    // own points (2023, Art. 16.4); as an opponent, y's absence after its
+    // last game counts as a draw (Art. 16.3): adjusted scores y 2.5,
+    // z ½, x ½ (x's forfeit comes before its game of round 2).
+    // Buchholz, cut-1 (a voluntarily unplayed round cut first):
+    //   y: forfeit win, dummy 2 + z ½ + absence, dummy 2 = 4.5, cut-1 2.5;
+    //   z: y 2.5 + x ½ = 3, cut-1 2.5;
+    //   x: forfeit loss, dummy ½ + z ½ = 1, cut-1 ½.
+    // Sonneborn-Berger: y: dummy 2×1 + z ½×1 + absence 0 = 2.5;
+    //   z: y 0 + x ½×½ = ¼; x: dummy 0 + z ½×½ = ¼.
     // Direct encounter: z and x (both ½) drew: ½ each; y shares with nobody.
-    // z before x on cut-1 (2 against 0).
+    // z before x on cut-1 (2.5 against ½).
     assert_eq!(
         lines(&table),
         [
-            line(1, "y", "2", [1, 1, 0, 0, 1, 0], ["0", "0.5", "0", "0.5"]),
+            line(1, "y", "2", [1, 1, 0, 0, 1, 0], ["0", "4.5", "2.5", "2.5"]),
             line(
                 2,
                 "z",
                 "0.5",
                 [2, 0, 1, 1, 0, 0],
-                ["0.5", "2.5", "2", "0.25"]
+                ["0.5", "3", "2.5", "0.25"]
             ),
             line(
                 3,
                 "x",
                 "0.5",
                 [1, 0, 1, 0, 0, 1],
-                ["0.5", "0.5", "0", "0.25"]
+                ["0.5", "1", "0.5", "0.25"]
             ),
         ]
     );

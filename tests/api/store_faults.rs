@@ -486,6 +486,7 @@ async fn standings_of(client: &mut Client, event: &str) -> (Vec<String>, i32) {
     let response = client
         .get_standings(proto::GetStandingsRequest {
             event_id: event.to_owned(),
+            ..Default::default()
         })
         .await
         .expect("standings")
@@ -1018,6 +1019,7 @@ async fn a_refused_creation_lists_nothing(backend: Backend) {
     let standings = client
         .get_standings(proto::GetStandingsRequest {
             event_id: "Event A".to_owned(),
+            ..Default::default()
         })
         .await
         .expect("standings")

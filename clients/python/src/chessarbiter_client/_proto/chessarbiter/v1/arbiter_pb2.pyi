@@ -145,6 +145,26 @@ class DrawClaimVerdict(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DRAW_CLAIM_VERDICT_UPHELD: _ClassVar[DrawClaimVerdict]
     DRAW_CLAIM_VERDICT_REFUSED: _ClassVar[DrawClaimVerdict]
     DRAW_CLAIM_VERDICT_MOOT: _ClassVar[DrawClaimVerdict]
+
+class TieBreakKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TIE_BREAK_KIND_UNSPECIFIED: _ClassVar[TieBreakKind]
+    TIE_BREAK_KIND_DIRECT_ENCOUNTER: _ClassVar[TieBreakKind]
+    TIE_BREAK_KIND_BUCHHOLZ: _ClassVar[TieBreakKind]
+    TIE_BREAK_KIND_SONNEBORN_BERGER: _ClassVar[TieBreakKind]
+    TIE_BREAK_KIND_WINS: _ClassVar[TieBreakKind]
+    TIE_BREAK_KIND_GAMES_WON: _ClassVar[TieBreakKind]
+    TIE_BREAK_KIND_GAMES_WITH_BLACK: _ClassVar[TieBreakKind]
+    TIE_BREAK_KIND_PROGRESSIVE_SCORE: _ClassVar[TieBreakKind]
+    TIE_BREAK_KIND_AVERAGE_RATING_OF_OPPONENTS: _ClassVar[TieBreakKind]
+
+class ByeKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BYE_KIND_UNSPECIFIED: _ClassVar[ByeKind]
+    BYE_KIND_PAIRING_ALLOCATED: _ClassVar[ByeKind]
+    BYE_KIND_FULL_POINT: _ClassVar[ByeKind]
+    BYE_KIND_HALF_POINT: _ClassVar[ByeKind]
+    BYE_KIND_ZERO_POINT: _ClassVar[ByeKind]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_INVALID_FIELD: ErrorReason
 ERROR_REASON_UNPARSABLE_MOVE: ErrorReason
@@ -239,6 +259,20 @@ DRAW_CLAIM_VERDICT_UNSPECIFIED: DrawClaimVerdict
 DRAW_CLAIM_VERDICT_UPHELD: DrawClaimVerdict
 DRAW_CLAIM_VERDICT_REFUSED: DrawClaimVerdict
 DRAW_CLAIM_VERDICT_MOOT: DrawClaimVerdict
+TIE_BREAK_KIND_UNSPECIFIED: TieBreakKind
+TIE_BREAK_KIND_DIRECT_ENCOUNTER: TieBreakKind
+TIE_BREAK_KIND_BUCHHOLZ: TieBreakKind
+TIE_BREAK_KIND_SONNEBORN_BERGER: TieBreakKind
+TIE_BREAK_KIND_WINS: TieBreakKind
+TIE_BREAK_KIND_GAMES_WON: TieBreakKind
+TIE_BREAK_KIND_GAMES_WITH_BLACK: TieBreakKind
+TIE_BREAK_KIND_PROGRESSIVE_SCORE: TieBreakKind
+TIE_BREAK_KIND_AVERAGE_RATING_OF_OPPONENTS: TieBreakKind
+BYE_KIND_UNSPECIFIED: ByeKind
+BYE_KIND_PAIRING_ALLOCATED: ByeKind
+BYE_KIND_FULL_POINT: ByeKind
+BYE_KIND_HALF_POINT: ByeKind
+BYE_KIND_ZERO_POINT: ByeKind
 
 class TimeControlPeriod(_message.Message):
     __slots__ = ("time_millis", "moves", "increment_millis", "delay_millis")
@@ -847,13 +881,49 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[Game, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetStandingsRequest(_message.Message):
-    __slots__ = ("event_id",)
+    __slots__ = ("event_id", "tie_breaks", "total_rounds", "byes", "ratings")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    BYES_FIELD_NUMBER: _ClassVar[int]
+    RATINGS_FIELD_NUMBER: _ClassVar[int]
     event_id: str
-    def __init__(self, event_id: _Optional[str] = ...) -> None: ...
+    tie_breaks: _containers.RepeatedCompositeFieldContainer[TieBreak]
+    total_rounds: int
+    byes: _containers.RepeatedCompositeFieldContainer[Bye]
+    ratings: _containers.RepeatedCompositeFieldContainer[PlayerRating]
+    def __init__(self, event_id: _Optional[str] = ..., tie_breaks: _Optional[_Iterable[_Union[TieBreak, _Mapping]]] = ..., total_rounds: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[Bye, _Mapping]]] = ..., ratings: _Optional[_Iterable[_Union[PlayerRating, _Mapping]]] = ...) -> None: ...
+
+class TieBreak(_message.Message):
+    __slots__ = ("kind", "cut_lowest", "cut_highest")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CUT_LOWEST_FIELD_NUMBER: _ClassVar[int]
+    CUT_HIGHEST_FIELD_NUMBER: _ClassVar[int]
+    kind: TieBreakKind
+    cut_lowest: int
+    cut_highest: int
+    def __init__(self, kind: _Optional[_Union[TieBreakKind, str]] = ..., cut_lowest: _Optional[int] = ..., cut_highest: _Optional[int] = ...) -> None: ...
+
+class Bye(_message.Message):
+    __slots__ = ("player_id", "round", "kind")
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    round: int
+    kind: ByeKind
+    def __init__(self, player_id: _Optional[str] = ..., round: _Optional[int] = ..., kind: _Optional[_Union[ByeKind, str]] = ...) -> None: ...
+
+class PlayerRating(_message.Message):
+    __slots__ = ("player_id", "rating")
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    rating: int
+    def __init__(self, player_id: _Optional[str] = ..., rating: _Optional[int] = ...) -> None: ...
 
 class Standing(_message.Message):
-    __slots__ = ("rank", "player", "points", "games_played", "wins", "draws", "losses", "forfeit_wins", "forfeit_losses", "direct_encounter", "buchholz", "buchholz_cut1", "sonneborn_berger")
+    __slots__ = ("rank", "player", "points", "games_played", "wins", "draws", "losses", "forfeit_wins", "forfeit_losses", "direct_encounter", "buchholz", "buchholz_cut1", "sonneborn_berger", "tie_break_values")
     RANK_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
@@ -867,6 +937,7 @@ class Standing(_message.Message):
     BUCHHOLZ_FIELD_NUMBER: _ClassVar[int]
     BUCHHOLZ_CUT1_FIELD_NUMBER: _ClassVar[int]
     SONNEBORN_BERGER_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAK_VALUES_FIELD_NUMBER: _ClassVar[int]
     rank: int
     player: Player
     points: str
@@ -880,15 +951,18 @@ class Standing(_message.Message):
     buchholz: str
     buchholz_cut1: str
     sonneborn_berger: str
-    def __init__(self, rank: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., points: _Optional[str] = ..., games_played: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., forfeit_wins: _Optional[int] = ..., forfeit_losses: _Optional[int] = ..., direct_encounter: _Optional[str] = ..., buchholz: _Optional[str] = ..., buchholz_cut1: _Optional[str] = ..., sonneborn_berger: _Optional[str] = ...) -> None: ...
+    tie_break_values: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, rank: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., points: _Optional[str] = ..., games_played: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., forfeit_wins: _Optional[int] = ..., forfeit_losses: _Optional[int] = ..., direct_encounter: _Optional[str] = ..., buchholz: _Optional[str] = ..., buchholz_cut1: _Optional[str] = ..., sonneborn_berger: _Optional[str] = ..., tie_break_values: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
-    __slots__ = ("standings", "games_counted")
+    __slots__ = ("standings", "games_counted", "tie_breaks")
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
     GAMES_COUNTED_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
     standings: _containers.RepeatedCompositeFieldContainer[Standing]
     games_counted: int
-    def __init__(self, standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_counted: _Optional[int] = ...) -> None: ...
+    tie_breaks: _containers.RepeatedCompositeFieldContainer[TieBreak]
+    def __init__(self, standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_counted: _Optional[int] = ..., tie_breaks: _Optional[_Iterable[_Union[TieBreak, _Mapping]]] = ...) -> None: ...
 
 class ExportPgnRequest(_message.Message):
     __slots__ = ("game_id", "event_id")
@@ -907,12 +981,14 @@ class ExportPgnResponse(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., pgn: _Optional[str] = ...) -> None: ...
 
 class ExportTrfRequest(_message.Message):
-    __slots__ = ("event_id", "total_rounds")
+    __slots__ = ("event_id", "total_rounds", "byes")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     TOTAL_ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    BYES_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     total_rounds: int
-    def __init__(self, event_id: _Optional[str] = ..., total_rounds: _Optional[int] = ...) -> None: ...
+    byes: _containers.RepeatedCompositeFieldContainer[Bye]
+    def __init__(self, event_id: _Optional[str] = ..., total_rounds: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[Bye, _Mapping]]] = ...) -> None: ...
 
 class ExportTrfResponse(_message.Message):
     __slots__ = ("trf",)

@@ -1,0 +1,163 @@
+//! Reading what a standings or TRF request adds to an event's games: the
+//! tie-break order, byes and ratings, refused as `INVALID_FIELD` with the
+//! field named.
+
+use std::collections::HashMap;
+
+use tonic::Status;
+
+use super::{
+    request::{invalid, non_negative},
+    status,
+};
+use crate::{
+    domain::{Bye, ByeKind, Cut, Pairing, Player, TieBreak, TieBreakOrder},
+    proto,
+};
+
+/// The tie-break order of a standings request (empty: the default one).
+pub fn tie_breaks(raw: &[proto::TieBreak]) -> Result<TieBreakOrder, Status> {
+    let mut order = Vec::with_capacity(raw.len());
+    for (index, tie_break) in raw.iter().enumerate() {
+        let position = index + 1;
+        let cut = Cut {
+            lowest: non_negative("tie_breaks", tie_break.cut_lowest)?,
+            highest: non_negative("tie_breaks", tie_break.cut_highest)?,
+        };
+        let kind = proto::TieBreakKind::try_from(tie_break.kind)
+            .unwrap_or(proto::TieBreakKind::Unspecified);
+        let parsed = match kind {
+            proto::TieBreakKind::Unspecified => {
+                return Err(invalid(
+                    "tie_breaks",
+                    &format!(
+                        "tie-break {position} has no known kind ({})",
+                        tie_break.kind
+                    ),
+                ));
+            }
+            proto::TieBreakKind::Buchholz => TieBreak::Buchholz(cut),
+            proto::TieBreakKind::ProgressiveScore => TieBreak::ProgressiveScore(cut),
+            proto::TieBreakKind::AverageRatingOfOpponents => {
+                TieBreak::AverageRatingOfOpponents(cut)
+            }
+            uncut => {
+                if cut != Cut::NONE {
+                    return Err(invalid(
+                        "tie_breaks",
+                        &format!(
+                            "tie-break {position} ({}) takes no cut",
+                            uncut.as_str_name()
+                        ),
+                    ));
+                }
+                match uncut {
+                    proto::TieBreakKind::DirectEncounter => TieBreak::DirectEncounter,
+                    proto::TieBreakKind::SonnebornBerger => TieBreak::SonnebornBerger,
+                    proto::TieBreakKind::Wins => TieBreak::Wins,
+                    proto::TieBreakKind::GamesWon => TieBreak::GamesWon,
+                    _ => TieBreak::GamesWithBlack,
+                }
+            }
+        };
+        order.push(parsed);
+    }
+    TieBreakOrder::new(order).map_err(|err| status::invalid_field(&err))
+}
+
+/// The most byes or ratings one request may state.
+const MAX_ENTRIES: usize = 10_000;
+
+/// The byes a standings or TRF request declares.
+pub fn byes(raw: &[proto::Bye]) -> Result<Vec<Bye>, Status> {
+    if raw.len() > MAX_ENTRIES {
+        return Err(invalid("byes", "holds more than 10000 byes"));
+    }
+    raw.iter()
+        .map(|bye| {
+            let player = Player::parse("byes", &bye.player_id, "")
+                .map_err(|err| status::invalid_field(&err))?;
+            let kind =
+                match proto::ByeKind::try_from(bye.kind).unwrap_or(proto::ByeKind::Unspecified) {
+                    proto::ByeKind::Unspecified => {
+                        return Err(invalid(
+                            "byes",
+                            &format!("the bye of '{}' has no known kind", bye.player_id),
+                        ));
+                    }
+                    proto::ByeKind::PairingAllocated => ByeKind::PairingAllocated,
+                    proto::ByeKind::FullPoint => ByeKind::FullPoint,
+                    proto::ByeKind::HalfPoint => ByeKind::HalfPoint,
+                    proto::ByeKind::ZeroPoint => ByeKind::ZeroPoint,
+                };
+            let round = non_negative("byes", bye.round)?;
+            let byes = [Bye {
+                player,
+                round,
+                kind,
+            }];
+            Bye::check_all(&byes, Some(Pairing::MAX_NUMBER))
+                .map_err(|err| status::invalid_field(&err))?;
+            let [bye] = byes;
+            Ok(bye)
+        })
+        .collect()
+}
+
+/// The ratings a standings request gives, by player id.
+pub fn ratings(raw: &[proto::PlayerRating]) -> Result<HashMap<String, u32>, Status> {
+    if raw.len() > MAX_ENTRIES {
+        return Err(invalid("ratings", "holds more than 10000 ratings"));
+    }
+    let mut ratings = HashMap::with_capacity(raw.len());
+    for rating in raw {
+        let player = Player::parse("ratings", &rating.player_id, "")
+            .map_err(|err| status::invalid_field(&err))?;
+        let value = non_negative("ratings", rating.rating)?;
+        if value > 4000 {
+            return Err(invalid("ratings", "a rating is above 4000"));
+        }
+        if ratings.insert(player.id, value).is_some() {
+            return Err(invalid(
+                "ratings",
+                &format!("'{}' is rated twice", rating.player_id),
+            ));
+        }
+    }
+    Ok(ratings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::convert;
+
+    #[test]
+    fn every_tie_break_reads_back_from_its_protobuf_form() {
+        let all = [
+            TieBreak::DirectEncounter,
+            TieBreak::Buchholz(Cut::median(1)),
+            TieBreak::SonnebornBerger,
+            TieBreak::Wins,
+            TieBreak::GamesWon,
+            TieBreak::GamesWithBlack,
+            TieBreak::ProgressiveScore(Cut::lowest(2)),
+            TieBreak::AverageRatingOfOpponents(Cut::NONE),
+        ];
+        let sent: Vec<proto::TieBreak> = all.iter().map(|&t| convert::tie_break(t)).collect();
+        let order = tie_breaks(&sent).expect("valid");
+        assert_eq!(order.as_slice(), all);
+    }
+
+    #[test]
+    fn a_cut_on_a_kind_without_cuts_is_refused() {
+        let sent = [proto::TieBreak {
+            kind: proto::TieBreakKind::Wins.into(),
+            cut_lowest: 1,
+            cut_highest: 0,
+        }];
+        let status = tie_breaks(&sent).unwrap_err();
+        assert_eq!(status.code(), tonic::Code::InvalidArgument);
+        assert!(status.message().contains("takes no cut"), "{status:?}");
+    }
+}

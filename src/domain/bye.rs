@@ -1,0 +1,98 @@
+//! Rounds a player has no game in, as the tournament's regulations score
+//! them (FIDE Tie-Break Regulations 2023, Art. 16; TRF-16 result codes).
+
+use std::collections::HashSet;
+
+use super::{FieldError, Player, PointTable, Points};
+
+/// What a round without a game was for a player. A round with neither a
+/// game nor a declared bye is an absence, scored as a zero-point bye.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ByeKind {
+    /// The bye the pairing gave the player left over (TRF `U`): a win's
+    /// points; not voluntary.
+    PairingAllocated,
+    /// A requested bye scored as a win (TRF `F`); voluntary.
+    FullPoint,
+    /// A requested bye scored as a draw (TRF `H`); voluntary.
+    HalfPoint,
+    /// A requested bye, or a known absence, scoring nothing (TRF `Z`);
+    /// voluntary.
+    ZeroPoint,
+}
+
+impl ByeKind {
+    /// The points the bye scores under `table`.
+    pub fn points(self, table: &PointTable) -> Points {
+        match self {
+            Self::PairingAllocated | Self::FullPoint => table.win(),
+            Self::HalfPoint => table.draw(),
+            Self::ZeroPoint => Points::ZERO,
+        }
+    }
+
+    /// Whether the round is voluntarily unplayed (VUR, Art. 16): every
+    /// bye but the one the pairing allocated.
+    pub fn voluntary(self) -> bool {
+        self != Self::PairingAllocated
+    }
+
+    /// Its weight in Sonneborn-Berger against the dummy opponent: the
+    /// result it counts as, 1, ½ or 0.
+    pub fn weight(self) -> Points {
+        self.points(&PointTable::CLASSIC)
+    }
+
+    /// The TRF-16 result code.
+    pub fn trf_code(self) -> char {
+        match self {
+            Self::PairingAllocated => 'U',
+            Self::FullPoint => 'F',
+            Self::HalfPoint => 'H',
+            Self::ZeroPoint => 'Z',
+        }
+    }
+}
+
+/// A player's bye in one round, declared with a request (the arbiter stores
+/// no byes: its games are all it knows of a round).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bye {
+    /// The player.
+    pub player: Player,
+    /// The round (from 1).
+    pub round: u32,
+    /// What the bye was.
+    pub kind: ByeKind,
+}
+
+impl Bye {
+    /// Refuses (as `byes`) a second bye for the same player and round, or a
+    /// round beyond `rounds` when the number of rounds is known.
+    pub fn check_all(byes: &[Bye], rounds: Option<u32>) -> Result<(), FieldError> {
+        let mut seen = HashSet::with_capacity(byes.len());
+        for bye in byes {
+            if bye.round == 0 {
+                return Err(FieldError::new("byes", "a bye needs a round from 1"));
+            }
+            if let Some(rounds) = rounds
+                && bye.round > rounds
+            {
+                return Err(FieldError::new(
+                    "byes",
+                    format!(
+                        "round {} is beyond the tournament's {rounds} rounds",
+                        bye.round
+                    ),
+                ));
+            }
+            if !seen.insert((bye.player.id.as_str(), bye.round)) {
+                return Err(FieldError::new(
+                    "byes",
+                    format!("'{}' has two byes in round {}", bye.player.id, bye.round),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
