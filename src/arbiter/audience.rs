@@ -2,14 +2,65 @@
 //! platform's admin see it live; everyone else, the public, sees it as it
 //! stood the game's delay earlier (see [`crate::domain::public_view`]).
 
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, PoisonError},
+};
+
 use super::{Arbiter, ArbiterError, GameView, codec};
 use crate::{
-    domain::{Game, Replay, Timestamp, TokenHash},
+    domain::{Game, GameId, Replay, Timestamp, TokenHash},
     store::StoreError,
 };
 
 /// Events read per page when a public view is rebuilt.
 const REPLAY_PAGE: usize = 128;
+
+/// Games whose latest public view a replica keeps to go on from.
+const PUBLIC_REPLAYS: usize = 4096;
+
+/// The public view of each delayed game this replica rebuilt last, with its
+/// cut-off: the next public read of the game replays only the events since,
+/// so that a busy delayed game costs each read the events of the last few
+/// moments, not its whole log. Bounded: when full, it starts afresh.
+#[derive(Clone, Default)]
+pub(super) struct PublicReplays(Arc<Mutex<HashMap<GameId, (Timestamp, Game)>>>);
+
+impl PublicReplays {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, (Timestamp, Game)>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Where to go on from for `live` at `cutoff`: a view rebuilt earlier
+    /// of this game, at a cut-off no later and a version no later than
+    /// `live`'s (the game as it stood then is a prefix of its history).
+    fn start(&self, live: &Game, cutoff: Timestamp) -> Replay {
+        match self.lock().get(live.id()) {
+            Some((at, game))
+                if *at <= cutoff
+                    && game.version() <= live.version()
+                    && game.created_at() == live.created_at() =>
+            {
+                Replay::resume(game.clone())
+            }
+            _ => Replay::start(live),
+        }
+    }
+
+    fn keep(&self, cutoff: Timestamp, game: &Game) {
+        let mut kept = self.lock();
+        if kept.len() >= PUBLIC_REPLAYS && !kept.contains_key(game.id()) {
+            kept.clear();
+        }
+        match kept.get(game.id()) {
+            // A read that took an earlier cut-off keeps the later view.
+            Some((at, _)) if *at > cutoff => {}
+            _ => {
+                kept.insert(game.id().clone(), (cutoff, game.clone()));
+            }
+        }
+    }
+}
 
 /// Who is reading.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,25 +112,29 @@ impl Arbiter {
             return Ok((live, cutoff));
         }
         let id = live.id().clone();
-        let mut replay = Replay::start(&live);
-        let mut after = 0;
-        loop {
+        let mut replay = self.public_replays.start(&live, cutoff);
+        let mut after = replay.game().version();
+        let view = loop {
             let read = self.store.events_page(&id, after, REPLAY_PAGE).await?;
             let events = codec::decode_log(&id, after, REPLAY_PAGE, &read)?;
             let full = events.len() >= REPLAY_PAGE;
+            let mut reached = false;
             for event in &events {
                 if event.at > cutoff || event.version > live.version() {
-                    return Ok((replay.into_game(), cutoff));
+                    reached = true;
+                    break;
                 }
                 replay.apply(event).map_err(|err| {
                     StoreError::Corrupt(format!("game {id}'s log does not replay: {err}"))
                 })?;
                 after = event.version;
             }
-            if !full || after >= live.version() {
-                return Ok((replay.into_game(), cutoff));
+            if reached || !full || after >= live.version() {
+                break replay.into_game();
             }
-        }
+        };
+        self.public_replays.keep(cutoff, &view);
+        Ok((view, cutoff))
     }
 
     /// `game`, read at `now`, as `reader` sees it, and the instant it is

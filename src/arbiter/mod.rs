@@ -130,6 +130,8 @@ pub struct Arbiter {
     metrics: Arc<Metrics>,
     /// Dead-position analysis off the async workers.
     analyst: analysis::Analyst,
+    /// The public views of delayed games this replica rebuilt last.
+    public_replays: audience::PublicReplays,
 }
 
 /// Who committed an ending that time decided: the sweeper, or a request
@@ -152,6 +154,7 @@ impl Arbiter {
             heartbeats: watch::Heartbeats::default(),
             archive_after: DEFAULT_ARCHIVE_AFTER,
             analyst: analysis::Analyst::new(AnalysisConfig::default(), metrics.clone()),
+            public_replays: audience::PublicReplays::default(),
             metrics,
         }
     }

@@ -727,3 +727,58 @@ async fn heartbeats_read_a_game_once_for_all_its_watchers() {
         "{loads} loads in {seconds:.1} s"
     );
 }
+
+#[tokio::test]
+async fn public_reads_of_a_delayed_game_go_on_from_the_view_before() {
+    let (arbiter, _, calls) = recording_arbiter();
+    let delay = crate::domain::BroadcastDelay::parse("delay", 3_600_000).unwrap();
+    let created = arbiter
+        .create_game(None, new_game().with_broadcast_delay(delay))
+        .await
+        .unwrap();
+    let id = created.game.id().clone();
+    let line = long_line();
+    for (ply, text) in line.iter().enumerate() {
+        let token = if ply % 2 == 0 {
+            &created.tokens.white
+        } else {
+            &created.tokens.black
+        };
+        let ply = Ply::new(u32::try_from(ply).unwrap());
+        arbiter
+            .make_move(&id, token, ply, text, false, ReportedLag::NONE)
+            .await
+            .unwrap();
+    }
+    let (live, _) = arbiter.load(&id).await.unwrap();
+    let read = arbiter.store.events_page(&id, 0, 1_000).await.unwrap();
+    let events = codec::decode_log(&id, 0, 1_000, &read).unwrap();
+    assert!(
+        events.len() > 128,
+        "more than a page: {} events",
+        events.len()
+    );
+    calls.lock().unwrap().clear();
+    // The public reads the game at each event's time, one after the other,
+    // as a busy game's public does: each read sees exactly the game as it
+    // stood then, and reads at most one page of the log however long the
+    // game (none once nothing was committed after its cut-off).
+    for event in &events {
+        let now = event.at.plus_millis(3_600_000);
+        let (view, as_of) = arbiter.public_game(live.clone(), now).await.unwrap();
+        assert_eq!(as_of, event.at);
+        let fresh = crate::domain::public_view(&live, &events, event.at).unwrap();
+        assert_eq!(format!("{view:?}"), format!("{fresh:?}"));
+    }
+    let pages = calls
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|call| **call == "events_page")
+        .count();
+    assert!(
+        pages <= events.len(),
+        "{pages} pages for {} reads",
+        events.len()
+    );
+}
