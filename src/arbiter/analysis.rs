@@ -10,6 +10,13 @@
 //! search for each side. When that proves the position dead, the arbiter
 //! ends the game by an ordinary commit.
 //!
+//! The fast tests run on threads of their own. One that overruns the budget
+//! cannot be interrupted, so its thread is handed to the lowest scheduling
+//! priority to finish (taking only the CPU that requests leave) and leaves
+//! the pool when it does, a fresh thread taking its place at once: a
+//! position chosen to be slow costs a request its budget of waiting and
+//! the server no CPU it needs.
+//!
 //! The background queue holds one position per game, the latest: a dead
 //! position stays dead whatever is played from it, so analysing a game's
 //! latest position finds every dead position an earlier one would have.
@@ -19,12 +26,14 @@
 
 use std::{
     collections::{HashMap, VecDeque},
-    sync::{Arc, Condvar, Mutex, PoisonError},
+    sync::{
+        Arc, Condvar, Mutex, PoisonError,
+        atomic::{AtomicI32, AtomicU8, AtomicUsize, Ordering},
+    },
     time::{Duration, Instant},
 };
 
 use shakmaty::Chess;
-use tokio::sync::Semaphore;
 
 use super::{Arbiter, MAX_ATTEMPTS};
 use crate::{
@@ -38,8 +47,8 @@ pub struct AnalysisConfig {
     /// How long a move waits for the fast test before it is committed
     /// without its answer (the background analysis then follows up).
     pub budget: Duration,
-    /// How many fast tests may run at once on the move path; a move that
-    /// finds them all busy leaves its position to the background.
+    /// Threads that run the move path's fast tests (a test waits for one
+    /// within its budget).
     pub concurrent: usize,
     /// Background analysis threads.
     pub workers: usize,
@@ -146,13 +155,116 @@ impl Queue {
     }
 }
 
-/// Closes the queue when the last clone of the analyst goes, so that its
-/// workers end.
-struct Closer(Arc<Queue>);
+/// Closes the queue and the pool when the last clone of the analyst goes,
+/// so that their threads end.
+struct Closer(Arc<Queue>, Arc<FastPool>);
 
 impl Drop for Closer {
     fn drop(&mut self) {
         self.0.close();
+        self.1.close();
+    }
+}
+
+/// Fast tests that overran their budget and still run, at the lowest
+/// priority, at most: past it a move does not wait for the fast test.
+const MAX_OVERRUNNING: usize = 64;
+
+/// Where a fast test is.
+const QUEUED: u8 = 0;
+const RUNNING: u8 = 1;
+const DONE: u8 = 2;
+const CANCELLED: u8 = 3;
+const OVERRAN: u8 = 4;
+
+/// One fast test for the move path.
+struct FastJob {
+    position: Chess,
+    ply: Ply,
+    state: Arc<AtomicU8>,
+    /// The thread running it (Linux thread id), once it runs.
+    thread: Arc<AtomicI32>,
+    reply: tokio::sync::oneshot::Sender<Option<DeadProof>>,
+}
+
+#[derive(Default)]
+struct FastJobs {
+    waiting: VecDeque<FastJob>,
+    closed: bool,
+}
+
+/// The threads that run the move path's fast tests.
+struct FastPool {
+    jobs: Mutex<FastJobs>,
+    ready: Condvar,
+    overrunning: AtomicUsize,
+    metrics: Arc<Metrics>,
+}
+
+impl FastPool {
+    fn lock(&self) -> std::sync::MutexGuard<'_, FastJobs> {
+        self.jobs.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn spawn_worker(pool: &Arc<Self>) {
+        let worker = pool.clone();
+        let spawned = std::thread::Builder::new()
+            .name("dead-position-fast".to_owned())
+            .spawn(move || worker.work());
+        if let Err(err) = spawned {
+            tracing::error!(%err, "could not start a dead-position test thread");
+        }
+    }
+
+    fn work(&self) {
+        loop {
+            let job = {
+                let mut jobs = self.lock();
+                loop {
+                    if jobs.closed {
+                        return;
+                    }
+                    if let Some(job) = jobs.waiting.pop_front() {
+                        break job;
+                    }
+                    jobs = self
+                        .ready
+                        .wait(jobs)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+            };
+            job.thread.store(current_thread_id(), Ordering::SeqCst);
+            if job
+                .state
+                .compare_exchange(QUEUED, RUNNING, Ordering::SeqCst, Ordering::SeqCst)
+                .is_err()
+            {
+                // Cancelled while it waited: its move went on without it.
+                continue;
+            }
+            let started = Instant::now();
+            let proof = std::panic::catch_unwind(|| DeadProof::fast(&job.position, job.ply))
+                .unwrap_or_default();
+            self.metrics
+                .analysis_seconds
+                .get_or_create(&crate::metrics::AnalysisLabel { kind: "fast" })
+                .observe(started.elapsed().as_secs_f64());
+            let _ = job.reply.send(proof);
+            if job.state.swap(DONE, Ordering::SeqCst) == OVERRAN {
+                // This thread runs at the lowest priority now: it leaves the
+                // pool, which has already replaced it.
+                self.overrunning.fetch_sub(1, Ordering::SeqCst);
+                return;
+            }
+        }
+    }
+
+    fn close(&self) {
+        let mut jobs = self.lock();
+        jobs.closed = true;
+        jobs.waiting.clear();
+        drop(jobs);
+        self.ready.notify_all();
     }
 }
 
@@ -161,7 +273,7 @@ impl Drop for Closer {
 #[derive(Clone)]
 pub struct Analyst {
     config: AnalysisConfig,
-    slots: Arc<Semaphore>,
+    pool: Arc<FastPool>,
     queue: Arc<Queue>,
     _closer: Arc<Closer>,
 }
@@ -185,10 +297,19 @@ impl Analyst {
                 tracing::error!(%err, "could not start a dead-position analysis thread");
             }
         }
+        let pool = Arc::new(FastPool {
+            jobs: Mutex::default(),
+            ready: Condvar::new(),
+            overrunning: AtomicUsize::new(0),
+            metrics: queue.metrics.clone(),
+        });
+        for _ in 0..config.concurrent.max(1) {
+            FastPool::spawn_worker(&pool);
+        }
         Self {
             config,
-            slots: Arc::new(Semaphore::new(config.concurrent.max(1))),
-            _closer: Arc::new(Closer(queue.clone())),
+            _closer: Arc::new(Closer(queue.clone(), pool.clone())),
+            pool,
             queue,
         }
     }
@@ -198,41 +319,75 @@ impl Analyst {
         self.config
     }
 
-    /// chasolver's fast test on `position`, the position at `ply`, on a
-    /// blocking thread, waited for at most the budget. A test cut short
-    /// runs on to its end in the background (it cannot be interrupted),
-    /// holding its slot, and its answer is dropped.
+    /// chasolver's fast test on `position`, the position at `ply`, on one
+    /// of the pool's threads, waited for at most the budget. A test still
+    /// waiting for a thread then is dropped; one running goes on at the
+    /// lowest priority, its answer dropped, and a fresh thread takes its
+    /// place in the pool.
     pub async fn fast(&self, position: &Chess, ply: Ply) -> FastVerdict {
         let deadline = tokio::time::Instant::now() + self.config.budget;
-        let Ok(Ok(slot)) =
-            tokio::time::timeout_at(deadline, self.slots.clone().acquire_owned()).await
-        else {
+        if self.pool.overrunning.load(Ordering::SeqCst) >= MAX_OVERRUNNING {
             self.queue.metrics.analysis_over_budget.inc();
             return FastVerdict::OverBudget;
-        };
-        let position = position.clone();
-        let metrics = self.queue.metrics.clone();
-        let task = tokio::task::spawn_blocking(move || {
-            let started = Instant::now();
-            let proof = DeadProof::fast(&position, ply);
-            metrics
-                .analysis_seconds
-                .get_or_create(&crate::metrics::AnalysisLabel { kind: "fast" })
-                .observe(started.elapsed().as_secs_f64());
-            drop(slot);
-            proof
-        });
-        match tokio::time::timeout_at(deadline, task).await {
-            Ok(Ok(Some(proof))) => FastVerdict::Dead(proof),
-            Ok(Ok(None)) => FastVerdict::NotProven,
-            // A panic in the analysis: the position stays open, for the
-            // background to try again.
-            Ok(Err(_)) => FastVerdict::NotProven,
-            Err(_) => {
-                self.queue.metrics.analysis_over_budget.inc();
-                FastVerdict::OverBudget
-            }
         }
+        let (reply, mut answer) = tokio::sync::oneshot::channel();
+        let state = Arc::new(AtomicU8::new(QUEUED));
+        let thread = Arc::new(AtomicI32::new(0));
+        {
+            let mut jobs = self.pool.lock();
+            jobs.waiting.push_back(FastJob {
+                position: position.clone(),
+                ply,
+                state: state.clone(),
+                thread: thread.clone(),
+                reply,
+            });
+        }
+        self.pool.ready.notify_one();
+        let answered = match tokio::time::timeout_at(deadline, &mut answer).await {
+            Ok(answered) => answered,
+            Err(_) => match self.overran(&state, &thread, &mut answer) {
+                Some(answered) => Ok(answered),
+                None => {
+                    self.queue.metrics.analysis_over_budget.inc();
+                    return FastVerdict::OverBudget;
+                }
+            },
+        };
+        match answered {
+            Ok(Some(proof)) => FastVerdict::Dead(proof),
+            Ok(None) => FastVerdict::NotProven,
+            // The test panicked (or never ran): the background tries again.
+            Err(_) => FastVerdict::NotProven,
+        }
+    }
+
+    /// The budget ran out: the test is cancelled if it has not started, or
+    /// handed to the lowest priority if it runs (`None` either way); if it
+    /// has just finished, its answer.
+    fn overran(
+        &self,
+        state: &AtomicU8,
+        thread: &AtomicI32,
+        answer: &mut tokio::sync::oneshot::Receiver<Option<DeadProof>>,
+    ) -> Option<Option<DeadProof>> {
+        if state
+            .compare_exchange(QUEUED, CANCELLED, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return None;
+        }
+        if state
+            .compare_exchange(RUNNING, OVERRAN, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            self.pool.overrunning.fetch_add(1, Ordering::SeqCst);
+            lower_priority_of(thread.load(Ordering::SeqCst));
+            FastPool::spawn_worker(&self.pool);
+            return None;
+        }
+        // Done just now: its answer is there.
+        answer.try_recv().ok()
     }
 
     /// Leaves `game`'s position at `ply` to the background analysis, in
@@ -288,15 +443,37 @@ fn work(queue: &Queue) {
 /// a nice value per thread), so that background analysis takes only the
 /// CPU that requests leave.
 fn lower_priority() {
+    lower_priority_of(0);
+}
+
+/// Gives thread `thread` (a Linux thread id; 0: the calling thread) the
+/// lowest scheduling priority. Lowering a priority needs no privilege.
+fn lower_priority_of(thread: i32) {
     #[cfg(target_os = "linux")]
     {
+        let Ok(who) = libc::id_t::try_from(thread) else {
+            return;
+        };
         // SAFETY: setpriority takes plain integers and touches no memory;
-        // on Linux, PRIO_PROCESS with who = 0 applies to the calling thread.
-        let result = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
+        // on Linux, PRIO_PROCESS applies to one thread.
+        let result = unsafe { libc::setpriority(libc::PRIO_PROCESS, who, 19) };
         if result != 0 {
-            tracing::debug!("could not lower the analysis thread's priority");
+            tracing::debug!(thread, "could not lower an analysis thread's priority");
         }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = thread;
+}
+
+/// The calling thread's id, as [`lower_priority_of`] takes it.
+fn current_thread_id() -> i32 {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: gettid takes nothing and cannot fail.
+        unsafe { libc::gettid() }
+    }
+    #[cfg(not(target_os = "linux"))]
+    0
 }
 
 impl Arbiter {
@@ -413,13 +590,31 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_slow_fast_test_is_cut_short_by_the_budget() {
-        let analyst = analyst(1);
+    async fn a_slow_fast_test_is_cut_short_and_its_thread_replaced() {
+        let analyst = Analyst::new(
+            AnalysisConfig {
+                budget: Duration::from_millis(50),
+                concurrent: 1,
+                workers: 1,
+                queue: 2,
+            },
+            Metrics::new(),
+        );
         let slow = position("Bk6/1P3p1p/1P6/8/8/8/5P1P/6K1 w - - 0 1");
-        assert!(matches!(
-            analyst.fast(&slow, Ply::START).await,
-            FastVerdict::OverBudget
-        ));
+        let verdict = analyst.fast(&slow, Ply::START).await;
+        assert!(matches!(verdict, FastVerdict::OverBudget), "{verdict:?}");
+        // The only thread is still busy with it, at the lowest priority:
+        // a fresh one answers the next test.
+        assert_eq!(analyst.pool.overrunning.load(Ordering::SeqCst), 1);
+        let wall = position("8/8/4k3/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1");
+        let mut answered = false;
+        for _ in 0..50 {
+            if let FastVerdict::Dead(_) = analyst.fast(&wall, Ply::START).await {
+                answered = true;
+                break;
+            }
+        }
+        assert!(answered, "no thread answered");
     }
 
     #[tokio::test]
