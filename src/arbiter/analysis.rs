@@ -54,6 +54,10 @@ pub struct AnalysisConfig {
     pub workers: usize,
     /// Games whose latest position may wait for the background analysis.
     pub queue: usize,
+    /// How long a game's latest position waits before the background
+    /// analyses it (so a game played fast is analysed a few times a
+    /// second at most, on its latest position).
+    pub settle: Duration,
 }
 
 impl Default for AnalysisConfig {
@@ -63,6 +67,7 @@ impl Default for AnalysisConfig {
             concurrent: std::thread::available_parallelism().map_or(2, usize::from),
             workers: 1,
             queue: 10_000,
+            settle: Duration::from_millis(250),
         }
     }
 }
@@ -89,7 +94,8 @@ struct Job {
 
 #[derive(Default)]
 struct Pending {
-    order: VecDeque<GameId>,
+    /// Games in the order their positions became due.
+    order: VecDeque<(Instant, GameId)>,
     jobs: HashMap<GameId, Job>,
     closed: bool,
 }
@@ -98,6 +104,10 @@ struct Queue {
     pending: Mutex<Pending>,
     ready: Condvar,
     capacity: usize,
+    /// How long a game's position waits before it is analysed: a game
+    /// played fast is analysed at most once per this (its latest position
+    /// then), which bounds the background's work per game.
+    settle: Duration,
     metrics: Arc<Metrics>,
 }
 
@@ -113,35 +123,57 @@ impl Queue {
         if pending.closed {
             return;
         }
+        // A worker waits for the first due position, which a new one (due
+        // later) does not change: only an empty queue's worker needs waking.
+        let was_empty = pending.order.is_empty();
         if pending.jobs.insert(game.clone(), job).is_none() {
-            pending.order.push_back(game);
+            pending
+                .order
+                .push_back((Instant::now() + self.settle, game));
             while pending.order.len() > self.capacity {
-                if let Some(oldest) = pending.order.pop_front() {
+                if let Some((_, oldest)) = pending.order.pop_front() {
                     pending.jobs.remove(&oldest);
                     self.metrics.analysis_dropped.inc();
                 }
             }
         }
         drop(pending);
-        self.ready.notify_one();
+        if was_empty {
+            self.ready.notify_one();
+        }
     }
 
-    /// The next job, waiting for one; `None` once the analyst is gone.
+    /// The next job once it is due, waiting for one; `None` once the
+    /// analyst is gone.
     fn pop(&self) -> Option<(GameId, Job)> {
         let mut pending = self.lock();
         loop {
             if pending.closed {
                 return None;
             }
-            while let Some(game) = pending.order.pop_front() {
-                if let Some(job) = pending.jobs.remove(&game) {
-                    return Some((game, job));
+            let wait = match pending.order.front() {
+                Some((due, _)) => due.checked_duration_since(Instant::now()),
+                None => {
+                    pending = self
+                        .ready
+                        .wait(pending)
+                        .unwrap_or_else(PoisonError::into_inner);
+                    continue;
                 }
+            };
+            if let Some(wait) = wait.filter(|wait| !wait.is_zero()) {
+                pending = self
+                    .ready
+                    .wait_timeout(pending, wait)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+                continue;
             }
-            pending = self
-                .ready
-                .wait(pending)
-                .unwrap_or_else(PoisonError::into_inner);
+            if let Some((_, game)) = pending.order.pop_front()
+                && let Some(job) = pending.jobs.remove(&game)
+            {
+                return Some((game, job));
+            }
         }
     }
 
@@ -286,6 +318,7 @@ impl Analyst {
             pending: Mutex::default(),
             ready: Condvar::new(),
             capacity: config.queue.max(1),
+            settle: config.settle,
             metrics,
         });
         for index in 0..config.workers.max(1) {
@@ -324,7 +357,18 @@ impl Analyst {
     /// waiting for a thread then is dropped; one running goes on at the
     /// lowest priority, its answer dropped, and a fresh thread takes its
     /// place in the pool.
+    ///
+    /// A position with a queen, rook or knight is tested at once, here: the
+    /// test is bounded to a fraction of a millisecond there (see
+    /// [`dead_position::fast_test_is_quick`]), less than handing it to
+    /// another thread would cost.
     pub async fn fast(&self, position: &Chess, ply: Ply) -> FastVerdict {
+        if dead_position::fast_test_is_quick(position) {
+            return match DeadProof::fast(position, ply) {
+                Some(proof) => FastVerdict::Dead(proof),
+                None => FastVerdict::NotProven,
+            };
+        }
         let deadline = tokio::time::Instant::now() + self.config.budget;
         if self.pool.overrunning.load(Ordering::SeqCst) >= MAX_OVERRUNNING {
             self.queue.metrics.analysis_over_budget.inc();
@@ -561,6 +605,7 @@ mod tests {
                 concurrent: 2,
                 workers: 1,
                 queue: 2,
+                settle: Duration::ZERO,
             },
             Metrics::new(),
         )
@@ -597,6 +642,7 @@ mod tests {
                 concurrent: 1,
                 workers: 1,
                 queue: 2,
+                settle: Duration::ZERO,
             },
             Metrics::new(),
         );
@@ -644,6 +690,7 @@ mod tests {
             pending: Mutex::default(),
             ready: Condvar::new(),
             capacity: 2,
+            settle: Duration::ZERO,
             metrics: metrics.clone(),
         };
         let job = |ply| Job {

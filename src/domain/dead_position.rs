@@ -106,6 +106,20 @@ pub fn can_checkmate(pos: &Chess, side: Color) -> Mating {
     }
 }
 
+/// Whether chasolver's fast test on `pos` is bounded to a fraction of a
+/// millisecond: any queen, rook or knight on the board. Its costly phases
+/// (searches 7 and 15 plies deep, check chains, reachability closures) run
+/// only when nothing but kings, pawns and bishops remain, and its first
+/// phase, a 4-ply search, stops at the first line that keeps mating
+/// material. Measured on chasolver's own test positions: the slowest of
+/// 63,685 with a queen, rook or knight took 0.52 ms (65,536 from Lichess
+/// games, 3,146 submitted to its authors as hard cases); among those with
+/// only kings, pawns and bishops, several took over a second.
+pub fn fast_test_is_quick(pos: &Chess) -> bool {
+    let board = pos.board();
+    (board.queens() | board.rooks() | board.knights()).any()
+}
+
 /// What an exhaustive analysis of a position found (see [`analyse`]).
 #[derive(Clone, Debug)]
 pub enum Deadness {
@@ -287,6 +301,16 @@ mod tests {
         // A lone king never mates, whatever the castling rights.
         let lone = chess960("5k2/8/8/8/8/8/8/5K1R w K - 0 1");
         assert_eq!(can_checkmate(&lone, Color::Black), Mating::Impossible);
+    }
+
+    #[test]
+    fn only_kings_pawns_and_bishops_make_the_fast_test_slow() {
+        let quick = |fen: &str| fast_test_is_quick(&position(fen).unwrap());
+        assert!(quick(crate::domain::game::STANDARD_FEN));
+        assert!(quick("8/5pk1/6p1/8/3R4/6P1/5PK1/r7 w - - 0 40"));
+        assert!(quick("8/8/4k3/8/8/3KN3/8/8 w - - 0 1"));
+        assert!(!quick("Bk6/1P3p1p/1P6/8/8/8/5P1P/6K1 w - - 0 1"));
+        assert!(!quick("8/8/4k3/p1p1p1p1/P1P1P1P1/8/4K3/5B2 w - - 0 1"));
     }
 
     #[test]
