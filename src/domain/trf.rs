@@ -150,6 +150,16 @@ pub fn export(
         .max()
         .unwrap_or(0);
     let table = event.points.unwrap_or(PointTable::CLASSIC);
+    // Each player's game of each round (the first by board, should a
+    // player have two), so that the report costs one pass over the games.
+    let mut played: HashMap<(&str, u32), &TrfGame> = HashMap::new();
+    for game in games.iter().filter(|g| !g.aborted) {
+        for player in [&game.white, &game.black] {
+            played
+                .entry((player.id.as_str(), game.round))
+                .or_insert(game);
+        }
+    }
     let byes: HashMap<(&str, u32), ByeKind> = event
         .byes
         .iter()
@@ -199,11 +209,7 @@ pub fn export(
             row.map_or(0, |r| r.rank),
         );
         for round in 1..=rounds {
-            let game = games.iter().find(|g| {
-                g.round == round
-                    && !g.aborted
-                    && (g.white.id == player.id || g.black.id == player.id)
-            });
+            let game = played.get(&(player.id.as_str(), round)).copied();
             let bye = byes
                 .get(&(player.id.as_str(), round))
                 .copied()
