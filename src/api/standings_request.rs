@@ -11,7 +11,7 @@ use super::{
     status,
 };
 use crate::{
-    domain::{Bye, ByeKind, Cut, Pairing, Player, TieBreak, TieBreakOrder},
+    domain::{Bye, ByeKind, Cut, Player, TieBreak, TieBreakOrder},
     proto,
 };
 
@@ -90,16 +90,11 @@ pub fn byes(raw: &[proto::Bye]) -> Result<Vec<Bye>, Status> {
                     proto::ByeKind::HalfPoint => ByeKind::HalfPoint,
                     proto::ByeKind::ZeroPoint => ByeKind::ZeroPoint,
                 };
-            let round = non_negative("byes", bye.round)?;
-            let byes = [Bye {
+            Ok(Bye {
                 player,
-                round,
+                round: non_negative("byes", bye.round)?,
                 kind,
-            }];
-            Bye::check_all(&byes, Some(Pairing::MAX_NUMBER))
-                .map_err(|err| status::invalid_field(&err))?;
-            let [bye] = byes;
-            Ok(bye)
+            })
         })
         .collect()
 }

@@ -1,16 +1,17 @@
 //! Dead-position analysis (FIDE 5.2.2) off the async workers.
 //!
 //! A move's path runs chasolver's fast test on the position the move led
-//! to, on a blocking thread, and waits for it at most the analysis budget:
-//! it costs microseconds on almost every position, and when it proves the
-//! position dead the move ends the game in the same commit. The fast test
-//! is incomplete, and on a few positions it takes a second or more, so
-//! every position it leaves open goes to a background analyst: the fast
-//! test (again, when the budget cut it short) and then the full helpmate
-//! search for each side. When that proves the position dead, the arbiter
-//! ends the game by an ordinary commit.
+//! to: at once where it is bounded (a queen, rook or knight on the board),
+//! otherwise on threads of its own, waiting for it at most the analysis
+//! budget. It costs microseconds on almost every position, and when it
+//! proves the position dead the move ends the game in the same commit. The
+//! fast test is incomplete, and on a few positions it takes a second or
+//! more, so every position it leaves open goes to a background analyst:
+//! the fast test (again, when the budget cut it short) and then the full
+//! helpmate search for each side. When that proves the position dead, the
+//! arbiter ends the game by an ordinary commit.
 //!
-//! The fast tests run on threads of their own. One that overruns the budget
+//! A fast test on the pool's threads that overruns the budget
 //! cannot be interrupted, so its thread is handed to the lowest scheduling
 //! priority to finish (taking only the CPU that requests leave) and leaves
 //! the pool when it does, a fresh thread taking its place at once: a
@@ -79,7 +80,8 @@ pub enum FastVerdict {
     Dead(DeadProof),
     /// The fast test did not prove it dead (it may still be).
     NotProven,
-    /// The budget ran out first (or every slot was busy).
+    /// The budget ran out first (or too many earlier tests still overrun
+    /// theirs).
     OverBudget,
 }
 

@@ -181,29 +181,18 @@ impl Arbiter {
         token: &str,
         decide: impl Fn(&Game, Color, Timestamp) -> Result<Decision, Rejection>,
     ) -> Result<Applied, ArbiterError> {
-        self.execute_with(id, token, |game, seat, now| {
+        self.execute_analysed(id, token, |game, seat, now, _| {
             decide(game, seat, now).map(|decision| (decision, ()))
         })
         .await
     }
 
-    /// Like [`Arbiter::execute`], for a command whose ruling also yields a
-    /// value for the caller (e.g. a claim's verdict).
-    async fn execute_with<T>(
-        &self,
-        id: &GameId,
-        token: &str,
-        decide: impl Fn(&Game, Color, Timestamp) -> Result<(Decision, T), Rejection>,
-    ) -> Result<Applied<T>, ArbiterError> {
-        self.execute_analysed(id, token, |game, seat, now, _| decide(game, seat, now))
-            .await
-    }
-
-    /// Like [`Arbiter::execute_with`], for a command that may play a move:
-    /// when the position it leads to is proven dead within the analysis
-    /// budget, the command is decided again with that proof, so the move
-    /// ends the game in the same commit; a position left open goes to the
-    /// background analysis once committed.
+    /// Like [`Arbiter::execute`], for a command that may play a move and
+    /// whose ruling may yield a value for the caller (e.g. a claim's
+    /// verdict): when the position it leads to is proven dead within the
+    /// analysis budget, the command is decided again with that proof, so
+    /// the move ends the game in the same commit; a position left open
+    /// goes to the background analysis once committed.
     async fn execute_analysed<T>(
         &self,
         id: &GameId,

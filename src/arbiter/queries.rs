@@ -136,8 +136,8 @@ impl Arbiter {
         Ok((games, position))
     }
 
-    /// Every game of an event as it stands now (as `reader` sees it), in
-    /// round and board order.
+    /// Every game of an event as it stands now, its result as `reader`
+    /// sees it, in round and board order (for standings and TRF).
     async fn event_snapshot(
         &self,
         event_id: &EventId,
@@ -158,7 +158,15 @@ impl Arbiter {
                 if let Some((game, now)) = loaded
                     && listed_where_it_belongs(&game, event_id, &entry)
                 {
-                    games.push(self.shown_in_event(reader, game, now).await?.0);
+                    // Standings and TRF read only results: a game in play
+                    // now was in play at any earlier cut-off too, so only a
+                    // finished one can look otherwise to the public.
+                    let game = if game.is_over() {
+                        self.shown_in_event(reader, game, now).await?.0
+                    } else {
+                        game
+                    };
+                    games.push(game);
                 }
                 after = Some(entry);
             }

@@ -67,9 +67,13 @@ pub struct Bye {
 }
 
 impl Bye {
-    /// Refuses (as `byes`) a second bye for the same player and round, or a
-    /// round beyond `rounds` when the number of rounds is known.
-    pub fn check_all(byes: &[Bye], rounds: Option<u32>) -> Result<(), FieldError> {
+    /// Refuses (as `byes`) a second bye for the same player and round, a
+    /// round beyond the tournament's `rounds` when the number is known, or
+    /// a round after the next to be played (the one after `played`, the
+    /// highest round with games): a bye of a later round cannot count yet,
+    /// and this bounds the rounds a report shows to those of its games.
+    pub fn check_all(byes: &[Bye], rounds: Option<u32>, played: u32) -> Result<(), FieldError> {
+        let next = played.saturating_add(1);
         let mut seen = HashSet::with_capacity(byes.len());
         for bye in byes {
             if bye.round == 0 {
@@ -82,6 +86,15 @@ impl Bye {
                     "byes",
                     format!(
                         "round {} is beyond the tournament's {rounds} rounds",
+                        bye.round
+                    ),
+                ));
+            }
+            if bye.round > next {
+                return Err(FieldError::new(
+                    "byes",
+                    format!(
+                        "round {} is after round {next}, the next to be played",
                         bye.round
                     ),
                 ));

@@ -284,7 +284,7 @@ impl<'a> Tournament<'a> {
                 record.rounds.entry(game.round).or_default().push(entry);
             }
         }
-        Bye::check_all(&rules.byes, rules.total_rounds)?;
+        Bye::check_all(&rules.byes, rules.total_rounds, rounds)?;
         for bye in &rules.byes {
             let record = records.entry(bye.player.id.clone()).or_default();
             if record.rounds.contains_key(&bye.round) {
@@ -1137,6 +1137,16 @@ mod tests {
                 .reason
                 .contains("beyond")
         );
+        // Without the number of rounds, a bye may be of the next round to
+        // be played at most: the rounds counted stay those of the games.
+        let mut rules = nine_round_rules(Vec::new());
+        rules.total_rounds = None;
+        rules.byes.push(bye("e", 11, ByeKind::ZeroPoint));
+        let err = standings(&games, &rules).unwrap_err();
+        assert!(err.reason.contains("after round 10"), "{err}");
+        rules.byes.pop();
+        rules.byes.push(bye("e", 10, ByeKind::ZeroPoint));
+        assert!(standings(&games, &rules).is_ok());
     }
 
     #[test]

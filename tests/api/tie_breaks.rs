@@ -559,6 +559,21 @@ async fn invalid_tie_break_requests_are_refused(backend: Backend) {
         .await
         .expect_err("refused");
     assert_refused(&status, "byes", "beyond the tournament's 9 rounds");
+    // Without the number of rounds, a bye far ahead would make every
+    // player's line that long: the next round to be played is the last.
+    let status = client
+        .export_trf(proto::ExportTrfRequest {
+            event_id: event.to_owned(),
+            total_rounds: 0,
+            byes: vec![proto::Bye {
+                player_id: "e".to_owned(),
+                round: 100_000,
+                kind: ByeKind::ZeroPoint.into(),
+            }],
+        })
+        .await
+        .expect_err("refused");
+    assert_refused(&status, "byes", "after round 10, the next to be played");
 }
 
 on_every_backend!(
