@@ -9,7 +9,7 @@ use std::{
 
 use super::{Arbiter, ArbiterError, GameView, codec};
 use crate::{
-    domain::{Game, GameId, Replay, Timestamp, TokenHash},
+    domain::{BroadcastDelay, Game, GameId, Replay, Timestamp, TokenHash},
     store::StoreError,
 };
 
@@ -59,6 +59,65 @@ impl PublicReplays {
                 kept.insert(game.id().clone(), (cutoff, game.clone()));
             }
         }
+    }
+}
+
+/// Games whose broadcast delay a replica remembers; it forgets them all
+/// beyond this (and reads them again when it needs to).
+const KNOWN_DELAYS: usize = 65_536;
+
+/// Each game's broadcast delay as this replica has read it, shared by all
+/// its public event watchers: a game's delay never changes, so a game is
+/// read for it once per replica, not once per watcher.
+#[derive(Clone, Default)]
+pub(super) struct KnownDelays(Arc<Mutex<HashMap<GameId, BroadcastDelay>>>);
+
+impl KnownDelays {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, BroadcastDelay>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Arbiter {
+    /// The broadcast delays of `games`: those this replica knows at once,
+    /// the others with one read of their states.
+    pub(super) async fn delays_of(
+        &self,
+        games: &[GameId],
+    ) -> Result<Vec<(GameId, BroadcastDelay)>, ArbiterError> {
+        let mut delays = Vec::with_capacity(games.len());
+        let mut unknown = Vec::new();
+        {
+            let known = self.known_delays.lock();
+            for id in games {
+                match known.get(id) {
+                    Some(delay) => delays.push((id.clone(), *delay)),
+                    None => unknown.push(id.clone()),
+                }
+            }
+        }
+        if unknown.is_empty() {
+            return Ok(delays);
+        }
+        let (states, _) = self.store.load_many(&unknown).await?;
+        let mut read = Vec::with_capacity(unknown.len());
+        for (id, state) in unknown.into_iter().zip(states) {
+            let delay = match state {
+                Some(state) => codec::decode_state(&state)?.setup().broadcast_delay(),
+                // A game the feed names exists; were it gone, it has
+                // nothing left to hide.
+                None => BroadcastDelay::LIVE,
+            };
+            read.push((id, delay));
+        }
+        let mut known = self.known_delays.lock();
+        if known.len() + read.len() > KNOWN_DELAYS {
+            known.clear();
+        }
+        known.extend(read.iter().cloned());
+        drop(known);
+        delays.extend(read);
+        Ok(delays)
     }
 }
 

@@ -27,7 +27,7 @@ use tokio::{
 use tokio_util::sync::CancellationToken;
 
 use super::{
-    Arbiter, ArbiterError, Reader, codec,
+    Arbiter, ArbiterError, Reader,
     hub::{EventItem, FeedItem, read_feed},
 };
 use crate::{
@@ -209,24 +209,17 @@ impl EventWatcher {
         Ok((None, wait))
     }
 
-    /// Reads the broadcast delays of `games` (one read of their states).
+    /// Learns the broadcast delays of `games` (from the replica's, which
+    /// reads a game once for all its watchers).
     async fn learn_delays(&mut self, games: &[GameId]) -> Result<(), ArbiterError> {
-        let (states, _) = self.arbiter.store.load_many(games).await?;
+        let learned = self.arbiter.delays_of(games).await?;
         let Some(delays) = self.delays.as_mut() else {
             return Ok(());
         };
-        if delays.len() + games.len() > REMEMBERED_DELAYS {
+        if delays.len() + learned.len() > REMEMBERED_DELAYS {
             delays.clear();
         }
-        for (id, state) in games.iter().zip(states) {
-            let delay = match state {
-                Some(state) => codec::decode_state(&state)?.setup().broadcast_delay(),
-                // A game the feed names exists; were it gone, it has
-                // nothing left to hide.
-                None => BroadcastDelay::LIVE,
-            };
-            delays.insert(id.clone(), delay);
-        }
+        delays.extend(learned);
         Ok(())
     }
 

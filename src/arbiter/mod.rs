@@ -132,6 +132,8 @@ pub struct Arbiter {
     analyst: analysis::Analyst,
     /// The public views of delayed games this replica rebuilt last.
     public_replays: audience::PublicReplays,
+    /// Games' broadcast delays, as this replica read them.
+    known_delays: audience::KnownDelays,
 }
 
 /// Who committed an ending that time decided: the sweeper, or a request
@@ -155,6 +157,7 @@ impl Arbiter {
             archive_after: DEFAULT_ARCHIVE_AFTER,
             analyst: analysis::Analyst::new(AnalysisConfig::default(), metrics.clone()),
             public_replays: audience::PublicReplays::default(),
+            known_delays: audience::KnownDelays::default(),
             metrics,
         }
     }

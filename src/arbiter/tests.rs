@@ -782,3 +782,35 @@ async fn public_reads_of_a_delayed_game_go_on_from_the_view_before() {
         events.len()
     );
 }
+
+/// A public event watcher learns each game's broadcast delay from the
+/// replica, which reads a game for it once, not once per watcher.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn public_event_watchers_share_what_the_replica_read_of_the_delays() {
+    let (arbiter, _, calls) = recording_arbiter();
+    for board in 1..=20 {
+        arbiter
+            .create_game(None, new_cup_game(board))
+            .await
+            .unwrap();
+    }
+    let mut first = cup_watchers(&arbiter, 1).await;
+    for _ in 0..20 {
+        each_gets(&mut first, 1).await;
+    }
+    let loads = |calls: &Calls| {
+        calls
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|call| **call == "load_many")
+            .count()
+    };
+    assert!(loads(&calls) >= 1, "the first watcher read the games");
+    calls.lock().unwrap().clear();
+    let mut more = cup_watchers(&arbiter, 50).await;
+    for _ in 0..20 {
+        each_gets(&mut more, 1).await;
+    }
+    assert_eq!(loads(&calls), 0, "{:?}", calls.lock().unwrap());
+}
