@@ -256,10 +256,7 @@ impl ArbiterService for ArbiterApi {
         let event_id = request::event_id(&req.event_id)?;
         let rules = StandingsRules {
             order: standings_request::tie_breaks(&req.tie_breaks)?,
-            total_rounds: match request::non_negative("total_rounds", req.total_rounds)? {
-                0 => None,
-                rounds => Some(rounds),
-            },
+            total_rounds: request::total_rounds(req.total_rounds)?,
             byes: standings_request::byes(&req.byes)?,
             ratings: standings_request::ratings(&req.ratings)?,
             ..StandingsRules::default()
@@ -307,11 +304,7 @@ impl ArbiterService for ArbiterApi {
     ) -> Result<Response<proto::ExportTrfResponse>, Status> {
         let _admitted = self.admit_request()?;
         let event_id = request::event_id(&request.get_ref().event_id)?;
-        let total_rounds =
-            match request::non_negative("total_rounds", request.get_ref().total_rounds)? {
-                0 => None,
-                rounds => Some(rounds),
-            };
+        let total_rounds = request::total_rounds(request.get_ref().total_rounds)?;
         let reader = self.admin.reader(&request);
         let byes = standings_request::byes(&request.get_ref().byes)?;
         let trf = self

@@ -47,6 +47,14 @@ pub fn non_negative(field: &'static str, value: i32) -> Result<u32, Status> {
     u32::try_from(value).map_err(|_| invalid(field, "must not be negative"))
 }
 
+/// A tournament's number of rounds as a request states it: 0 for unknown.
+pub fn total_rounds(value: i32) -> Result<Option<u32>, Status> {
+    Ok(match non_negative("total_rounds", value)? {
+        0 => None,
+        rounds => Some(rounds),
+    })
+}
+
 /// Where a `WatchGame` starts: a resume token (with no after_version, or
 /// the same version), else after_version.
 pub fn watch_from(after_version: i32, resume_token: &str) -> Result<WatchFrom, Status> {

@@ -41,25 +41,18 @@ pub fn tie_breaks(raw: &[proto::TieBreak]) -> Result<TieBreakOrder, Status> {
             proto::TieBreakKind::AverageRatingOfOpponents => {
                 TieBreak::AverageRatingOfOpponents(cut)
             }
-            uncut => {
-                if cut != Cut::NONE {
-                    return Err(invalid(
-                        "tie_breaks",
-                        &format!(
-                            "tie-break {position} ({}) takes no cut",
-                            uncut.as_str_name()
-                        ),
-                    ));
-                }
-                match uncut {
-                    proto::TieBreakKind::DirectEncounter => TieBreak::DirectEncounter,
-                    proto::TieBreakKind::SonnebornBerger => TieBreak::SonnebornBerger,
-                    proto::TieBreakKind::Wins => TieBreak::Wins,
-                    proto::TieBreakKind::GamesWon => TieBreak::GamesWon,
-                    _ => TieBreak::GamesWithBlack,
-                }
-            }
+            proto::TieBreakKind::DirectEncounter => TieBreak::DirectEncounter,
+            proto::TieBreakKind::SonnebornBerger => TieBreak::SonnebornBerger,
+            proto::TieBreakKind::Wins => TieBreak::Wins,
+            proto::TieBreakKind::GamesWon => TieBreak::GamesWon,
+            proto::TieBreakKind::GamesWithBlack => TieBreak::GamesWithBlack,
         };
+        if parsed.cut().is_none() && cut != Cut::NONE {
+            return Err(invalid(
+                "tie_breaks",
+                &format!("tie-break {position} ({}) takes no cut", kind.as_str_name()),
+            ));
+        }
         order.push(parsed);
     }
     TieBreakOrder::new(order).map_err(|err| status::invalid_field(&err))

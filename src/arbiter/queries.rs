@@ -6,7 +6,7 @@ use super::{Arbiter, ArbiterError, GameView, Reader, codec};
 use crate::{
     domain::{
         Bye, EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, PointTable,
-        Standing, StandingsRules, Timestamp, TrfEvent, TrfGame, pgn, standings, trf,
+        Standing, StandingsRules, Timestamp, TrfEvent, pgn, standings, trf,
     },
     store::EventPosition,
 };
@@ -20,6 +20,7 @@ fn standing_records(games: &[Game]) -> Vec<GameRecordForStandings> {
             black: game.black().clone(),
             finished: game.score(),
             round: game.pairing().round,
+            board: game.pairing().board,
             aborted: game.status() == GameStatus::Aborted,
         })
         .collect()
@@ -214,19 +215,8 @@ impl Arbiter {
             bye_points: bye_points(&games),
             ..StandingsRules::default()
         };
-        let rows =
-            standings(&standing_records(&games), &rules).map_err(ArbiterError::invalid_field)?;
-        let trf_games: Vec<TrfGame> = games
-            .iter()
-            .map(|game| TrfGame {
-                round: game.pairing().round,
-                board: game.pairing().board,
-                white: game.white().clone(),
-                black: game.black().clone(),
-                finished: game.score(),
-                aborted: game.status() == GameStatus::Aborted,
-            })
-            .collect();
+        let records = standing_records(&games);
+        let rows = standings(&records, &rules).map_err(ArbiterError::invalid_field)?;
         Ok(trf::export(
             event_id,
             TrfEvent {
@@ -234,7 +224,7 @@ impl Arbiter {
                 points,
                 byes,
             },
-            &trf_games,
+            &records,
             &rows,
         ))
     }

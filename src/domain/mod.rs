@@ -121,5 +121,5 @@ pub use tie_break::{Cut, TieBreak, TieBreakOrder};
 pub use time::Timestamp;
 pub use time_control::{DelayMode, Pace, Period, TimeControl};
 pub use timing::{Ruling, Schedule, Timing};
-pub use trf::{TrfEvent, TrfGame};
+pub use trf::TrfEvent;
 pub use variant::{CHESS960_POSITIONS, Variant, chess960_fen, chess960_position_for};

@@ -14,9 +14,11 @@ use super::{
     TieBreakOrder,
 };
 
-/// What standings need from one game.
+/// What standings and the TRF report need from one game.
 #[derive(Clone, Debug)]
 pub struct GameRecordForStandings {
+    /// The board (for ordering a round's games, as the TRF does).
+    pub board: u32,
     /// The white player.
     pub white: Player,
     /// The black player.
@@ -247,8 +249,6 @@ struct Tournament<'a> {
     rules: &'a StandingsRules,
     /// Each player's score as an opponent sees it (Art. 16.3).
     adjusted: HashMap<String, Points>,
-    /// Each player's points.
-    totals: HashMap<String, Points>,
 }
 
 impl<'a> Tournament<'a> {
@@ -311,16 +311,11 @@ impl<'a> Tournament<'a> {
             None if rounds > 0 => rules.order.check_cuts(rounds)?,
             None => {}
         }
-        let totals: HashMap<String, Points> = records
-            .iter()
-            .map(|(id, record)| (id.clone(), record.points()))
-            .collect();
         let mut tournament = Self {
             records,
             rounds,
             rules,
             adjusted: HashMap::new(),
-            totals,
         };
         tournament.adjusted = tournament
             .records
@@ -328,10 +323,6 @@ impl<'a> Tournament<'a> {
             .map(|(id, record)| (id.clone(), tournament.adjusted_score(record)))
             .collect();
         Ok(tournament)
-    }
-
-    fn total(&self, id: &str) -> Points {
-        self.totals.get(id).copied().unwrap_or_default()
     }
 
     /// A player's score as their opponents' tie-breaks count it (Art.
@@ -574,7 +565,7 @@ pub fn standings(
         .records
         .iter()
         .map(|(id, record)| {
-            let own = tournament.total(id);
+            let own = record.points();
             let buchholz_values = tournament.buchholz_values(record, own);
             let count = |wanted: fn(&Entry) -> bool| record.count(wanted);
             Standing {
@@ -746,6 +737,7 @@ mod tests {
             black: player(black),
             finished: Some(system.score(result)),
             round: 0,
+            board: 0,
             aborted: false,
         }
     }
@@ -871,6 +863,7 @@ mod tests {
             black: player("q"),
             finished: None,
             round: 0,
+            board: 0,
             aborted: false,
         }];
         let rows = rows_of(&games);

@@ -4,27 +4,9 @@
 use std::collections::HashMap;
 
 use super::{
-    Bye, ByeKind, Color, EventId, Outcome, Player, PointTable, Points, Score, ScoringSystem,
-    Standing,
+    Bye, ByeKind, Color, EventId, GameRecordForStandings, Outcome, Player, PointTable, Points,
+    Score, ScoringSystem, Standing,
 };
-
-/// What the report needs from one game.
-#[derive(Clone, Debug)]
-pub struct TrfGame {
-    /// The round (games without one are left out).
-    pub round: u32,
-    /// The board, for ordering.
-    pub board: u32,
-    /// The white player.
-    pub white: Player,
-    /// The black player.
-    pub black: Player,
-    /// Both players' points once finished (the score says who it counts as
-    /// the winner).
-    pub finished: Option<Score>,
-    /// Whether the game was aborted (it then counts as not paired).
-    pub aborted: bool,
-}
 
 /// Pads or cuts `text` to exactly `width` characters, left-aligned.
 fn left(text: &str, width: usize) -> String {
@@ -122,10 +104,10 @@ pub fn point_system(systems: impl IntoIterator<Item = ScoringSystem>) -> Option<
 pub fn export(
     event_id: &EventId,
     event: TrfEvent,
-    games: &[TrfGame],
+    games: &[GameRecordForStandings],
     standings: &[Standing],
 ) -> String {
-    let mut games: Vec<&TrfGame> = games.iter().filter(|g| g.round > 0).collect();
+    let mut games: Vec<&GameRecordForStandings> = games.iter().filter(|g| g.round > 0).collect();
     games.sort_by_key(|g| (g.round, g.board));
     let mut ranks: HashMap<&str, usize> = HashMap::new();
     let mut players: Vec<&Player> = Vec::new();
@@ -152,7 +134,7 @@ pub fn export(
     let table = event.points.unwrap_or(PointTable::CLASSIC);
     // Each player's game of each round (the first by board, should a
     // player have two), so that the report costs one pass over the games.
-    let mut played: HashMap<(&str, u32), &TrfGame> = HashMap::new();
+    let mut played: HashMap<(&str, u32), &GameRecordForStandings> = HashMap::new();
     for game in games.iter().filter(|g| !g.aborted) {
         for player in [&game.white, &game.black] {
             played
@@ -257,7 +239,13 @@ mod tests {
         }
     }
 
-    fn game(round: u32, board: u32, white: &str, black: &str, outcome: Option<Outcome>) -> TrfGame {
+    fn game(
+        round: u32,
+        board: u32,
+        white: &str,
+        black: &str,
+        outcome: Option<Outcome>,
+    ) -> GameRecordForStandings {
         let finished = outcome.map(|outcome| {
             let result = GameResult {
                 outcome,
@@ -265,7 +253,7 @@ mod tests {
             };
             ScoringSystem::default().score(result)
         });
-        TrfGame {
+        GameRecordForStandings {
             round,
             board,
             white: player(white),
@@ -275,26 +263,16 @@ mod tests {
         }
     }
 
-    fn report(games: &[TrfGame]) -> String {
+    fn report(games: &[GameRecordForStandings]) -> String {
         report_of(TrfEvent::default(), games)
     }
 
-    fn report_of(event: TrfEvent, games: &[TrfGame]) -> String {
-        let records: Vec<GameRecordForStandings> = games
-            .iter()
-            .map(|g| GameRecordForStandings {
-                white: g.white.clone(),
-                black: g.black.clone(),
-                finished: g.finished,
-                round: g.round,
-                aborted: g.aborted,
-            })
-            .collect();
+    fn report_of(event: TrfEvent, games: &[GameRecordForStandings]) -> String {
         let rules = crate::domain::StandingsRules {
             byes: event.byes.clone(),
             ..Default::default()
         };
-        let rows = crate::domain::standings(&records, &rules).unwrap();
+        let rows = crate::domain::standings(games, &rules).unwrap();
         export(&EventId::parse("Club Open").unwrap(), event, games, &rows)
     }
 
