@@ -65,6 +65,17 @@ pub enum WatchFrom {
     Token(ResumeToken),
 }
 
+impl WatchFrom {
+    /// The version the watcher has seen (0: none, it wants a snapshot).
+    fn after(self) -> u64 {
+        match self {
+            Self::Snapshot => 0,
+            Self::Version(after) => after,
+            Self::Token(token) => token.version(),
+        }
+    }
+}
+
 /// A watcher's position in one game's event log.
 pub struct Watcher {
     arbiter: Arbiter,
@@ -105,6 +116,43 @@ impl Delayed {
     }
 }
 
+/// The resume token of `id`'s event at `version`, for a snapshot as of it.
+async fn token_at(
+    arbiter: &Arbiter,
+    id: &GameId,
+    version: u64,
+) -> Result<ResumeToken, ArbiterError> {
+    let after = version.saturating_sub(1);
+    let read = arbiter.store.events_page(id, after, 1).await?;
+    let events = codec::decode_log(id, after, 1, &read)?;
+    let event = events
+        .first()
+        .filter(|event| event.version == version)
+        .ok_or_else(|| {
+            StoreError::Corrupt(format!("game {id} has no event at version {version}"))
+        })?;
+    Ok(ResumeToken::of(id, event))
+}
+
+/// For a watcher resuming with a token, checks that the event it names is
+/// still the first of `missed` (read from that event on), and takes it off.
+fn still_there(
+    missed: &mut Vec<(Arc<GameEvent>, ResumeToken)>,
+    from: WatchFrom,
+    id: &GameId,
+) -> Result<(), ArbiterError> {
+    if let WatchFrom::Token(token) = from {
+        let seen = (!missed.is_empty()).then(|| missed.remove(0));
+        if seen.is_none_or(|(_, seen)| seen != token) {
+            return Err(ArbiterError::HistoryRewritten {
+                game_id: id.clone(),
+                version: token.version(),
+            });
+        }
+    }
+    Ok(())
+}
+
 impl Watcher {
     pub(super) async fn start(
         arbiter: Arbiter,
@@ -118,11 +166,7 @@ impl Watcher {
             return Self::start_delayed(arbiter, game, now, from, heartbeat).await;
         }
         let current = game.version();
-        let after = match from {
-            WatchFrom::Snapshot => 0,
-            WatchFrom::Version(after) => after,
-            WatchFrom::Token(token) => token.version(),
-        };
+        let after = from.after();
         if after > current {
             return Err(match from {
                 // The watcher saw that event: the game has lost it since.
@@ -154,20 +198,12 @@ impl Watcher {
         };
         if after == 0 {
             // A new watcher gets the game as it stands, then what follows.
-            let after = current.saturating_sub(1);
-            let read = arbiter.store.events_page(&id, after, 1).await?;
-            let latest = codec::decode_log(&id, after, 1, &read)?;
-            let latest = latest
-                .first()
-                .filter(|event| event.version == current)
-                .ok_or_else(|| {
-                    StoreError::Corrupt(format!("game {id} has no event at version {current}"))
-                })?;
+            let token = token_at(&arbiter, &id, current).await?;
             watcher.cursor = current;
             watcher.complete = game.status() != GameStatus::Active;
             watcher.pending.push_back(WatchItem::Snapshot(
                 Box::new(arbiter.view(game, now, false).await?),
-                ResumeToken::of(&id, latest),
+                token,
             ));
         } else {
             watcher.complete = game.status() != GameStatus::Active && after == current;
@@ -176,15 +212,7 @@ impl Watcher {
             let checked = matches!(from, WatchFrom::Token(_));
             let mut missed =
                 hub::read_after(arbiter.store.as_ref(), &id, after - u64::from(checked)).await?;
-            if let WatchFrom::Token(token) = from {
-                let seen = (!missed.is_empty()).then(|| missed.remove(0));
-                if seen.is_none_or(|(_, seen)| seen != token) {
-                    return Err(ArbiterError::HistoryRewritten {
-                        game_id: id,
-                        version: token.version(),
-                    });
-                }
-            }
+            still_there(&mut missed, from, &id)?;
             watcher.accept(missed)?;
         }
         Ok(watcher)
@@ -206,11 +234,7 @@ impl Watcher {
         let active = game.status() == GameStatus::Active;
         let (public, as_of) = arbiter.public_game(game, now).await?;
         let seen = public.version();
-        let after = match from {
-            WatchFrom::Snapshot => 0,
-            WatchFrom::Version(after) => after,
-            WatchFrom::Token(token) => token.version(),
-        };
+        let after = from.after();
         if after > current
             && let WatchFrom::Token(token) = from
         {
@@ -250,37 +274,19 @@ impl Watcher {
             after - u64::from(checked)
         };
         let mut missed = hub::read_after(arbiter.store.as_ref(), &id, read_after).await?;
-        if let WatchFrom::Token(token) = from {
-            let seen = (!missed.is_empty()).then(|| missed.remove(0));
-            if seen.is_none_or(|(_, seen)| seen != token) {
-                return Err(ArbiterError::HistoryRewritten {
-                    game_id: id,
-                    version: token.version(),
-                });
-            }
-        }
+        still_there(&mut missed, from, &id)?;
         if after == 0 {
             // The snapshot is the game the public sees, with the token of
             // its latest event.
-            let read = arbiter
-                .store
-                .events_page(&id, seen.saturating_sub(1), 1)
-                .await?;
-            let latest = codec::decode_log(&id, seen.saturating_sub(1), 1, &read)?;
-            let latest = latest
-                .first()
-                .filter(|event| event.version == seen)
-                .ok_or_else(|| {
-                    StoreError::Corrupt(format!("game {id} has no event at version {seen}"))
-                })?;
+            let token = token_at(&arbiter, &id, seen).await?;
             watcher.cursor = seen;
             watcher.pending.push_back(WatchItem::Snapshot(
                 Box::new(arbiter.view(public, as_of, false).await?),
-                ResumeToken::of(&id, latest),
+                token,
             ));
         }
         watcher.accept(missed)?;
-        if !active && watcher.events.is_none() && watcher.cursor == current {
+        if !active && watcher.cursor == current {
             // Everything there is has been read.
             watcher.complete = true;
         }
