@@ -16,9 +16,10 @@ use crate::{
     proto,
 };
 
-/// A protobuf timestamp.
+/// A protobuf timestamp, never past the year 9999 (a deadline computed
+/// from a late scheduled start would be), so that it has an RFC 3339 form.
 pub fn timestamp(at: Timestamp) -> prost_types::Timestamp {
-    let millis = at.unix_millis();
+    let millis = at.clamped().unix_millis();
     prost_types::Timestamp {
         seconds: i64::try_from(millis / 1000).unwrap_or(i64::MAX),
         // Below 1000 × 1 000 000, so it fits.

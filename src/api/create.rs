@@ -7,7 +7,7 @@ use crate::{
     domain::{
         BroadcastDelay, DelayMode, FieldError, GameRules, LagCompensation, NewGame, Pairing,
         Period, Player, PointTable, RequestId, RulesProfile, Schedule, ScoringSystem,
-        StartPosition, TimeControl, Timestamp, Timing, Variant,
+        StartPosition, TimeControl, Timing, Variant,
     },
     proto,
 };
@@ -82,14 +82,7 @@ fn timing(req: &proto::CreateGameRequest) -> Result<Option<Timing>, Status> {
 fn schedule(req: &proto::CreateGameRequest) -> Result<Schedule, Status> {
     let scheduled_start = match &req.scheduled_start_time {
         None => None,
-        Some(at) => {
-            let millis = u64::try_from(at.seconds)
-                .ok()
-                .and_then(|s| s.checked_mul(1000))
-                .and_then(|ms| ms.checked_add(u64::try_from(at.nanos / 1_000_000).ok()?))
-                .ok_or_else(|| invalid("scheduled_start_time", "must be a time after 1970"))?;
-            Some(Timestamp::from_unix_millis(millis))
-        }
+        Some(at) => Some(super::request::timestamp("scheduled_start_time", at)?),
     };
     // 0 is protobuf's "not set".
     let default_time_ms =

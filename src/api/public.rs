@@ -8,7 +8,7 @@ use super::{
     standings_request, stream,
 };
 use crate::{
-    arbiter::ListFilter,
+    arbiter::{ListFilter, MAX_STANDINGS_PAGE, StandingsPage},
     domain::StandingsRules,
     proto::{self, arbiter_service_server::ArbiterService},
 };
@@ -267,11 +267,23 @@ impl ArbiterService for ArbiterApi {
             .iter()
             .map(|&t| convert::tie_break(t))
             .collect();
-        let (rows, counted) = self.arbiter.standings(&event_id, rules, &reader).await?;
+        let query = request::standings_query(req);
+        let page = StandingsPage {
+            offset: request::standings_offset(&query, &req.page_token)?,
+            size: request::page_size(req.page_size, MAX_STANDINGS_PAGE, MAX_STANDINGS_PAGE)?,
+        };
+        let read = self
+            .arbiter
+            .standings(&event_id, rules, page, &reader)
+            .await?;
         Ok(Response::new(proto::GetStandingsResponse {
-            standings: rows.iter().map(convert::standing).collect(),
-            games_counted: convert::int32(counted, i32::MAX),
+            standings: read.rows.iter().map(convert::standing).collect(),
+            games_counted: convert::int32(read.counted, i32::MAX),
             tie_breaks,
+            next_page_token: read
+                .next
+                .map(|offset| request::standings_token(&query, offset))
+                .unwrap_or_default(),
         }))
     }
 

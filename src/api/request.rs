@@ -10,7 +10,7 @@ use crate::{
     arbiter::{ListCursor, ResumeToken, WatchFrom},
     domain::{
         ArbiterReason, ClaimReason, Color, EventId, FieldError, GameId, GameStatus, Outcome, Ply,
-        ReportedLag, RequestId, Ruling,
+        ReportedLag, RequestId, Ruling, Timestamp,
     },
     proto,
 };
@@ -40,6 +40,13 @@ pub fn request_id(raw: &str) -> Result<Option<RequestId>, Status> {
 /// An arbiter's stated reason.
 pub fn reason(raw: &str) -> Result<ArbiterReason, Status> {
     ArbiterReason::parse(raw).map_err(|err| status::invalid_field(&err))
+}
+
+/// A time a request carries, within what the arbiter (from 1970) and
+/// RFC 3339 (to the year 9999) can hold, its nanos a fraction of a second.
+pub fn timestamp(field: &'static str, at: &prost_types::Timestamp) -> Result<Timestamp, Status> {
+    Timestamp::from_unix_parts(at.seconds, i64::from(at.nanos))
+        .map_err(|err| invalid(field, &err.to_string()))
 }
 
 /// A number the contract carries as `int32` that must not be negative.
@@ -272,6 +279,40 @@ pub fn list_cursor(query: &str, page_token: &str) -> Result<Option<ListCursor>, 
         .and_then(|g| GameId::parse(g).ok())
         .ok_or_else(refused)?;
     Ok(Some(ListCursor { round, board, game }))
+}
+
+/// The query a GetStandings token belongs to: the event and everything
+/// the request says of its regulations (all of it but the page).
+pub fn standings_query(req: &proto::GetStandingsRequest) -> String {
+    use prost::Message;
+    let rules = proto::GetStandingsRequest {
+        page_size: 0,
+        page_token: String::new(),
+        ..req.clone()
+    };
+    format!(
+        "standings\n{}\n{}",
+        req.event_id,
+        binding(&URL_SAFE_NO_PAD.encode(rules.encode_to_vec()))
+    )
+}
+
+/// The token of the standings page that starts at line `offset`.
+pub fn standings_token(query: &str, offset: usize) -> String {
+    token(query, &offset.to_string())
+}
+
+/// The line a standings page starts at, from its token (empty: 0).
+pub fn standings_offset(query: &str, page_token: &str) -> Result<usize, Status> {
+    if page_token.is_empty() {
+        return Ok(0);
+    }
+    read_token(query, page_token)?.parse().map_err(|_| {
+        invalid(
+            "page_token",
+            "is not a token this server issued for this query",
+        )
+    })
 }
 
 /// The query a ListMoves token belongs to.

@@ -57,6 +57,23 @@ fn rfc3339(at: &prost_types::Timestamp) -> String {
     at.to_string()
 }
 
+/// The status of a call whose metadata (headers) is over `limit` bytes.
+pub fn metadata_too_large(size: usize, limit: usize) -> Status {
+    status_in(
+        Code::ResourceExhausted,
+        "METADATA_TOO_LARGE",
+        format!(
+            "the request's metadata is {size} bytes (names and values, and 32 bytes a header), \
+             over the limit of {limit}; send a shorter token and fewer headers"
+        ),
+        ErrorDetails::new(),
+        HashMap::from([
+            ("size".to_owned(), size.to_string()),
+            ("limit".to_owned(), limit.to_string()),
+        ]),
+    )
+}
+
 fn bad_request(reason: &str, field: &str, message: String) -> Status {
     let details = ErrorDetails::with_bad_request_violation(field, message.clone());
     status(Code::InvalidArgument, reason, message, details)
@@ -253,6 +270,24 @@ impl From<ArbiterError> for Status {
                     ErrorDetails::new(),
                 )
             }
+            ArbiterError::EventFull { .. } => {
+                let details = ErrorDetails::with_precondition_failure_violation(
+                    "EVENT_FULL",
+                    "pairing.event_id",
+                    message.clone(),
+                );
+                status(Code::FailedPrecondition, "EVENT_FULL", message, details)
+            }
+            ArbiterError::ReplyTooLarge { size, limit, .. } => status_in(
+                Code::ResourceExhausted,
+                "REPLY_TOO_LARGE",
+                message,
+                ErrorDetails::new(),
+                HashMap::from([
+                    ("size".to_owned(), size.to_string()),
+                    ("limit".to_owned(), limit.to_string()),
+                ]),
+            ),
             ArbiterError::Contention => status(
                 Code::Aborted,
                 "CONTENTION",

@@ -95,7 +95,17 @@ impl Arbiter {
                 board: pairing.board,
                 game: game.id().clone(),
             };
-            self.store.add_to_event(event_id, &position).await?;
+            let max_games = self.max_event_games;
+            if !self
+                .store
+                .add_to_event(event_id, &position, max_games)
+                .await?
+            {
+                return Err(ArbiterError::EventFull {
+                    event_id: event_id.clone(),
+                    max_games,
+                });
+            }
         }
         Ok(())
     }

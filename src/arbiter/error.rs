@@ -99,6 +99,30 @@ pub enum ArbiterError {
         /// The events a watcher may fall behind.
         buffer: usize,
     },
+    /// The event lists as many games as an event may hold: nothing was
+    /// created.
+    #[error(
+        "event '{event_id}' already lists {max_games} games, as many as an event may hold; \
+         nothing was created"
+    )]
+    EventFull {
+        /// The event.
+        event_id: EventId,
+        /// The most games an event may list.
+        max_games: usize,
+    },
+    /// What a read would return is larger than a reply may be.
+    #[error("{what} would be {size} {unit}, over the limit of {limit}")]
+    ReplyTooLarge {
+        /// What would be too large.
+        what: &'static str,
+        /// How large it would be.
+        size: u64,
+        /// The largest it may be.
+        limit: u64,
+        /// What `size` and `limit` count.
+        unit: &'static str,
+    },
     /// Too many concurrent writers on one game; the request may be retried.
     #[error("the game is changing too fast to apply the request; retry")]
     Contention,

@@ -40,7 +40,10 @@ pub use self::audience::Reader;
 pub use self::error::{ArbiterError, GameContext};
 pub use self::event_watch::{EventUpdate, EventWatcher};
 pub use self::inspect::Inspection;
-pub use self::queries::{ListCursor, ListFilter, MovePage};
+pub use self::queries::{
+    ListCursor, ListFilter, MAX_CONCURRENT_EVENT_READS, MAX_STANDINGS_PAGE, MAX_TRF_BYTES,
+    MovePage, StandingsPage, StandingsPageRead,
+};
 pub use self::resume_token::{InvalidResumeToken, ResumeToken};
 pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::sweep::SweepPass;
@@ -134,6 +137,14 @@ pub struct Arbiter {
     public_replays: audience::PublicReplays,
     /// Games' broadcast delays, as this replica read them.
     known_delays: audience::KnownDelays,
+    /// Places for reads of a whole event (standings, TRF), which bound
+    /// the memory they hold together.
+    event_reads: Arc<tokio::sync::Semaphore>,
+    /// How many games an event may list.
+    max_event_games: usize,
+    /// How many moves a page of full games holds (unless its one game has
+    /// more).
+    max_page_moves: usize,
 }
 
 /// Who committed an ending that time decided: the sweeper, or a request
@@ -158,6 +169,11 @@ impl Arbiter {
             analyst: analysis::Analyst::new(AnalysisConfig::default(), metrics.clone()),
             public_replays: audience::PublicReplays::default(),
             known_delays: audience::KnownDelays::default(),
+            event_reads: Arc::new(tokio::sync::Semaphore::new(
+                queries::MAX_CONCURRENT_EVENT_READS,
+            )),
+            max_event_games: crate::domain::Pairing::MAX_EVENT_GAMES,
+            max_page_moves: queries::MAX_PAGE_MOVES,
             metrics,
         }
     }
@@ -167,6 +183,21 @@ impl Arbiter {
     pub fn with_metrics(mut self, metrics: Arc<Metrics>) -> Self {
         self.analyst = analysis::Analyst::new(self.analyst.config(), metrics.clone());
         self.metrics = metrics;
+        self
+    }
+
+    /// The same arbiter, letting an event list at most `max` games (never
+    /// more than [`crate::domain::Pairing::MAX_EVENT_GAMES`]).
+    pub fn with_max_event_games(mut self, max: usize) -> Self {
+        self.max_event_games = max.min(crate::domain::Pairing::MAX_EVENT_GAMES);
+        self
+    }
+
+    /// The same arbiter, holding at most `max` moves in a page of full
+    /// games: tests reach the bound with short games.
+    #[cfg(test)]
+    fn with_max_page_moves(mut self, max: usize) -> Self {
+        self.max_page_moves = max;
         self
     }
 

@@ -2,34 +2,92 @@
 //! except that reading a game whose time has run out commits that ending
 //! first (see [`Arbiter::load_current`]).
 
+use std::sync::Arc;
+
+use tokio::sync::OwnedSemaphorePermit;
+
 use super::{Arbiter, ArbiterError, GameView, Reader, codec};
 use crate::{
     domain::{
-        Bye, EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, PointTable,
-        Standing, StandingsRules, Timestamp, TrfEvent, pgn, standings, trf,
+        Bye, EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, Pairing,
+        PointTable, ScoringSystem, Standing, StandingsRules, Timestamp, TrfEvent, pgn, standings,
+        trf,
     },
     store::EventPosition,
 };
 
-/// What standings need from each game.
-fn standing_records(games: &[Game]) -> Vec<GameRecordForStandings> {
-    games
-        .iter()
-        .map(|game| GameRecordForStandings {
-            white: game.white().clone(),
-            black: game.black().clone(),
-            finished: game.score(),
-            round: game.pairing().round,
-            board: game.pairing().board,
-            aborted: game.status() == GameStatus::Aborted,
-        })
-        .collect()
+/// What standings and TRF need from each game, and how it scores.
+fn standing_record(game: &Game) -> (GameRecordForStandings, ScoringSystem) {
+    let record = GameRecordForStandings {
+        white: game.white().clone(),
+        black: game.black().clone(),
+        finished: game.score(),
+        round: game.pairing().round,
+        board: game.pairing().board,
+        aborted: game.status() == GameStatus::Aborted,
+    };
+    (record, game.scoring())
 }
 
-/// The points byes score in an event: its games' point table when they all
-/// share one, else 1 / ½ / 0.
-fn bye_points(games: &[Game]) -> PointTable {
-    trf::point_system(games.iter().map(Game::scoring)).unwrap_or(PointTable::CLASSIC)
+/// An event's games as standings and TRF read them: a record of each and
+/// the scoring systems they share.
+struct EventRecords {
+    records: Vec<GameRecordForStandings>,
+    systems: Vec<ScoringSystem>,
+}
+
+impl EventRecords {
+    /// The points byes score in the event: its games' point table when
+    /// they all share one, else 1 / ½ / 0.
+    fn bye_points(&self) -> PointTable {
+        trf::point_system(self.systems.iter().copied()).unwrap_or(PointTable::CLASSIC)
+    }
+}
+
+/// The largest TRF report served, in bytes: under the 4 MiB that gRPC
+/// clients receive by default, with room for the framing.
+pub const MAX_TRF_BYTES: usize = 4_000_000;
+
+/// How many reads of a whole event (standings, TRF) one replica computes
+/// at once; more wait their turn (within their deadline). Each holds at
+/// most one record per listed game ([`Pairing::MAX_EVENT_GAMES`]) and a
+/// batch of loaded games, so together they hold a bounded amount of
+/// memory.
+pub const MAX_CONCURRENT_EVENT_READS: usize = 4;
+
+/// The most standings one page holds, and the number a page holds when the
+/// request names none: at up to about 1.5 KB a line (the longest ids and
+/// names), a page stays near 3 MB.
+pub const MAX_STANDINGS_PAGE: usize = 2_000;
+
+/// A page of standings: the lines from `offset` on, at most `size`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StandingsPage {
+    /// The first line's index (0: the leader).
+    pub offset: usize,
+    /// The most lines the page holds (at most [`MAX_STANDINGS_PAGE`]).
+    pub size: usize,
+}
+
+impl Default for StandingsPage {
+    fn default() -> Self {
+        Self {
+            offset: 0,
+            size: MAX_STANDINGS_PAGE,
+        }
+    }
+}
+
+/// What a page of standings holds: its lines, how many finished games the
+/// standings count, and where the next page starts, if there are more.
+#[derive(Clone, Debug)]
+pub struct StandingsPageRead {
+    /// The page's lines, best first.
+    pub rows: Vec<Standing>,
+    /// Finished games the standings count.
+    pub counted: usize,
+    /// The next page's offset, when more lines follow.
+    pub next: Option<usize>,
 }
 
 /// Whether a listing of `game` under `event_id` is the game's own: a game is
@@ -54,6 +112,11 @@ pub(super) fn pairing_matches(
         && pairing.round == entry.round
         && pairing.board == entry.board
 }
+
+/// The most moves a page of full games holds (about 2 MB), unless its one
+/// game has more: a page of the longest games a game can have (the 75-move
+/// rule ends any game within about 17,700 half-moves) stays near that.
+pub const MAX_PAGE_MOVES: usize = 40_000;
 
 /// Where a page of an event's games ends: the next page starts after it.
 pub type ListCursor = EventPosition;
@@ -98,6 +161,7 @@ impl Arbiter {
         // one request, returning a short page with a token to go on.
         const MAX_BATCHES: usize = 10;
         let mut games = Vec::new();
+        let mut moves = 0usize;
         let mut position = after;
         for _ in 0..MAX_BATCHES {
             // One entry more than a page, to know whether a full page is
@@ -115,7 +179,7 @@ impl Arbiter {
                     // A full page with more listed after it.
                     return Ok((games, position));
                 }
-                position = Some(entry.clone());
+                let previous = position.replace(entry.clone());
                 let Some((game, now)) = loaded else {
                     continue;
                 };
@@ -124,7 +188,14 @@ impl Arbiter {
                 }
                 let (game, as_of) = self.shown_in_event(reader, game, now).await?;
                 if filter.keeps(&game, as_of) {
-                    games.push(self.view(game, as_of, full).await?);
+                    let view = self.view(game, as_of, full).await?;
+                    moves += view.moves.len();
+                    if moves > self.max_page_moves && !games.is_empty() {
+                        // A page of full games holds a bounded number of
+                        // moves: this game opens the next page.
+                        return Ok((games, previous));
+                    }
+                    games.push(view);
                 }
                 if games.len() == page_size && entries.peek().is_none() && exhausted {
                     return Ok((games, None));
@@ -138,21 +209,42 @@ impl Arbiter {
     }
 
     /// Every game of an event as it stands now, its result as `reader`
-    /// sees it, in round and board order (for standings and TRF).
-    async fn event_snapshot(
+    /// sees it, in round and board order (for standings and TRF), with a
+    /// place among the replica's whole-event reads held while the caller
+    /// computes with it. Reads at most [`Pairing::MAX_EVENT_GAMES`]
+    /// listings (events are not let grow past it; one listed past it by an
+    /// earlier version is refused), in batches, keeping only the records.
+    async fn event_records(
         &self,
         event_id: &EventId,
         reader: &Reader,
-    ) -> Result<Vec<Game>, ArbiterError> {
+    ) -> Result<(EventRecords, OwnedSemaphorePermit), ArbiterError> {
         const BATCH: usize = 500;
-        let mut games = Vec::new();
+        let permit = Arc::clone(&self.event_reads)
+            .acquire_owned()
+            .await
+            .map_err(|_| ArbiterError::ShuttingDown)?;
+        let mut records = EventRecords {
+            records: Vec::new(),
+            systems: Vec::new(),
+        };
         let mut after: Option<EventPosition> = None;
+        let mut listings = 0usize;
         loop {
             let listed = self
                 .store
                 .event_games(event_id, after.as_ref(), BATCH)
                 .await?;
             let exhausted = listed.len() < BATCH;
+            listings += listed.len();
+            if listings > Pairing::MAX_EVENT_GAMES {
+                return Err(ArbiterError::ReplyTooLarge {
+                    what: "the event",
+                    size: listings as u64,
+                    limit: Pairing::MAX_EVENT_GAMES as u64,
+                    unit: "games",
+                });
+            }
             let ids: Vec<GameId> = listed.iter().map(|entry| entry.game.clone()).collect();
             let loaded = self.load_current_many(&ids).await?;
             for (entry, loaded) in listed.into_iter().zip(loaded) {
@@ -167,39 +259,60 @@ impl Arbiter {
                     } else {
                         game
                     };
-                    games.push(game);
+                    let (record, system) = standing_record(&game);
+                    records.records.push(record);
+                    if !records.systems.contains(&system) {
+                        records.systems.push(system);
+                    }
                 }
                 after = Some(entry);
             }
             if exhausted {
-                return Ok(games);
+                return Ok((records, permit));
             }
         }
     }
 
-    /// The event's standings under `rules`, derived from the committed
-    /// results of all its games (so each finished game counts exactly
-    /// once), and how many finished games they count; for anyone but the
-    /// admin, from the results the public sees (a result counts once its
-    /// game's delay has passed). Byes score the event's point table when
-    /// its games share one (else 1 / ½ / 0).
+    /// A page of the event's standings under `rules`, derived from the
+    /// committed results of all its games (so each finished game counts
+    /// exactly once), and how many finished games they count; for anyone
+    /// but the admin, from the results the public sees (a result counts
+    /// once its game's delay has passed). Byes score the event's point
+    /// table when its games share one (else 1 / ½ / 0).
     pub async fn standings(
         &self,
         event_id: &EventId,
         mut rules: StandingsRules,
+        page: StandingsPage,
         reader: &Reader,
-    ) -> Result<(Vec<Standing>, usize), ArbiterError> {
-        let games = self.event_snapshot(event_id, reader).await?;
-        rules.bye_points = bye_points(&games);
-        let records = standing_records(&games);
-        let counted = records.iter().filter(|r| r.finished.is_some()).count();
-        let rows = standings(&records, &rules).map_err(ArbiterError::invalid_field)?;
-        Ok((rows, counted))
+    ) -> Result<StandingsPageRead, ArbiterError> {
+        let (event, _permit) = self.event_records(event_id, reader).await?;
+        rules.bye_points = event.bye_points();
+        let counted = event
+            .records
+            .iter()
+            .filter(|r| r.finished.is_some())
+            .count();
+        let rows = standings(&event.records, &rules).map_err(ArbiterError::invalid_field)?;
+        let size = page.size.clamp(1, MAX_STANDINGS_PAGE);
+        let end = page.offset.saturating_add(size).min(rows.len());
+        let next = (end < rows.len()).then_some(end);
+        let rows = rows
+            .into_iter()
+            .skip(page.offset)
+            .take(end.saturating_sub(page.offset))
+            .collect();
+        Ok(StandingsPageRead {
+            rows,
+            counted,
+            next,
+        })
     }
 
     /// The event as a FIDE Tournament Report File, stating `total_rounds`
     /// (the rounds played so far when `None`; never fewer) and `byes`, with
-    /// the results `reader` sees.
+    /// the results `reader` sees; refused when it could be larger than
+    /// [`MAX_TRF_BYTES`].
     pub async fn export_trf(
         &self,
         event_id: &EventId,
@@ -207,26 +320,37 @@ impl Arbiter {
         byes: Vec<Bye>,
         reader: &Reader,
     ) -> Result<String, ArbiterError> {
-        let games = self.event_snapshot(event_id, reader).await?;
-        let points = trf::point_system(games.iter().map(Game::scoring));
+        let too_large = |err: trf::TrfTooLarge| ArbiterError::ReplyTooLarge {
+            what: "the TRF report",
+            size: err.size as u64,
+            limit: err.limit as u64,
+            unit: "bytes",
+        };
+        let (event, _permit) = self.event_records(event_id, reader).await?;
+        // Refused before the standings are computed for it when the games
+        // alone make it too large (byes are checked with the standings,
+        // then counted by the export).
+        trf::TrfTooLarge::check_event(&event.records, &[], MAX_TRF_BYTES).map_err(too_large)?;
+        let points = trf::point_system(event.systems.iter().copied());
         let rules = StandingsRules {
             total_rounds,
             byes: byes.clone(),
-            bye_points: bye_points(&games),
+            bye_points: event.bye_points(),
             ..StandingsRules::default()
         };
-        let records = standing_records(&games);
-        let rows = standings(&records, &rules).map_err(ArbiterError::invalid_field)?;
-        Ok(trf::export(
+        let rows = standings(&event.records, &rules).map_err(ArbiterError::invalid_field)?;
+        trf::export(
             event_id,
             TrfEvent {
                 total_rounds,
                 points,
                 byes,
             },
-            &records,
+            &event.records,
             &rows,
-        ))
+            MAX_TRF_BYTES,
+        )
+        .map_err(too_large)
     }
 
     /// A game as it stands (as `reader` sees it), with every move when

@@ -128,9 +128,12 @@ impl GameStore for RecordingStore {
         &self,
         event_id: &EventId,
         position: &EventPosition,
-    ) -> Result<(), StoreError> {
+        max_entries: usize,
+    ) -> Result<bool, StoreError> {
         self.record("add_to_event");
-        self.inner.add_to_event(event_id, position).await
+        self.inner
+            .add_to_event(event_id, position, max_entries)
+            .await
     }
     async fn event_games(
         &self,
@@ -454,13 +457,115 @@ async fn an_events_standings_read_its_games_in_one_round_trip() {
         arbiter.create_game(None, new).await.unwrap();
     }
     calls.lock().unwrap().clear();
-    let (rows, counted) = arbiter
-        .standings(&event, Default::default(), &Reader::PUBLIC)
+    let read = arbiter
+        .standings(
+            &event,
+            Default::default(),
+            Default::default(),
+            &Reader::PUBLIC,
+        )
         .await
         .unwrap();
-    assert_eq!(rows.len(), 60);
-    assert_eq!(counted, 0);
+    assert_eq!(read.rows.len(), 60);
+    assert_eq!(read.counted, 0);
+    assert_eq!(read.next, None);
     assert_eq!(*calls.lock().unwrap(), ["event_games", "load_many"]);
+}
+
+/// A page of full games holds a bounded number of moves: a game that would
+/// take it past the bound opens the next page (a page's first game always
+/// fits), and the pages together list every game once, in order.
+#[tokio::test]
+async fn a_page_of_full_games_holds_a_bounded_number_of_moves() {
+    let (arbiter, _, _) = recording_arbiter();
+    let arbiter = arbiter.with_max_page_moves(10);
+    let event = EventId::parse("long games").unwrap();
+    let line = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"];
+    let mut ids = Vec::new();
+    for board in 1..=4 {
+        let new = NewGame::new(
+            Player::parse("white", &format!("w{board}"), "White").unwrap(),
+            Player::parse("black", &format!("b{board}"), "Black").unwrap(),
+            Variant::Standard,
+            &StartPosition::Standard,
+            Pairing::parse(event.as_str(), 1, board).unwrap(),
+            GameRules::default(),
+        )
+        .unwrap();
+        let created = arbiter.create_game(None, new).await.unwrap();
+        let id = created.game.id().clone();
+        // Boards 1 and 2 six moves each, 3 and 4 two each.
+        let moves = if board <= 2 { 6 } else { 2 };
+        for (ply, mv) in line.iter().take(moves).enumerate() {
+            let token = if ply % 2 == 0 {
+                &created.tokens.white
+            } else {
+                &created.tokens.black
+            };
+            arbiter
+                .make_move(
+                    &id,
+                    token,
+                    Ply::new(u32::try_from(ply).unwrap()),
+                    mv,
+                    false,
+                    ReportedLag::NONE,
+                )
+                .await
+                .unwrap();
+        }
+        ids.push(id);
+    }
+    let mut pages = Vec::new();
+    let mut after = None;
+    loop {
+        let (games, next) = arbiter
+            .list_games(
+                &event,
+                ListFilter::default(),
+                after,
+                20,
+                true,
+                &Reader::PUBLIC,
+            )
+            .await
+            .unwrap();
+        pages.push(
+            games
+                .iter()
+                .map(|view| (view.game.id().clone(), view.moves.len()))
+                .collect::<Vec<_>>(),
+        );
+        match next {
+            Some(position) => after = Some(position),
+            None => break,
+        }
+    }
+    assert_eq!(
+        pages,
+        [
+            vec![(ids[0].clone(), 6)],
+            vec![
+                (ids[1].clone(), 6),
+                (ids[2].clone(), 2),
+                (ids[3].clone(), 2)
+            ],
+        ]
+    );
+    // Without the moves, one page holds them all.
+    let (games, next) = arbiter
+        .list_games(
+            &event,
+            ListFilter::default(),
+            None,
+            20,
+            false,
+            &Reader::PUBLIC,
+        )
+        .await
+        .unwrap();
+    assert_eq!(games.len(), 4);
+    assert_eq!(next, None);
 }
 
 /// The next item of a watcher, within a bound that fails the test rather

@@ -804,9 +804,14 @@ fn a_pairing_is_stored_with_an_empty_event_id_for_none() {
         serde_json::from_str::<Pairing>(r#"{"event_id":"a\u0007","round":0,"board":0}"#).is_err()
     );
     assert_eq!(
-        Pairing::parse("spring-open", 100_001, 0),
-        Err(FieldError::new("round", "must be at most 100000"))
+        Pairing::parse("spring-open", 1_001, 0),
+        Err(FieldError::new("round", "must be at most 1000"))
     );
+    assert_eq!(
+        Pairing::parse("spring-open", 1, 10_001),
+        Err(FieldError::new("board", "must be at most 10000"))
+    );
+    assert!(Pairing::parse("spring-open", 1_000, 10_000).is_ok());
     assert_eq!(
         Pairing::parse("bell\u{7}", 1, 1),
         Err(FieldError::new("event_id", "contains control characters"))

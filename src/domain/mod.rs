@@ -118,7 +118,7 @@ pub use setup::{NewGame, StartPosition};
 pub use shakmaty::Color;
 pub use standings::{GameRecordForStandings, Standing, StandingsRules, standings};
 pub use tie_break::{Cut, TieBreak, TieBreakOrder};
-pub use time::Timestamp;
+pub use time::{Timestamp, TimestampError};
 pub use time_control::{DelayMode, Pace, Period, TimeControl};
 pub use timing::{Ruling, Schedule, Timing};
 pub use trf::TrfEvent;

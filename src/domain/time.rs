@@ -10,7 +10,41 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Timestamp(u64);
 
+/// Why a calendar time cannot be a [`Timestamp`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimestampError {
+    /// Before 1970-01-01T00:00:00Z, where the arbiter's time begins.
+    #[error("must be a time after 1970")]
+    BeforeEpoch,
+    /// After 9999-12-31T23:59:59.999999999Z, the last instant RFC 3339 (and
+    /// protobuf's `Timestamp`) can write.
+    #[error("must be a time before the year 10000")]
+    AfterYear9999,
+    /// A fraction of a second outside 0 to 999,999,999 nanoseconds.
+    #[error("nanos must be from 0 to 999999999, not {0}")]
+    Nanos(i64),
+}
+
 impl Timestamp {
+    /// The last instant a timestamp may be: 9999-12-31T23:59:59.999Z.
+    pub const LATEST: Self = Self(253_402_300_799_999);
+
+    /// A timestamp from seconds and nanoseconds since the Unix epoch, as
+    /// protobuf's `Timestamp` carries them, to the millisecond (finer
+    /// fractions are dropped); refused outside 1970 to 9999 and for a
+    /// fraction that is not one.
+    pub fn from_unix_parts(seconds: i64, nanos: i64) -> Result<Self, TimestampError> {
+        if !(0..=999_999_999).contains(&nanos) {
+            return Err(TimestampError::Nanos(nanos));
+        }
+        let seconds = u64::try_from(seconds).map_err(|_| TimestampError::BeforeEpoch)?;
+        if seconds > Self::LATEST.0 / 1000 {
+            return Err(TimestampError::AfterYear9999);
+        }
+        // Both parts are in range, so neither step can overflow.
+        Ok(Self(seconds * 1000 + nanos.unsigned_abs() / 1_000_000))
+    }
+
     /// A timestamp from milliseconds since the Unix epoch.
     pub const fn from_unix_millis(millis: u64) -> Self {
         Self(millis)
@@ -21,6 +55,12 @@ impl Timestamp {
         self.0
     }
 
+    /// This instant, or [`Timestamp::LATEST`] if it is later: what a
+    /// response may write.
+    pub fn clamped(self) -> Self {
+        self.min(Self::LATEST)
+    }
+
     /// This instant plus `millis`.
     pub const fn plus_millis(self, millis: u64) -> Self {
         Self(self.0.saturating_add(millis))
@@ -29,5 +69,50 @@ impl Timestamp {
     /// Milliseconds from `earlier` to this instant (0 if `earlier` is later).
     pub const fn millis_since(self, earlier: Timestamp) -> u64 {
         self.0.saturating_sub(earlier.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_is_one_rfc_3339_can_write() {
+        assert_eq!(
+            Timestamp::from_unix_parts(0, 0),
+            Ok(Timestamp::from_unix_millis(0))
+        );
+        assert_eq!(
+            Timestamp::from_unix_parts(253_402_300_799, 999_999_999),
+            Ok(Timestamp::LATEST)
+        );
+        assert_eq!(
+            Timestamp::from_unix_parts(1_700_000_000, 2_500_000),
+            Ok(Timestamp::from_unix_millis(1_700_000_000_002))
+        );
+        assert_eq!(
+            Timestamp::from_unix_parts(253_402_300_800, 0),
+            Err(TimestampError::AfterYear9999)
+        );
+        assert_eq!(
+            Timestamp::from_unix_parts(i64::MAX, 0),
+            Err(TimestampError::AfterYear9999)
+        );
+        assert_eq!(
+            Timestamp::from_unix_parts(-1, 0),
+            Err(TimestampError::BeforeEpoch)
+        );
+        assert_eq!(
+            Timestamp::from_unix_parts(0, 1_000_000_000),
+            Err(TimestampError::Nanos(1_000_000_000))
+        );
+        assert_eq!(
+            Timestamp::from_unix_parts(0, -1),
+            Err(TimestampError::Nanos(-1))
+        );
+        assert_eq!(
+            Timestamp::from_unix_millis(u64::MAX).clamped(),
+            Timestamp::LATEST
+        );
     }
 }

@@ -101,12 +101,16 @@ pub fn point_system(systems: impl IntoIterator<Item = ScoringSystem>) -> Option<
 /// Starting ranks follow the players' first appearance (round, board, White
 /// before Black), so they stay stable as rounds are added. A round in
 /// progress shows its pairings with a blank result.
+///
+/// Refused, before anything is written, when the report could be larger
+/// than `max_bytes` counted at its widest (see [`TrfTooLarge`]).
 pub fn export(
     event_id: &EventId,
     event: TrfEvent,
     games: &[GameRecordForStandings],
     standings: &[Standing],
-) -> String {
+    max_bytes: usize,
+) -> Result<String, TrfTooLarge> {
     let mut games: Vec<&GameRecordForStandings> = games.iter().filter(|g| g.round > 0).collect();
     games.sort_by_key(|g| (g.round, g.board));
     let mut ranks: HashMap<&str, usize> = HashMap::new();
@@ -131,6 +135,7 @@ pub fn export(
         .chain(event.byes.iter().map(|b| b.round))
         .max()
         .unwrap_or(0);
+    TrfTooLarge::check(players.len(), rounds, max_bytes)?;
     let table = event.points.unwrap_or(PointTable::CLASSIC);
     // Each player's game of each round (the first by board, should a
     // player have two), so that the report costs one pass over the games.
@@ -222,7 +227,71 @@ pub fn export(
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    out
+    Ok(out)
+}
+
+/// A report that could be larger than a reply may be: `size` bytes at its
+/// widest, over `limit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the TRF report could be {size} bytes, over the limit of {limit}")]
+pub struct TrfTooLarge {
+    /// The report's size at its widest.
+    pub size: usize,
+    /// The largest a report may be.
+    pub limit: usize,
+}
+
+impl TrfTooLarge {
+    /// The most bytes the header lines take: 012 with an event id of 128
+    /// characters of up to 4 bytes each, 062, XXR and the point system.
+    const HEADER_BYTES: usize = 1_000;
+    /// The most bytes a player line takes before its rounds: the columns up
+    /// to the rank, with a name of 33 characters of up to 4 bytes each.
+    const PLAYER_BYTES: usize = 200;
+    /// The bytes a round takes on a player line.
+    const ROUND_BYTES: usize = 10;
+
+    /// Refuses a report of `players` players over `rounds` rounds that
+    /// could be larger than `max_bytes`.
+    fn check(players: usize, rounds: u32, max_bytes: usize) -> Result<(), Self> {
+        let largest = Self::largest(players, rounds);
+        if largest > max_bytes {
+            return Err(Self {
+                size: largest,
+                limit: max_bytes,
+            });
+        }
+        Ok(())
+    }
+
+    /// The check [`export`] makes, made before anything else is computed:
+    /// the report of `games` and `byes` could be larger than `max_bytes`.
+    pub fn check_event(
+        games: &[GameRecordForStandings],
+        byes: &[Bye],
+        max_bytes: usize,
+    ) -> Result<(), Self> {
+        let listed = games.iter().filter(|g| g.round > 0);
+        let players: std::collections::HashSet<&str> = listed
+            .clone()
+            .flat_map(|g| [g.white.id.as_str(), g.black.id.as_str()])
+            .chain(byes.iter().map(|b| b.player.id.as_str()))
+            .collect();
+        let rounds = listed
+            .map(|g| g.round)
+            .chain(byes.iter().map(|b| b.round))
+            .max()
+            .unwrap_or(0);
+        Self::check(players.len(), rounds, max_bytes)
+    }
+
+    /// The most bytes a report of `players` players over `rounds` rounds
+    /// can take: a bound on [`export`]'s output that costs nothing to
+    /// compute.
+    pub fn largest(players: usize, rounds: u32) -> usize {
+        let line = Self::PLAYER_BYTES + Self::ROUND_BYTES * rounds as usize;
+        Self::HEADER_BYTES.saturating_add(players.saturating_mul(line))
+    }
 }
 
 #[cfg(test)]
@@ -273,7 +342,14 @@ mod tests {
             ..Default::default()
         };
         let rows = crate::domain::standings(games, &rules).unwrap();
-        export(&EventId::parse("Club Open").unwrap(), event, games, &rows)
+        export(
+            &EventId::parse("Club Open").unwrap(),
+            event,
+            games,
+            &rows,
+            usize::MAX,
+        )
+        .unwrap()
     }
 
     /// The fixed columns of TRF-16 (1-based, inclusive).
@@ -467,5 +543,37 @@ mod tests {
             ["BBW  2.0", "BBD  1.0", "BBL  0.5", "BBF  0.5"]
         );
         assert!(point_system_lines(PointTable::CLASSIC).is_empty());
+    }
+
+    #[test]
+    fn a_report_stays_within_its_bound_and_is_refused_beyond_it() {
+        // The widest lines: names and an event id of four-byte characters,
+        // a game in the last allowed round.
+        let wide = |id: &str| Player {
+            id: id.to_owned(),
+            name: "\u{1F600}".repeat(Player::MAX_NAME_LEN),
+        };
+        let last = crate::domain::Pairing::MAX_ROUND;
+        let mut games = Vec::new();
+        for (round, pair) in [(1, ("a", "b")), (last, ("c", "d"))] {
+            let mut record = game(round, 1, pair.0, pair.1, Some(Outcome::Draw));
+            record.white = wide(pair.0);
+            record.black = wide(pair.1);
+            games.push(record);
+        }
+        let event = EventId::parse(&"\u{1F600}".repeat(128)).unwrap();
+        let rows = crate::domain::standings(&games, &Default::default()).unwrap();
+        let bound = TrfTooLarge::largest(4, last);
+        let text = export(&event, TrfEvent::default(), &games, &rows, bound).unwrap();
+        assert!(text.len() <= bound, "{} > {bound}", text.len());
+        assert_eq!(TrfTooLarge::check_event(&games, &[], bound), Ok(()));
+        assert!(TrfTooLarge::check_event(&games, &[], bound - 1).is_err());
+        assert_eq!(
+            export(&event, TrfEvent::default(), &games, &rows, bound - 1),
+            Err(TrfTooLarge {
+                size: bound,
+                limit: bound - 1
+            })
+        );
     }
 }

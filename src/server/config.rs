@@ -183,6 +183,13 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_requests: u32,
 
+    /// Games an event may list; creating one more is refused with
+    /// FAILED_PRECONDITION (EVENT_FULL). At most 20000, which bounds the
+    /// work and memory of every read of a whole event (standings, TRF).
+    #[arg(long, env = "ARBITER_MAX_EVENT_GAMES", default_value_t = 20_000,
+          value_parser = clap::value_parser!(u32).range(1..=20_000))]
+    pub max_event_games: u32,
+
     /// Writes (moves, resignations, offers, claims, aborts) one seat may
     /// make per second, with bursts of twice as many; past it,
     /// RESOURCE_EXHAUSTED (RATE_LIMITED). 0: no limit.
@@ -281,6 +288,8 @@ pub struct Settings {
     pub request_timeout: Duration,
     /// Unary requests served at once.
     pub max_requests: usize,
+    /// Games an event may list (at most [`crate::domain::Pairing::MAX_EVENT_GAMES`]).
+    pub max_event_games: usize,
     /// Writes per second per seat and per client address (0: no limit).
     pub write_limits: (u32, u32),
     /// TLS on the gRPC port, if configured.
@@ -347,6 +356,7 @@ impl Config {
             dev_insecure: self.dev_insecure,
             request_timeout: Duration::from_millis(self.request_timeout_millis),
             max_requests: self.max_requests as usize,
+            max_event_games: self.max_event_games as usize,
             write_limits: (
                 self.max_seat_writes_per_second,
                 self.max_peer_writes_per_second,

@@ -3,12 +3,15 @@
 
 mod config;
 pub mod health;
+mod metadata_limit;
 mod metrics_port;
 mod rpc_metrics;
 pub mod supervise;
 mod sweeper;
 pub mod telemetry;
 pub mod tls;
+
+pub use self::metadata_limit::{HTTP2_MAX_HEADER_LIST_BYTES, MAX_METADATA_BYTES};
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
@@ -46,7 +49,8 @@ pub async fn serve(
         .with_metrics(metrics.clone())
         .with_watch_buffer(settings.watch_buffer)
         .with_archive_after(settings.archive_after)
-        .with_analysis(settings.analysis);
+        .with_analysis(settings.analysis)
+        .with_max_event_games(settings.max_event_games);
     let api = ArbiterApi::new(
         arbiter.clone(),
         admin_token(settings.admin_token.as_deref(), settings.dev_insecure),
@@ -111,7 +115,9 @@ pub async fn serve(
         .layer(rpc_metrics::RpcMetricsLayer::new(metrics))
         .layer(cors(&settings.cors_allowed_origins)?)
         .layer(tonic_web::GrpcWebLayer::new())
+        .layer(metadata_limit::MetadataLimitLayer)
         .timeout(settings.request_timeout)
+        .http2_max_header_list_size(metadata_limit::HTTP2_MAX_HEADER_LIST_BYTES)
         .max_concurrent_streams(streams_per_connection)
         .http2_keepalive_interval(Some(Duration::from_secs(30)))
         .http2_keepalive_timeout(Some(Duration::from_secs(20)))

@@ -304,16 +304,23 @@ impl GameStore for MemoryStore {
         &self,
         event_id: &EventId,
         position: &EventPosition,
-    ) -> Result<(), StoreError> {
+        max_entries: usize,
+    ) -> Result<bool, StoreError> {
         let mut events = self
             .events
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let games = events.entry(event_id.clone()).or_default();
+        if games.contains(position) {
+            return Ok(true);
+        }
+        if games.len() >= max_entries {
+            return Ok(false);
+        }
         // Listed at each position it was added at, as in Redis: readers
         // keep only the game's own position.
         games.insert(position.clone());
-        Ok(())
+        Ok(true)
     }
 
     async fn event_games(

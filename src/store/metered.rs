@@ -150,9 +150,13 @@ impl GameStore for MeteredStore {
         &self,
         event_id: &EventId,
         position: &EventPosition,
-    ) -> Result<(), StoreError> {
-        self.measured("add_to_event", self.inner.add_to_event(event_id, position))
-            .await
+        max_entries: usize,
+    ) -> Result<bool, StoreError> {
+        self.measured(
+            "add_to_event",
+            self.inner.add_to_event(event_id, position, max_entries),
+        )
+        .await
     }
 
     async fn event_games(

@@ -289,15 +289,18 @@ pub trait GameStore: Send + Sync + 'static {
     ) -> Result<(), StoreError>;
 
     /// Adds a game to event `event_id`'s list at `position` (idempotent),
-    /// ordered by round, board and id. Done before the game's creation is
-    /// committed, so a listing may name a game that does not exist (yet),
-    /// or, after a refused creation, one that belongs elsewhere: readers
-    /// keep only a game listed at its own pairing.
+    /// ordered by round, board and id, unless the list already holds
+    /// `max_entries` others: then `false`, and nothing is written. Done
+    /// before the game's creation is committed, so a listing may name a
+    /// game that does not exist (yet), or, after a refused creation, one
+    /// that belongs elsewhere: readers keep only a game listed at its own
+    /// pairing.
     async fn add_to_event(
         &self,
         event_id: &EventId,
         position: &EventPosition,
-    ) -> Result<(), StoreError>;
+        max_entries: usize,
+    ) -> Result<bool, StoreError>;
 
     /// Up to `limit` of the event's games in order, after `after` (from the
     /// start when `None`): a position in the list stays valid whatever is

@@ -590,7 +590,98 @@ async fn a_random_client_leaves_every_game_consistent(backend: Backend) {
     }
 }
 
+/// Hostile numbers where a request carries numbers: any scheduled start
+/// time (seconds and nanos), any round and board. Each creation is served
+/// or refused as INVALID_ARGUMENT; whatever was created reads back with a
+/// time RFC 3339 can write, and the event's whole-event reads (standings,
+/// TRF) are served or refused cleanly. Then metadata of any size up to
+/// past what HTTP/2 reads: each call is served or refused, and the
+/// connection goes on serving.
+async fn hostile_numbers_and_metadata_are_refused_cleanly(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
+    let event = "fuzz numbers";
+    let numbers = samples(
+        (
+            prop_oneof![any::<i64>(), 0..300_000_000_000i64],
+            prop_oneof![any::<i32>(), 0..1_000_000_000i32],
+            prop_oneof![any::<i32>(), 0..1_100i32],
+            prop_oneof![any::<i32>(), 0..11_000i32],
+        ),
+        cases(60),
+    );
+    for (index, (seconds, nanos, round, board)) in numbers.into_iter().enumerate() {
+        let mut request = create_request("", "");
+        request.pairing = Some(pairing(event, round, board));
+        request.white = Some(proto::Player {
+            id: format!("w{index}"),
+            name: String::new(),
+        });
+        request.scheduled_start_time = Some(prost_types::Timestamp { seconds, nanos });
+        let input = format!("{seconds}s {nanos}ns round {round} board {board}");
+        let answer = create(&mut admin_client, request).await;
+        if let Err(status) = &answer {
+            assert_eq!(status.code(), Code::InvalidArgument, "{input}: {status:?}");
+        }
+        if let Ok(created) = answer {
+            let read = get(&mut client, &created.id).await;
+            let start = crate::common::setup(&read)
+                .scheduled_start_time
+                .expect("a start");
+            let text = start.to_string();
+            assert!(
+                text.parse::<prost_types::Timestamp>().is_ok() && text.len() <= 30,
+                "{input}: {text}"
+            );
+        }
+    }
+    let standings = client
+        .get_standings(proto::GetStandingsRequest {
+            event_id: event.to_owned(),
+            ..Default::default()
+        })
+        .await;
+    clean("GetStandings", event, standings);
+    let trf = client
+        .export_trf(proto::ExportTrfRequest {
+            event_id: event.to_owned(),
+            ..Default::default()
+        })
+        .await;
+    if let Ok(trf) = &trf {
+        assert!(trf.get_ref().trf.len() <= arbiter::arbiter::MAX_TRF_BYTES);
+    }
+    clean("ExportTrf", event, trf);
+
+    let game = app.new_game().await;
+    let sizes = samples(0..80_000usize, cases(30));
+    for size in sizes {
+        let mut request = tonic::Request::new(proto::GetGameRequest {
+            game_id: game.id.clone(),
+            ..Default::default()
+        });
+        request
+            .metadata_mut()
+            .insert("x-padding", "p".repeat(size).parse().expect("ascii"));
+        let answer = client.get_game(request).await;
+        if size < arbiter::server::MAX_METADATA_BYTES - 1_000 {
+            answer.unwrap_or_else(|status| panic!("{size} bytes of metadata: {status:?}"));
+        } else if size <= arbiter::server::HTTP2_MAX_HEADER_LIST_BYTES as usize - 1_000 {
+            let status = answer.expect_err("over the limit");
+            assert_eq!(
+                (status.code(), crate::common::reason(&status).as_str()),
+                (Code::ResourceExhausted, "METADATA_TOO_LARGE"),
+                "{size} bytes of metadata"
+            );
+        }
+        // The connection serves on, whatever the size was.
+        get(&mut client, &game.id).await;
+    }
+}
+
 on_every_backend!(
+    hostile_numbers_and_metadata_are_refused_cleanly,
     hostile_text_is_refused_cleanly,
     arbitrary_bytes_are_refused_cleanly,
     a_random_client_leaves_every_game_consistent,

@@ -1343,10 +1343,13 @@ fn position(round: u32, board: u32, game: &GameId) -> EventPosition {
 
 async fn add(store: &dyn GameStore, event: &str, (round, board): (u32, u32), game: &GameId) {
     store
-        .add_to_event(&event_id(event), &position(round, board, game))
+        .add_to_event(&event_id(event), &position(round, board, game), ROOMY)
         .await
         .expect("add_to_event");
 }
+
+/// A list size no test reaches.
+const ROOMY: usize = 1_000_000;
 
 /// Up to `limit` entries of the event's list after `after`.
 async fn listed(
@@ -1389,7 +1392,7 @@ async fn event_games_are_ordered_by_round_board_then_id(backend: Backend) {
     let subject = open(backend);
     let store = subject.store.as_ref();
     let event = "Spring {Open} 2026 – A";
-    let max = Pairing::MAX_NUMBER;
+    let (max_round, max_board) = (Pairing::MAX_ROUND, Pairing::MAX_BOARD);
     // The expected order; ids chosen so that their order disagrees with
     // the order of rounds and boards, and ties on (round, board) are broken
     // by the id's bytes ('-' < digits < upper case < '_' < lower case; a
@@ -1408,15 +1411,15 @@ async fn event_games_are_ordered_by_round_board_then_id(backend: Backend) {
         position(1, 10, &id("a-board-10")),
         position(1, 11, &id("a-board-11")),
         position(1, 100, &id("a-board-100")),
-        position(1, max, &id("a-last-board")),
+        position(1, max_board, &id("a-last-board")),
         position(2, 0, &id("a-round-2")),
         position(9, 1, &id("a-round-9")),
         position(10, 0, &id("a-round-10")),
-        position(99_999, 99_999, &id("b-99999")),
+        position(999, 9_999, &id("b-999-9999")),
         // The largest round and board a pairing may have.
-        position(max, 0, &id("b-last-round-0")),
-        position(max, max - 1, &id("b-last-round-penultimate")),
-        position(max, max, &id("a-last-round-last")),
+        position(max_round, 0, &id("b-last-round-0")),
+        position(max_round, max_board - 1, &id("b-last-round-penultimate")),
+        position(max_round, max_board, &id("a-last-round-last")),
     ];
     // Added in a scrambled order.
     let mut scrambled = expected.clone();
@@ -1480,7 +1483,7 @@ async fn event_games_page_by_position_and_limit(backend: Backend) {
         listed(store, event, Some(&tie_before), 2).await,
         entries[3..5]
     );
-    let beyond = position(Pairing::MAX_NUMBER, Pairing::MAX_NUMBER, &id("zzz"));
+    let beyond = position(Pairing::MAX_ROUND, Pairing::MAX_BOARD, &id("zzz"));
     assert!(listed(store, event, Some(&beyond), 3).await.is_empty());
     let before_all = position(0, 0, &id("-"));
     assert_eq!(listed(store, event, Some(&before_all), ALL).await, entries);
@@ -1593,7 +1596,7 @@ async fn adding_a_game_again_lists_it_once(backend: Backend) {
         let entry = position(1, 1, &first);
         tokio::spawn(async move {
             store
-                .add_to_event(&event_id("idempotent {event}"), &entry)
+                .add_to_event(&event_id("idempotent {event}"), &entry, ROOMY)
                 .await
         })
     });
@@ -1707,6 +1710,7 @@ async fn several_states_load_together(backend: Backend) {
 }
 
 on_every_backend!(
+    a_full_event_list_refuses_new_entries,
     several_states_load_together,
     a_sweep_claim_is_held_until_released_or_lapsed,
     missing_game_loads_as_none_with_the_time,
@@ -1741,11 +1745,59 @@ on_every_backend!(
 );
 
 // ---------------------------------------------------------------------------
+// A full event list
+// ---------------------------------------------------------------------------
+
+/// A list holds at most the entries it is allowed: one more is refused and
+/// not written, an entry already there is still accepted, and of many
+/// concurrent adds (replicas creating games at once) exactly as many as
+/// there is room for are accepted.
+async fn a_full_event_list_refuses_new_entries(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = event_id("full list");
+    let entries: Vec<EventPosition> = (1..=4)
+        .map(|board| position(1, board, &id(&format!("game-{board}"))))
+        .collect();
+    for entry in &entries[..3] {
+        assert!(store.add_to_event(&event, entry, 3).await.expect("add"));
+    }
+    assert!(
+        !store
+            .add_to_event(&event, &entries[3], 3)
+            .await
+            .expect("add")
+    );
+    assert!(
+        store
+            .add_to_event(&event, &entries[1], 3)
+            .await
+            .expect("re-add")
+    );
+    assert_eq!(listed(store, "full list", None, ALL).await, entries[..3]);
+
+    let shared = Arc::clone(&subject.store);
+    let adds = (0..8).map(|board| {
+        let store = Arc::clone(&shared);
+        let entry = position(2, board, &id(&format!("racer-{board}")));
+        tokio::spawn(async move { store.add_to_event(&event_id("raced list"), &entry, 5).await })
+    });
+    let mut accepted = 0;
+    for handle in adds.collect::<Vec<_>>() {
+        if handle.await.expect("task").expect("add") {
+            accepted += 1;
+        }
+    }
+    assert_eq!(accepted, 5);
+    assert_eq!(listed(store, "raced list", None, ALL).await.len(), 5);
+}
+
+// ---------------------------------------------------------------------------
 // Rounds and boards beyond what a pairing may hold
 // ---------------------------------------------------------------------------
 
 /// `EventPosition` takes any `u32` round and board, although a pairing
-/// holds at most `Pairing::MAX_NUMBER`. A store may refuse what it cannot
+/// holds at most `Pairing::MAX_ROUND` and `Pairing::MAX_BOARD`. A store may refuse what it cannot
 /// order, but must never list an entry other than the one added.
 async fn any_round_and_board_is_listed_as_added_or_refused(backend: Backend) {
     let subject = open(backend);
@@ -1760,7 +1812,11 @@ async fn any_round_and_board_is_listed_as_added_or_refused(backend: Backend) {
     ];
     let mut accepted = Vec::new();
     for entry in &entries {
-        if store.add_to_event(&event_id(event), entry).await.is_ok() {
+        if store
+            .add_to_event(&event_id(event), entry, ROOMY)
+            .await
+            .is_ok()
+        {
             accepted.push(entry.clone());
         }
     }

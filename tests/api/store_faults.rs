@@ -195,10 +195,14 @@ impl GameStore for FaultyStore {
         &self,
         event_id: &EventId,
         position: &EventPosition,
-    ) -> Result<(), StoreError> {
-        self.inner.add_to_event(event_id, position).await?;
+        max_entries: usize,
+    ) -> Result<bool, StoreError> {
+        let listed = self
+            .inner
+            .add_to_event(event_id, position, max_entries)
+            .await?;
         self.faults.listings.fetch_add(1, Ordering::SeqCst);
-        Ok(())
+        Ok(listed)
     }
 
     async fn event_games(

@@ -236,6 +236,7 @@ async fn a_nine_round_swiss_with_forfeits_and_byes(backend: Backend) {
             total_rounds: 9,
             byes: nine_round_byes(),
             ratings,
+            ..Default::default()
         },
     )
     .await

@@ -145,6 +145,10 @@ end
 return 1
 ";
 
+/// Lists a game in its event unless the event's list is full (see the
+/// script's header for its keys and arguments).
+const LIST_IN_EVENT_SCRIPT: &str = include_str!("list_in_event.lua");
+
 /// Games are spread over this many buckets, each in its own hash slot. The
 /// number is part of the key layout: changing it moves every game.
 const BUCKETS: u32 = 64;
@@ -300,6 +304,7 @@ pub struct RedisStore {
     repair: Script,
     log: Script,
     archive: Script,
+    list_in_event: Script,
     prefix: String,
     /// The pub/sub channel of commit announcements.
     changes_channel: String,
@@ -336,6 +341,7 @@ impl RedisStore {
             repair: Script::new(REPAIR_SCRIPT),
             log: Script::new(LOG_SCRIPT),
             archive: Script::new(ARCHIVE_SCRIPT),
+            list_in_event: Script::new(LIST_IN_EVENT_SCRIPT),
             prefix: config.key_prefix.clone(),
             changes_channel: format!("{}:changes", config.key_prefix),
         })
@@ -1091,19 +1097,20 @@ impl GameStore for RedisStore {
         &self,
         event_id: &EventId,
         position: &EventPosition,
-    ) -> Result<(), StoreError> {
+        max_entries: usize,
+    ) -> Result<bool, StoreError> {
         let mut conn = self.endpoint.connection().await?;
-        let _: i64 = self
+        let listed: u8 = self
             .endpoint
             .bounded(
-                redis::cmd("ZADD")
-                    .arg(self.event_key(event_id))
-                    .arg(0)
+                self.list_in_event
+                    .key(self.event_key(event_id))
                     .arg(event_member(position))
-                    .query_async(&mut conn),
+                    .arg(max_entries)
+                    .invoke_async(&mut conn),
             )
             .await?;
-        Ok(())
+        Ok(listed == 1)
     }
 
     async fn event_games(

@@ -140,6 +140,7 @@ pub fn settings(store: StoreChoice) -> Settings {
         dev_insecure: false,
         request_timeout: Duration::from_secs(10),
         max_requests: 1024,
+        max_event_games: arbiter::domain::Pairing::MAX_EVENT_GAMES,
         // Tests play far faster than people; the limits have tests of
         // their own.
         write_limits: (0, 0),

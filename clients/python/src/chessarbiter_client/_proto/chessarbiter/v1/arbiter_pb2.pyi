@@ -46,6 +46,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_WATCHER_TOO_SLOW: _ClassVar[ErrorReason]
     ERROR_REASON_DRAW_REQUEST_LIMIT: _ClassVar[ErrorReason]
     ERROR_REASON_MALFORMED_REQUEST: _ClassVar[ErrorReason]
+    ERROR_REASON_EVENT_FULL: _ClassVar[ErrorReason]
+    ERROR_REASON_REPLY_TOO_LARGE: _ClassVar[ErrorReason]
+    ERROR_REASON_METADATA_TOO_LARGE: _ClassVar[ErrorReason]
 
 class Color(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -199,6 +202,9 @@ ERROR_REASON_RATE_LIMITED: ErrorReason
 ERROR_REASON_WATCHER_TOO_SLOW: ErrorReason
 ERROR_REASON_DRAW_REQUEST_LIMIT: ErrorReason
 ERROR_REASON_MALFORMED_REQUEST: ErrorReason
+ERROR_REASON_EVENT_FULL: ErrorReason
+ERROR_REASON_REPLY_TOO_LARGE: ErrorReason
+ERROR_REASON_METADATA_TOO_LARGE: ErrorReason
 COLOR_UNSPECIFIED: Color
 COLOR_WHITE: Color
 COLOR_BLACK: Color
@@ -881,18 +887,22 @@ class ListGamesResponse(_message.Message):
     def __init__(self, games: _Optional[_Iterable[_Union[Game, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetStandingsRequest(_message.Message):
-    __slots__ = ("event_id", "tie_breaks", "total_rounds", "byes", "ratings")
+    __slots__ = ("event_id", "tie_breaks", "total_rounds", "byes", "ratings", "page_size", "page_token")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     BYES_FIELD_NUMBER: _ClassVar[int]
     RATINGS_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     tie_breaks: _containers.RepeatedCompositeFieldContainer[TieBreak]
     total_rounds: int
     byes: _containers.RepeatedCompositeFieldContainer[Bye]
     ratings: _containers.RepeatedCompositeFieldContainer[PlayerRating]
-    def __init__(self, event_id: _Optional[str] = ..., tie_breaks: _Optional[_Iterable[_Union[TieBreak, _Mapping]]] = ..., total_rounds: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[Bye, _Mapping]]] = ..., ratings: _Optional[_Iterable[_Union[PlayerRating, _Mapping]]] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, event_id: _Optional[str] = ..., tie_breaks: _Optional[_Iterable[_Union[TieBreak, _Mapping]]] = ..., total_rounds: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[Bye, _Mapping]]] = ..., ratings: _Optional[_Iterable[_Union[PlayerRating, _Mapping]]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class TieBreak(_message.Message):
     __slots__ = ("kind", "cut_lowest", "cut_highest")
@@ -955,14 +965,16 @@ class Standing(_message.Message):
     def __init__(self, rank: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., points: _Optional[str] = ..., games_played: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., forfeit_wins: _Optional[int] = ..., forfeit_losses: _Optional[int] = ..., direct_encounter: _Optional[str] = ..., buchholz: _Optional[str] = ..., buchholz_cut1: _Optional[str] = ..., sonneborn_berger: _Optional[str] = ..., tie_break_values: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
-    __slots__ = ("standings", "games_counted", "tie_breaks")
+    __slots__ = ("standings", "games_counted", "tie_breaks", "next_page_token")
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
     GAMES_COUNTED_FIELD_NUMBER: _ClassVar[int]
     TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     standings: _containers.RepeatedCompositeFieldContainer[Standing]
     games_counted: int
     tie_breaks: _containers.RepeatedCompositeFieldContainer[TieBreak]
-    def __init__(self, standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_counted: _Optional[int] = ..., tie_breaks: _Optional[_Iterable[_Union[TieBreak, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_counted: _Optional[int] = ..., tie_breaks: _Optional[_Iterable[_Union[TieBreak, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ExportPgnRequest(_message.Message):
     __slots__ = ("game_id", "event_id")
