@@ -6,6 +6,13 @@ use arbiter::server::{self, Config};
 use clap::Parser;
 use tokio_util::sync::CancellationToken;
 
+/// mimalloc rather than the system's allocator: a move allocates and frees
+/// many small buffers (the request, the state, the events, the reply), and
+/// with glibc's malloc that took about a seventh of the server's CPU under
+/// load; measured side by side in docs/benchmarks.md.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let config = Config::parse();

@@ -9,9 +9,9 @@
 //! and only the answers that cannot depend on castling are trusted (see
 //! [`can_checkmate`] and [`is_dead`]).
 
-use std::str::FromStr;
-
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, File, Position, Rank, fen::Fen};
+use shakmaty::{
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Position, Rank, Role, fen::Fen,
+};
 
 use super::Ply;
 
@@ -52,7 +52,57 @@ fn castling_is_standard(pos: &Chess) -> bool {
 /// Converts to the board type chasolver analyses, keeping the castling
 /// rights when `castling` is set (they must be standard ones, see
 /// [`castling_is_standard`]) and dropping them otherwise.
+///
+/// Built square by square, not through a FEN text: this runs on every move
+/// (the fast dead-position test), where formatting and parsing a FEN cost
+/// more than the test itself. The en passant square is the FIDE one
+/// ([`EnPassantMode::Legal`]), as a FEN of the position would write it.
 fn board_of(pos: &Chess, castling: bool) -> Option<chess::Board> {
+    let color_of = |color: Color| color.fold_wb(chess::Color::White, chess::Color::Black);
+    let mut builder = chess::BoardBuilder::new();
+    for (square, piece) in pos.board().iter() {
+        let role = match piece.role {
+            Role::Pawn => chess::Piece::Pawn,
+            Role::Knight => chess::Piece::Knight,
+            Role::Bishop => chess::Piece::Bishop,
+            Role::Rook => chess::Piece::Rook,
+            Role::Queen => chess::Piece::Queen,
+            Role::King => chess::Piece::King,
+        };
+        // Both crates number the squares a1 = 0, b1 = 1, ..., h8 = 63.
+        builder.piece(
+            chess::ALL_SQUARES[square.to_usize()],
+            role,
+            color_of(piece.color),
+        );
+    }
+    builder.side_to_move(color_of(pos.turn()));
+    if castling {
+        let castles = pos.castles();
+        for color in Color::ALL {
+            let rights = match (
+                castles.has(color, CastlingSide::KingSide),
+                castles.has(color, CastlingSide::QueenSide),
+            ) {
+                (true, true) => chess::CastleRights::Both,
+                (true, false) => chess::CastleRights::KingSide,
+                (false, true) => chess::CastleRights::QueenSide,
+                (false, false) => chess::CastleRights::NoRights,
+            };
+            builder.castle_rights(color_of(color), rights);
+        }
+    }
+    builder.en_passant(
+        pos.ep_square(EnPassantMode::Legal)
+            .map(|square| chess::File::from_index(square.file().to_usize())),
+    );
+    chess::Board::try_from(&builder).ok()
+}
+
+/// The same board through a FEN text: what [`board_of`] must agree with.
+#[cfg(test)]
+fn board_through_fen(pos: &Chess, castling: bool) -> Option<chess::Board> {
+    use std::str::FromStr;
     let mut setup = Fen::from_position(pos, EnPassantMode::Legal).into_setup();
     if !castling {
         setup.castling_rights = shakmaty::Bitboard::EMPTY;
@@ -210,6 +260,41 @@ pub fn position(fen: &str) -> Option<Chess> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The board built square by square is the one a FEN text gives, at
+    /// every position of random games: castling rights kept and dropped,
+    /// en passant squares legal and not, checks, promotions.
+    #[test]
+    fn boards_built_directly_equal_boards_read_from_fen() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(20_261_201);
+        let mut positions = 0;
+        for _ in 0..300 {
+            let mut pos = Chess::default();
+            for _ in 0..rng.random_range(0..160) {
+                for castling in [true, false] {
+                    if castling && !castling_is_standard(&pos) {
+                        continue;
+                    }
+                    let direct = board_of(&pos, castling);
+                    assert!(direct.is_some());
+                    assert_eq!(direct, board_through_fen(&pos, castling));
+                    assert_eq!(
+                        direct.map(|b| b.get_hash()),
+                        board_through_fen(&pos, castling).map(|b| b.get_hash())
+                    );
+                    positions += 1;
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let pick = rng.random_range(0..moves.len());
+                pos.play_unchecked(moves[pick]);
+            }
+        }
+        assert!(positions > 10_000, "{positions}");
+    }
 
     fn dead(fen: &str) -> bool {
         is_dead(&position(fen).expect("legal FEN"))
