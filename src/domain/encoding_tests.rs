@@ -640,3 +640,25 @@ fn changed_game(decision: Result<Decision, crate::domain::Rejection>) -> Game {
         other => panic!("expected a change, got {other:?}"),
     }
 }
+
+#[test]
+fn the_schema_is_read_from_the_envelope_s_start() {
+    assert_eq!(schema_in_prefix(br#"{"schema":2,"game":{}}"#), Some(2));
+    assert_eq!(schema_in_prefix(br#"{"schema":17,"event":{}}"#), Some(17));
+    // Anything else is left to the full parse.
+    for other in [
+        &br#"{"schema":,"game":{}}"#[..],
+        br#"{"schema":2}"#,
+        br#"{"schema":1234567890,"game":{}}"#,
+        br#"{"schema": 2,"game":{}}"#,
+        br#"{"game":{},"schema":2}"#,
+        b"{\"schema\":",
+    ] {
+        assert_eq!(
+            schema_in_prefix(other),
+            None,
+            "{}",
+            String::from_utf8_lossy(other)
+        );
+    }
+}

@@ -3,8 +3,9 @@
 //!
 //! HTTP/2 itself is told to read header lists of up to
 //! [`HTTP2_MAX_HEADER_LIST_BYTES`]; beyond that hyper answers HTTP 431,
-//! which gRPC clients report as `UNKNOWN`, and beyond four times that h2
-//! ends the whole connection. Within it, this layer refuses a call whose
+//! which gRPC clients report as `UNKNOWN`, and a header block sent in more
+//! frames than h2 reads for that size (about 100 KB encoded) makes h2 end
+//! the whole connection. Within it, this layer refuses a call whose
 //! metadata is over [`MAX_METADATA_BYTES`] with `RESOURCE_EXHAUSTED` and
 //! the reason `METADATA_TOO_LARGE`, before any service reads it.
 

@@ -3,6 +3,7 @@
 
 mod config;
 pub mod health;
+mod large_replies;
 mod metadata_limit;
 mod metrics_port;
 mod rpc_metrics;
@@ -11,6 +12,7 @@ mod sweeper;
 pub mod telemetry;
 pub mod tls;
 
+pub use self::large_replies::{LARGE_REPLY_SEND_TIME, MAX_LARGE_REPLIES, MAX_PGN_EXPORTS};
 pub use self::metadata_limit::{HTTP2_MAX_HEADER_LIST_BYTES, MAX_METADATA_BYTES};
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
@@ -116,6 +118,7 @@ pub async fn serve(
         .layer(cors(&settings.cors_allowed_origins)?)
         .layer(tonic_web::GrpcWebLayer::new())
         .layer(metadata_limit::MetadataLimitLayer)
+        .layer(large_replies::LargeRepliesLayer::default())
         .timeout(settings.request_timeout)
         .http2_max_header_list_size(metadata_limit::HTTP2_MAX_HEADER_LIST_BYTES)
         .max_concurrent_streams(streams_per_connection)
@@ -321,7 +324,18 @@ async fn health_port<T: tonic_health::pb::health_server::Health>(
         .map_err(|err| format!("cannot listen for health checks on {address}: {err}"))?;
     tracing::info!(address = %listener.local_addr()?, "serving grpc.health.v1 in plaintext");
     Ok(tokio::spawn(async move {
+        // The same HTTP/2 hardening as the main port: a probe's port is
+        // reachable by whatever reaches the pod.
         let served = tonic::transport::Server::builder()
+            .layer(metadata_limit::MetadataLimitLayer)
+            .http2_max_header_list_size(metadata_limit::HTTP2_MAX_HEADER_LIST_BYTES)
+            .timeout(Duration::from_secs(10))
+            .max_concurrent_streams(100)
+            .http2_keepalive_interval(Some(Duration::from_secs(30)))
+            .http2_keepalive_timeout(Some(Duration::from_secs(20)))
+            .http2_max_pending_accept_reset_streams(Some(100))
+            .http2_max_local_error_reset_streams(Some(1024))
+            .max_connection_age(Duration::from_secs(1800))
             .add_service(health)
             .serve_with_incoming_shutdown(without_nagle(listener), shutdown.cancelled_owned())
             .await;

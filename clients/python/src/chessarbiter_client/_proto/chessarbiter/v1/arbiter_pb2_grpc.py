@@ -311,9 +311,11 @@ class ArbiterServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetStandings(self, request, context):
-        """An event's standings with tie-breaks, from its games' committed results.
+        """An event's standings with tie-breaks, from its games' committed results,
+        in pages.
 
-        Errors: INVALID_FIELD, STORAGE_UNAVAILABLE (retry).
+        Errors: INVALID_FIELD, REPLY_TOO_LARGE (an event listing more games
+        than an event may hold), STORAGE_UNAVAILABLE (retry).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -334,7 +336,9 @@ class ArbiterServiceServicer:
         """An event in the FIDE Tournament Report File format (TRF-16), for
         pairing engines.
 
-        Errors: INVALID_FIELD, STORAGE_UNAVAILABLE (retry).
+        Errors: INVALID_FIELD, REPLY_TOO_LARGE (a report that could be over
+        4000000 bytes, or an event listing more games than an event may hold),
+        STORAGE_UNAVAILABLE (retry).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -954,7 +958,8 @@ class AdminServiceServicer:
         """Creates a game and returns one secret token per seat.
 
         Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, REQUEST_ID_REUSED,
-        TOKENS_NOT_REISSUABLE, CONTENTION (retry), STORAGE_UNAVAILABLE (retry).
+        TOKENS_NOT_REISSUABLE, EVENT_FULL, CONTENTION (retry),
+        STORAGE_UNAVAILABLE (retry).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
