@@ -12,7 +12,8 @@ pub enum ByeKind {
     /// The bye the pairing gave the player left over (TRF `U`): a win's
     /// points; not voluntary.
     PairingAllocated,
-    /// A requested bye scored as a win (TRF `F`); voluntary.
+    /// A requested bye scored as a win (TRF `F`); not voluntarily
+    /// unplayed (Art. 16.2.2).
     FullPoint,
     /// A requested bye scored as a draw (TRF `H`); voluntary.
     HalfPoint,
@@ -31,10 +32,12 @@ impl ByeKind {
         }
     }
 
-    /// Whether the round is voluntarily unplayed (VUR, Art. 16): every
-    /// bye but the one the pairing allocated.
+    /// Whether the round is voluntarily unplayed (VUR, Art. 16.2.5): a
+    /// half- or zero-point bye. A pairing-allocated and a full-point bye
+    /// are not (Art. 16.2.1 and 16.2.2), as FIDE's reference
+    /// implementation reads them.
     pub fn voluntary(self) -> bool {
-        self != Self::PairingAllocated
+        matches!(self, Self::HalfPoint | Self::ZeroPoint)
     }
 
     /// Its weight in Sonneborn-Berger against the dummy opponent: the

@@ -220,7 +220,9 @@ struct Value {
 
 /// The sum of `values` after `cut` (Art. 14): the lowest left out first,
 /// voluntarily unplayed rounds' values before any other (Art. 16.5); then
-/// the highest.
+/// the highest, whatever rounds they stand for (the exception of Art. 16.5
+/// is for the least significant values only, as FIDE's reference
+/// implementation reads it).
 fn cut_sum(mut values: Vec<Value>, cut: Cut) -> Points {
     // Least significant first: voluntary before others, then by value.
     values.sort_by_key(|v| (!v.voluntary, v.value));
@@ -230,6 +232,7 @@ fn cut_sum(mut values: Vec<Value>, cut: Cut) -> Points {
         v.count -= taken;
         lowest -= taken;
     }
+    values.sort_by_key(|v| v.value);
     let mut highest = cut.highest;
     for v in values.iter_mut().rev() {
         let taken = v.count.min(highest);
@@ -326,17 +329,21 @@ impl<'a> Tournament<'a> {
     }
 
     /// A player's score as their opponents' tie-breaks count it (Art.
-    /// 16.3): voluntarily unplayed rounds after the last round the player
-    /// played over the board count as draws.
+    /// 16.3): after the last round that is not voluntarily unplayed (a game
+    /// over the board, a forfeit win, a pairing-allocated or full-point bye:
+    /// Art. 16.2.1 to 16.2.4), each round without an opponent (a half- or
+    /// zero-point bye, an absence) counts as a draw; a forfeit loss keeps
+    /// its points, since an opponent was paired. As FIDE's reference
+    /// implementation (TieBreakServer) reads the article.
     fn adjusted_score(&self, record: &Record) -> Points {
-        let last_played = record
+        let last_not_voluntary = record
             .rounds
             .iter()
             .filter(|(round, entries)| {
                 **round >= 1
                     && entries
                         .iter()
-                        .any(|e| matches!(e, Entry::Game { played: true, .. }))
+                        .any(|e| !matches!(e, Entry::Pending) && !e.voluntary())
             })
             .map(|(round, _)| *round)
             .max()
@@ -345,16 +352,18 @@ impl<'a> Tournament<'a> {
         let mut score = Points::ZERO;
         for (round, entries) in &record.rounds {
             for entry in entries {
+                let without_opponent = matches!(entry, Entry::Bye(..));
                 score = score
-                    + if *round > last_played && entry.voluntary() {
+                    + if *round > last_not_voluntary && without_opponent && entry.voluntary() {
                         draw
                     } else {
                         entry.points()
                     };
             }
         }
-        // Absences after the last game played, each a draw.
-        let later = record.absences(self.rounds) - record.absences(last_played.min(self.rounds));
+        // Absences after that round, each a draw.
+        let later =
+            record.absences(self.rounds) - record.absences(last_not_voluntary.min(self.rounds));
         score + Points::from_milli(draw.milli() * i64::from(later))
     }
 
@@ -748,6 +757,128 @@ mod tests {
 
     fn milli(points: Points) -> i64 {
         points.milli()
+    }
+
+    /// A game of `round`, forfeited by the loser when `played` is false.
+    fn round_game(
+        round: u32,
+        white: &str,
+        black: &str,
+        outcome: Outcome,
+        played: bool,
+    ) -> GameRecordForStandings {
+        let termination = if played {
+            Termination::Checkmate
+        } else {
+            Termination::Forfeit
+        };
+        GameRecordForStandings {
+            round,
+            ..game_scored(white, black, outcome, termination, ScoringSystem::default())
+        }
+    }
+
+    fn buchholz_of(games: &[GameRecordForStandings], rules: StandingsRules, id: &str) -> i64 {
+        let rows = standings(games, &rules).unwrap();
+        let row = rows.iter().find(|r| r.player.id == id).unwrap();
+        milli(row.tie_breaks[0])
+    }
+
+    fn rules_with(order: TieBreak, byes: Vec<Bye>, rounds: u32) -> StandingsRules {
+        StandingsRules {
+            order: TieBreakOrder::new(vec![order]).unwrap(),
+            total_rounds: Some(rounds),
+            byes,
+            ..StandingsRules::default()
+        }
+    }
+
+    /// Art. 16.3, as the reference reads it: an opponent who lost a game
+    /// by forfeit after the last round he played keeps that 0 in his
+    /// opponents' Buchholz (an opponent was paired); only rounds without
+    /// an opponent after it count as draws.
+    #[test]
+    fn an_opponent_s_forfeit_loss_keeps_its_zero() {
+        // x beats o in round 1 and w in round 2; o loses round 2 to z by
+        // forfeit, then is absent in round 3 (a zero-point bye).
+        let games = [
+            round_game(1, "x", "o", Outcome::WhiteWins, true),
+            round_game(2, "x", "w", Outcome::WhiteWins, true),
+            round_game(2, "z", "o", Outcome::WhiteWins, false),
+            round_game(3, "x", "z", Outcome::Draw, true),
+        ];
+        let byes = vec![
+            bye("o", 3, ByeKind::ZeroPoint),
+            bye("w", 3, ByeKind::ZeroPoint),
+        ];
+        let rules = rules_with(TieBreak::Buchholz(Cut::NONE), byes, 3);
+        // x's opponents as his Buchholz counts them: o lost round 1 (0)
+        // and round 2 by forfeit (0, not a draw), and round 3 without an
+        // opponent after his last game counts as a draw: 0.5. w was
+        // absent in round 1 (before his game: 0), lost round 2 (0), and
+        // round 3 counts as a draw: 0.5. z won round 2 by forfeit and drew
+        // round 3, absent in round 1 before them: 1.5. In all 2.5.
+        assert_eq!(buchholz_of(&games, rules, "x"), 2_500);
+    }
+
+    /// A bye without an opponent is a draw for the opponents' Buchholz
+    /// only after the player's last round that is not voluntarily
+    /// unplayed: a pairing-allocated (or full-point) bye later keeps it 0.
+    #[test]
+    fn a_bye_before_a_later_allocated_bye_keeps_its_points() {
+        let games = [
+            round_game(1, "x", "o", Outcome::WhiteWins, true),
+            round_game(2, "x", "y", Outcome::Draw, true),
+        ];
+        for later in [ByeKind::PairingAllocated, ByeKind::FullPoint] {
+            let byes = vec![
+                bye("o", 2, ByeKind::ZeroPoint),
+                bye("o", 3, later),
+                bye("x", 3, ByeKind::PairingAllocated),
+                bye("y", 1, ByeKind::ZeroPoint),
+                bye("y", 3, ByeKind::ZeroPoint),
+            ];
+            let rules = rules_with(TieBreak::Buchholz(Cut::NONE), byes, 3);
+            // o for x: 0 in round 1, 0 for the zero-point bye of round 2
+            // (a bye that is not voluntarily unplayed follows it), 1 for
+            // round 3: 1. y: 0 for round 1 (before his game), 0.5, and
+            // 0.5 for round 3 (after it): 1. x's own bye in round 3 stands
+            // in at his 2.5 points. In all 4.5.
+            assert_eq!(buchholz_of(&games, rules, "x"), 4_500, "{later:?}");
+        }
+    }
+
+    /// Median-1 with two voluntarily unplayed rounds: the lowest cut takes
+    /// one of them; the other's stand-in value is cut as the highest when
+    /// it is the highest.
+    #[test]
+    fn the_highest_cut_takes_a_voluntarily_unplayed_round_s_value() {
+        // x wins rounds 1 and 2 (against o and y), then takes half-point
+        // byes in rounds 3 and 4: 3 points. p and q play rounds 3 and 4.
+        let games = [
+            round_game(1, "x", "o", Outcome::WhiteWins, true),
+            round_game(2, "x", "y", Outcome::WhiteWins, true),
+            round_game(3, "p", "q", Outcome::Draw, true),
+            round_game(4, "q", "p", Outcome::Draw, true),
+        ];
+        let mut byes = vec![
+            bye("x", 3, ByeKind::HalfPoint),
+            bye("x", 4, ByeKind::HalfPoint),
+            bye("y", 1, ByeKind::ZeroPoint),
+        ];
+        for round in 2..=4 {
+            byes.push(bye("o", round, ByeKind::ZeroPoint));
+        }
+        for round in 3..=4 {
+            byes.push(bye("y", round, ByeKind::ZeroPoint));
+        }
+        let rules = rules_with(TieBreak::Buchholz(Cut::median(1)), byes, 4);
+        // x's values: o 1.5 (rounds 2 to 4 after his last game count as
+        // draws), y 1.0 (round 1, before his game, counts 0; rounds 3 and
+        // 4 as draws), and each bye stands in at x's own 3. The lowest
+        // cut takes a bye's 3 (voluntarily unplayed first); the highest
+        // cut the other bye's 3, not o's 1.5.
+        assert_eq!(buchholz_of(&games, rules, "x"), 2_500);
     }
 
     /// A four-player round robin computed by hand:

@@ -34,6 +34,7 @@ mod standings;
 mod storage;
 mod store_contract;
 mod store_faults;
+mod tie_break_reference;
 mod tie_breaks;
 mod traces;
 mod trf;
