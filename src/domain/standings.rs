@@ -524,15 +524,26 @@ impl<'a> Tournament<'a> {
         }
     }
 
-    /// Points each of `group` scored over the board against the others, if
-    /// every two of them have met (Art. 6); `None` otherwise.
-    fn direct_encounter(&self, group: &[&str]) -> Option<HashMap<String, Points>> {
-        let members: BTreeSet<&str> = group.iter().copied().collect();
+    /// Direct encounter among `group` (Art. 6): each player's points in
+    /// the games played over the board against the others, and the classes
+    /// it splits the group into, best first. When every two of them have
+    /// met, by those points (6.2). When not, only from the top: the best
+    /// is set apart while their points exceed what any other could have
+    /// reached by winning every game they did not play within the group,
+    /// and the rest stay level (as FIDE's reference implementation reads
+    /// Art. 6 for a Swiss). `None` when not all have met and it sets
+    /// nobody apart.
+    fn direct_encounter(&self, group: &[usize], rows: &[Standing]) -> Option<DirectEncounter> {
+        let members: BTreeSet<&str> = group.iter().map(|&i| rows[i].player.id.as_str()).collect();
         let mut met: BTreeSet<(&str, &str)> = BTreeSet::new();
         let mut scored: HashMap<String, Points> = HashMap::new();
-        for &id in group {
+        let mut opponents_met: HashMap<&str, usize> = HashMap::new();
+        for &i in group {
+            let id = rows[i].player.id.as_str();
             let record = self.records.get(id)?;
-            let mut points = Points::ZERO;
+            // Against each opponent met more than once, the average of
+            // those games (Art. 6.1.2), in thousandths of a point.
+            let mut against: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
             for entry in record.entries() {
                 if let Entry::Game {
                     opponent,
@@ -543,14 +554,60 @@ impl<'a> Tournament<'a> {
                     && members.contains(opponent.as_str())
                 {
                     met.insert((id, opponent.as_str()));
-                    points = points + *p;
+                    let (sum, games) = against.entry(opponent.as_str()).or_default();
+                    *sum += p.milli();
+                    *games += 1;
                 }
             }
+            let points = against
+                .values()
+                .map(|&(sum, games)| Points::from_milli(sum / games))
+                .sum();
+            opponents_met.insert(id, against.len());
             scored.insert(id.to_owned(), points);
         }
+        let value = |i: usize| scored.get(&rows[i].player.id).copied().unwrap_or_default();
         let pairs = group.len() * (group.len() - 1);
-        (met.len() == pairs).then_some(scored)
+        if met.len() == pairs {
+            let classes = split(group.to_vec(), value);
+            return Some(DirectEncounter { scored, classes });
+        }
+        // The most each could have scored: a win for every member of the
+        // group not met over the board.
+        let win = self.rules.bye_points.win();
+        let most = |i: usize| {
+            let missing = group.len() - 1 - opponents_met[rows[i].player.id.as_str()];
+            value(i) + Points::from_milli(win.milli() * i64::try_from(missing).unwrap_or(0))
+        };
+        let mut sorted = group.to_vec();
+        sorted.sort_by(|&a, &b| {
+            value(b)
+                .cmp(&value(a))
+                .then(most(b).cmp(&most(a)))
+                .then(rows[a].player.id.cmp(&rows[b].player.id))
+        });
+        let mut classes = Vec::new();
+        let mut rest = sorted.as_slice();
+        while let [first, others @ ..] = rest
+            && !others.is_empty()
+            && others.iter().all(|&o| value(*first) > most(o))
+        {
+            classes.push(vec![*first]);
+            rest = others;
+        }
+        if classes.is_empty() {
+            return None;
+        }
+        classes.push(rest.to_vec());
+        Some(DirectEncounter { scored, classes })
     }
+}
+
+/// What direct encounter did to a tied group: each player's points against
+/// the others, and the classes it split the group into, best first.
+struct DirectEncounter {
+    scored: HashMap<String, Points>,
+    classes: Vec<Vec<usize>>,
 }
 
 /// The standings of an event's games, best first: by points, then the
@@ -663,9 +720,8 @@ fn order_group(
         return;
     }
     if order[level] == TieBreak::DirectEncounter {
-        let ids: Vec<String> = group.iter().map(|&i| rows[i].player.id.clone()).collect();
-        let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
-        let Some(scored) = tournament.direct_encounter(&refs) else {
+        let Some(DirectEncounter { scored, classes }) = tournament.direct_encounter(&group, rows)
+        else {
             order_group(tournament, order, rows, group, level + 1, false, ranked);
             return;
         };
@@ -676,8 +732,8 @@ fn order_group(
                 rows[i].tie_breaks[level] = value;
             }
         }
-        let value = |i: usize| scored.get(&rows[i].player.id).copied().unwrap_or_default();
-        let classes = split(group, value);
+        // A class it set apart is tied again on direct encounter among
+        // itself alone; a group it left whole goes on to the next.
         let whole = classes.len() == 1;
         for class in classes {
             if whole || class.len() < 2 {
@@ -1295,6 +1351,35 @@ mod tests {
         rows.iter()
             .map(|r| (r.player.id.as_str(), r.rank, r.direct_encounter.to_string()))
             .collect()
+    }
+
+    /// a, b and c finish on 2 points; a beat b and c, who never met. No
+    /// other could reach a's 2 points against the group even by winning
+    /// the game they did not play (b and c could make 1 each), so direct
+    /// encounter sets a apart (as the reference reads Art. 6 for a Swiss);
+    /// b and c, still not having met, go on to games with Black (c 2 to
+    /// b's 1). Without it, games with Black alone would put c first.
+    #[test]
+    fn direct_encounter_sets_apart_a_player_nobody_could_reach() {
+        let games = [
+            game("a", "b", Outcome::WhiteWins),
+            game("a", "c", Outcome::WhiteWins),
+            game("h", "a", Outcome::WhiteWins),
+            game("b", "d", Outcome::WhiteWins),
+            game("b", "e", Outcome::WhiteWins),
+            game("f", "c", Outcome::BlackWins),
+            game("g", "c", Outcome::BlackWins),
+        ];
+        let rows = standings(&games, &de_rules()).unwrap();
+        let top: Vec<_> = ranks(&rows).into_iter().take(3).collect();
+        assert_eq!(
+            top,
+            [
+                ("a", 1, "2".to_owned()),
+                ("c", 2, "0".to_owned()),
+                ("b", 3, "0".to_owned()),
+            ]
+        );
     }
 
     /// a, b, c and d all finish on 2 points and have all met each other:
