@@ -81,8 +81,9 @@ pub struct Standing {
     /// Sonneborn-Berger (2023: a dummy opponent for each unplayed round).
     pub sonneborn_berger: Points,
     /// The direct encounter's value: points scored against the players
-    /// tied with this one when the tie-break was reached, if all of them
-    /// had met; zero otherwise, or when the order has no direct encounter.
+    /// tied with this one when the tie-break was reached, when it applied
+    /// (all of them had met, or it set a player apart); zero otherwise, or
+    /// when the order has no direct encounter.
     pub direct_encounter: Points,
     /// The value of each tie-break of the order, in its order.
     pub tie_breaks: Vec<Points>,
@@ -143,8 +144,8 @@ impl Entry {
         }
     }
 
-    /// Whether the round is voluntarily unplayed (VUR): a forfeit loss
-    /// (double forfeits included) or a bye the pairing did not allocate.
+    /// Whether the round is voluntarily unplayed (VUR, Art. 16.2.5): a
+    /// forfeit loss (double forfeits included), a half- or zero-point bye.
     fn voluntary(&self) -> bool {
         match self {
             Self::Game {
@@ -454,35 +455,45 @@ impl<'a> Tournament<'a> {
         values
     }
 
+    /// The average rating of the opponents met over the board (ARO, Art.
+    /// 10.1), with its cuts counted in games: a game against an unrated
+    /// opponent, which the average leaves out, is the first cut, lowest or
+    /// highest (as FIDE's reference implementation cuts); then the lowest
+    /// or highest rating.
     fn average_rating_of_opponents(&self, record: &Record, cut: Cut) -> Points {
-        let mut ratings: Vec<u32> = record
+        let opponents: Vec<Option<u32>> = record
             .entries()
             .filter_map(|entry| match entry {
                 Entry::Game {
                     opponent,
                     played: true,
                     ..
-                } => self.rules.ratings.get(opponent).copied(),
+                } => Some(self.rules.ratings.get(opponent).copied()),
                 _ => None,
             })
             .collect();
-        ratings.sort_unstable();
-        let lowest = usize::try_from(cut.lowest).unwrap_or(usize::MAX);
-        let highest = usize::try_from(cut.highest).unwrap_or(usize::MAX);
-        let kept = ratings
-            .get(
-                lowest.min(ratings.len())
-                    ..ratings
-                        .len()
-                        .saturating_sub(highest)
-                        .max(lowest.min(ratings.len())),
-            )
-            .unwrap_or(&[]);
-        if kept.is_empty() {
+        let mut unrated = opponents.iter().filter(|r| r.is_none()).count();
+        let mut ratings: std::collections::VecDeque<u32> = {
+            let mut rated: Vec<u32> = opponents.into_iter().flatten().collect();
+            rated.sort_unstable();
+            rated.into()
+        };
+        for highest in std::iter::repeat_n(false, cut.lowest as usize)
+            .chain(std::iter::repeat_n(true, cut.highest as usize))
+        {
+            if unrated > 0 {
+                unrated -= 1;
+            } else if highest {
+                ratings.pop_back();
+            } else {
+                ratings.pop_front();
+            }
+        }
+        if ratings.is_empty() {
             return Points::ZERO;
         }
-        let sum: u64 = kept.iter().map(|&r| u64::from(r)).sum();
-        let n = kept.len() as u64;
+        let sum: u64 = ratings.iter().map(|&r| u64::from(r)).sum();
+        let n = ratings.len() as u64;
         // Rounded to the nearest whole number, halves up.
         let average = (2 * sum + n) / (2 * n);
         Points::from_milli(i64::try_from(average).unwrap_or(0) * 1000)
@@ -618,9 +629,9 @@ struct DirectEncounter {
 ///
 /// Unplayed rounds follow Art. 16 of the 2023 regulations: each counts for
 /// the player as a game against a dummy opponent with the player's own
-/// points; an opponent's voluntarily unplayed rounds after the last game
-/// they played count as draws. Unfinished and aborted games count for
-/// nothing.
+/// points; an opponent's rounds without an opponent (H and Z byes,
+/// absences) after their last round that is not voluntarily unplayed count
+/// as draws. Unfinished and aborted games count for nothing.
 pub fn standings(
     games: &[GameRecordForStandings],
     rules: &StandingsRules,
@@ -703,8 +714,8 @@ pub fn standings(
 /// Orders `group` (indices into `rows`, tied on everything before
 /// `level`) by the tie-breaks from `level` on, appending its classes of
 /// players still equal, best first, to `ranked`. Direct encounter splits a
-/// group whose players have all met, and is applied again to each smaller
-/// group it leaves tied (`again`) before the next tie-break.
+/// group (see [`Tournament::direct_encounter`]), and is applied again to
+/// each smaller group it leaves tied (`again`) before the next tie-break.
 fn order_group(
     tournament: &Tournament<'_>,
     order: &[TieBreak],
