@@ -440,20 +440,25 @@ async fn games_that_cannot_be_read_do_not_keep_the_sweeper_from_the_others() {
     assert_eq!(arbiter.metrics().set_aside.get(), 210);
 }
 
+/// A game of `event` on `board` of round 1, between players of its own.
+fn event_game(event: &EventId, board: u32) -> NewGame {
+    NewGame::new(
+        Player::parse("white", &format!("w{board}"), "White").unwrap(),
+        Player::parse("black", &format!("b{board}"), "Black").unwrap(),
+        Variant::Standard,
+        &StartPosition::Standard,
+        Pairing::parse(event.as_str(), 1, board).unwrap(),
+        GameRules::default(),
+    )
+    .unwrap()
+}
+
 #[tokio::test]
 async fn an_events_standings_read_its_games_in_one_round_trip() {
     let (arbiter, _, calls) = recording_arbiter();
     let event = EventId::parse("club-open").unwrap();
     for board in 1..=30 {
-        let new = NewGame::new(
-            Player::parse("white", &format!("w{board}"), "White").unwrap(),
-            Player::parse("black", &format!("b{board}"), "Black").unwrap(),
-            Variant::Standard,
-            &StartPosition::Standard,
-            Pairing::parse(event.as_str(), 1, board).unwrap(),
-            GameRules::default(),
-        )
-        .unwrap();
+        let new = event_game(&event, board);
         arbiter.create_game(None, new).await.unwrap();
     }
     calls.lock().unwrap().clear();
@@ -483,15 +488,7 @@ async fn a_page_of_full_games_holds_a_bounded_number_of_moves() {
     let line = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"];
     let mut ids = Vec::new();
     for board in 1..=4 {
-        let new = NewGame::new(
-            Player::parse("white", &format!("w{board}"), "White").unwrap(),
-            Player::parse("black", &format!("b{board}"), "Black").unwrap(),
-            Variant::Standard,
-            &StartPosition::Standard,
-            Pairing::parse(event.as_str(), 1, board).unwrap(),
-            GameRules::default(),
-        )
-        .unwrap();
+        let new = event_game(&event, board);
         let created = arbiter.create_game(None, new).await.unwrap();
         let id = created.game.id().clone();
         // Boards 1 and 2 six moves each, 3 and 4 two each.
@@ -668,21 +665,9 @@ async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
     }
 }
 
-/// A new game of event "cup" between White and Black.
+/// A new game of event "cup" on `board`.
 fn new_cup_game(board: u32) -> NewGame {
-    NewGame::new(
-        Player::parse("white", "w", "White").unwrap(),
-        Player::parse("black", "b", "Black").unwrap(),
-        Variant::Standard,
-        &StartPosition::Standard,
-        Pairing {
-            event_id: Some(EventId::parse("cup").unwrap()),
-            round: 1,
-            board,
-        },
-        GameRules::default(),
-    )
-    .unwrap()
+    event_game(&EventId::parse("cup").unwrap(), board)
 }
 
 /// Store reads of event feeds and game logs recorded so far.
