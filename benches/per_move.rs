@@ -9,7 +9,7 @@ use std::{hint::black_box, time::Instant};
 
 use arbiter::domain::{
     Color, Decision, Game, GameId, GameRules, NewGame, Pairing, Player, Ply, SeatHashes,
-    StartPosition, Timestamp, TokenHash, Variant, dead_position,
+    StartPosition, Timestamp, TokenHash, Variant, game::dead_position,
 };
 
 const POSITIONS: [(&str, &str); 6] = [

@@ -38,7 +38,7 @@ use shakmaty::Chess;
 
 use super::{Arbiter, MAX_ATTEMPTS};
 use crate::{
-    domain::{DeadProof, Deadness, Decision, Game, GameId, GameStatus, Ply, dead_position},
+    domain::{DeadProof, Deadness, Decision, Game, GameId, GameStatus, Ply, game::dead_position},
     metrics::Metrics,
 };
 

@@ -1,6 +1,6 @@
 //! Who reads a game, for the broadcast delay: the game's seats and the
 //! platform's admin see it live; everyone else, the public, sees it as it
-//! stood the game's delay earlier (see [`crate::domain::public_view`]).
+//! stood the game's delay earlier (see [`crate::domain::public_view()`]).
 
 use std::{
     collections::HashMap,

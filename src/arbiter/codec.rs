@@ -1,10 +1,11 @@
 //! Games and events to and from the store's opaque records, in the
-//! domain's versioned encoding (see [`crate::domain::encoding`]).
+//! domain's versioned encoding (see [`crate::domain::stored::encoding`]).
 
 use crate::{
     domain::{
-        Game, GameEvent, GameId, archive,
-        encoding::{self, DecodeError},
+        Game, GameEvent, GameId,
+        stored::archive,
+        stored::encoding::{self, DecodeError},
     },
     store::{LogRead, StoreError, StoredArchive, StoredEvent, StoredState},
 };

@@ -2,7 +2,7 @@
 //! into a disputed game.
 
 use super::{Arbiter, ArbiterError, codec};
-use crate::domain::{GameId, encoding};
+use crate::domain::{GameId, stored::encoding};
 
 /// The stored records of one game, decoded to JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,8 +10,8 @@ use super::{Arbiter, ArbiterError, GameView, Reader, codec};
 use crate::{
     domain::{
         Bye, EventId, Game, GameId, GameRecordForStandings, GameStatus, MoveRecord, Pairing,
-        PointTable, ScoringSystem, Standing, StandingsRules, Timestamp, TrfEvent, pgn, standings,
-        trf,
+        PointTable, ScoringSystem, Standing, StandingsRules, Timestamp, TrfEvent, standings,
+        tournament::pgn, tournament::trf,
     },
     store::EventPosition,
 };

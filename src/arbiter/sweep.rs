@@ -127,7 +127,7 @@ impl Arbiter {
     }
 
     /// Archives the log of `game`, which is over (see
-    /// [`crate::domain::archive`]), unless it has changed since it was
+    /// [`crate::domain::stored::archive`]), unless it has changed since it was
     /// read: its commit then set the next time to try. A log that cannot be
     /// archived stays as it is, and is not tried again until it changes.
     async fn archive(&self, game: &Game) -> Result<(), ArbiterError> {

@@ -1,8 +1,11 @@
 //! Why the arbiter refuses a request: each variant names one exact cause.
 
+use std::fmt;
+
+use shakmaty::Square;
 use thiserror::Error;
 
-use super::{Color, DrawOfferRefusal, IllegalMoveReason, Ply};
+use crate::domain::{Color, DrawOfferRefusal, Ply};
 
 /// A request field that failed validation, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -109,4 +112,73 @@ pub enum Rejection {
         /// The game's current ply.
         current: Ply,
     },
+}
+
+/// Why a well-formed move is not legal; its `Display` says it in the words
+/// a player would use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMoveReason {
+    /// A UCI null move or drop: not a chess move here.
+    NotPlayable,
+    /// The from-square is empty.
+    NoPieceOn {
+        /// The square named.
+        square: Square,
+    },
+    /// The piece on the from-square is the opponent's.
+    OpponentsPiece {
+        /// The square named.
+        square: Square,
+    },
+    /// In check, and the move does not get out of it.
+    DoesNotEscapeCheck {
+        /// Where the piece moves from.
+        from: Square,
+        /// Where it would go.
+        to: Square,
+    },
+    /// The piece cannot go there, or going there leaves the king in check.
+    CannotMoveThere {
+        /// Where the piece moves from.
+        from: Square,
+        /// Where it would go.
+        to: Square,
+    },
+    /// A pawn reaches the last rank without naming its promotion.
+    PromotionMissing,
+    /// A pawn promotes to a piece it may not become.
+    PromotionInvalid,
+    /// The SAN fits more than one piece.
+    AmbiguousSan,
+    /// The SAN fits no piece.
+    NoPieceCanMakeIt,
+}
+
+impl fmt::Display for IllegalMoveReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMoveReason::NotPlayable => f.write_str("that kind of move is not playable here"),
+            IllegalMoveReason::NoPieceOn { square } => write!(f, "there is no piece on {square}"),
+            IllegalMoveReason::OpponentsPiece { square } => {
+                write!(f, "the piece on {square} belongs to the opponent")
+            }
+            IllegalMoveReason::DoesNotEscapeCheck { from, to } => {
+                write!(f, "{from}{to} does not get the king out of check")
+            }
+            IllegalMoveReason::CannotMoveThere { from, to } => write!(
+                f,
+                "the piece on {from} cannot move to {to}, or doing so would leave the king in check"
+            ),
+            IllegalMoveReason::PromotionMissing => {
+                f.write_str("a pawn reaching the last rank must promote: add q, r, b or n")
+            }
+            IllegalMoveReason::PromotionInvalid => {
+                f.write_str("a pawn may promote only to a queen, rook, bishop or knight")
+            }
+            IllegalMoveReason::AmbiguousSan => {
+                f.write_str("it is ambiguous: more than one piece can make it")
+            }
+            IllegalMoveReason::NoPieceCanMakeIt => f.write_str("no piece can make that move"),
+        }
+    }
 }

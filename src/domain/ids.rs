@@ -6,7 +6,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::error::FieldError;
+use crate::domain::error::FieldError;
 
 /// The identifier of a game: 1 to 64 characters from `[A-Za-z0-9_-]`.
 ///
@@ -189,7 +189,7 @@ impl fmt::Display for EventId {
 pub(crate) mod opt_event_id {
     use serde::{Deserialize, Deserializer, Serializer};
 
-    use super::EventId;
+    use crate::domain::EventId;
 
     /// Writes the id, or `""` for none.
     pub fn serialize<S: Serializer>(id: &Option<EventId>, s: S) -> Result<S::Ok, S::Error> {

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::FieldError;
+use crate::domain::FieldError;
 
 /// A player as the platform identifies them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

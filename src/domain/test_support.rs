@@ -4,7 +4,7 @@
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use shakmaty::{Position, uci::UciMove};
 
-use super::{
+use crate::domain::{
     Decision, DelayMode, Game, GameEvent, GameId, GameRules, LagCompensation, NewGame, Pairing,
     Period, Player, Rejection, ReportedLag, Schedule, SeatHashes, StartPosition, TimeControl,
     Timestamp, Timing, TokenHash, Variant,

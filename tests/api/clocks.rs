@@ -18,7 +18,7 @@ use std::{
 };
 
 use arbiter::{
-    domain::{self, dead_position, on_flag},
+    domain::{self, game::dead_position, on_flag},
     proto::{
         self, Color, DelayMode, DrawClaimReason, DrawClaimVerdict, GameStatus, Outcome, Pace,
         RulesProfile, Termination, game_event::Kind,

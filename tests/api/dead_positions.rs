@@ -9,7 +9,7 @@ use crate::common;
 
 use arbiter::{
     arbiter::AnalysisConfig,
-    domain::{Deadness, Ply, dead_position},
+    domain::{Deadness, Ply, game::dead_position},
     proto::{self, GameStatus, Outcome, Termination},
 };
 use common::{Backend, TestApp, get, kinds, play_line, settings, watch};

@@ -7,7 +7,7 @@
 use crate::common;
 
 use arbiter::{
-    domain::dead_position,
+    domain::game::dead_position,
     proto::{
         self, Color, DrawClaimReason, DrawClaimVerdict, GameStatus, Outcome, Termination,
         game_event::Kind,

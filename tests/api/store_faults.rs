@@ -23,7 +23,7 @@ use std::{
 use arbiter::{
     api::{AdminToken, ArbiterApi},
     arbiter::{Arbiter, SeatKeys},
-    domain::{EventId, Game, GameId, GameStatus, RequestId, Timestamp, encoding},
+    domain::{EventId, Game, GameId, GameStatus, RequestId, Timestamp, stored::encoding},
     proto::{
         self, admin_service_client::AdminServiceClient,
         arbiter_service_client::ArbiterServiceClient, game_event::Kind,

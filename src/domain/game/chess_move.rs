@@ -1,0 +1,293 @@
+//! Reading a client's move (UCI or SAN) and recording a played move.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, Move, Position,
+    fen::Fen,
+    san::{SanError, SanPlus},
+    uci::UciMove,
+};
+
+use crate::domain::{IllegalMoveReason, MoveTime, Ply, Rejection, Timestamp, game::serde_chess};
+
+/// Longest move text accepted (the longest SAN, e.g. `Qa1xh8=Q#`, is shorter).
+const MAX_MOVE_LEN: usize = 16;
+
+/// Reads `text` as a move in `pos`: UCI first (`e2e4`, `e7e8q`, `e1g1`, and
+/// king-takes-rook `e1h1` for castling), then SAN (`Nf3`, `exd6`, `O-O`,
+/// `e8=Q+`). `mode` is the variant's castling notation, used to explain
+/// refusals.
+///
+/// ```
+/// use arbiter::domain::parse_move;
+/// use shakmaty::{CastlingMode, Chess};
+///
+/// let pos = Chess::default();
+/// let mode = CastlingMode::Standard;
+/// assert_eq!(parse_move(&pos, mode, "e2e4"), parse_move(&pos, mode, "e4"));
+/// assert!(parse_move(&pos, mode, "e5").is_err());
+/// ```
+pub fn parse_move(pos: &Chess, mode: CastlingMode, text: &str) -> Result<Move, Rejection> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(crate::domain::FieldError::new("move", "is required").into());
+    }
+    if trimmed.len() > MAX_MOVE_LEN {
+        return Err(Rejection::UnparsableMove {
+            text: truncate(trimmed),
+        });
+    }
+    if let Ok(uci) = trimmed.parse::<UciMove>() {
+        return uci.to_move(pos).map_err(|_| Rejection::IllegalMove {
+            text: trimmed.to_owned(),
+            reason: illegal_uci_reason(pos, mode, &uci),
+        });
+    }
+    match trimmed.parse::<SanPlus>() {
+        Ok(san) => san.san.to_move(pos).map_err(|err| Rejection::IllegalMove {
+            text: trimmed.to_owned(),
+            reason: match err {
+                SanError::AmbiguousSan => IllegalMoveReason::AmbiguousSan,
+                SanError::IllegalSan => IllegalMoveReason::NoPieceCanMakeIt,
+            },
+        }),
+        Err(_) => Err(Rejection::UnparsableMove {
+            text: trimmed.to_owned(),
+        }),
+    }
+}
+
+/// Why a well-formed UCI move is not legal in `pos`.
+fn illegal_uci_reason(pos: &Chess, mode: CastlingMode, uci: &UciMove) -> IllegalMoveReason {
+    let UciMove::Normal {
+        from,
+        to,
+        promotion,
+    } = *uci
+    else {
+        return IllegalMoveReason::NotPlayable;
+    };
+    let Some(piece) = pos.board().piece_at(from) else {
+        return IllegalMoveReason::NoPieceOn { square: from };
+    };
+    if piece.color != pos.turn() {
+        return IllegalMoveReason::OpponentsPiece { square: from };
+    }
+    let legal = pos.legal_moves();
+    let candidates: Vec<&Move> = legal
+        .iter()
+        .filter(|m| {
+            m.from() == Some(from)
+                && (UciMove::from_move(**m, mode).to() == Some(to)
+                    || UciMove::from_move(**m, CastlingMode::Standard).to() == Some(to))
+        })
+        .collect();
+    if candidates.is_empty() {
+        if pos.is_check() {
+            IllegalMoveReason::DoesNotEscapeCheck { from, to }
+        } else {
+            IllegalMoveReason::CannotMoveThere { from, to }
+        }
+    } else if promotion.is_none() {
+        IllegalMoveReason::PromotionMissing
+    } else {
+        IllegalMoveReason::PromotionInvalid
+    }
+}
+
+fn truncate(text: &str) -> String {
+    text.chars().take(MAX_MOVE_LEN).collect::<String>() + "…"
+}
+
+/// A move the arbiter accepted, with everything a client shows about it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// Half-moves played before this move.
+    pub ply: Ply,
+    /// UCI notation.
+    pub uci: String,
+    /// SAN with `+`/`#`.
+    pub san: String,
+    /// The side that moved.
+    #[serde(with = "serde_chess::color")]
+    pub color: Color,
+    /// The position after the move, in FEN.
+    pub fen_after: String,
+    /// When the arbiter accepted the move.
+    pub played_at: Timestamp,
+    /// Thinking time and the mover's clock after the move, in a timed game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<MoveTime>,
+}
+
+impl MoveRecord {
+    /// Records `m` played in `before` (which must be legal there), returning
+    /// the record and the position after it. `mode` is the variant's
+    /// castling notation for the UCI form.
+    pub fn play(
+        before: &Chess,
+        m: Move,
+        mode: CastlingMode,
+        ply: Ply,
+        now: Timestamp,
+    ) -> (Self, Chess) {
+        let mut after = before.clone();
+        let san = SanPlus::from_move_and_play_unchecked(&mut after, m);
+        let record = Self {
+            ply,
+            uci: UciMove::from_move(m, mode).to_string(),
+            san: san.to_string(),
+            color: before.turn(),
+            fen_after: Fen::from_position(&after, EnPassantMode::Legal).to_string(),
+            played_at: now,
+            time: None,
+        };
+        (record, after)
+    }
+
+    /// Whether `text` names this move as a client would have sent it
+    /// (its UCI, or its SAN with or without the check mark).
+    pub fn is_written_as(&self, text: &str) -> bool {
+        let text = text.trim();
+        let bare = |s: &str| s.trim_end_matches(['+', '#']).to_owned();
+        text == self.uci || bare(text) == bare(&self.san)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, Square, fen::Fen};
+
+    use super::*;
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn uci_and_san_name_the_same_move() {
+        let pos = Chess::default();
+        assert_eq!(
+            parse_move(&pos, CastlingMode::Standard, "g1f3"),
+            parse_move(&pos, CastlingMode::Standard, "Nf3")
+        );
+        assert_eq!(
+            parse_move(&pos, CastlingMode::Standard, " e2e4 "),
+            parse_move(&pos, CastlingMode::Standard, "e4")
+        );
+    }
+
+    #[test]
+    fn promotion_needs_a_piece() {
+        let pos = position("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        assert!(parse_move(&pos, CastlingMode::Standard, "e7e8q").is_ok());
+        assert!(parse_move(&pos, CastlingMode::Standard, "e8=N+").is_ok());
+        let Err(Rejection::IllegalMove { reason, .. }) =
+            parse_move(&pos, CastlingMode::Standard, "e7e8")
+        else {
+            panic!("promotion without a piece was accepted");
+        };
+        assert_eq!(reason, IllegalMoveReason::PromotionMissing);
+        assert_eq!(
+            reason.to_string(),
+            "a pawn reaching the last rank must promote: add q, r, b or n"
+        );
+        assert!(matches!(
+            parse_move(&pos, CastlingMode::Standard, "e7e8k"),
+            Err(Rejection::IllegalMove { .. }) | Err(Rejection::UnparsableMove { .. })
+        ));
+    }
+
+    #[test]
+    fn garbage_is_unparsable_and_empty_is_missing() {
+        let pos = Chess::default();
+        assert!(matches!(
+            parse_move(&pos, CastlingMode::Standard, "hello"),
+            Err(Rejection::UnparsableMove { .. })
+        ));
+        assert!(matches!(
+            parse_move(&pos, CastlingMode::Standard, &"x".repeat(400)),
+            Err(Rejection::UnparsableMove { .. })
+        ));
+        assert!(matches!(
+            parse_move(&pos, CastlingMode::Standard, ""),
+            Err(Rejection::InvalidField(_))
+        ));
+    }
+
+    #[test]
+    fn illegal_moves_say_why() {
+        let pos = Chess::default();
+        let reason = |text| match parse_move(&pos, CastlingMode::Standard, text) {
+            Err(Rejection::IllegalMove { reason, .. }) => reason,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(
+            reason("e3e4"),
+            IllegalMoveReason::NoPieceOn { square: Square::E3 }
+        );
+        assert_eq!(
+            reason("e7e5"),
+            IllegalMoveReason::OpponentsPiece { square: Square::E7 }
+        );
+        assert_eq!(
+            reason("e2e5"),
+            IllegalMoveReason::CannotMoveThere {
+                from: Square::E2,
+                to: Square::E5
+            }
+        );
+        assert_eq!(reason("Nd2"), IllegalMoveReason::NoPieceCanMakeIt);
+        assert_eq!(reason("0000"), IllegalMoveReason::NotPlayable);
+        assert_eq!(
+            reason("e2e5").to_string(),
+            "the piece on e2 cannot move to e5, or doing so would leave the king in check"
+        );
+        assert_eq!(reason("e3e4").to_string(), "there is no piece on e3");
+    }
+
+    #[test]
+    fn a_move_that_leaves_the_king_in_check_says_so() {
+        // The black rook on e8 checks the white king on e1.
+        let pos = position("4r2k/8/8/8/8/8/8/R3K3 w Q - 0 1");
+        let Err(Rejection::IllegalMove { reason, .. }) =
+            parse_move(&pos, CastlingMode::Standard, "a1a2")
+        else {
+            panic!("a move ignoring check was accepted");
+        };
+        assert_eq!(
+            reason,
+            IllegalMoveReason::DoesNotEscapeCheck {
+                from: Square::A1,
+                to: Square::A2
+            }
+        );
+        assert_eq!(
+            reason.to_string(),
+            "a1a2 does not get the king out of check"
+        );
+    }
+
+    #[test]
+    fn record_carries_san_with_check_marks() {
+        let pos = position("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+        let m = parse_move(&pos, CastlingMode::Standard, "a1a8").unwrap();
+        let (record, after) = MoveRecord::play(
+            &pos,
+            m,
+            CastlingMode::Standard,
+            Ply::START,
+            Timestamp::from_unix_millis(1),
+        );
+        assert_eq!(record.san, "Ra8+");
+        assert_eq!(record.uci, "a1a8");
+        assert!(after.is_check());
+        assert!(record.is_written_as("Ra8"));
+        assert!(record.is_written_as("Ra8+"));
+        assert!(record.is_written_as("a1a8"));
+        assert!(!record.is_written_as("Rb1"));
+    }
+}

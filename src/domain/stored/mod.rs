@@ -1,0 +1,9 @@
+//! The stored form of games and events, which the store keeps as opaque
+//! bytes: `encoding` (the versioned schemas, JSON in an envelope, and how
+//! older schemas are read), `packed` (the binary record of a move, the
+//! record a game writes most) and `archive` (the log of a game that has
+//! ended, in one compact record).
+
+pub mod archive;
+pub mod encoding;
+pub mod packed;

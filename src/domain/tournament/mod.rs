@@ -1,0 +1,19 @@
+//! A game's place in a tournament and what the tournament makes of its
+//! games: points, standings with tie-breaks, byes, and the event's reports.
+//!
+//! | rule | regulation | file |
+//! |---|---|---|
+//! | where a game belongs: event, round, board | (platform rule) | `pairing` |
+//! | points per result, Armageddon | Laws 10, event regulations | `scoring` |
+//! | standings and tie-breaks | FIDE Tie-Break Regulations 2023 (C.07) | `standings`, `tie_break` |
+//! | byes, forfeits and absences in standings | C.07 Art. 16 | `bye`, `standings` |
+//! | PGN of a game or an event | PGN standard | `pgn` |
+//! | the Tournament Report File | FIDE TRF-16 | `trf` |
+
+pub(super) mod bye;
+pub(super) mod pairing;
+pub mod pgn;
+pub(super) mod scoring;
+pub(super) mod standings;
+pub(super) mod tie_break;
+pub mod trf;

@@ -1,0 +1,294 @@
+//! Export of a game in PGN (Portable Game Notation).
+
+use std::fmt::Write as _;
+
+use shakmaty::{Chess, Color, Position};
+
+use crate::domain::{Game, GameStatus, MoveRecord, Outcome, Termination, Timestamp, Variant};
+
+/// Longest movetext line, as the PGN standard recommends.
+const LINE_WIDTH: usize = 79;
+
+/// The game as PGN: the Seven Tag Roster, then `Termination`, the set-up
+/// tags for a non-standard start, the platform's identifiers, and the
+/// movetext ending in the result.
+pub fn export(game: &Game, moves: &[MoveRecord]) -> String {
+    let result = game.result().map_or("*", |r| r.outcome.pgn());
+    let pairing = game.pairing();
+    let mut tags: Vec<(&str, String)> = vec![
+        (
+            "Event",
+            pairing
+                .event_id
+                .as_ref()
+                .map_or_else(|| "?".to_owned(), ToString::to_string),
+        ),
+        ("Site", "?".to_owned()),
+        ("Date", pgn_date(game.created_at())),
+        (
+            "Round",
+            if pairing.round == 0 {
+                "?".to_owned()
+            } else {
+                pairing.round.to_string()
+            },
+        ),
+        ("White", game.white().display_name().to_owned()),
+        ("Black", game.black().display_name().to_owned()),
+        ("Result", result.to_owned()),
+    ];
+    if pairing.board != 0 {
+        tags.push(("Board", pairing.board.to_string()));
+    }
+    tags.push(("GameId", game.id().to_string()));
+    tags.push(("WhitePlayerId", game.white().id.clone()));
+    tags.push(("BlackPlayerId", game.black().id.clone()));
+    let termination = match (game.result(), game.status()) {
+        (Some(result), _) => termination_tag(result.termination),
+        (None, GameStatus::Aborted) => "abandoned",
+        (None, _) => "unterminated",
+    };
+    tags.push(("Termination", termination.to_owned()));
+    if game.variant() == Variant::Chess960 {
+        tags.push(("Variant", "Chess960".to_owned()));
+    }
+    if let Some(clock) = game.clock() {
+        let white = clock.control(Color::White).pgn();
+        let black = clock.control(Color::Black).pgn();
+        if white == black {
+            tags.push(("TimeControl", white));
+        } else {
+            tags.push(("WhiteTimeControl", white));
+            tags.push(("BlackTimeControl", black));
+        }
+    }
+    let standard_start = game.variant() == Variant::Standard
+        && game.initial_fen() == crate::domain::game::state::STANDARD_FEN;
+    if !standard_start {
+        tags.push(("SetUp", "1".to_owned()));
+        tags.push(("FEN", game.initial_fen().to_owned()));
+    }
+
+    let mut out = String::new();
+    for (name, value) in tags {
+        let _ = writeln!(out, "[{name} \"{}\"]", escape(&value));
+    }
+    out.push('\n');
+    out.push_str(&movetext(game, moves, &ending_comment(game), result));
+    out.push('\n');
+    out
+}
+
+/// A closing comment saying how the game ended, in words.
+fn ending_comment(game: &Game) -> Option<String> {
+    if let Some(by) = game.aborted_by() {
+        return Some(format!("Game aborted by {}", by.fold_wb("White", "Black")));
+    }
+    let result = game.result()?;
+    let words = result_in_words(result);
+    if game.scoring().scored_as(result.outcome) != result.outcome {
+        return Some(format!(
+            "{words}; under Armageddon it counts as a win for Black"
+        ));
+    }
+    Some(words)
+}
+
+fn result_in_words(result: crate::domain::GameResult) -> String {
+    let loser = |winner: Color| (!winner).fold_wb("White", "Black");
+    match (result.outcome, result.termination) {
+        (Outcome::WhiteWins, Termination::Checkmate) => "White wins by checkmate".to_owned(),
+        (Outcome::BlackWins, Termination::Checkmate) => "Black wins by checkmate".to_owned(),
+        (Outcome::WhiteWins, Termination::Resignation) => {
+            format!("{} resigns", loser(Color::White))
+        }
+        (Outcome::BlackWins, Termination::Resignation) => {
+            format!("{} resigns", loser(Color::Black))
+        }
+        (Outcome::Draw, Termination::Resignation) => {
+            "Draw: a player resigned, but the opponent could not checkmate by any series of legal moves".to_owned()
+        }
+        (Outcome::DoubleForfeit, _) => "Double forfeit".to_owned(),
+        (Outcome::Draw, termination) => format!("Draw by {}", termination.describe()),
+        (winner, termination) => format!(
+            "{} wins: {}",
+            if winner == Outcome::WhiteWins { "White" } else { "Black" },
+            termination.describe()
+        ),
+    }
+}
+
+/// The PGN standard's `Termination` values; every ending the laws of chess
+/// decide on the board or by the players is "normal".
+fn termination_tag(termination: Termination) -> &'static str {
+    match termination {
+        Termination::Checkmate
+        | Termination::Resignation
+        | Termination::Stalemate
+        | Termination::InsufficientMaterial
+        | Termination::Agreement
+        | Termination::ThreefoldRepetition
+        | Termination::FiftyMoves
+        | Termination::FivefoldRepetition
+        | Termination::SeventyFiveMoves
+        | Termination::DeadPosition => "normal",
+        Termination::Timeout
+        | Termination::TimeoutVsInsufficientMaterial
+        | Termination::TimeoutWithPendingDrawOffer => "time forfeit",
+        Termination::NoShow | Termination::Forfeit => "abandoned",
+        Termination::ArbiterDecision => "adjudication",
+    }
+}
+
+fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result: &str) -> String {
+    let start: Option<Chess> = game
+        .initial_fen()
+        .parse::<shakmaty::fen::Fen>()
+        .ok()
+        .and_then(|fen| fen.into_position(game.variant().castling_mode()).ok());
+    let (mut number, mut turn) =
+        start.map_or((1, Color::White), |pos| (pos.fullmoves().get(), pos.turn()));
+    // A game that compensates lag says how much each timed move got back.
+    let compensated = game.setup().lag_compensation().is_some();
+    let mut tokens = Vec::with_capacity(moves.len() * 3 / 2 + 1);
+    for (index, record) in moves.iter().enumerate() {
+        // A move number and its move stay on one line.
+        if turn == Color::White {
+            tokens.push(format!("{number}. {}", record.san));
+        } else if index == 0 {
+            tokens.push(format!("{number}... {}", record.san));
+        } else {
+            tokens.push(record.san.clone());
+        }
+        if let Some(time) = record.time {
+            if compensated {
+                tokens.push(format!(
+                    "{{[%clk {}] [%lagcomp {}]}}",
+                    clock_text(time.remaining_ms),
+                    seconds_text(time.lag_credit_ms)
+                ));
+            } else {
+                tokens.push(format!("{{[%clk {}]}}", clock_text(time.remaining_ms)));
+            }
+        }
+        if turn == Color::Black {
+            number += 1;
+        }
+        turn = !turn;
+    }
+    if let Some(comment) = comment {
+        // Braces cannot be escaped inside a PGN comment.
+        let text = comment.replace(['{', '}'], "");
+        tokens.extend(format!("{{{text}}}").split(' ').map(str::to_owned));
+    }
+    tokens.push(result.to_owned());
+    wrap(&tokens)
+}
+
+/// `h:mm:ss` (tenths when under a minute), as the `%clk` command writes it.
+fn clock_text(remaining_ms: i64) -> String {
+    let ms = remaining_ms.max(0);
+    let seconds = ms / 1000;
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if ms < 60_000 {
+        format!("{h}:{m:02}:{s:02}.{}", ms % 1000 / 100)
+    } else {
+        format!("{h}:{m:02}:{s:02}")
+    }
+}
+
+/// Seconds with millisecond precision, as the `%lagcomp` command writes
+/// the lag credited for a move (`0.250`).
+fn seconds_text(ms: u64) -> String {
+    format!("{}.{:03}", ms / 1000, ms % 1000)
+}
+
+fn wrap(tokens: &[String]) -> String {
+    let mut out = String::new();
+    let mut line_len = 0;
+    for token in tokens {
+        if line_len > 0 && line_len + 1 + token.len() > LINE_WIDTH {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(token);
+        line_len += token.len();
+    }
+    out
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// `YYYY.MM.DD` (UTC) of a timestamp.
+fn pgn_date(at: Timestamp) -> String {
+    let days = i64::try_from(at.unix_millis() / 86_400_000).unwrap_or(0);
+    let (year, month, day) = civil_from_days(days);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01
+/// (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month as u32, day as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil_utc_dates() {
+        assert_eq!(pgn_date(Timestamp::from_unix_millis(0)), "1970.01.01");
+        // 2024-02-29T12:00:00Z
+        assert_eq!(
+            pgn_date(Timestamp::from_unix_millis(1_709_208_000_000)),
+            "2024.02.29"
+        );
+        // 2026-12-31T23:59:59Z
+        assert_eq!(
+            pgn_date(Timestamp::from_unix_millis(1_798_761_599_000)),
+            "2026.12.31"
+        );
+    }
+
+    #[test]
+    fn long_movetext_wraps_below_eighty_columns() {
+        let tokens: Vec<String> = (0..100).map(|i| format!("{i}.")).collect();
+        assert!(wrap(&tokens).lines().all(|line| line.len() <= LINE_WIDTH));
+    }
+
+    #[test]
+    fn clock_comments_use_hours_minutes_seconds() {
+        assert_eq!(clock_text(5_400_000), "1:30:00");
+        assert_eq!(clock_text(61_000), "0:01:01");
+        assert_eq!(clock_text(9_250), "0:00:09.2");
+        assert_eq!(clock_text(-5), "0:00:00.0");
+    }
+
+    #[test]
+    fn lag_credits_are_seconds_to_the_millisecond() {
+        assert_eq!(seconds_text(0), "0.000");
+        assert_eq!(seconds_text(50), "0.050");
+        assert_eq!(seconds_text(3_000), "3.000");
+        assert_eq!(seconds_text(61_234), "61.234");
+    }
+
+    #[test]
+    fn tag_values_are_escaped() {
+        assert_eq!(escape(r#"a "b" \c"#), r#"a \"b\" \\c"#);
+    }
+}

@@ -1,0 +1,579 @@
+//! Export of an event in the FIDE Tournament Report File format (TRF-16),
+//! which pairing engines such as bbpPairings and JaVaFo read.
+
+use std::collections::HashMap;
+
+use crate::domain::{
+    Bye, ByeKind, Color, EventId, GameRecordForStandings, Outcome, Player, PointTable, Points,
+    Score, ScoringSystem, Standing,
+};
+
+/// Pads or cuts `text` to exactly `width` characters, left-aligned.
+fn left(text: &str, width: usize) -> String {
+    let cut: String = text.chars().take(width).collect();
+    format!("{cut:<width$}")
+}
+
+/// Points as TRF writes them: one decimal, right-aligned in four columns.
+fn trf_points(milli: i64) -> String {
+    let tenths = (milli + if milli >= 0 { 50 } else { -50 }) / 100;
+    let text = format!("{}.{}", tenths / 10, (tenths % 10).abs());
+    format!("{text:>4}")
+}
+
+/// The result code of one side of a game.
+fn result_code(outcome: Outcome, score: Score, color: Color) -> char {
+    let won = outcome == Outcome::win_for(color);
+    match (score.played, outcome) {
+        (true, Outcome::Draw) => '=',
+        (true, _) if won => '1',
+        (true, _) => '0',
+        (false, _) if won => '+',
+        (false, _) => '-',
+    }
+}
+
+/// What the report says of the tournament beyond its games.
+#[derive(Clone, Debug, Default)]
+pub struct TrfEvent {
+    /// The number of rounds the tournament will have (XXR, which pairing
+    /// engines need to pair the next round); at least the highest round
+    /// played, which it defaults to.
+    pub total_rounds: Option<u32>,
+    /// The points every game of the event scores, when they are not 1, ½
+    /// and 0: written as bbpPairings' point-system lines (BBW, BBD, BBL,
+    /// and BBF when a forfeit loss scores) and TRF-2026's 162 line.
+    pub points: Option<PointTable>,
+    /// The byes of rounds players have no game in (scored with `points`,
+    /// or 1 / ½ / 0).
+    pub byes: Vec<Bye>,
+}
+
+/// The point-system lines for `table`, none for 1 / ½ / 0: bbpPairings'
+/// BBW, BBD, BBL, written `BBW pp.p` (the points right-aligned in columns
+/// 5-8, as it reads them), and BBF (the forfeit loss) when a loss scores;
+/// its BBZ and BBU defaults, nothing for a zero-point bye and a win's
+/// points for the pairing-allocated bye, are the arbiter's. Then TRF-2026's
+/// 162 line (W, D, L at columns 6, 15 and 24, the points after each),
+/// unless a loss scores: 162 has one value (A) for both a forfeit loss and
+/// a zero-point bye, which the arbiter scores apart.
+fn point_system_lines(table: PointTable) -> Vec<String> {
+    if table == PointTable::CLASSIC {
+        return Vec::new();
+    }
+    let mut lines = vec![
+        format!("BBW {}", trf_points(table.win().milli())),
+        format!("BBD {}", trf_points(table.draw().milli())),
+        format!("BBL {}", trf_points(table.loss().milli())),
+    ];
+    if table.loss() != Points::ZERO {
+        lines.push(format!("BBF {}", trf_points(table.loss().milli())));
+    } else {
+        lines.push(format!(
+            "162  W{}    D{}    L{}",
+            trf_points(table.win().milli()),
+            trf_points(table.draw().milli()),
+            trf_points(table.loss().milli()),
+        ));
+    }
+    lines
+}
+
+/// The point system a report can state for games scoring with `systems`:
+/// one table, when every game agrees and scores both colours alike
+/// (Armageddon and mixed systems have no TRF form).
+pub fn point_system(systems: impl IntoIterator<Item = ScoringSystem>) -> Option<PointTable> {
+    let mut systems = systems.into_iter();
+    let first = systems.next()?;
+    let stateable = !first.armageddon && first.white == first.black;
+    (stateable && systems.all(|system| system == first)).then_some(first.white)
+}
+
+/// The report: tournament name (012), number of players (062), number of
+/// rounds (XXR), the point system when it is not 1 / ½ / 0 (see
+/// [`point_system_lines`]), then one player line (001) per player with points, rank and a
+/// 10-column block per round — opponent's starting rank, colour and result
+/// (`1`, `=`, `0`, `+`, `-`; for a round without a game `0000 - ` and the
+/// bye's code, `U` pairing-allocated, `F` full-point, `H` half-point, `Z`
+/// zero-point, which an undeclared round without a game is). The points
+/// column counts the games the rounds show (games without a round number
+/// are left out of both), so a pairing engine's score check agrees.
+/// Starting ranks follow the players' first appearance (round, board, White
+/// before Black), so they stay stable as rounds are added. A round in
+/// progress shows its pairings with a blank result.
+///
+/// Refused, before anything is written, when the report could be larger
+/// than `max_bytes` counted at its widest (see [`TrfTooLarge`]).
+pub fn export(
+    event_id: &EventId,
+    event: TrfEvent,
+    games: &[GameRecordForStandings],
+    standings: &[Standing],
+    max_bytes: usize,
+) -> Result<String, TrfTooLarge> {
+    let mut games: Vec<&GameRecordForStandings> = games.iter().filter(|g| g.round > 0).collect();
+    games.sort_by_key(|g| (g.round, g.board));
+    let mut ranks: HashMap<&str, usize> = HashMap::new();
+    let mut players: Vec<&Player> = Vec::new();
+    for game in &games {
+        for player in [&game.white, &game.black] {
+            if !ranks.contains_key(player.id.as_str()) {
+                players.push(player);
+                ranks.insert(&player.id, players.len());
+            }
+        }
+    }
+    for bye in &event.byes {
+        if !ranks.contains_key(bye.player.id.as_str()) {
+            players.push(&bye.player);
+            ranks.insert(&bye.player.id, players.len());
+        }
+    }
+    let rounds = games
+        .iter()
+        .map(|g| g.round)
+        .chain(event.byes.iter().map(|b| b.round))
+        .max()
+        .unwrap_or(0);
+    TrfTooLarge::check(players.len(), rounds, max_bytes)?;
+    let table = event.points.unwrap_or(PointTable::CLASSIC);
+    // Each player's game of each round (the first by board, should a
+    // player have two), so that the report costs one pass over the games.
+    let mut played: HashMap<(&str, u32), &GameRecordForStandings> = HashMap::new();
+    for game in games.iter().filter(|g| !g.aborted) {
+        for player in [&game.white, &game.black] {
+            played
+                .entry((player.id.as_str(), game.round))
+                .or_insert(game);
+        }
+    }
+    let byes: HashMap<(&str, u32), ByeKind> = event
+        .byes
+        .iter()
+        .map(|b| ((b.player.id.as_str(), b.round), b.kind))
+        .collect();
+    // Each player's points from the games the rounds show, and the byes.
+    let mut points: HashMap<&str, i64> = HashMap::new();
+    for bye in &event.byes {
+        *points.entry(bye.player.id.as_str()).or_default() += bye.kind.points(&table).milli();
+    }
+    for game in games.iter().filter(|g| !g.aborted) {
+        if let Some(score) = game.finished {
+            *points.entry(game.white.id.as_str()).or_default() += score.white.milli();
+            *points.entry(game.black.id.as_str()).or_default() += score.black.milli();
+        }
+    }
+    let standing: HashMap<&str, &Standing> = standings
+        .iter()
+        .map(|s| (s.player.id.as_str(), s))
+        .collect();
+
+    let mut out = String::new();
+    out.push_str(&format!(
+        "012 {}\n",
+        left(event_id.as_str(), 120).trim_end()
+    ));
+    out.push_str(&format!("062 {}\n", players.len()));
+    out.push_str(&format!(
+        "XXR {}\n",
+        event.total_rounds.unwrap_or(rounds).max(rounds)
+    ));
+    for line in point_system_lines(table) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    for (index, player) in players.iter().enumerate() {
+        let row = standing.get(player.id.as_str());
+        let mut line = format!(
+            "001 {:>4}      {} {:>4} {:>3} {:>11} {:>10} {} {:>4}",
+            index + 1,
+            left(player.display_name(), 33),
+            "",
+            "",
+            "",
+            "",
+            trf_points(points.get(player.id.as_str()).copied().unwrap_or(0)),
+            row.map_or(0, |r| r.rank),
+        );
+        for round in 1..=rounds {
+            let game = played.get(&(player.id.as_str(), round)).copied();
+            let bye = byes
+                .get(&(player.id.as_str(), round))
+                .copied()
+                .unwrap_or(ByeKind::ZeroPoint);
+            let block = match game {
+                None => format!("0000 - {}", bye.trf_code()),
+                Some(game) => {
+                    let color = if game.white.id == player.id {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    let opponent = color.fold_wb(&game.black, &game.white);
+                    let code = game
+                        .finished
+                        .map_or(' ', |score| result_code(score.scored_as, score, color));
+                    format!(
+                        "{:>4} {} {}",
+                        ranks.get(opponent.id.as_str()).copied().unwrap_or(0),
+                        color.fold_wb('w', 'b'),
+                        code
+                    )
+                }
+            };
+            line.push_str("  ");
+            line.push_str(&block);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// A report that could be larger than a reply may be: `size` bytes at its
+/// widest, over `limit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the TRF report could be {size} bytes, over the limit of {limit}")]
+pub struct TrfTooLarge {
+    /// The report's size at its widest.
+    pub size: usize,
+    /// The largest a report may be.
+    pub limit: usize,
+}
+
+impl TrfTooLarge {
+    /// The most bytes the header lines take: 012 with an event id of 128
+    /// characters of up to 4 bytes each, 062, XXR and the point system.
+    const HEADER_BYTES: usize = 1_000;
+    /// The most bytes a player line takes before its rounds: the columns up
+    /// to the rank, with a name of 33 characters of up to 4 bytes each.
+    const PLAYER_BYTES: usize = 200;
+    /// The bytes a round takes on a player line.
+    const ROUND_BYTES: usize = 10;
+
+    /// Refuses a report of `players` players over `rounds` rounds that
+    /// could be larger than `max_bytes`.
+    fn check(players: usize, rounds: u32, max_bytes: usize) -> Result<(), Self> {
+        let largest = Self::largest(players, rounds);
+        if largest > max_bytes {
+            return Err(Self {
+                size: largest,
+                limit: max_bytes,
+            });
+        }
+        Ok(())
+    }
+
+    /// The check [`export`] makes, made before anything else is computed:
+    /// the report of `games` and `byes` could be larger than `max_bytes`.
+    pub fn check_event(
+        games: &[GameRecordForStandings],
+        byes: &[Bye],
+        max_bytes: usize,
+    ) -> Result<(), Self> {
+        let listed = games.iter().filter(|g| g.round > 0);
+        let players: std::collections::HashSet<&str> = listed
+            .clone()
+            .flat_map(|g| [g.white.id.as_str(), g.black.id.as_str()])
+            .chain(byes.iter().map(|b| b.player.id.as_str()))
+            .collect();
+        let rounds = listed
+            .map(|g| g.round)
+            .chain(byes.iter().map(|b| b.round))
+            .max()
+            .unwrap_or(0);
+        Self::check(players.len(), rounds, max_bytes)
+    }
+
+    /// The most bytes a report of `players` players over `rounds` rounds
+    /// can take: a bound on [`export`]'s output that costs nothing to
+    /// compute.
+    pub fn largest(players: usize, rounds: u32) -> usize {
+        let line = Self::PLAYER_BYTES + Self::ROUND_BYTES * rounds as usize;
+        Self::HEADER_BYTES.saturating_add(players.saturating_mul(line))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{
+        GameResult, ScoringSystem, Termination, tournament::standings::GameRecordForStandings,
+    };
+
+    fn player(id: &str) -> Player {
+        Player {
+            id: id.to_owned(),
+            name: format!("Player, {id}"),
+        }
+    }
+
+    fn game(
+        round: u32,
+        board: u32,
+        white: &str,
+        black: &str,
+        outcome: Option<Outcome>,
+    ) -> GameRecordForStandings {
+        let finished = outcome.map(|outcome| {
+            let result = GameResult {
+                outcome,
+                termination: Termination::Checkmate,
+            };
+            ScoringSystem::default().score(result)
+        });
+        GameRecordForStandings {
+            round,
+            board,
+            white: player(white),
+            black: player(black),
+            finished,
+            aborted: false,
+        }
+    }
+
+    fn report(games: &[GameRecordForStandings]) -> String {
+        report_of(TrfEvent::default(), games)
+    }
+
+    fn report_of(event: TrfEvent, games: &[GameRecordForStandings]) -> String {
+        let rules = crate::domain::StandingsRules {
+            byes: event.byes.clone(),
+            ..Default::default()
+        };
+        let rows = crate::domain::standings(games, &rules).unwrap();
+        export(
+            &EventId::parse("Club Open").unwrap(),
+            event,
+            games,
+            &rows,
+            usize::MAX,
+        )
+        .unwrap()
+    }
+
+    /// The fixed columns of TRF-16 (1-based, inclusive).
+    fn field(line: &str, from: usize, to: usize) -> String {
+        line.chars().skip(from - 1).take(to - from + 1).collect()
+    }
+
+    #[test]
+    fn player_lines_follow_the_published_columns() {
+        let games = [
+            game(1, 1, "a", "b", Some(Outcome::WhiteWins)),
+            game(1, 2, "c", "d", Some(Outcome::Draw)),
+            game(2, 1, "d", "a", Some(Outcome::BlackWins)),
+            game(2, 2, "b", "c", None),
+        ];
+        let trf = report(&games);
+        let lines: Vec<&str> = trf.lines().collect();
+        assert_eq!(lines[0], "012 Club Open");
+        assert_eq!(lines[1], "062 4");
+        // The rounds played so far, when the total is not given.
+        assert_eq!(lines[2], "XXR 2");
+        let a = lines[3];
+        assert_eq!(field(a, 1, 3), "001");
+        assert_eq!(field(a, 5, 8), "   1");
+        assert_eq!(field(a, 15, 47).trim_end(), "Player, a");
+        assert_eq!(field(a, 81, 84), " 2.0");
+        assert_eq!(field(a, 86, 89), "   1");
+        // Round 1: beat b (rank 2) with White; round 2: beat d (rank 4)
+        // with Black.
+        assert_eq!(field(a, 92, 95), "   2");
+        assert_eq!(field(a, 97, 97), "w");
+        assert_eq!(field(a, 99, 99), "1");
+        assert_eq!(field(a, 102, 105), "   4");
+        assert_eq!(field(a, 107, 107), "b");
+        assert_eq!(field(a, 109, 109), "1");
+        let c = lines[5];
+        assert_eq!(field(c, 5, 8), "   3");
+        assert_eq!(field(c, 81, 84), " 0.5");
+        assert_eq!(field(c, 99, 99), "=");
+        // Round 2 is in progress: paired, no result yet.
+        assert_eq!(field(c, 102, 105), "   2");
+        assert_eq!(field(c, 107, 107), "b");
+        assert_eq!(field(c, 109, 109).trim(), "");
+    }
+
+    #[test]
+    fn forfeits_and_absences_have_their_codes() {
+        let mut forfeit = game(1, 1, "a", "b", None);
+        let result = GameResult {
+            outcome: Outcome::BlackWins,
+            termination: Termination::NoShow,
+        };
+        forfeit.finished = Some(ScoringSystem::default().score(result));
+        let games = [forfeit, game(2, 1, "a", "c", Some(Outcome::Draw))];
+        let trf = report(&games);
+        let lines: Vec<&str> = trf.lines().collect();
+        let a = lines[3];
+        let b = lines[4];
+        assert_eq!(field(a, 99, 99), "-");
+        assert_eq!(field(b, 99, 99), "+");
+        // b has no game in round 2: an absence.
+        assert_eq!(field(b, 102, 109), "0000 - Z");
+    }
+
+    #[test]
+    fn the_rounds_to_come_and_the_point_system_are_stated() {
+        let games = [game(1, 1, "a", "b", Some(Outcome::WhiteWins))];
+        let nine = report_of(
+            TrfEvent {
+                total_rounds: Some(9),
+                points: Some(PointTable::CLASSIC),
+                ..Default::default()
+            },
+            &games,
+        );
+        let lines: Vec<&str> = nine.lines().collect();
+        assert_eq!(lines[2], "XXR 9");
+        // 1 / ½ / 0 needs no point-system lines.
+        assert_eq!(field(lines[3], 1, 3), "001");
+
+        let football = PointTable::new(
+            "points",
+            crate::domain::Points::from_milli(3000),
+            crate::domain::Points::from_milli(1000),
+            crate::domain::Points::ZERO,
+        )
+        .expect("3/1/0");
+        let mut scored = game(1, 1, "a", "b", None);
+        scored.finished = Some(ScoringSystem::uniform(football).score(GameResult {
+            outcome: Outcome::WhiteWins,
+            termination: Termination::Checkmate,
+        }));
+        let trf = report_of(
+            TrfEvent {
+                total_rounds: None,
+                points: Some(football),
+                ..Default::default()
+            },
+            &[scored],
+        );
+        let lines: Vec<&str> = trf.lines().collect();
+        assert_eq!(
+            &lines[2..7],
+            [
+                "XXR 1",
+                "BBW  3.0",
+                "BBD  1.0",
+                "BBL  0.0",
+                "162  W 3.0    D 1.0    L 0.0"
+            ]
+        );
+        assert_eq!(field(lines[7], 81, 84), " 3.0");
+    }
+
+    #[test]
+    fn only_one_system_for_both_colours_has_a_point_system() {
+        let classic = ScoringSystem::default();
+        let armageddon = ScoringSystem {
+            armageddon: true,
+            ..classic
+        };
+        let football = ScoringSystem::uniform(PointTable::FOOTBALL);
+        assert_eq!(point_system([classic, classic]), Some(PointTable::CLASSIC));
+        assert_eq!(point_system([football]), Some(PointTable::FOOTBALL));
+        assert_eq!(point_system([classic, football]), None);
+        assert_eq!(point_system([armageddon]), None);
+        assert_eq!(point_system([]), None);
+    }
+
+    #[test]
+    fn games_without_a_round_count_nowhere() {
+        // b beat a in a game without a round number: left out of the
+        // rounds, and so of the points, which the engine checks.
+        let games = [
+            game(1, 1, "a", "b", Some(Outcome::Draw)),
+            game(0, 0, "b", "a", Some(Outcome::WhiteWins)),
+        ];
+        let trf = report(&games);
+        let lines: Vec<&str> = trf.lines().collect();
+        assert_eq!(lines[2], "XXR 1");
+        assert_eq!(field(lines[3], 81, 84), " 0.5");
+        assert_eq!(field(lines[4], 81, 84), " 0.5");
+    }
+
+    #[test]
+    fn byes_have_their_codes_and_points() {
+        let bye = |id: &str, round, kind| Bye {
+            player: player(id),
+            round,
+            kind,
+        };
+        let games = [
+            game(1, 1, "a", "b", Some(Outcome::Draw)),
+            game(2, 1, "c", "a", Some(Outcome::BlackWins)),
+        ];
+        let event = TrfEvent {
+            byes: vec![
+                bye("c", 1, ByeKind::PairingAllocated),
+                bye("b", 2, ByeKind::HalfPoint),
+                bye("d", 1, ByeKind::FullPoint),
+            ],
+            ..TrfEvent::default()
+        };
+        let trf = report_of(event, &games);
+        let lines: Vec<&str> = trf.lines().collect();
+        assert_eq!(lines[1], "062 4");
+        // a 1, b 2, c 3 from the games, then d from the byes.
+        let (b, c, d) = (lines[4], lines[5], lines[6]);
+        assert_eq!(field(b, 102, 109), "0000 - H");
+        assert_eq!(field(b, 81, 84), " 1.0");
+        assert_eq!(field(c, 92, 99), "0000 - U");
+        assert_eq!(field(c, 81, 84), " 1.0");
+        // d has a full-point bye, then nothing: an absence.
+        assert_eq!(field(d, 5, 8), "   4");
+        assert_eq!(field(d, 92, 99), "0000 - F");
+        assert_eq!(field(d, 102, 109), "0000 - Z");
+        assert_eq!(field(d, 81, 84), " 1.0");
+    }
+
+    #[test]
+    fn a_scoring_loss_has_a_forfeit_line_and_no_162() {
+        let table = PointTable::new(
+            "points",
+            Points::from_milli(2000),
+            Points::from_milli(1000),
+            Points::from_milli(500),
+        )
+        .unwrap();
+        assert_eq!(
+            point_system_lines(table),
+            ["BBW  2.0", "BBD  1.0", "BBL  0.5", "BBF  0.5"]
+        );
+        assert!(point_system_lines(PointTable::CLASSIC).is_empty());
+    }
+
+    #[test]
+    fn a_report_stays_within_its_bound_and_is_refused_beyond_it() {
+        // The widest lines: names and an event id of four-byte characters,
+        // a game in the last allowed round.
+        let wide = |id: &str| Player {
+            id: id.to_owned(),
+            name: "\u{1F600}".repeat(Player::MAX_NAME_LEN),
+        };
+        let last = crate::domain::Pairing::MAX_ROUND;
+        let mut games = Vec::new();
+        for (round, pair) in [(1, ("a", "b")), (last, ("c", "d"))] {
+            let mut record = game(round, 1, pair.0, pair.1, Some(Outcome::Draw));
+            record.white = wide(pair.0);
+            record.black = wide(pair.1);
+            games.push(record);
+        }
+        let event = EventId::parse(&"\u{1F600}".repeat(128)).unwrap();
+        let rows = crate::domain::standings(&games, &Default::default()).unwrap();
+        let bound = TrfTooLarge::largest(4, last);
+        let text = export(&event, TrfEvent::default(), &games, &rows, bound).unwrap();
+        assert!(text.len() <= bound, "{} > {bound}", text.len());
+        assert_eq!(TrfTooLarge::check_event(&games, &[], bound), Ok(()));
+        assert!(TrfTooLarge::check_event(&games, &[], bound - 1).is_err());
+        assert_eq!(
+            export(&event, TrfEvent::default(), &games, &rows, bound - 1),
+            Err(TrfTooLarge {
+                size: bound,
+                limit: bound - 1
+            })
+        );
+    }
+}
