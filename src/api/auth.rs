@@ -5,6 +5,7 @@ use subtle::ConstantTimeEq;
 use tonic::{Request, Status};
 
 use super::status::{permission_denied, unauthenticated};
+use crate::proto::ErrorReason;
 use crate::{arbiter::Reader, domain::TokenHash};
 
 /// The bearer token of a request, if any.
@@ -74,7 +75,7 @@ impl AdminToken {
             Some(expected) => Self::matches(expected, request),
             None if self.open_interventions => Ok(()),
             None => Err(permission_denied(
-                "ADMIN_TOKEN_NOT_SET",
+                ErrorReason::AdminTokenNotSet,
                 "this server has no admin token (ARBITER_ADMIN_TOKEN): the arbiter's \
                  interventions are closed to everyone (--dev-insecure opens them)",
             )),
@@ -101,7 +102,7 @@ impl AdminToken {
             Ok(())
         } else {
             Err(permission_denied(
-                "NOT_ADMIN",
+                ErrorReason::NotAdmin,
                 "this call needs the platform's admin token",
             ))
         }

@@ -12,25 +12,34 @@ use tonic_types::{ErrorDetails, StatusExt};
 use crate::{
     arbiter::{ArbiterError, GameContext},
     domain::Rejection,
+    proto::ErrorReason,
     store::StoreError,
 };
 
 /// The `ErrorInfo.domain` of every status this service returns.
 pub const ERROR_DOMAIN: &str = "chessarbiter.v1";
 
-fn status(code: Code, reason: &str, message: String, details: ErrorDetails) -> Status {
+/// The `ErrorInfo.reason` of `reason`: its name in the proto's
+/// `ErrorReason` enum without the `ERROR_REASON_` prefix, so the reasons
+/// sent and the enum clients generate cannot drift apart.
+pub fn reason_code(reason: ErrorReason) -> &'static str {
+    let name = reason.as_str_name();
+    name.strip_prefix("ERROR_REASON_").unwrap_or(name)
+}
+
+fn status(code: Code, reason: ErrorReason, message: String, details: ErrorDetails) -> Status {
     status_in(code, reason, message, details, HashMap::new())
 }
 
 /// A status whose `ErrorInfo` carries `metadata` about the game.
 fn status_in(
     code: Code,
-    reason: &str,
+    reason: ErrorReason,
     message: String,
     mut details: ErrorDetails,
     metadata: HashMap<String, String>,
 ) -> Status {
-    details.set_error_info(reason, ERROR_DOMAIN, metadata);
+    details.set_error_info(reason_code(reason), ERROR_DOMAIN, metadata);
     Status::with_error_details(code, message, details)
 }
 
@@ -61,7 +70,7 @@ fn rfc3339(at: &prost_types::Timestamp) -> String {
 pub fn metadata_too_large(size: usize, limit: usize) -> Status {
     status_in(
         Code::ResourceExhausted,
-        "METADATA_TOO_LARGE",
+        ErrorReason::MetadataTooLarge,
         format!(
             "the request's metadata is {size} bytes (names and values, and 32 bytes a header), \
              over the limit of {limit}; send a shorter token and fewer headers"
@@ -74,7 +83,7 @@ pub fn metadata_too_large(size: usize, limit: usize) -> Status {
     )
 }
 
-fn bad_request(reason: &str, field: &str, message: String) -> Status {
+fn bad_request(reason: ErrorReason, field: &str, message: String) -> Status {
     let details = ErrorDetails::with_bad_request_violation(field, message.clone());
     status(Code::InvalidArgument, reason, message, details)
 }
@@ -82,7 +91,7 @@ fn bad_request(reason: &str, field: &str, message: String) -> Status {
 /// The status of a command the rules refused, with what the client needs
 /// to know about the game in `metadata`.
 fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, String>) -> Status {
-    let bad_request = |reason: &str, field: &str, message: String| {
+    let bad_request = |reason: ErrorReason, field: &str, message: String| {
         let details = ErrorDetails::with_bad_request_violation(field, message.clone());
         status_in(
             Code::InvalidArgument,
@@ -92,9 +101,12 @@ fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, Str
             metadata.clone(),
         )
     };
-    let precondition = |reason: &str, subject: &str, message: String| {
-        let details =
-            ErrorDetails::with_precondition_failure_violation(reason, subject, message.clone());
+    let precondition = |reason: ErrorReason, subject: &str, message: String| {
+        let details = ErrorDetails::with_precondition_failure_violation(
+            reason_code(reason),
+            subject,
+            message.clone(),
+        );
         status_in(
             Code::FailedPrecondition,
             reason,
@@ -104,36 +116,40 @@ fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, Str
         )
     };
     match rejection {
-        Rejection::InvalidField(field) => bad_request("INVALID_FIELD", field.field, message),
-        Rejection::UnparsableMove { .. } => bad_request("UNPARSABLE_MOVE", "move", message),
-        Rejection::IllegalMove { .. } => bad_request("ILLEGAL_MOVE", "move", message),
-        Rejection::NotYourTurn { .. } => precondition("NOT_YOUR_TURN", "game", message),
-        Rejection::GameOver => precondition("GAME_OVER", "game", message),
-        Rejection::GameAborted => precondition("GAME_ABORTED", "game", message),
-        Rejection::AbortTooLate => precondition("ABORT_TOO_LATE", "game", message),
+        Rejection::InvalidField(field) => {
+            bad_request(ErrorReason::InvalidField, field.field, message)
+        }
+        Rejection::UnparsableMove { .. } => {
+            bad_request(ErrorReason::UnparsableMove, "move", message)
+        }
+        Rejection::IllegalMove { .. } => bad_request(ErrorReason::IllegalMove, "move", message),
+        Rejection::NotYourTurn { .. } => precondition(ErrorReason::NotYourTurn, "game", message),
+        Rejection::GameOver => precondition(ErrorReason::GameOver, "game", message),
+        Rejection::GameAborted => precondition(ErrorReason::GameAborted, "game", message),
+        Rejection::AbortTooLate => precondition(ErrorReason::AbortTooLate, "game", message),
         Rejection::DrawOfferNotAllowed { .. } => {
-            precondition("DRAW_OFFER_NOT_ALLOWED", "rules", message)
+            precondition(ErrorReason::DrawOfferNotAllowed, "rules", message)
         }
-        Rejection::NoDrawOffer => precondition("NO_DRAW_OFFER", "draw_offer", message),
+        Rejection::NoDrawOffer => precondition(ErrorReason::NoDrawOffer, "draw_offer", message),
         Rejection::DrawRequestLimit { .. } => {
-            precondition("DRAW_REQUEST_LIMIT", "draw_requests", message)
+            precondition(ErrorReason::DrawRequestLimit, "draw_requests", message)
         }
-        Rejection::ClockPaused => precondition("CLOCK_PAUSED", "clock", message),
+        Rejection::ClockPaused => precondition(ErrorReason::ClockPaused, "clock", message),
         Rejection::NotStarted { .. } => {
-            precondition("NOT_STARTED", "scheduled_start_time", message)
+            precondition(ErrorReason::NotStarted, "scheduled_start_time", message)
         }
-        Rejection::ClockNotPaused => precondition("CLOCK_NOT_PAUSED", "clock", message),
-        Rejection::Untimed => precondition("UNTIMED", "clock", message),
+        Rejection::ClockNotPaused => precondition(ErrorReason::ClockNotPaused, "clock", message),
+        Rejection::Untimed => precondition(ErrorReason::Untimed, "clock", message),
         Rejection::RequestIdReused { .. } => status_in(
             Code::AlreadyExists,
-            "REQUEST_ID_REUSED",
+            ErrorReason::RequestIdReused,
             message,
             ErrorDetails::new(),
             metadata.clone(),
         ),
         Rejection::StalePly { .. } => status_in(
             Code::Aborted,
-            "STALE_PLY",
+            ErrorReason::StalePly,
             message,
             ErrorDetails::new(),
             metadata.clone(),
@@ -143,14 +159,14 @@ fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, Str
 
 /// The status for a request field that failed validation.
 pub fn invalid_field(err: &crate::domain::FieldError) -> Status {
-    bad_request("INVALID_FIELD", err.field, err.to_string())
+    bad_request(ErrorReason::InvalidField, err.field, err.to_string())
 }
 
 /// A request body that is not a valid protobuf message of its method.
 pub fn malformed_request(detail: &str) -> Status {
     status(
         Code::InvalidArgument,
-        "MALFORMED_REQUEST",
+        ErrorReason::MalformedRequest,
         format!("the request is not a valid message of this method: {detail}"),
         ErrorDetails::new(),
     )
@@ -160,7 +176,7 @@ pub fn malformed_request(detail: &str) -> Status {
 pub fn unauthenticated(message: &str) -> Status {
     status(
         Code::Unauthenticated,
-        "MISSING_TOKEN",
+        ErrorReason::MissingToken,
         message.to_owned(),
         ErrorDetails::new(),
     )
@@ -170,7 +186,7 @@ pub fn unauthenticated(message: &str) -> Status {
 pub fn resource_exhausted(message: String) -> Status {
     status(
         Code::ResourceExhausted,
-        "TOO_MANY_STREAMS",
+        ErrorReason::TooManyStreams,
         message,
         ErrorDetails::with_retry_info(Some(std::time::Duration::from_secs(1))),
     )
@@ -180,7 +196,7 @@ pub fn resource_exhausted(message: String) -> Status {
 pub fn overloaded(max: usize) -> Status {
     status(
         Code::ResourceExhausted,
-        "OVERLOADED",
+        ErrorReason::Overloaded,
         format!("this server already serves its limit of {max} requests at once; retry shortly"),
         ErrorDetails::with_retry_info(Some(std::time::Duration::from_millis(100))),
     )
@@ -191,7 +207,7 @@ pub fn overloaded(max: usize) -> Status {
 pub fn rate_limited(whose: &str, wait: std::time::Duration) -> Status {
     status(
         Code::ResourceExhausted,
-        "RATE_LIMITED",
+        ErrorReason::RateLimited,
         format!(
             "{whose} makes writes faster than this server admits; retry in {} ms",
             wait.as_millis().max(1)
@@ -201,7 +217,7 @@ pub fn rate_limited(whose: &str, wait: std::time::Duration) -> Status {
 }
 
 /// A request whose credentials do not grant the action.
-pub fn permission_denied(reason: &str, message: &str) -> Status {
+pub fn permission_denied(reason: ErrorReason, message: &str) -> Status {
     status(
         Code::PermissionDenied,
         reason,
@@ -219,45 +235,45 @@ impl From<ArbiterError> for Status {
             }
             ArbiterError::NotFound(_) => status(
                 Code::NotFound,
-                "GAME_NOT_FOUND",
+                ErrorReason::GameNotFound,
                 message,
                 ErrorDetails::new(),
             ),
-            ArbiterError::NotASeat => permission_denied("NOT_A_SEAT", &message),
+            ArbiterError::NotASeat => permission_denied(ErrorReason::NotASeat, &message),
             ArbiterError::RequestIdReused { .. } => status(
                 Code::AlreadyExists,
-                "REQUEST_ID_REUSED",
+                ErrorReason::RequestIdReused,
                 message,
                 ErrorDetails::new(),
             ),
             ArbiterError::TokensNotReissuable { .. } => {
                 let details = ErrorDetails::with_precondition_failure_violation(
-                    "TOKENS_NOT_REISSUABLE",
+                    reason_code(ErrorReason::TokensNotReissuable),
                     "request_id",
                     message.clone(),
                 );
                 status(
                     Code::FailedPrecondition,
-                    "TOKENS_NOT_REISSUABLE",
+                    ErrorReason::TokensNotReissuable,
                     message,
                     details,
                 )
             }
             ArbiterError::VersionAhead { .. } => status(
                 Code::OutOfRange,
-                "VERSION_AHEAD",
+                ErrorReason::VersionAhead,
                 message,
                 ErrorDetails::with_bad_request_violation("after_version", "is ahead of the game"),
             ),
             ArbiterError::HistoryRewritten { .. } => {
                 let details = ErrorDetails::with_precondition_failure_violation(
-                    "HISTORY_REWRITTEN",
+                    reason_code(ErrorReason::HistoryRewritten),
                     "resume_token",
                     message.clone(),
                 );
                 status(
                     Code::FailedPrecondition,
-                    "HISTORY_REWRITTEN",
+                    ErrorReason::HistoryRewritten,
                     message,
                     details,
                 )
@@ -265,22 +281,27 @@ impl From<ArbiterError> for Status {
             ArbiterError::WatcherTooSlow { .. } | ArbiterError::EventWatcherTooSlow { .. } => {
                 status(
                     Code::ResourceExhausted,
-                    "WATCHER_TOO_SLOW",
+                    ErrorReason::WatcherTooSlow,
                     message,
                     ErrorDetails::new(),
                 )
             }
             ArbiterError::EventFull { .. } => {
                 let details = ErrorDetails::with_precondition_failure_violation(
-                    "EVENT_FULL",
+                    reason_code(ErrorReason::EventFull),
                     "pairing.event_id",
                     message.clone(),
                 );
-                status(Code::FailedPrecondition, "EVENT_FULL", message, details)
+                status(
+                    Code::FailedPrecondition,
+                    ErrorReason::EventFull,
+                    message,
+                    details,
+                )
             }
             ArbiterError::ReplyTooLarge { size, limit, .. } => status_in(
                 Code::ResourceExhausted,
-                "REPLY_TOO_LARGE",
+                ErrorReason::ReplyTooLarge,
                 message,
                 ErrorDetails::new(),
                 HashMap::from([
@@ -290,13 +311,13 @@ impl From<ArbiterError> for Status {
             ),
             ArbiterError::Contention => status(
                 Code::Aborted,
-                "CONTENTION",
+                ErrorReason::Contention,
                 message,
                 ErrorDetails::with_retry_info(Some(std::time::Duration::from_millis(50))),
             ),
             ArbiterError::ShuttingDown => status(
                 Code::Unavailable,
-                "SHUTTING_DOWN",
+                ErrorReason::ShuttingDown,
                 format!("{message}; reconnect and resume from the last version received"),
                 ErrorDetails::new(),
             ),
@@ -306,7 +327,7 @@ impl From<ArbiterError> for Status {
                 tracing::warn!(error = %message, "storage unavailable");
                 status(
                     Code::Unavailable,
-                    "STORAGE_UNAVAILABLE",
+                    ErrorReason::StorageUnavailable,
                     "storage unavailable; retry shortly".to_owned(),
                     ErrorDetails::with_retry_info(Some(std::time::Duration::from_secs(1))),
                 )
@@ -315,15 +336,72 @@ impl From<ArbiterError> for Status {
                 tracing::warn!(error = %message, "a commit is not replicated yet");
                 status(
                     Code::Unavailable,
-                    "STORAGE_UNAVAILABLE",
+                    ErrorReason::StorageUnavailable,
                     message,
                     ErrorDetails::with_retry_info(Some(std::time::Duration::from_secs(1))),
                 )
             }
             ArbiterError::Store(StoreError::Corrupt(_)) => {
                 tracing::error!(error = %message, "corrupt stored data");
-                status(Code::Internal, "CORRUPT_DATA", message, ErrorDetails::new())
+                status(
+                    Code::Internal,
+                    ErrorReason::CorruptData,
+                    message,
+                    ErrorDetails::new(),
+                )
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every value of the proto's enum but the unspecified one, by number.
+    fn reasons() -> Vec<ErrorReason> {
+        (1..1000)
+            .filter_map(|n| ErrorReason::try_from(n).ok())
+            .collect()
+    }
+
+    #[test]
+    fn a_reason_code_is_the_enum_value_name_without_its_prefix() {
+        assert_eq!(reason_code(ErrorReason::IllegalMove), "ILLEGAL_MOVE");
+        assert_eq!(reason_code(ErrorReason::NotYourTurn), "NOT_YOUR_TURN");
+        for reason in reasons() {
+            let code = reason_code(reason);
+            assert_eq!(
+                ErrorReason::from_str_name(&format!("ERROR_REASON_{code}")),
+                Some(reason),
+                "{code}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_reason_of_the_proto_is_sent_by_the_service() {
+        // The service builds every status here or in the token checks;
+        // a value no code sends is either dead or missing its sender.
+        let sources = [include_str!("status.rs"), include_str!("auth.rs")]
+            .map(|source| source.split("#[cfg(test)]").next().unwrap_or(source));
+        let unsent: Vec<_> = reasons()
+            .into_iter()
+            .filter(|reason| {
+                let use_site = format!("ErrorReason::{reason:?}");
+                !sources.iter().any(|source| {
+                    source
+                        .lines()
+                        .filter(|line| !line.trim_start().starts_with("//"))
+                        .any(|line| line.contains(&use_site))
+                })
+            })
+            .collect();
+        assert!(
+            reasons().len() >= 36,
+            "the enum was read: {}",
+            reasons().len()
+        );
+        assert!(unsent.is_empty(), "reasons no status carries: {unsent:?}");
     }
 }

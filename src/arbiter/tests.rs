@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 
 use super::*;
+use crate::store::{ChangeFeeds, Deadlines, EventIndex, GameLog};
 use crate::{
     domain::{
         EventId, GameRules, NewGame, Pairing, Player, Ply, Rejection, ReportedLag, RequestId,
@@ -38,15 +39,17 @@ impl RecordingStore {
 }
 
 #[async_trait]
-impl GameStore for RecordingStore {
+impl GameLog for RecordingStore {
     async fn now(&self) -> Result<Timestamp, StoreError> {
         self.record("now");
         self.inner.now().await
     }
+
     async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError> {
         self.record("load");
         self.inner.load(id).await
     }
+
     async fn load_many(
         &self,
         ids: &[GameId],
@@ -54,6 +57,7 @@ impl GameStore for RecordingStore {
         self.record("load_many");
         self.inner.load_many(ids).await
     }
+
     async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
         self.record("commit");
         let bytes =
@@ -64,10 +68,12 @@ impl GameStore for RecordingStore {
             .push((bytes, commit.events.len()));
         self.inner.commit(id, commit).await
     }
+
     async fn events_after(&self, id: &GameId, after: u64) -> Result<LogRead, StoreError> {
         self.record("events_after");
         self.inner.events_after(id, after).await
     }
+
     async fn events_page(
         &self,
         id: &GameId,
@@ -77,53 +83,19 @@ impl GameStore for RecordingStore {
         self.record("events_page");
         self.inner.events_page(id, after, limit).await
     }
+
     async fn archive(&self, id: &GameId, archive: StoredArchive) -> Result<bool, StoreError> {
         self.record("archive");
         self.inner.archive(id, archive).await
     }
-    async fn claim_sweep(&self, id: &GameId, for_ms: u64) -> Result<bool, StoreError> {
-        self.record("claim_sweep");
-        self.inner.claim_sweep(id, for_ms).await
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        Ok(())
     }
-    async fn release_sweep(&self, id: &GameId) -> Result<(), StoreError> {
-        self.record("release_sweep");
-        self.inner.release_sweep(id).await
-    }
-    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
-        self.record("changes");
-        self.inner.changes().await
-    }
-    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
-        self.inner.next_deadline().await
-    }
-    fn feed_partitions(&self) -> u32 {
-        self.inner.feed_partitions()
-    }
-    fn feed_partition(&self, id: &GameId) -> u32 {
-        self.inner.feed_partition(id)
-    }
-    async fn event_feed(
-        &self,
-        event_id: &EventId,
-        cursors: &[(u32, FeedPosition)],
-        limit: usize,
-    ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
-        self.record("event_feed");
-        self.inner.event_feed(event_id, cursors, limit).await
-    }
-    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
-        self.record("due");
-        self.inner.due(now, limit).await
-    }
-    async fn repair_deadline(
-        &self,
-        id: &GameId,
-        version: u64,
-        deadline: Option<Timestamp>,
-    ) -> Result<(), StoreError> {
-        self.record("repair_deadline");
-        self.inner.repair_deadline(id, version, deadline).await
-    }
+}
+
+#[async_trait]
+impl EventIndex for RecordingStore {
     async fn add_to_event(
         &self,
         event_id: &EventId,
@@ -135,6 +107,7 @@ impl GameStore for RecordingStore {
             .add_to_event(event_id, position, max_entries)
             .await
     }
+
     async fn event_games(
         &self,
         event_id: &EventId,
@@ -144,8 +117,63 @@ impl GameStore for RecordingStore {
         self.record("event_games");
         self.inner.event_games(event_id, after, limit).await
     }
-    async fn ping(&self) -> Result<(), StoreError> {
-        Ok(())
+}
+
+#[async_trait]
+impl Deadlines for RecordingStore {
+    async fn claim_sweep(&self, id: &GameId, for_ms: u64) -> Result<bool, StoreError> {
+        self.record("claim_sweep");
+        self.inner.claim_sweep(id, for_ms).await
+    }
+
+    async fn release_sweep(&self, id: &GameId) -> Result<(), StoreError> {
+        self.record("release_sweep");
+        self.inner.release_sweep(id).await
+    }
+
+    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
+        self.inner.next_deadline().await
+    }
+
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        self.record("due");
+        self.inner.due(now, limit).await
+    }
+
+    async fn repair_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError> {
+        self.record("repair_deadline");
+        self.inner.repair_deadline(id, version, deadline).await
+    }
+}
+
+#[async_trait]
+impl ChangeFeeds for RecordingStore {
+    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
+        self.record("changes");
+        self.inner.changes().await
+    }
+
+    fn feed_partitions(&self) -> u32 {
+        self.inner.feed_partitions()
+    }
+
+    fn feed_partition(&self, id: &GameId) -> u32 {
+        self.inner.feed_partition(id)
+    }
+
+    async fn event_feed(
+        &self,
+        event_id: &EventId,
+        cursors: &[(u32, FeedPosition)],
+        limit: usize,
+    ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
+        self.record("event_feed");
+        self.inner.event_feed(event_id, cursors, limit).await
     }
 }
 

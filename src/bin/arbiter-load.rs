@@ -28,7 +28,7 @@ use arbiter::{
         self, admin_service_client::AdminServiceClient,
         arbiter_service_client::ArbiterServiceClient,
     },
-    store::{Commit, CommitOutcome, GameStore, RedisConfig, RedisStore, StoredEvent, StoredState},
+    store::{Commit, CommitOutcome, GameLog, RedisConfig, RedisStore, StoredEvent, StoredState},
 };
 use clap::{Parser, Subcommand};
 use rand::{Rng, SeedableRng, rngs::StdRng};

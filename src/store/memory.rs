@@ -10,10 +10,11 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use super::{
-    Change, ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore,
-    LogRead, StoreError, StoredArchive, StoredEvent, StoredState,
+    Change, ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, LogRead,
+    StoreError, StoredArchive, StoredEvent, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
+use crate::store::{ChangeFeeds, Deadlines, EventIndex, GameLog};
 
 struct Entry {
     state: StoredState,
@@ -32,12 +33,12 @@ impl Entry {
 
 /// The deadline index: which game needs the sweeper when.
 #[derive(Default)]
-struct Deadlines {
+struct DeadlineIndex {
     by_time: BTreeSet<(Timestamp, GameId)>,
     by_game: HashMap<GameId, Timestamp>,
 }
 
-impl Deadlines {
+impl DeadlineIndex {
     fn set(&mut self, id: &GameId, deadline: Option<Timestamp>) {
         if let Some(previous) = self.by_game.remove(id) {
             self.by_time.remove(&(previous, id.clone()));
@@ -54,7 +55,7 @@ impl Deadlines {
 #[derive(Default)]
 struct Games {
     entries: HashMap<GameId, Entry>,
-    deadlines: Deadlines,
+    deadlines: DeadlineIndex,
     /// Per event, each game event recorded: (game, version), in commit
     /// order; the position of an entry is its index plus one.
     feeds: HashMap<EventId, Vec<(GameId, u64)>>,
@@ -127,7 +128,7 @@ fn system_now() -> Timestamp {
 }
 
 #[async_trait]
-impl GameStore for MemoryStore {
+impl GameLog for MemoryStore {
     async fn now(&self) -> Result<Timestamp, StoreError> {
         Ok(system_now())
     }
@@ -211,6 +212,95 @@ impl GameStore for MemoryStore {
         Ok(true)
     }
 
+    async fn ping(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl EventIndex for MemoryStore {
+    async fn add_to_event(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+        max_entries: usize,
+    ) -> Result<bool, StoreError> {
+        let mut events = self
+            .events
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let games = events.entry(event_id.clone()).or_default();
+        if games.contains(position) {
+            return Ok(true);
+        }
+        if games.len() >= max_entries {
+            return Ok(false);
+        }
+        // Listed at each position it was added at, as in Redis: readers
+        // keep only the game's own position.
+        games.insert(position.clone());
+        Ok(true)
+    }
+
+    async fn event_games(
+        &self,
+        event_id: &EventId,
+        after: Option<&EventPosition>,
+        limit: usize,
+    ) -> Result<Vec<EventPosition>, StoreError> {
+        let events = self
+            .events
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok(events
+            .get(event_id)
+            .map(|games| {
+                games
+                    .iter()
+                    .filter(|listed| after.is_none_or(|after| *listed > after))
+                    .take(limit)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+}
+
+#[async_trait]
+impl Deadlines for MemoryStore {
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        Ok(self
+            .lock()
+            .deadlines
+            .by_time
+            .iter()
+            .take_while(|(at, _)| *at <= now)
+            .take(limit)
+            .map(|(_, id)| id.clone())
+            .collect())
+    }
+
+    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
+        Ok(self.lock().deadlines.by_time.first().map(|(at, _)| *at))
+    }
+
+    async fn repair_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError> {
+        let mut games = self.lock();
+        let current = games.entries.get(id).map_or(0, |entry| entry.state.version);
+        if current == version {
+            games.deadlines.set(id, deadline);
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl ChangeFeeds for MemoryStore {
     async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
         Ok(Box::new(MemoryFeed(self.changes.subscribe())))
     }
@@ -268,86 +358,6 @@ impl GameStore for MemoryStore {
                     .collect()
             })
             .collect())
-    }
-
-    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
-        Ok(self
-            .lock()
-            .deadlines
-            .by_time
-            .iter()
-            .take_while(|(at, _)| *at <= now)
-            .take(limit)
-            .map(|(_, id)| id.clone())
-            .collect())
-    }
-
-    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
-        Ok(self.lock().deadlines.by_time.first().map(|(at, _)| *at))
-    }
-
-    async fn repair_deadline(
-        &self,
-        id: &GameId,
-        version: u64,
-        deadline: Option<Timestamp>,
-    ) -> Result<(), StoreError> {
-        let mut games = self.lock();
-        let current = games.entries.get(id).map_or(0, |entry| entry.state.version);
-        if current == version {
-            games.deadlines.set(id, deadline);
-        }
-        Ok(())
-    }
-
-    async fn add_to_event(
-        &self,
-        event_id: &EventId,
-        position: &EventPosition,
-        max_entries: usize,
-    ) -> Result<bool, StoreError> {
-        let mut events = self
-            .events
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let games = events.entry(event_id.clone()).or_default();
-        if games.contains(position) {
-            return Ok(true);
-        }
-        if games.len() >= max_entries {
-            return Ok(false);
-        }
-        // Listed at each position it was added at, as in Redis: readers
-        // keep only the game's own position.
-        games.insert(position.clone());
-        Ok(true)
-    }
-
-    async fn event_games(
-        &self,
-        event_id: &EventId,
-        after: Option<&EventPosition>,
-        limit: usize,
-    ) -> Result<Vec<EventPosition>, StoreError> {
-        let events = self
-            .events
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        Ok(events
-            .get(event_id)
-            .map(|games| {
-                games
-                    .iter()
-                    .filter(|listed| after.is_none_or(|after| *listed > after))
-                    .take(limit)
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default())
-    }
-
-    async fn ping(&self) -> Result<(), StoreError> {
-        Ok(())
     }
 }
 

@@ -10,6 +10,7 @@ use super::{
     ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore, LogRead,
     StoreError, StoredArchive, StoredState,
 };
+use crate::store::{ChangeFeeds, Deadlines, EventIndex, GameLog};
 use crate::{
     domain::{EventId, GameId, Timestamp},
     metrics::Metrics,
@@ -42,7 +43,7 @@ impl MeteredStore {
 }
 
 #[async_trait]
-impl GameStore for MeteredStore {
+impl GameLog for MeteredStore {
     async fn now(&self) -> Result<Timestamp, StoreError> {
         self.measured("now", self.inner.now()).await
     }
@@ -94,58 +95,18 @@ impl GameStore for MeteredStore {
         .await
     }
 
-    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
-        self.measured("changes", self.inner.changes()).await
-    }
-
-    fn feed_partitions(&self) -> u32 {
-        self.inner.feed_partitions()
-    }
-
-    fn feed_partition(&self, id: &GameId) -> u32 {
-        self.inner.feed_partition(id)
-    }
-
-    async fn event_feed(
-        &self,
-        event_id: &EventId,
-        cursors: &[(u32, FeedPosition)],
-        limit: usize,
-    ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
-        self.measured(
-            "event_feed",
-            self.inner.event_feed(event_id, cursors, limit),
-        )
-        .await
-    }
-
     async fn archive(&self, id: &GameId, archive: StoredArchive) -> Result<bool, StoreError> {
         self.measured("archive", self.inner.archive(id, archive))
             .await
     }
 
-    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
-        self.measured("due", self.inner.due(now, limit)).await
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.measured("ping", self.inner.ping()).await
     }
+}
 
-    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
-        self.measured("next_deadline", self.inner.next_deadline())
-            .await
-    }
-
-    async fn repair_deadline(
-        &self,
-        id: &GameId,
-        version: u64,
-        deadline: Option<Timestamp>,
-    ) -> Result<(), StoreError> {
-        self.measured(
-            "repair_deadline",
-            self.inner.repair_deadline(id, version, deadline),
-        )
-        .await
-    }
-
+#[async_trait]
+impl EventIndex for MeteredStore {
     async fn add_to_event(
         &self,
         event_id: &EventId,
@@ -171,6 +132,31 @@ impl GameStore for MeteredStore {
         )
         .await
     }
+}
+
+#[async_trait]
+impl Deadlines for MeteredStore {
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        self.measured("due", self.inner.due(now, limit)).await
+    }
+
+    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
+        self.measured("next_deadline", self.inner.next_deadline())
+            .await
+    }
+
+    async fn repair_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError> {
+        self.measured(
+            "repair_deadline",
+            self.inner.repair_deadline(id, version, deadline),
+        )
+        .await
+    }
 
     async fn claim_sweep(&self, id: &GameId, for_ms: u64) -> Result<bool, StoreError> {
         self.measured("claim_sweep", self.inner.claim_sweep(id, for_ms))
@@ -181,8 +167,32 @@ impl GameStore for MeteredStore {
         self.measured("release_sweep", self.inner.release_sweep(id))
             .await
     }
+}
 
-    async fn ping(&self) -> Result<(), StoreError> {
-        self.measured("ping", self.inner.ping()).await
+#[async_trait]
+impl ChangeFeeds for MeteredStore {
+    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
+        self.measured("changes", self.inner.changes()).await
+    }
+
+    fn feed_partitions(&self) -> u32 {
+        self.inner.feed_partitions()
+    }
+
+    fn feed_partition(&self, id: &GameId) -> u32 {
+        self.inner.feed_partition(id)
+    }
+
+    async fn event_feed(
+        &self,
+        event_id: &EventId,
+        cursors: &[(u32, FeedPosition)],
+        limit: usize,
+    ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
+        self.measured(
+            "event_feed",
+            self.inner.event_feed(event_id, cursors, limit),
+        )
+        .await
     }
 }

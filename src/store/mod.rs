@@ -2,15 +2,16 @@
 //!
 //! The store knows nothing about chess. A game is an opaque state blob with a
 //! version, plus a log of opaque events numbered by version. The one write,
-//! [`GameStore::commit`], is an atomic compare-and-set of the version that
+//! [`GameLog::commit`], is an atomic compare-and-set of the version that
 //! writes the state and appends the events together, so the state and the
 //! log never disagree and a version is committed at most once. Once a game
-//! is over, [`GameStore::archive`] replaces the start of its log with one
+//! is over, [`GameLog::archive`] replaces the start of its log with one
 //! opaque record (the codec's compact archive), under the same
 //! compare-and-set; reads return that archive with the entries after it.
 
 mod memory;
 mod metered;
+mod parts;
 mod redis;
 
 use async_trait::async_trait;
@@ -18,6 +19,7 @@ use thiserror::Error;
 
 pub use self::memory::MemoryStore;
 pub use self::metered::MeteredStore;
+pub use self::parts::StoreParts;
 pub use self::redis::{RedisConfig, RedisStore, RedisTls, WaitForReplicas};
 use crate::domain::{EventId, GameId, Timestamp};
 
@@ -75,7 +77,7 @@ pub struct Commit {
     /// `None` when time can no longer end it.
     pub deadline: Option<Timestamp>,
     /// The tournament event the game belongs to, if any: the events are
-    /// also recorded in that event's feed (see [`GameStore::event_feed`]).
+    /// also recorded in that event's feed (see [`ChangeFeeds::event_feed`]).
     pub event: Option<EventId>,
 }
 
@@ -178,10 +180,17 @@ fn check_commit(commit: &Commit) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The persistence of games. Both implementations pass the same behavioural
-/// test suite.
+/// The persistence of games, in four parts that a wrapper can take one at
+/// a time (see [`StoreParts`]). Both implementations pass the same
+/// behavioural test suite.
+pub trait GameStore: GameLog + EventIndex + Deadlines + ChangeFeeds {}
+
+impl<T: GameLog + EventIndex + Deadlines + ChangeFeeds + ?Sized> GameStore for T {}
+
+/// Each game's state and event log: the reads, the one atomic commit,
+/// and the archive that replaces an ended game's log.
 #[async_trait]
-pub trait GameStore: Send + Sync + 'static {
+pub trait GameLog: Send + Sync + 'static {
     /// The current time, from the one clock every replica shares.
     async fn now(&self) -> Result<Timestamp, StoreError>;
 
@@ -231,7 +240,7 @@ pub trait GameStore: Send + Sync + 'static {
         limit: usize,
     ) -> Result<LogRead, StoreError>;
 
-    /// For each `(game, after)`, [`GameStore::events_page`]: several games'
+    /// For each `(game, after)`, [`GameLog::events_page`]: several games'
     /// logs read at once, in bounded pages.
     async fn events_after_many(
         &self,
@@ -245,49 +254,20 @@ pub trait GameStore: Send + Sync + 'static {
         Ok(all)
     }
 
-    /// Announcements of every commit from now on, for waking watchers.
-    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError>;
-
-    /// How many partitions every event's feed has.
-    fn feed_partitions(&self) -> u32;
-
-    /// The partition of an event's feed that game `id`'s events go to.
-    fn feed_partition(&self, id: &GameId) -> u32;
-
-    /// For each `(partition, after)`, at most `limit` entries of event
-    /// `event_id`'s feed after `after`, in order: each game's events in
-    /// version order, games interleaved as they were committed.
-    async fn event_feed(
-        &self,
-        event_id: &EventId,
-        cursors: &[(u32, FeedPosition)],
-        limit: usize,
-    ) -> Result<Vec<Vec<FeedEntry>>, StoreError>;
-
     /// If game `id` is stored at version `archive.through`, keeps `archive`
     /// in place of its log (the entries and any earlier archive) and
     /// removes its deadline entry; `false`, writing nothing, when the game
     /// has moved on (or does not exist).
     async fn archive(&self, id: &GameId, archive: StoredArchive) -> Result<bool, StoreError>;
 
-    /// Up to `limit` games whose recorded deadline is at or before `now`.
-    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError>;
+    /// Checks that the store can be reached and accepts writes, as a commit
+    /// needs.
+    async fn ping(&self) -> Result<(), StoreError>;
+}
 
-    /// The earliest deadline recorded in the index, if any.
-    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError>;
-
-    /// Sets the deadline index entry of game `id` to `deadline`, but only
-    /// while the game is still stored at `version` (0: while it does not
-    /// exist, which with `None` removes a stray entry). The sweeper's repair for an
-    /// entry that no longer matches its game; commits keep the index right
-    /// by themselves.
-    async fn repair_deadline(
-        &self,
-        id: &GameId,
-        version: u64,
-        deadline: Option<Timestamp>,
-    ) -> Result<(), StoreError>;
-
+/// Each tournament event's list of its games, by round and board.
+#[async_trait]
+pub trait EventIndex: Send + Sync + 'static {
     /// Adds a game to event `event_id`'s list at `position` (idempotent),
     /// ordered by round, board and id, unless the list already holds
     /// `max_entries` others: then `false`, and nothing is written. Done
@@ -311,6 +291,29 @@ pub trait GameStore: Send + Sync + 'static {
         after: Option<&EventPosition>,
         limit: usize,
     ) -> Result<Vec<EventPosition>, StoreError>;
+}
+
+/// The deadline index the flag sweeper works from, and the claims that
+/// let one replica, not all of them, handle a due game.
+#[async_trait]
+pub trait Deadlines: Send + Sync + 'static {
+    /// Up to `limit` games whose recorded deadline is at or before `now`.
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError>;
+
+    /// The earliest deadline recorded in the index, if any.
+    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError>;
+
+    /// Sets the deadline index entry of game `id` to `deadline`, but only
+    /// while the game is still stored at `version` (0: while it does not
+    /// exist, which with `None` removes a stray entry). The sweeper's repair for an
+    /// entry that no longer matches its game; commits keep the index right
+    /// by themselves.
+    async fn repair_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError>;
 
     /// Claims the sweeper's work on game `id` for `for_ms` milliseconds:
     /// `true` for the first replica to ask, `false` for every other until
@@ -324,16 +327,36 @@ pub trait GameStore: Send + Sync + 'static {
         Ok(true)
     }
 
-    /// Releases a claim of [`GameStore::claim_sweep`] (whoever holds it:
+    /// Releases a claim of [`Deadlines::claim_sweep`] (whoever holds it:
     /// at worst another replica handles the game too).
     async fn release_sweep(&self, id: &GameId) -> Result<(), StoreError> {
         let _ = id;
         Ok(())
     }
+}
 
-    /// Checks that the store can be reached and accepts writes, as a commit
-    /// needs.
-    async fn ping(&self) -> Result<(), StoreError>;
+/// Announcements of commits, for waking watchers, and each tournament
+/// event's feed of its games' events.
+#[async_trait]
+pub trait ChangeFeeds: Send + Sync + 'static {
+    /// Announcements of every commit from now on, for waking watchers.
+    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError>;
+
+    /// How many partitions every event's feed has.
+    fn feed_partitions(&self) -> u32;
+
+    /// The partition of an event's feed that game `id`'s events go to.
+    fn feed_partition(&self, id: &GameId) -> u32;
+
+    /// For each `(partition, after)`, at most `limit` entries of event
+    /// `event_id`'s feed after `after`, in order: each game's events in
+    /// version order, games interleaved as they were committed.
+    async fn event_feed(
+        &self,
+        event_id: &EventId,
+        cursors: &[(u32, FeedPosition)],
+        limit: usize,
+    ) -> Result<Vec<Vec<FeedEntry>>, StoreError>;
 }
 
 /// A commit, as announced: game `game` is now at `version`.

@@ -14,7 +14,7 @@ use std::{
 use arbiter::{
     proto,
     server::StoreChoice,
-    store::{GameStore, RedisStore, WaitForReplicas},
+    store::{GameLog, RedisStore, WaitForReplicas},
 };
 use futures::StreamExt;
 use tonic::Code;

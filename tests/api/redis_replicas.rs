@@ -123,7 +123,7 @@ async fn games_go_on_after_the_primary_fails_over() {
 /// replica) leaves the store not ready, and the error says why.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replica_is_not_ready_for_commits() {
-    use arbiter::store::{GameStore, RedisStore};
+    use arbiter::store::{GameLog, RedisStore};
     let primary = RedisServer::start();
     let replica = RedisServer::start_replica_of(primary.port());
     let on_replica = RedisStore::new(&RedisConfig {

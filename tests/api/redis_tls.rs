@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use arbiter::{
     server::StoreChoice,
-    store::{GameStore, RedisConfig, RedisStore, RedisTls},
+    store::{GameLog, RedisConfig, RedisStore, RedisTls},
 };
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair, KeyUsagePurpose, SanType,

@@ -19,8 +19,9 @@ use std::{
 use arbiter::{
     domain::{EventId, GameId, Pairing, Timestamp},
     store::{
-        Change, ChangeFeed, Commit, CommitOutcome, EventPosition, GameStore, MemoryStore,
-        RedisConfig, RedisStore, StoreError, StoredEvent, StoredState,
+        Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex,
+        EventPosition, GameLog, GameStore, MemoryStore, RedisConfig, RedisStore, StoreError,
+        StoredEvent, StoredState,
     },
 };
 use common::{Backend, RedisServer, fresh_redis_config};

@@ -20,6 +20,7 @@ use std::{
     time::Duration,
 };
 
+use arbiter::store::{EventIndex, GameLog, StoreParts};
 use arbiter::{
     api::{AdminToken, ArbiterApi},
     arbiter::{Arbiter, SeatKeys},
@@ -29,8 +30,8 @@ use arbiter::{
         arbiter_service_client::ArbiterServiceClient, game_event::Kind,
     },
     store::{
-        ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore,
-        LogRead, MemoryStore, RedisConfig, RedisStore, StoreError, StoredArchive, StoredState,
+        Commit, CommitOutcome, EventPosition, GameStore, LogRead, MemoryStore, RedisConfig,
+        RedisStore, StoreError, StoredArchive, StoredState,
     },
 };
 use async_trait::async_trait;
@@ -78,7 +79,9 @@ fn injected(what: &str) -> StoreError {
     StoreError::Unavailable(format!("injected failure: {what}"))
 }
 
-/// Forwards every call to `inner`, except for the failures in `faults`.
+/// The games' logs and the events' lists of `inner`, with the failures in
+/// `faults`; the other parts of the store are `inner`'s own (see
+/// [`StoreParts`]).
 struct FaultyStore {
     inner: Arc<dyn GameStore>,
     faults: Arc<Faults>,
@@ -95,7 +98,7 @@ impl FaultyStore {
 }
 
 #[async_trait]
-impl GameStore for FaultyStore {
+impl GameLog for FaultyStore {
     async fn now(&self) -> Result<Timestamp, StoreError> {
         self.inner.now().await
     }
@@ -149,48 +152,13 @@ impl GameStore for FaultyStore {
         self.inner.archive(id, archive).await
     }
 
-    async fn claim_sweep(&self, id: &GameId, for_ms: u64) -> Result<bool, StoreError> {
-        self.inner.claim_sweep(id, for_ms).await
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.inner.ping().await
     }
+}
 
-    async fn release_sweep(&self, id: &GameId) -> Result<(), StoreError> {
-        self.inner.release_sweep(id).await
-    }
-
-    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
-        self.inner.changes().await
-    }
-    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
-        self.inner.next_deadline().await
-    }
-    fn feed_partitions(&self) -> u32 {
-        self.inner.feed_partitions()
-    }
-    fn feed_partition(&self, id: &GameId) -> u32 {
-        self.inner.feed_partition(id)
-    }
-    async fn event_feed(
-        &self,
-        event_id: &EventId,
-        cursors: &[(u32, FeedPosition)],
-        limit: usize,
-    ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
-        self.inner.event_feed(event_id, cursors, limit).await
-    }
-
-    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
-        self.inner.due(now, limit).await
-    }
-
-    async fn repair_deadline(
-        &self,
-        id: &GameId,
-        version: u64,
-        deadline: Option<Timestamp>,
-    ) -> Result<(), StoreError> {
-        self.inner.repair_deadline(id, version, deadline).await
-    }
-
+#[async_trait]
+impl EventIndex for FaultyStore {
     async fn add_to_event(
         &self,
         event_id: &EventId,
@@ -212,10 +180,6 @@ impl GameStore for FaultyStore {
         limit: usize,
     ) -> Result<Vec<EventPosition>, StoreError> {
         self.inner.event_games(event_id, after, limit).await
-    }
-
-    async fn ping(&self) -> Result<(), StoreError> {
-        self.inner.ping().await
     }
 }
 
@@ -239,10 +203,15 @@ impl FaultyApp {
             Some(config) => Arc::new(RedisStore::new(&config).expect("redis store")),
         };
         let faults = Arc::new(Faults::default());
-        let store = Arc::new(FaultyStore {
+        let faulty = Arc::new(FaultyStore {
             inner: inner.clone(),
             faults: faults.clone(),
         });
+        let store = Arc::new(
+            StoreParts::of(inner.clone())
+                .with_log(faulty.clone())
+                .with_event_index(faulty),
+        );
         // Archiving at once, as the test servers do.
         let arbiter = Arbiter::new(store, SeatKeys::from_secret(TOKEN_SECRET.as_bytes()))
             .with_archive_after(Duration::ZERO);

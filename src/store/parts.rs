@@ -1,0 +1,192 @@
+//! A store assembled from parts, each part from an implementation of its
+//! own, so that a wrapper (metering, fault injection, recording) implements
+//! only the part it changes and takes the rest from the store it wraps.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+use super::{
+    ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
+    FeedEntry, FeedPosition, GameLog, GameStore, LogRead, StoreError, StoredArchive, StoredState,
+};
+use crate::domain::{EventId, GameId, Timestamp};
+
+/// The four parts of a [`GameStore`], each behind its own implementation.
+#[derive(Clone)]
+pub struct StoreParts {
+    log: Arc<dyn GameLog>,
+    event_index: Arc<dyn EventIndex>,
+    deadlines: Arc<dyn Deadlines>,
+    change_feeds: Arc<dyn ChangeFeeds>,
+}
+
+impl StoreParts {
+    /// Every part from `store`.
+    pub fn of(store: Arc<dyn GameStore>) -> Self {
+        Self {
+            log: store.clone(),
+            event_index: store.clone(),
+            deadlines: store.clone(),
+            change_feeds: store,
+        }
+    }
+
+    /// The games' states and logs from `log` instead.
+    #[must_use]
+    pub fn with_log(mut self, log: Arc<dyn GameLog>) -> Self {
+        self.log = log;
+        self
+    }
+
+    /// The events' lists of games from `event_index` instead.
+    #[must_use]
+    pub fn with_event_index(mut self, event_index: Arc<dyn EventIndex>) -> Self {
+        self.event_index = event_index;
+        self
+    }
+
+    /// The deadline index and sweep claims from `deadlines` instead.
+    #[must_use]
+    pub fn with_deadlines(mut self, deadlines: Arc<dyn Deadlines>) -> Self {
+        self.deadlines = deadlines;
+        self
+    }
+
+    /// The announcements and events' feeds from `change_feeds` instead.
+    #[must_use]
+    pub fn with_change_feeds(mut self, change_feeds: Arc<dyn ChangeFeeds>) -> Self {
+        self.change_feeds = change_feeds;
+        self
+    }
+}
+
+#[async_trait]
+impl GameLog for StoreParts {
+    async fn now(&self) -> Result<Timestamp, StoreError> {
+        self.log.now().await
+    }
+
+    async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError> {
+        self.log.load(id).await
+    }
+
+    async fn load_many(
+        &self,
+        ids: &[GameId],
+    ) -> Result<(Vec<Option<StoredState>>, Timestamp), StoreError> {
+        self.log.load_many(ids).await
+    }
+
+    async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
+        self.log.commit(id, commit).await
+    }
+
+    async fn confirm_durable(&self, id: &GameId) -> Result<(), StoreError> {
+        self.log.confirm_durable(id).await
+    }
+
+    async fn events_after(&self, id: &GameId, after: u64) -> Result<LogRead, StoreError> {
+        self.log.events_after(id, after).await
+    }
+
+    async fn events_page(
+        &self,
+        id: &GameId,
+        after: u64,
+        limit: usize,
+    ) -> Result<LogRead, StoreError> {
+        self.log.events_page(id, after, limit).await
+    }
+
+    async fn events_after_many(
+        &self,
+        cursors: &[(GameId, u64)],
+        limit: usize,
+    ) -> Result<Vec<LogRead>, StoreError> {
+        self.log.events_after_many(cursors, limit).await
+    }
+
+    async fn archive(&self, id: &GameId, archive: StoredArchive) -> Result<bool, StoreError> {
+        self.log.archive(id, archive).await
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.log.ping().await
+    }
+}
+
+#[async_trait]
+impl EventIndex for StoreParts {
+    async fn add_to_event(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+        max_entries: usize,
+    ) -> Result<bool, StoreError> {
+        self.event_index
+            .add_to_event(event_id, position, max_entries)
+            .await
+    }
+
+    async fn event_games(
+        &self,
+        event_id: &EventId,
+        after: Option<&EventPosition>,
+        limit: usize,
+    ) -> Result<Vec<EventPosition>, StoreError> {
+        self.event_index.event_games(event_id, after, limit).await
+    }
+}
+
+#[async_trait]
+impl Deadlines for StoreParts {
+    async fn due(&self, now: Timestamp, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        self.deadlines.due(now, limit).await
+    }
+
+    async fn next_deadline(&self) -> Result<Option<Timestamp>, StoreError> {
+        self.deadlines.next_deadline().await
+    }
+
+    async fn repair_deadline(
+        &self,
+        id: &GameId,
+        version: u64,
+        deadline: Option<Timestamp>,
+    ) -> Result<(), StoreError> {
+        self.deadlines.repair_deadline(id, version, deadline).await
+    }
+
+    async fn claim_sweep(&self, id: &GameId, for_ms: u64) -> Result<bool, StoreError> {
+        self.deadlines.claim_sweep(id, for_ms).await
+    }
+
+    async fn release_sweep(&self, id: &GameId) -> Result<(), StoreError> {
+        self.deadlines.release_sweep(id).await
+    }
+}
+
+#[async_trait]
+impl ChangeFeeds for StoreParts {
+    async fn changes(&self) -> Result<Box<dyn ChangeFeed>, StoreError> {
+        self.change_feeds.changes().await
+    }
+
+    fn feed_partitions(&self) -> u32 {
+        self.change_feeds.feed_partitions()
+    }
+
+    fn feed_partition(&self, id: &GameId) -> u32 {
+        self.change_feeds.feed_partition(id)
+    }
+
+    async fn event_feed(
+        &self,
+        event_id: &EventId,
+        cursors: &[(u32, FeedPosition)],
+        limit: usize,
+    ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
+        self.change_feeds.event_feed(event_id, cursors, limit).await
+    }
+}

@@ -1,0 +1,66 @@
+//! Each tournament event's list of games, a sorted set in list order.
+
+use async_trait::async_trait;
+
+use super::{
+    RedisStore, count,
+    keys::{event_member, event_position},
+};
+use crate::{
+    domain::EventId,
+    store::{EventIndex, EventPosition, StoreError},
+};
+
+#[async_trait]
+impl EventIndex for RedisStore {
+    async fn add_to_event(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+        max_entries: usize,
+    ) -> Result<bool, StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        let listed: u8 = self
+            .endpoint
+            .bounded(
+                self.list_in_event
+                    .key(self.keys.event_key(event_id))
+                    .arg(event_member(position))
+                    .arg(max_entries)
+                    .invoke_async(&mut conn),
+            )
+            .await?;
+        Ok(listed == 1)
+    }
+
+    async fn event_games(
+        &self,
+        event_id: &EventId,
+        after: Option<&EventPosition>,
+        limit: usize,
+    ) -> Result<Vec<EventPosition>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let mut conn = self.endpoint.connection().await?;
+        let start = after.map_or("-".to_owned(), |after| format!("({}", event_member(after)));
+        let members: Vec<String> = self
+            .endpoint
+            .bounded(
+                redis::cmd("ZRANGE")
+                    .arg(self.keys.event_key(event_id))
+                    .arg(start)
+                    .arg("+")
+                    .arg("BYLEX")
+                    .arg("LIMIT")
+                    .arg(0)
+                    .arg(count(limit))
+                    .query_async(&mut conn),
+            )
+            .await?;
+        members
+            .iter()
+            .map(|member| event_position(member))
+            .collect()
+    }
+}
