@@ -4,23 +4,32 @@
 //! # Layout
 //!
 //! - [`domain`]: the rules, pure. A command applied to a game at a given
-//!   "now" yields a typed rejection or the new game plus its events.
-//! - [`store`]: persistence behind one [`store::GameStore`] trait, with
-//!   Redis ([`store::RedisStore`]) and in-memory ([`store::MemoryStore`])
-//!   implementations. One commit is one atomic compare-and-set of a game's
-//!   version that writes its state and appends its events together.
+//!   "now" yields a typed rejection or the new game plus its events. In
+//!   three folders: `game` (the Laws of Chess, with a table from each
+//!   Article to its file), `tournament` (pairing, scoring, standings,
+//!   tie-breaks, byes, PGN, TRF) and `stored` (the versioned stored form).
+//! - [`store`]: persistence, knowing nothing of chess, behind
+//!   [`store::GameStore`]: four small traits (game log, event index,
+//!   deadlines, change feeds), with Redis ([`store::RedisStore`]) and
+//!   in-memory ([`store::MemoryStore`]) implementations. One commit is one
+//!   atomic compare-and-set of a game's version that writes its state and
+//!   appends its events together.
 //! - [`arbiter`]: the application service. Commands load a game and "now",
 //!   let the domain decide, and commit (retrying on a version conflict);
-//!   queries read games, event lists, standings and exports; watchers follow
-//!   a game's (or an event's) log.
+//!   queries read games, event lists, standings and exports; the sweeper
+//!   ends games time decided; `watch` follows a game's (or an event's) log
+//!   for the watch streams, through a hub that reads each log once per
+//!   replica.
 //! - [`api`]: the gRPC surface, two services (`ArbiterService` for players and
 //!   viewers, `AdminService` for the platform and its arbiters). Maps protobuf
 //!   to the arbiter and back, checks tokens, turns rejections into status
-//!   codes with details.
+//!   codes with details whose reasons are the proto's `ErrorReason` values.
 //! - [`server`]: configuration, health, reflection, TLS, the metrics port,
 //!   graceful shutdown, the flag sweeper.
 //! - [`metrics`]: the Prometheus metrics every layer records into.
 //! - [`proto`]: the generated protobuf types and service stubs.
+//!
+//! `docs/architecture.md` follows a request through these layers.
 
 pub mod api;
 pub mod arbiter;
@@ -29,3 +38,96 @@ pub mod metrics;
 pub mod proto;
 pub mod server;
 pub mod store;
+
+#[cfg(test)]
+mod layout_tests {
+    //! The maps in the module documentation stay true to the tree.
+
+    use std::{fs, path::Path};
+
+    /// The modules `source` declares (`mod x;`), but for test modules.
+    fn declared(source: &str) -> Vec<String> {
+        source
+            .lines()
+            .filter_map(|line| {
+                let line = line.trim_start();
+                let rest = line.strip_prefix("pub ").unwrap_or(line);
+                let rest = match rest.strip_prefix("pub(") {
+                    Some(after) => after.split_once(") ")?.1,
+                    None => rest,
+                };
+                let name = rest.strip_prefix("mod ")?.strip_suffix(';')?;
+                Some(name.to_owned())
+            })
+            .filter(|name| name != "tests" && !name.ends_with("_tests") && name != "test_support")
+            .collect()
+    }
+
+    /// The module documentation (`//!` lines) of `source`.
+    fn map(source: &str) -> String {
+        source
+            .lines()
+            .filter(|line| line.trim_start().starts_with("//!"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn walk(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+        for entry in fs::read_dir(dir).expect("read src") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                walk(&path, files);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                files.push(path);
+            }
+        }
+    }
+
+    #[test]
+    fn every_module_is_on_its_parents_map_and_every_file_is_a_module() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        walk(&src, &mut files);
+        let mut unmapped = Vec::new();
+        let mut orphans = Vec::new();
+        for file in &files {
+            let source = fs::read_to_string(file).expect("read a source file");
+            let doc = map(&source);
+            for name in declared(&source) {
+                if !doc.contains(&format!("`{name}`")) {
+                    unmapped.push(format!("{}: {name}", file.display()));
+                }
+            }
+            // A file is compiled only when its parent declares it (or a
+            // `#[path]` attribute names it).
+            let name = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            let dir = file.parent().expect("a parent");
+            if ["lib", "main", "mod"].contains(&name) || dir.ends_with("bin") {
+                continue;
+            }
+            let parent = if dir == src {
+                src.join("lib.rs")
+            } else {
+                dir.join("mod.rs")
+            };
+            let parent_source = fs::read_to_string(&parent).unwrap_or_default();
+            let by_path = files.iter().any(|other| {
+                fs::read_to_string(other)
+                    .is_ok_and(|s| s.contains(&format!("#[path = \"{name}.rs\"]")))
+            });
+            if !parent_source.contains(&format!("mod {name};")) && !by_path {
+                orphans.push(file.display().to_string());
+            }
+        }
+        assert!(
+            files.len() > 100,
+            "the tree was read: {} files",
+            files.len()
+        );
+        assert!(
+            unmapped.is_empty(),
+            "modules missing from their parent's map: {unmapped:#?}"
+        );
+        assert!(orphans.is_empty(), "files no module declares: {orphans:#?}");
+    }
+}

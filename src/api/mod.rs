@@ -3,9 +3,13 @@
 //! Two services: `ArbiterService` (`public`: reads, seat actions, watches and
 //! exports, safe for browsers) and `AdminService` (`admin`: creating games
 //! and the arbiter's interventions, behind the admin token). Both read
-//! request fields into domain types (`request`, `create`), check credentials
-//! (`auth`), convert results (`convert`), serve streams (`stream`) and map
-//! errors to statuses ([`status`]). They hold no rules.
+//! request fields into domain types (`request`, `create`, and
+//! `standings_request` for what a standings or TRF request adds), check
+//! credentials (`auth`), convert results (`convert`), serve streams
+//! (`stream`, within the stream and write limits of [`limits`]) and map
+//! errors to statuses ([`status`], whose reasons come from the proto's
+//! `ErrorReason`). [`codec`] is prost's codec, except that a malformed
+//! request is the client's error. They hold no rules.
 
 mod admin;
 mod auth;

@@ -10,8 +10,12 @@
 //!   `queries`: games, event lists, standings and exports; `inspect`: a
 //!   game as stored, for an arbiter; `sweep`: endings that time decided
 //!   while nobody was looking, and archiving the logs of games that ended.
-//! - `watch`, `event_watch`: following one game's log, or every game of an
-//!   event, for the watch streams.
+//! - `watch`: following one game's log, or every game of an event, for
+//!   the watch streams, with what keeps that cheap (the hub, the shared
+//!   clock and heartbeats); `watching`: the arbiter's side of it, the
+//!   entry points and the three questions a watcher asks of the arbiter.
+//! - `announcements`: the replica's one subscription to the store's commit
+//!   announcements, for the watch hub and the sweeper's deadline alarm.
 //! - `analysis`: dead-position analysis, within a time budget on a move's
 //!   path and exhaustively in the background.
 //! - `audience`: who reads a game live and who as the public, under its
@@ -20,34 +24,34 @@
 //!   the seat tokens; `error`: why a request fails.
 
 mod analysis;
+mod announcements;
 mod audience;
 mod codec;
 mod commands;
 mod error;
-mod event_watch;
-mod hub;
 mod inspect;
 mod queries;
-mod resume_token;
 mod seats;
 mod sweep;
 mod watch;
+mod watching;
 
 use std::{sync::Arc, time::Duration};
 
 pub use self::analysis::AnalysisConfig;
 pub use self::audience::Reader;
 pub use self::error::{ArbiterError, GameContext};
-pub use self::event_watch::{EventUpdate, EventWatcher};
 pub use self::inspect::Inspection;
 pub use self::queries::{
     ListCursor, ListFilter, MAX_CONCURRENT_EVENT_READS, MAX_STANDINGS_PAGE, MAX_TRF_BYTES,
     MovePage, StandingsPage, StandingsPageRead,
 };
-pub use self::resume_token::{InvalidResumeToken, ResumeToken};
 pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::sweep::SweepPass;
-pub use self::watch::{Heartbeat, WatchFrom, WatchItem, Watcher};
+pub use self::watch::{
+    EventUpdate, EventWatcher, Heartbeat, InvalidResumeToken, ResumeToken, WatchFrom, WatchItem,
+    Watcher,
+};
 use crate::{
     domain::{
         AdjudicationNote, Decision, EventKind, Game, GameEvent, GameId, MoveRecord, Timestamp,
@@ -125,7 +129,13 @@ pub struct Arbiter {
     store: Arc<dyn GameStore>,
     seats: SeatKeys,
     set_aside: sweep::SetAside,
-    hub: hub::WatchHub,
+    /// The replica's subscription to commit announcements.
+    announcements: announcements::Announcements,
+    /// The sweeper's wake-up on an announced deadline.
+    deadline_alarm: announcements::DeadlineAlarm,
+    hub: watch::WatchHub,
+    /// The store's time for watchers.
+    clock: watch::SharedClock,
     heartbeats: watch::Heartbeats,
     /// How long after its end a game's log is archived.
     archive_after: Duration,
@@ -159,8 +169,16 @@ impl Arbiter {
     /// An arbiter over `store`, issuing seat tokens from `seats`.
     pub fn new(store: Arc<dyn GameStore>, seats: SeatKeys) -> Self {
         let metrics = Metrics::new();
+        let announcements = announcements::Announcements::new(store.clone());
         Self {
-            hub: hub::WatchHub::new(store.clone(), hub::WATCHER_BUFFER),
+            hub: watch::WatchHub::new(
+                watch::StoreReads::new(store.clone()),
+                &announcements,
+                watch::WATCHER_BUFFER,
+            ),
+            deadline_alarm: announcements::DeadlineAlarm::new(&announcements),
+            announcements,
+            clock: watch::SharedClock::new(store.clone()),
             store,
             seats,
             set_aside: sweep::SetAside::default(),
@@ -231,7 +249,11 @@ impl Arbiter {
     /// The same arbiter, whose watchers may fall `events` behind their
     /// game before they are ended (256 by default).
     pub fn with_watch_buffer(mut self, events: usize) -> Self {
-        self.hub = hub::WatchHub::new(self.store.clone(), events);
+        self.hub = watch::WatchHub::new(
+            watch::StoreReads::new(self.store.clone()),
+            &self.announcements,
+            events,
+        );
         self
     }
 

@@ -165,7 +165,7 @@ impl Arbiter {
     /// announced since the last call: the sweeper's cue that a game may be
     /// due sooner than it planned.
     pub async fn announced_deadline(&self) -> Option<Timestamp> {
-        self.hub.announced_deadline().await
+        self.deadline_alarm.next().await
     }
 
     /// Ends, by time, up to `limit` games whose flag or default time is due

@@ -1,5 +1,15 @@
 //! Wiring: the store, the arbiter, the gRPC services, health, reflection
 //! and graceful shutdown.
+//!
+//! - `config`: flags and environment; [`tls`]: the gRPC port's TLS, with
+//!   certificates read again when they change.
+//! - [`health`]: liveness and readiness; `metrics_port`: `/metrics` for
+//!   Prometheus; `rpc_metrics`: calls counted and timed by method and
+//!   code; [`telemetry`]: logs and traces.
+//! - `metadata_limit` and `large_replies`: bounds on what one call may
+//!   send and what a replica holds for slow readers.
+//! - `sweeper`: the flag sweeper's loop; [`supervise`]: background tasks
+//!   restarted after a panic, their state visible in health.
 
 mod config;
 pub mod health;
@@ -77,10 +87,13 @@ pub async fn serve(
     let health_task = tokio::spawn(health::report(reporter, store, shutdown.clone()));
     // Reflection in both versions: v1, and v1alpha, which many tools
     // (grpcurl before 1.8.8, Postman, Python's grpcio-reflection) speak.
+    // With google.rpc's error details, so that a generic client decodes the
+    // ErrorInfo (the reason code) and BadRequest of every error.
     let reflection = || {
         tonic_reflection::server::Builder::configure()
             .register_encoded_file_descriptor_set(proto::FILE_DESCRIPTOR_SET)
             .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
     };
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
@@ -89,6 +102,19 @@ pub async fn serve(
         address = %listener.local_addr()?,
         "serving chessarbiter.v1.ArbiterService and chessarbiter.v1.AdminService"
     );
+    // A browser page's calls are refused unless its origin is allowed: say
+    // which are, so that a page stuck reconnecting is explained here.
+    if settings.cors_allowed_origins.is_empty() {
+        tracing::info!(
+            "gRPC-Web from browser pages: no web origin is allowed \
+             (--cors-allowed-origins or ARBITER_CORS_ALLOWED_ORIGINS)"
+        );
+    } else {
+        tracing::info!(
+            origins = %settings.cors_allowed_origins.join(","),
+            "gRPC-Web from browser pages: these web origins are allowed"
+        );
+    }
     // HTTP/2 bounds: a connection may open a few streams beyond its watch
     // limit for unary calls; resets and keepalives are bounded so that a
     // client cannot hold a connection open with garbage.

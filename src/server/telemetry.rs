@@ -54,7 +54,10 @@ fn tracing_wanted() -> bool {
 pub fn init(format: LogFormat) -> Telemetry {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let logs = match format {
-        LogFormat::Text => tracing_subscriber::fmt::layer().boxed(),
+        // Colours only on a terminal: a log file or a pipe gets plain text.
+        LogFormat::Text => tracing_subscriber::fmt::layer()
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
+            .boxed(),
         LogFormat::Json => tracing_subscriber::fmt::layer().json().boxed(),
     };
     let mut failure = None;

@@ -8,6 +8,13 @@
 //! is over, [`GameLog::archive`] replaces the start of its log with one
 //! opaque record (the codec's compact archive), under the same
 //! compare-and-set; reads return that archive with the entries after it.
+//!
+//! - [`GameStore`] is four traits: [`GameLog`], [`EventIndex`],
+//!   [`Deadlines`] and [`ChangeFeeds`]; [`StoreParts`] (`parts`) assembles
+//!   a store from parts, so a wrapper implements only what it changes.
+//! - `redis`: the production store ([`RedisStore`]); `memory`: the
+//!   embedded one ([`MemoryStore`]); `metered`: any store, with its
+//!   latencies and failures recorded ([`MeteredStore`]).
 
 mod memory;
 mod metered;

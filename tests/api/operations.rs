@@ -132,6 +132,66 @@ async fn reflection_lists_the_services(backend: Backend) {
             "{service}: {response:?}"
         );
     }
+
+    // The error details every status carries resolve too, with every file
+    // they import, so that grpcurl and other generic clients show the
+    // reason code instead of raw bytes.
+    for symbol in [
+        "google.rpc.ErrorInfo",
+        "google.rpc.BadRequest",
+        "google.rpc.PreconditionFailure",
+        "google.rpc.Status",
+    ] {
+        let files = reflected_files(
+            &mut client,
+            MessageRequest::FileContainingSymbol(symbol.to_owned()),
+        )
+        .await;
+        assert!(!files.is_empty(), "{symbol}");
+        for file in &files {
+            for dependency in &file.dependency {
+                let found = reflected_files(
+                    &mut client,
+                    MessageRequest::FileByFilename(dependency.clone()),
+                )
+                .await;
+                assert!(
+                    found.iter().any(|f| f.name() == dependency),
+                    "{symbol}: {} imports {dependency}, which reflection does not serve",
+                    file.name()
+                );
+            }
+        }
+    }
+}
+
+/// The file descriptors reflection answers `request` with; none when it
+/// answers with an error.
+async fn reflected_files(
+    client: &mut ServerReflectionClient<tonic::transport::Channel>,
+    request: MessageRequest,
+) -> Vec<prost_types::FileDescriptorProto> {
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(request),
+    };
+    let mut responses = client
+        .server_reflection_info(futures::stream::iter([request]))
+        .await
+        .expect("reflection")
+        .into_inner();
+    let response = next_within(&mut responses, STREAM_PATIENCE)
+        .await
+        .expect("one")
+        .expect("response");
+    match response.message_response {
+        Some(MessageResponse::FileDescriptorResponse(files)) => files
+            .file_descriptor_proto
+            .iter()
+            .map(|bytes| prost::Message::decode(bytes.as_slice()).expect("a file descriptor"))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 on_every_backend!(
@@ -381,6 +441,48 @@ async fn two_server_processes_end_each_flag_exactly_once() {
         let versions: Vec<i32> = events.iter().map(|e| e.version).collect();
         assert_eq!(versions, [2], "{id}: nothing but the ending after creation");
     }
+}
+
+/// The server binary's log, when it is not a terminal, is plain text (no
+/// colour escapes), and says at start-up which web origins gRPC-Web is
+/// allowed from.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_logs_plain_text_and_its_web_origins() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))
+        .env("ARBITER_LISTEN", "127.0.0.1:0")
+        .env("ARBITER_CORS_ALLOWED_ORIGINS", "http://localhost:5173")
+        .env_remove("ARBITER_REDIS_URL")
+        .env_remove("ARBITER_LOG_FORMAT")
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the server binary");
+    let stdout = child.stdout.take().expect("stdout");
+    let lines = tokio::task::spawn_blocking(move || {
+        let mut seen = Vec::new();
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let done = line.contains("web origins are allowed");
+            seen.push(line);
+            if done {
+                break;
+            }
+        }
+        seen
+    });
+    let seen = tokio::time::timeout(Duration::from_secs(30), lines).await;
+    let _ = child.kill();
+    let _ = child.wait();
+    let seen = seen.expect("the start-up log within 30 s").expect("read");
+    let log = seen.join("\n");
+    assert!(log.contains("http://localhost:5173"), "{log}");
+    assert!(log.contains("serving chessarbiter.v1"), "{log}");
+    assert!(
+        !log.contains('\u{1b}'),
+        "colour escapes in a piped log: {log:?}"
+    );
 }
 
 /// The server binary, given a Redis URL but no admin token nor token

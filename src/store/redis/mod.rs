@@ -1,7 +1,11 @@
 //! The Redis store: production persistence shared by every replica.
 //!
 //! The key layout is in [`keys`]; the Lua scripts that write them are in
-//! [`scripts`], one file each.
+//! [`scripts`], one file each. `config`: the URL, prefix, replicas and TLS
+//! a store is made from; `endpoint`: a fixed address, a Sentinel-managed
+//! primary or a Cluster, and `urls`: the URLs that name several servers.
+//! This file holds the store and its game log; `event_index`, `deadlines`
+//! and `feeds` the other parts of [`crate::store::GameStore`].
 //!
 //! A commit is one Lua script: compare the version, write the state, append
 //! the events, and set the game's deadline. "Now" is Redis `TIME`, read in

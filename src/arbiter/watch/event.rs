@@ -26,10 +26,8 @@ use tokio::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::{
-    Arbiter, ArbiterError, Reader,
-    hub::{EventItem, FeedItem, read_feed},
-};
+use super::{EventItem, FeedItem, WatchContext};
+use crate::arbiter::{ArbiterError, Reader};
 use crate::{
     domain::{BroadcastDelay, EventId, FieldError, GameEvent, GameId, Rejection, Timestamp},
     store::FeedPosition,
@@ -58,7 +56,7 @@ pub struct EventUpdate {
 
 /// A watcher's position in an event's feed.
 pub struct EventWatcher {
-    arbiter: Arbiter,
+    ctx: WatchContext,
     event_id: EventId,
     /// The position delivered, per partition.
     delivered: BTreeMap<u32, FeedPosition>,
@@ -79,16 +77,16 @@ pub struct EventWatcher {
 impl EventWatcher {
     /// A watcher of `event_id` resuming after `cursor` (empty: from the
     /// start of the event).
-    pub fn start(
-        arbiter: Arbiter,
+    pub(in crate::arbiter) fn start(
+        ctx: WatchContext,
         event_id: EventId,
         cursor: &str,
         heartbeat: Duration,
         reader: &Reader,
     ) -> Result<Self, ArbiterError> {
-        let delivered = decode_cursor(cursor, arbiter.store.feed_partitions())?;
+        let delivered = decode_cursor(cursor, ctx.reads.partitions())?;
         Ok(Self {
-            arbiter,
+            ctx,
             event_id,
             queued: delivered.clone(),
             delivered,
@@ -125,7 +123,7 @@ impl EventWatcher {
                 self.last_sent = Instant::now();
                 return Ok(EventUpdate {
                     event: None,
-                    at: self.arbiter.hub.now().await?,
+                    at: self.ctx.clock.now().await?,
                     cursor: encode_cursor(&self.delivered),
                 });
             }
@@ -155,7 +153,7 @@ impl EventWatcher {
                 Ok(Err(RecvError::Lagged(_))) => {
                     return Err(ArbiterError::EventWatcherTooSlow {
                         event_id: self.event_id.clone(),
-                        buffer: self.arbiter.hub.buffer(),
+                        buffer: self.ctx.hub.buffer(),
                     });
                 }
                 // The follower stopped: catch up from the store again.
@@ -190,7 +188,7 @@ impl EventWatcher {
         let Some(delays) = self.delays.as_ref() else {
             return Ok((Some(0), None));
         };
-        let now = self.arbiter.hub.now().await?;
+        let now = self.ctx.clock.now().await?;
         let mut blocked = BTreeSet::new();
         let mut earliest: Option<Timestamp> = None;
         for (index, item) in self.pending.iter().enumerate() {
@@ -212,7 +210,7 @@ impl EventWatcher {
     /// Learns the broadcast delays of `games` (from the replica's, which
     /// reads a game once for all its watchers).
     async fn learn_delays(&mut self, games: &[GameId]) -> Result<(), ArbiterError> {
-        let learned = self.arbiter.delays_of(games).await?;
+        let learned = self.ctx.games.delays_of(games).await?;
         let Some(delays) = self.delays.as_mut() else {
             return Ok(());
         };
@@ -227,27 +225,24 @@ impl EventWatcher {
     /// nothing more is there, subscribes to the event's follower and reads
     /// once more, so that nothing committed meanwhile falls between.
     async fn catch_up(&mut self) -> Result<(), ArbiterError> {
-        let hub = self.arbiter.hub.clone();
+        let hub = self.ctx.hub.clone();
         let _turn = hub.catch_up_turn().await;
-        let store = self.arbiter.store.clone();
-        let store = store.as_ref();
-        let partitions = 0..store.feed_partitions();
-        let (items, complete) = read_feed(
-            store,
-            &self.event_id,
-            &self.queued,
-            partitions.clone(),
-            CATCH_UP_PAGES,
-        )
-        .await?;
+        let reads = self.ctx.reads.clone();
+        let partitions = 0..reads.partitions();
+        let (items, complete) = reads
+            .read_feed(
+                &self.event_id,
+                &self.queued,
+                partitions.clone(),
+                CATCH_UP_PAGES,
+            )
+            .await?;
         self.queue_all(items);
         if complete {
-            let entries = self
-                .arbiter
-                .hub
-                .subscribe_event(&self.event_id, &self.queued);
-            let (items, _) =
-                read_feed(store, &self.event_id, &self.queued, partitions, usize::MAX).await?;
+            let entries = self.ctx.hub.subscribe_event(&self.event_id, &self.queued);
+            let (items, _) = reads
+                .read_feed(&self.event_id, &self.queued, partitions, usize::MAX)
+                .await?;
             self.queue_all(items);
             self.entries = Some(entries);
         }
@@ -316,20 +311,6 @@ fn decode_cursor(
         delivered.insert(partition, position);
     }
     Ok(delivered)
-}
-
-impl Arbiter {
-    /// Starts following every game of an event (see [`EventWatcher`]), as
-    /// `reader` sees them.
-    pub fn watch_event(
-        &self,
-        event_id: &EventId,
-        cursor: &str,
-        heartbeat: Duration,
-        reader: &Reader,
-    ) -> Result<EventWatcher, ArbiterError> {
-        EventWatcher::start(self.clone(), event_id.clone(), cursor, heartbeat, reader)
-    }
 }
 
 #[cfg(test)]

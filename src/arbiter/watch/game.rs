@@ -8,11 +8,7 @@
 //! delay has passed since the event's time; its heartbeats tell the time
 //! and the clocks as of the same shifted instant.
 
-use std::{
-    collections::{HashMap, VecDeque},
-    sync::{Arc, Mutex},
-    time::Duration,
-};
+use std::{collections::VecDeque, sync::Arc, time::Duration};
 
 use tokio::{
     sync::broadcast::{self, error::RecvError},
@@ -20,10 +16,8 @@ use tokio::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::{
-    Arbiter, ArbiterError, GameView, Reader, ResumeToken, codec,
-    hub::{self, HubItem},
-};
+use super::{HubItem, ResumeToken, WatchContext};
+use crate::arbiter::{ArbiterError, GameView, Reader, codec};
 use crate::{
     domain::{BroadcastDelay, ClockView, GameEvent, GameId, GameStatus, Replay, Timestamp},
     store::StoreError,
@@ -78,7 +72,7 @@ impl WatchFrom {
 
 /// A watcher's position in one game's event log.
 pub struct Watcher {
-    arbiter: Arbiter,
+    ctx: WatchContext,
     id: GameId,
     /// The game's events from the hub; none once the game has ended.
     events: Option<broadcast::Receiver<Arc<HubItem>>>,
@@ -116,24 +110,6 @@ impl Delayed {
     }
 }
 
-/// The resume token of `id`'s event at `version`, for a snapshot as of it.
-async fn token_at(
-    arbiter: &Arbiter,
-    id: &GameId,
-    version: u64,
-) -> Result<ResumeToken, ArbiterError> {
-    let after = version.saturating_sub(1);
-    let read = arbiter.store.events_page(id, after, 1).await?;
-    let events = codec::decode_log(id, after, 1, &read)?;
-    let event = events
-        .first()
-        .filter(|event| event.version == version)
-        .ok_or_else(|| {
-            StoreError::Corrupt(format!("game {id} has no event at version {version}"))
-        })?;
-    Ok(ResumeToken::of(id, event))
-}
-
 /// For a watcher resuming with a token, checks that the event it names is
 /// still the first of `missed` (read from that event on), and takes it off.
 fn still_there(
@@ -154,16 +130,16 @@ fn still_there(
 }
 
 impl Watcher {
-    pub(super) async fn start(
-        arbiter: Arbiter,
+    pub(in crate::arbiter) async fn start(
+        ctx: WatchContext,
         id: GameId,
         from: WatchFrom,
         heartbeat: Duration,
         reader: &Reader,
     ) -> Result<Self, ArbiterError> {
-        let (game, now) = arbiter.load_current(&id).await?;
+        let (game, now) = ctx.games.current(&id).await?;
         if !reader.sees_live(&game) {
-            return Self::start_delayed(arbiter, game, now, from, heartbeat).await;
+            return Self::start_delayed(ctx, game, now, from, heartbeat).await;
         }
         let current = game.version();
         let after = from.after();
@@ -183,10 +159,9 @@ impl Watcher {
         // Subscribed before the catch-up is read, so that nothing committed
         // meanwhile falls between the two; a finished game has nothing more
         // to follow.
-        let events =
-            (game.status() == GameStatus::Active).then(|| arbiter.hub.subscribe(&id, current));
+        let events = (game.status() == GameStatus::Active).then(|| ctx.hub.subscribe(&id, current));
         let mut watcher = Self {
-            arbiter: arbiter.clone(),
+            ctx: ctx.clone(),
             id: id.clone(),
             events,
             heartbeat,
@@ -198,11 +173,15 @@ impl Watcher {
         };
         if after == 0 {
             // A new watcher gets the game as it stands, then what follows.
-            let token = token_at(&arbiter, &id, current).await?;
+            let token = ctx.reads.token_at(&id, current).await?;
             watcher.cursor = current;
             watcher.complete = game.status() != GameStatus::Active;
             watcher.pending.push_back(WatchItem::Snapshot(
-                Box::new(arbiter.view(game, now, false).await?),
+                Box::new(GameView {
+                    game,
+                    moves: Vec::new(),
+                    as_of: now,
+                }),
                 token,
             ));
         } else {
@@ -210,8 +189,10 @@ impl Watcher {
             // The missed events, read from the one the watcher saw when it
             // names it, to check that it is still there.
             let checked = matches!(from, WatchFrom::Token(_));
-            let mut missed =
-                hub::read_after(arbiter.store.as_ref(), &id, after - u64::from(checked)).await?;
+            let mut missed = ctx
+                .reads
+                .read_after(&id, after - u64::from(checked))
+                .await?;
             still_there(&mut missed, from, &id)?;
             watcher.accept(missed)?;
         }
@@ -222,7 +203,7 @@ impl Watcher {
     /// latest events: it starts from the game as the public sees it, and
     /// holds every later event until its release.
     async fn start_delayed(
-        arbiter: Arbiter,
+        ctx: WatchContext,
         game: crate::domain::Game,
         now: Timestamp,
         from: WatchFrom,
@@ -232,7 +213,7 @@ impl Watcher {
         let delay = game.setup().broadcast_delay();
         let current = game.version();
         let active = game.status() == GameStatus::Active;
-        let (public, as_of) = arbiter.public_game(game, now).await?;
+        let (public, as_of) = ctx.games.public(game, now).await?;
         let seen = public.version();
         let after = from.after();
         if after > current
@@ -251,9 +232,9 @@ impl Watcher {
             });
         }
         // As for a live watcher: subscribed before the catch-up is read.
-        let events = active.then(|| arbiter.hub.subscribe(&id, current));
+        let events = active.then(|| ctx.hub.subscribe(&id, current));
         let mut watcher = Self {
-            arbiter: arbiter.clone(),
+            ctx: ctx.clone(),
             id: id.clone(),
             events,
             heartbeat,
@@ -273,15 +254,19 @@ impl Watcher {
         } else {
             after - u64::from(checked)
         };
-        let mut missed = hub::read_after(arbiter.store.as_ref(), &id, read_after).await?;
+        let mut missed = ctx.reads.read_after(&id, read_after).await?;
         still_there(&mut missed, from, &id)?;
         if after == 0 {
             // The snapshot is the game the public sees, with the token of
             // its latest event.
-            let token = token_at(&arbiter, &id, seen).await?;
+            let token = ctx.reads.token_at(&id, seen).await?;
             watcher.cursor = seen;
             watcher.pending.push_back(WatchItem::Snapshot(
-                Box::new(arbiter.view(public, as_of, false).await?),
+                Box::new(GameView {
+                    game: public,
+                    moves: Vec::new(),
+                    as_of,
+                }),
                 token,
             ));
         }
@@ -302,7 +287,7 @@ impl Watcher {
         if delayed.held.is_empty() {
             return Ok(());
         }
-        let now = self.arbiter.hub.now().await?;
+        let now = self.ctx.clock.now().await?;
         while delayed.next_release().is_some_and(|release| release <= now) {
             let Some((event, token)) = delayed.held.pop_front() else {
                 break;
@@ -322,14 +307,14 @@ impl Watcher {
         let Some(release) = self.delayed.as_ref().and_then(Delayed::next_release) else {
             return Ok(None);
         };
-        let now = self.arbiter.hub.now().await?;
+        let now = self.ctx.clock.now().await?;
         Ok(Some(Duration::from_millis(release.millis_since(now))))
     }
 
     /// A delayed watcher's heartbeat: the time and the clocks as of now
     /// less the delay, and the version the public has seen.
     async fn delayed_heartbeat(&self, delayed: &Delayed) -> Result<Heartbeat, ArbiterError> {
-        let at = delayed.delay.cutoff(self.arbiter.hub.now().await?);
+        let at = delayed.delay.cutoff(self.ctx.clock.now().await?);
         let game = delayed.public.game();
         Ok(Heartbeat {
             at,
@@ -365,9 +350,7 @@ impl Watcher {
                 self.last_sent = Instant::now();
                 let beat = match &self.delayed {
                     Some(delayed) => self.delayed_heartbeat(delayed).await?,
-                    None => {
-                        heartbeat_now(self.arbiter.clone(), self.id.clone(), self.cursor).await?
-                    }
+                    None => self.ctx.heartbeat(&self.id, self.cursor).await?,
                 };
                 return Ok(Some(WatchItem::Heartbeat(beat)));
             }
@@ -387,8 +370,7 @@ impl Watcher {
                 // Not active when the watch started, yet not complete: a
                 // game aborted or ended by an event still being read.
                 let before = self.cursor;
-                let missed =
-                    hub::read_after(self.arbiter.store.as_ref(), &self.id, self.cursor).await?;
+                let missed = self.ctx.reads.read_after(&self.id, self.cursor).await?;
                 self.accept(missed)?;
                 if self.cursor == before {
                     self.complete = true;
@@ -415,14 +397,14 @@ impl Watcher {
                 Ok(Err(RecvError::Lagged(_))) => {
                     return Err(ArbiterError::WatcherTooSlow {
                         game_id: self.id.clone(),
-                        buffer: self.arbiter.hub.buffer(),
+                        buffer: self.ctx.hub.buffer(),
                         version: self.cursor,
                     });
                 }
                 // The follower stopped without a final event this watcher
                 // has: follow again, from the store first.
                 Ok(Err(RecvError::Closed)) => {
-                    self.events = Some(self.arbiter.hub.subscribe(&self.id, self.cursor));
+                    self.events = Some(self.ctx.hub.subscribe(&self.id, self.cursor));
                     self.fill_gap().await?;
                 }
             }
@@ -432,7 +414,7 @@ impl Watcher {
     /// Reads from the store what follows the cursor (events the hub sent
     /// before this watcher caught up, or a follower restarted behind it).
     async fn fill_gap(&mut self) -> Result<(), ArbiterError> {
-        let missed = hub::read_after(self.arbiter.store.as_ref(), &self.id, self.cursor).await?;
+        let missed = self.ctx.reads.read_after(&self.id, self.cursor).await?;
         self.accept(missed)
     }
 
@@ -457,76 +439,5 @@ impl Watcher {
             self.events = None;
         }
         Ok(())
-    }
-}
-
-/// The latest heartbeat of each game watched on this replica: a game is
-/// read for a heartbeat at most once a second, however many of its
-/// watchers are due one.
-#[derive(Clone, Default)]
-pub(super) struct Heartbeats(Arc<Mutex<HashMap<GameId, (Instant, Heartbeat)>>>);
-
-/// How long a game's heartbeat serves its other watchers.
-const HEARTBEAT_REUSE: Duration = Duration::from_secs(1);
-
-impl Heartbeats {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, (Instant, Heartbeat)>> {
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// A heartbeat of game `id` read less than a second ago, and not behind
-    /// version `seen` (a heartbeat never tells a watcher of an older game
-    /// than the events it has).
-    fn recent(&self, id: &GameId, seen: u64) -> Option<Heartbeat> {
-        self.lock()
-            .get(id)
-            .filter(|(read, beat)| read.elapsed() < HEARTBEAT_REUSE && beat.version >= seen)
-            .map(|(_, beat)| *beat)
-    }
-
-    fn keep(&self, id: &GameId, beat: Heartbeat) {
-        let mut beats = self.lock();
-        // Games nobody has needed a heartbeat of for a while are dropped.
-        if beats.len() >= 1024 {
-            beats.retain(|_, (read, _)| read.elapsed() < HEARTBEAT_REUSE);
-        }
-        // A read that finished late does not replace a newer one.
-        if beats.get(id).is_some_and(|(_, kept)| kept.at > beat.at) {
-            return;
-        }
-        beats.insert(id.clone(), (Instant::now(), beat));
-    }
-}
-
-/// A heartbeat with the game as it stands, at most a second old (reading it
-/// also settles a flag that fell while nobody moved).
-async fn heartbeat_now(arbiter: Arbiter, id: GameId, seen: u64) -> Result<Heartbeat, ArbiterError> {
-    if let Some(beat) = arbiter.heartbeats.recent(&id, seen) {
-        return Ok(beat);
-    }
-    let (game, now) = arbiter.load_current(&id).await?;
-    let beat = Heartbeat {
-        at: now,
-        version: game.version(),
-        clock: game.clock_view(now),
-    };
-    arbiter.heartbeats.keep(&id, beat);
-    Ok(beat)
-}
-
-impl Arbiter {
-    /// Starts following a game's events for a watcher (see [`Watcher`]),
-    /// with a heartbeat whenever the stream has been quiet for `heartbeat`;
-    /// the public (as `reader` says) follows a delayed game as it sees it.
-    pub async fn watch(
-        &self,
-        id: &GameId,
-        from: WatchFrom,
-        heartbeat: Duration,
-        reader: &Reader,
-    ) -> Result<Watcher, ArbiterError> {
-        Watcher::start(self.clone(), id.clone(), from, heartbeat, reader).await
     }
 }

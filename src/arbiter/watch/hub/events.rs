@@ -14,17 +14,13 @@ use tokio::sync::{Notify, broadcast};
 
 use super::HubInner;
 use crate::{
-    arbiter::codec,
     domain::{EventId, GameEvent, GameId},
-    store::{FeedEntry, FeedPosition, GameStore, StoreError},
+    store::{FeedPosition, StoreError},
 };
 
 /// How often every partition of a followed event's feed is read without an
 /// announcement: the longest an event waits when its announcement was lost.
 const SAFETY_READ: Duration = Duration::from_secs(10);
-
-/// Feed entries read per partition and request.
-const FEED_PAGE: usize = 64;
 
 /// An event of one game of a tournament event, where it is in the feed.
 #[derive(Debug)]
@@ -96,83 +92,6 @@ impl FollowedEvent {
     }
 }
 
-/// Reads the feed entries after `cursor` in `partitions`, every page of
-/// them, decoded.
-pub(in crate::arbiter) async fn read_feed(
-    store: &dyn GameStore,
-    event_id: &EventId,
-    cursor: &BTreeMap<u32, FeedPosition>,
-    partitions: impl IntoIterator<Item = u32>,
-    pages: usize,
-) -> Result<(Vec<FeedItem>, bool), StoreError> {
-    let mut positions: Vec<(u32, FeedPosition)> = partitions
-        .into_iter()
-        .map(|partition| {
-            (
-                partition,
-                cursor.get(&partition).copied().unwrap_or_default(),
-            )
-        })
-        .collect();
-    let mut items = Vec::new();
-    // The logs of archived games the feed names, read once each.
-    let mut archived: HashMap<GameId, Vec<GameEvent>> = HashMap::new();
-    for _ in 0..pages {
-        if positions.is_empty() {
-            return Ok((items, true));
-        }
-        let read = store.event_feed(event_id, &positions, FEED_PAGE).await?;
-        let mut more = Vec::new();
-        for ((partition, _), entries) in positions.iter().zip(read) {
-            let full = entries.len() == FEED_PAGE;
-            let mut last = None;
-            for entry in entries {
-                last = Some(entry.position);
-                let event = match &entry.event {
-                    Some(stored) => codec::decode_event(stored)?,
-                    None => archived_event(store, &mut archived, &entry).await?,
-                };
-                items.push(FeedItem {
-                    partition: *partition,
-                    position: entry.position,
-                    event: Arc::new(event),
-                    game: entry.game,
-                });
-            }
-            if let (true, Some(last)) = (full, last) {
-                more.push((*partition, last));
-            }
-        }
-        positions = more;
-    }
-    Ok((items, positions.is_empty()))
-}
-
-/// The event a feed entry names that is no longer among its game's log
-/// entries: read from the game's archive, each game's log once per read.
-async fn archived_event(
-    store: &dyn GameStore,
-    archived: &mut HashMap<GameId, Vec<GameEvent>>,
-    entry: &FeedEntry,
-) -> Result<GameEvent, StoreError> {
-    let version = entry.version;
-    if !archived.contains_key(&entry.game) {
-        let read = store.events_after(&entry.game, 0).await?;
-        let events = codec::decode_log(&entry.game, 0, usize::MAX, &read)?;
-        archived.insert(entry.game.clone(), events);
-    }
-    archived
-        .get(&entry.game)
-        .and_then(|events| events.iter().find(|event| event.version == version))
-        .cloned()
-        .ok_or_else(|| {
-            StoreError::Corrupt(format!(
-                "the event feed names version {version} of game {}, which its log lacks",
-                entry.game
-            ))
-        })
-}
-
 /// Follows event `event_id`'s feed after `cursor`, broadcasting each entry,
 /// until a failure or no watcher is left.
 pub(super) async fn follow(
@@ -187,14 +106,10 @@ pub(super) async fn follow(
         };
         let partitions = followed.take_announced();
         if !partitions.is_empty() {
-            match read_feed(
-                inner.store.as_ref(),
-                &event_id,
-                &cursor,
-                partitions,
-                usize::MAX,
-            )
-            .await
+            match inner
+                .reads
+                .read_feed(&event_id, &cursor, partitions, usize::MAX)
+                .await
             {
                 Ok((items, _)) => {
                     for item in items {
@@ -212,7 +127,7 @@ pub(super) async fn follow(
         if inner.forget_event(&event_id, &followed, false) {
             return;
         }
-        let partitions = inner.store.feed_partitions();
+        let partitions = inner.reads.partitions();
         drop(inner);
         if tokio::time::timeout(SAFETY_READ, followed.wake.notified())
             .await

@@ -1,0 +1,70 @@
+//! Watching: a stream that follows one game, or every game of a tournament
+//! event, and the replica-wide machinery that keeps it cheap.
+//!
+//! - `game`: a game's watcher (a snapshot or the missed events, then each
+//!   event once, in order; under a broadcast delay, the public's view held
+//!   back by the delay); `event`: an event's watcher, resumable from a
+//!   cursor of bounded size.
+//! - `hub`: fan-out only. A replica follows a watched game's log (or an
+//!   event's feed) once, however many of its streams watch it, woken by
+//!   the commit announcements (see [`super::announcements`]).
+//! - `reads`: the one path by which watchers and the hub read the store;
+//!   `clock`: the store's time, read at most once a second for all
+//!   watchers; `heartbeats`: a quiet game read at most once a second for
+//!   all its watchers; `resume_token`: the token that names an event a
+//!   watcher has seen.
+//!
+//! A watcher gets a [`WatchContext`], not the arbiter: the store reads, the
+//! hub, the clock, the heartbeats, and [`Games`], the three questions it
+//! asks of the arbiter.
+
+mod clock;
+mod event;
+mod game;
+mod heartbeats;
+mod hub;
+mod reads;
+mod resume_token;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+pub(super) use self::clock::SharedClock;
+pub use self::event::{EventUpdate, EventWatcher};
+pub use self::game::{Heartbeat, WatchFrom, WatchItem, Watcher};
+pub(super) use self::heartbeats::Heartbeats;
+use self::hub::{EventItem, FeedItem, HubItem};
+pub(super) use self::hub::{WATCHER_BUFFER, WatchHub};
+pub(super) use self::reads::StoreReads;
+pub use self::resume_token::{InvalidResumeToken, ResumeToken};
+use super::ArbiterError;
+use crate::domain::{BroadcastDelay, Game, GameId, Timestamp};
+
+/// What a watcher asks of the arbiter about games.
+#[async_trait]
+pub(super) trait Games: Send + Sync {
+    /// Game `id` as it stands now, with any ending time has decided
+    /// committed first, and "now".
+    async fn current(&self, id: &GameId) -> Result<(Game, Timestamp), ArbiterError>;
+
+    /// `live`, read at `now`, as the public sees it under its broadcast
+    /// delay, and the instant it is shown as of.
+    async fn public(&self, live: Game, now: Timestamp) -> Result<(Game, Timestamp), ArbiterError>;
+
+    /// The broadcast delays of `games`.
+    async fn delays_of(
+        &self,
+        games: &[GameId],
+    ) -> Result<Vec<(GameId, BroadcastDelay)>, ArbiterError>;
+}
+
+/// Everything a watcher uses.
+#[derive(Clone)]
+pub(super) struct WatchContext {
+    pub(super) games: Arc<dyn Games>,
+    pub(super) reads: StoreReads,
+    pub(super) hub: WatchHub,
+    pub(super) clock: SharedClock,
+    pub(super) heartbeats: Heartbeats,
+}

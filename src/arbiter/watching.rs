@@ -1,0 +1,75 @@
+//! The arbiter's side of watching: starting a watcher with its
+//! [`WatchContext`], and answering what a watcher asks about games.
+
+use std::{sync::Arc, time::Duration};
+
+use async_trait::async_trait;
+
+use super::{
+    Arbiter, ArbiterError, EventWatcher, Reader, WatchFrom, Watcher,
+    watch::{Games, StoreReads, WatchContext},
+};
+use crate::domain::{BroadcastDelay, EventId, Game, GameId, Timestamp};
+
+#[async_trait]
+impl Games for Arbiter {
+    async fn current(&self, id: &GameId) -> Result<(Game, Timestamp), ArbiterError> {
+        self.load_current(id).await
+    }
+
+    async fn public(&self, live: Game, now: Timestamp) -> Result<(Game, Timestamp), ArbiterError> {
+        self.public_game(live, now).await
+    }
+
+    async fn delays_of(
+        &self,
+        games: &[GameId],
+    ) -> Result<Vec<(GameId, BroadcastDelay)>, ArbiterError> {
+        Arbiter::delays_of(self, games).await
+    }
+}
+
+impl Arbiter {
+    /// What a watcher uses: the replica's hub, clock and heartbeats, reads
+    /// of the store, and this arbiter for the games themselves.
+    fn watch_context(&self) -> WatchContext {
+        WatchContext {
+            games: Arc::new(self.clone()),
+            reads: StoreReads::new(self.store.clone()),
+            hub: self.hub.clone(),
+            clock: self.clock.clone(),
+            heartbeats: self.heartbeats.clone(),
+        }
+    }
+
+    /// Starts following a game's events for a watcher (see [`Watcher`]),
+    /// with a heartbeat whenever the stream has been quiet for `heartbeat`;
+    /// the public (as `reader` says) follows a delayed game as it sees it.
+    pub async fn watch(
+        &self,
+        id: &GameId,
+        from: WatchFrom,
+        heartbeat: Duration,
+        reader: &Reader,
+    ) -> Result<Watcher, ArbiterError> {
+        Watcher::start(self.watch_context(), id.clone(), from, heartbeat, reader).await
+    }
+
+    /// Starts following every game of an event (see [`EventWatcher`]), as
+    /// `reader` sees them.
+    pub fn watch_event(
+        &self,
+        event_id: &EventId,
+        cursor: &str,
+        heartbeat: Duration,
+        reader: &Reader,
+    ) -> Result<EventWatcher, ArbiterError> {
+        EventWatcher::start(
+            self.watch_context(),
+            event_id.clone(),
+            cursor,
+            heartbeat,
+            reader,
+        )
+    }
+}
