@@ -48,6 +48,17 @@ function setConnection(text: string): void {
   $("connection").textContent = text;
 }
 
+/**
+ * What the page says when a stream failed. A request the browser could not
+ * make at all (no gRPC status: Unknown) is most often a server that does
+ * not allow this page's origin, or one that is not running.
+ */
+function disconnected(error: ConnectError): string {
+  const text = `disconnected (${Code[error.code]}); reconnecting…`;
+  if (error.code !== Code.Unknown) return text;
+  return `${text} The server cannot be reached from this page: it is not running, or it does not allow this page's origin (start it with --cors-allowed-origins ${window.location.origin}).`;
+}
+
 // --- rendering ----------------------------------------------------------------
 
 const PIECES: Record<string, string> = {
@@ -230,7 +241,7 @@ async function followGame(client: Arbiter, gameId: string): Promise<void> {
         // HISTORY_REWRITTEN: the event the token names was lost; start over.
         resumeToken = "";
       }
-      setConnection(`disconnected (${Code[error.code]}); reconnecting…`);
+      setConnection(disconnected(error));
     }
     await backoff(failures++);
   }
@@ -323,7 +334,7 @@ async function followEvent(client: Arbiter, eventId: string): Promise<void> {
         return;
       }
       if (error.code === Code.FailedPrecondition) cursor = "";
-      setConnection(`disconnected (${Code[error.code]}); reconnecting…`);
+      setConnection(disconnected(error));
     }
     await backoff(failures++);
   }

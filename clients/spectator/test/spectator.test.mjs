@@ -153,13 +153,13 @@ after(async () => {
 });
 
 /** Opens the page; collects its console and failed requests for failure messages. */
-async function open(query) {
+async function open(query, origin = webUrl) {
   const page = await browser.newPage();
   const notes = [];
   page.on("console", (m) => notes.push(`console.${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => notes.push(`pageerror: ${e.message}`));
   page.on("requestfailed", (r) => notes.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
-  await page.goto(`${webUrl}/index.html?server=${encodeURIComponent(apiUrl)}&${query}`);
+  await page.goto(`${origin}/index.html?server=${encodeURIComponent(apiUrl)}&${query}`);
   return { page, notes };
 }
 
@@ -233,4 +233,14 @@ test("the page follows a game and an event live over gRPC-Web, across dropped st
   // A page opened after the end shows the whole finished game.
   const late = await open(`game=${encodeURIComponent(gameId)}`);
   await until(late, "the finished game", (t) => t.moves.join(" ") === "e4 e5 Nf3 Nc6" && t.status === "Game over: 1-0 (resignation)");
+});
+
+test("a page from an origin the server does not allow says so", async () => {
+  // The same files from another origin (localhost, not 127.0.0.1): the
+  // server allows only the first, so the browser refuses every call.
+  const other = webUrl.replace("127.0.0.1", "localhost");
+  const page = await open("game=any-game", other);
+  const shown = await until(page, "the CORS hint", (t) => t.connection.startsWith("disconnected (Unknown)"));
+  assert.match(shown.connection, /does not allow this page's origin/);
+  assert.ok(shown.connection.includes(`--cors-allowed-origins ${other}`), shown.connection);
 });

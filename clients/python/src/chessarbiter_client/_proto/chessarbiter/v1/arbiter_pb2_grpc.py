@@ -28,7 +28,7 @@ if _version_not_supported:
 class ArbiterServiceStub:
     """ArbiterService is what players, viewers and tournament pages call: reads,
     seat actions, watch streams and exports. It is safe to expose to browsers
-    (through a gRPC-Web proxy): seat actions need the seat's token,
+    (the server speaks gRPC-Web itself): seat actions need the seat's token,
     everything else is public.
 
     Seat actions carry the seat token in the `authorization` metadata entry as
@@ -144,7 +144,7 @@ class ArbiterServiceStub:
 class ArbiterServiceServicer:
     """ArbiterService is what players, viewers and tournament pages call: reads,
     seat actions, watch streams and exports. It is safe to expose to browsers
-    (through a gRPC-Web proxy): seat actions need the seat's token,
+    (the server speaks gRPC-Web itself): seat actions need the seat's token,
     everything else is public.
 
     Seat actions carry the seat token in the `authorization` metadata entry as
@@ -438,7 +438,7 @@ def add_ArbiterServiceServicer_to_server(servicer, server):
 class ArbiterService:
     """ArbiterService is what players, viewers and tournament pages call: reads,
     seat actions, watch streams and exports. It is safe to expose to browsers
-    (through a gRPC-Web proxy): seat actions need the seat's token,
+    (the server speaks gRPC-Web itself): seat actions need the seat's token,
     everything else is public.
 
     Seat actions carry the seat token in the `authorization` metadata entry as
