@@ -2,6 +2,7 @@
 //! platform's admin see it live; everyone else, the public, sees it as it
 //! stood the game's delay earlier (see [`crate::domain::public_view()`]).
 
+use crate::store::Corruption;
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex, PoisonError},
@@ -184,7 +185,10 @@ impl Arbiter {
                     break;
                 }
                 replay.apply(event).map_err(|err| {
-                    StoreError::Corrupt(format!("game {id}'s log does not replay: {err}"))
+                    StoreError::Corrupt(Corruption::DoesNotReplay {
+                        game: id.clone(),
+                        source: err,
+                    })
                 })?;
                 after = event.version;
             }

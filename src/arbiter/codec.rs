@@ -1,6 +1,7 @@
 //! Games and events to and from the store's opaque records, in the
 //! domain's versioned encoding (see [`crate::domain::stored::encoding`]).
 
+use crate::store::Corruption;
 use crate::{
     domain::{
         Game, GameEvent, GameId,
@@ -11,7 +12,7 @@ use crate::{
 };
 
 fn corrupt(err: DecodeError) -> StoreError {
-    StoreError::Corrupt(err.to_string())
+    StoreError::Corrupt(Corruption::Decode(err))
 }
 
 /// A game's state as the store keeps it.
@@ -26,12 +27,11 @@ pub fn encode_state(game: &Game) -> Result<StoredState, StoreError> {
 pub fn decode_state(state: &StoredState) -> Result<Game, StoreError> {
     let game = encoding::decode_game(&state.bytes).map_err(corrupt)?;
     if game.version() != state.version {
-        return Err(StoreError::Corrupt(format!(
-            "game {} is stored at version {} but its state says {}",
-            game.id(),
-            state.version,
-            game.version()
-        )));
+        return Err(StoreError::Corrupt(Corruption::StateVersion {
+            game: game.id().clone(),
+            stored: state.version,
+            state: game.version(),
+        }));
     }
     Ok(game)
 }
@@ -48,10 +48,10 @@ pub fn encode_event(event: &GameEvent) -> Result<StoredEvent, StoreError> {
 pub fn decode_event(stored: &StoredEvent) -> Result<GameEvent, StoreError> {
     let event = encoding::decode_event(&stored.bytes).map_err(corrupt)?;
     if event.version != stored.version {
-        return Err(StoreError::Corrupt(format!(
-            "log entry {} holds an event of version {}",
-            stored.version, event.version
-        )));
+        return Err(StoreError::Corrupt(Corruption::EventVersion {
+            entry: stored.version,
+            event: event.version,
+        }));
     }
     Ok(event)
 }
@@ -65,11 +65,11 @@ pub fn check_contiguous<'a>(
 ) -> Result<(), StoreError> {
     for (expected, event) in (after + 1..).zip(events) {
         if event.version != expected {
-            return Err(StoreError::Corrupt(format!(
-                "game {id} log jumps from version {} to {}",
-                expected - 1,
-                event.version
-            )));
+            return Err(StoreError::Corrupt(Corruption::LogGap {
+                game: id.clone(),
+                from: expected - 1,
+                to: event.version,
+            }));
         }
     }
     Ok(())
@@ -85,14 +85,18 @@ pub fn decode_log(
 ) -> Result<Vec<GameEvent>, StoreError> {
     let mut events = Vec::new();
     if let Some(stored) = &read.archive {
-        let archived = archive::unpack(&stored.bytes)
-            .map_err(|err| StoreError::Corrupt(format!("game {id}: archive: {err}")))?;
+        let archived = archive::unpack(&stored.bytes).map_err(|source| {
+            StoreError::Corrupt(Corruption::Archive {
+                game: id.clone(),
+                source,
+            })
+        })?;
         if archived.len() as u64 != stored.through {
-            return Err(StoreError::Corrupt(format!(
-                "game {id}: the archive through version {} holds {} events",
-                stored.through,
-                archived.len()
-            )));
+            return Err(StoreError::Corrupt(Corruption::ArchiveLength {
+                game: id.clone(),
+                through: stored.through,
+                events: archived.len(),
+            }));
         }
         events.extend(
             archived
@@ -113,8 +117,12 @@ pub fn decode_log(
 
 /// The archive of a whole log (see [`archive::pack`]).
 pub fn encode_archive(id: &GameId, events: &[GameEvent]) -> Result<StoredArchive, StoreError> {
-    let bytes = archive::pack(events)
-        .map_err(|err| StoreError::Corrupt(format!("game {id} cannot be archived: {err}")))?;
+    let bytes = archive::pack(events).map_err(|source| {
+        StoreError::Corrupt(Corruption::Unarchivable {
+            game: id.clone(),
+            source,
+        })
+    })?;
     Ok(StoredArchive {
         through: events.last().map_or(0, |event| event.version),
         bytes,

@@ -36,6 +36,7 @@ mod sweep;
 mod watch;
 mod watching;
 
+use crate::store::Corruption;
 use std::{sync::Arc, time::Duration};
 
 pub use self::analysis::AnalysisConfig;
@@ -439,12 +440,13 @@ impl Arbiter {
             .cloned()
             .collect();
         if moves.len() != game.ply().count() as usize {
-            return Err(ArbiterError::Store(StoreError::Corrupt(format!(
-                "game {} is at ply {} but its log holds {} moves",
-                game.id(),
-                game.ply(),
-                moves.len()
-            ))));
+            return Err(ArbiterError::Store(StoreError::Corrupt(
+                Corruption::MovesMissing {
+                    game: game.id().clone(),
+                    ply: game.ply(),
+                    moves: moves.len(),
+                },
+            )));
         }
         Ok(moves)
     }

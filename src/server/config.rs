@@ -305,10 +305,29 @@ pub struct Settings {
 /// Shortest accepted seat-token secret.
 pub const MIN_SECRET_LEN: usize = 32;
 
+/// Why the settings cannot be resolved: the server does not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The seat-token secret is too short to be safe.
+    #[error("ARBITER_TOKEN_SECRET must be at least {MIN_SECRET_LEN} characters")]
+    TokenSecretTooShort,
+    /// The admin token is set to nothing.
+    #[error("ARBITER_ADMIN_TOKEN is set but empty")]
+    AdminTokenEmpty,
+    /// A file the settings name cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    CannotRead {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
 impl Config {
     /// Resolves the settings; `REDIS_URL` is honoured when
     /// `ARBITER_REDIS_URL` is not set.
-    pub fn settings(&self) -> Result<Settings, String> {
+    pub fn settings(&self) -> Result<Settings, ConfigError> {
         let redis_url = self
             .redis_url
             .clone()
@@ -317,12 +336,10 @@ impl Config {
         if let Some(secret) = &self.token_secret
             && secret.len() < MIN_SECRET_LEN
         {
-            return Err(format!(
-                "ARBITER_TOKEN_SECRET must be at least {MIN_SECRET_LEN} characters"
-            ));
+            return Err(ConfigError::TokenSecretTooShort);
         }
         if self.admin_token.as_deref().is_some_and(str::is_empty) {
-            return Err("ARBITER_ADMIN_TOKEN is set but empty".to_owned());
+            return Err(ConfigError::AdminTokenEmpty);
         }
         Ok(Settings {
             store: match redis_url {
@@ -383,9 +400,12 @@ impl Config {
 
     /// The TLS files, read: a missing or unreadable file stops the server
     /// with its name.
-    fn redis_tls(&self) -> Result<RedisTls, String> {
+    fn redis_tls(&self) -> Result<RedisTls, ConfigError> {
         let read = |path: &PathBuf| {
-            std::fs::read(path).map_err(|err| format!("cannot read {}: {err}", path.display()))
+            std::fs::read(path).map_err(|source| ConfigError::CannotRead {
+                path: path.clone(),
+                source,
+            })
         };
         Ok(RedisTls {
             ca_pem: self.redis_tls_ca_file.as_ref().map(read).transpose()?,
@@ -444,7 +464,11 @@ mod tests {
         let error = config
             .settings()
             .expect_err("a missing file stops the start");
-        assert!(error.contains("missing.pem"), "{error}");
+        assert!(
+            matches!(&error, ConfigError::CannotRead { path, .. } if path.ends_with("missing.pem")),
+            "{error}"
+        );
+        assert!(error.to_string().contains("missing.pem"), "{error}");
 
         // A client certificate needs its key, and the other way round.
         assert!(parse(&["--redis-tls-cert-file", &ca_arg]).is_err());

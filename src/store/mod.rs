@@ -12,10 +12,12 @@
 //! - [`GameStore`] is four traits: [`GameLog`], [`EventIndex`],
 //!   [`Deadlines`] and [`ChangeFeeds`]; [`StoreParts`] (`parts`) assembles
 //!   a store from parts, so a wrapper implements only what it changes.
+//! - `corruption`: why stored data cannot be used ([`Corruption`]).
 //! - `redis`: the production store ([`RedisStore`]); `memory`: the
 //!   embedded one ([`MemoryStore`]); `metered`: any store, with its
 //!   latencies and failures recorded ([`MeteredStore`]).
 
+mod corruption;
 mod memory;
 mod metered;
 mod parts;
@@ -24,6 +26,7 @@ mod redis;
 use async_trait::async_trait;
 use thiserror::Error;
 
+pub use self::corruption::Corruption;
 pub use self::memory::MemoryStore;
 pub use self::metered::MeteredStore;
 pub use self::parts::StoreParts;
@@ -159,7 +162,7 @@ pub enum StoreError {
     },
     /// Stored data is not in the expected shape.
     #[error("stored data is corrupt: {0}")]
-    Corrupt(String),
+    Corrupt(Corruption),
 }
 
 /// Checks that a commit's events number exactly the versions from
@@ -178,11 +181,11 @@ fn check_commit(commit: &Commit) -> Result<(), StoreError> {
         .enumerate()
         .all(|(i, event)| event.version == expected + 1 + i as u64);
     if events.is_empty() || !contiguous || state.version != expected + events.len() as u64 {
-        return Err(StoreError::Corrupt(format!(
-            "refusing a commit from version {expected} to {} with events {:?}",
-            state.version,
-            events.iter().map(|e| e.version).collect::<Vec<_>>()
-        )));
+        return Err(StoreError::Corrupt(Corruption::CommitNotContiguous {
+            expected,
+            to: state.version,
+            events: events.iter().map(|e| e.version).collect(),
+        }));
     }
     Ok(())
 }

@@ -8,6 +8,7 @@
 //! delay has passed since the event's time; its heartbeats tell the time
 //! and the clocks as of the same shifted instant.
 
+use crate::store::Corruption;
 use std::{collections::VecDeque, sync::Arc, time::Duration};
 
 use tokio::{
@@ -294,7 +295,10 @@ impl Watcher {
             };
             if event.version == delayed.public.game().version() + 1 {
                 delayed.public.apply(&event).map_err(|err| {
-                    StoreError::Corrupt(format!("game {}'s log does not replay: {err}", self.id))
+                    StoreError::Corrupt(Corruption::DoesNotReplay {
+                        game: self.id.clone(),
+                        source: err,
+                    })
                 })?;
             }
             self.pending.push_back(WatchItem::Event(event, token));

@@ -2,6 +2,7 @@
 //! log after a version, the resume token of a version, and a tournament
 //! event's feed, each decoded once.
 
+use crate::store::Corruption;
 use std::{
     collections::{BTreeMap, HashMap},
     sync::Arc,
@@ -76,7 +77,10 @@ impl StoreReads {
             .first()
             .filter(|event| event.version == version)
             .ok_or_else(|| {
-                StoreError::Corrupt(format!("game {id} has no event at version {version}"))
+                StoreError::Corrupt(Corruption::MissingEvent {
+                    game: id.clone(),
+                    version,
+                })
             })?;
         Ok(ResumeToken::of(id, event))
     }
@@ -154,10 +158,10 @@ impl StoreReads {
             .and_then(|events| events.iter().find(|event| event.version == version))
             .cloned()
             .ok_or_else(|| {
-                StoreError::Corrupt(format!(
-                    "the event feed names version {version} of game {}, which its log lacks",
-                    entry.game
-                ))
+                StoreError::Corrupt(Corruption::FeedNamesMissingEvent {
+                    game: entry.game.clone(),
+                    version,
+                })
             })
     }
 }

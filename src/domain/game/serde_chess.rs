@@ -73,12 +73,33 @@ pub mod position {
         from_fen(&stored.fen, mode).map_err(D::Error::custom)
     }
 
+    /// A stored position that cannot be read.
+    #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+    pub enum StoredPositionError {
+        /// The text is not FEN.
+        #[error("stored position: not FEN: {detail}")]
+        NotFen {
+            /// What the FEN reader found wrong.
+            detail: String,
+        },
+        /// The FEN is not a legal position.
+        #[error("stored position: {detail}")]
+        Illegal {
+            /// Why the position is not legal.
+            detail: String,
+        },
+    }
+
     /// Reads a stored FEN under `mode`.
-    pub fn from_fen(fen: &str, mode: CastlingMode) -> Result<Chess, String> {
-        let fen: Fen = fen
-            .parse()
-            .map_err(|err| format!("stored position: {err}"))?;
+    pub fn from_fen(fen: &str, mode: CastlingMode) -> Result<Chess, StoredPositionError> {
+        let fen: Fen = fen.parse().map_err(|err: shakmaty::fen::ParseFenError| {
+            StoredPositionError::NotFen {
+                detail: err.to_string(),
+            }
+        })?;
         fen.into_position(mode)
-            .map_err(|err| format!("stored position: {err}"))
+            .map_err(|err| StoredPositionError::Illegal {
+                detail: err.to_string(),
+            })
     }
 }

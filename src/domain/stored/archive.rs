@@ -16,6 +16,7 @@
 
 use shakmaty::{Chess, Color, Position, packed::PackedUciMove, uci::UciMove};
 
+use crate::domain::stored::record_error::RecordError;
 use crate::domain::{
     ClockView, EventKind, GameEvent, MoveRecord, MoveTime, Ply, Timestamp,
     stored::encoding::{decode_event, encode_event},
@@ -38,24 +39,26 @@ const HAS_LAG_CREDIT: u8 = 1 << 2;
 /// The archive of `events`, a whole log from version 1: `Err` with the
 /// reason when they are not one, or when the archive would not read back
 /// to exactly the same events.
-pub fn pack(events: &[GameEvent]) -> Result<Vec<u8>, String> {
+pub fn pack(events: &[GameEvent]) -> Result<Vec<u8>, RecordError> {
     let mut replay = Replay::start(events)?;
     let mut out = Writer::default();
     out.varint(events.len() as u64);
     for (expected, event) in (1..).zip(events) {
         if event.version != expected {
-            return Err(format!(
-                "the log jumps from version {} to {}",
-                expected - 1,
-                event.version
-            ));
+            return Err(RecordError::LogGap {
+                from: expected - 1,
+                to: event.version,
+            });
         }
         match replay.compact_move(event) {
             Some(uci) => {
                 out.byte(MOVE);
                 out.raw(&PackedUciMove::pack(uci).to_bytes());
                 out.signed(delta(event.at.unix_millis(), replay.at.unix_millis()));
-                let record = event.move_record().ok_or("a move without a record")?;
+                let record = event.move_record().ok_or(RecordError::StoredEvent {
+                    version: event.version,
+                    detail: "a move without a record".to_owned(),
+                })?;
                 let mut flags = 0;
                 if record.time.is_some() {
                     flags |= HAS_TIME;
@@ -92,7 +95,12 @@ pub fn pack(events: &[GameEvent]) -> Result<Vec<u8>, String> {
             }
             None => {
                 out.byte(STORED);
-                out.bytes(&encode_event(event).map_err(|err| err.to_string())?);
+                out.bytes(
+                    &encode_event(event).map_err(|err| RecordError::StoredEvent {
+                        version: event.version,
+                        detail: err.to_string(),
+                    })?,
+                );
             }
         }
         replay.advance(event)?;
@@ -101,36 +109,46 @@ pub fn pack(events: &[GameEvent]) -> Result<Vec<u8>, String> {
     archive.extend(miniz_oxide::deflate::compress_to_vec(&out.finish(), 9));
     match unpack(&archive) {
         Ok(read) if read == events => Ok(archive),
-        Ok(_) => Err("the archive does not read back to the same events".to_owned()),
-        Err(err) => Err(format!("the archive does not read back: {err}")),
+        Ok(_) => Err(RecordError::NotReadBack),
+        Err(err) => Err(err),
     }
 }
 
 /// The events an archive holds, versions 1 onwards.
-pub fn unpack(bytes: &[u8]) -> Result<Vec<GameEvent>, String> {
+pub fn unpack(bytes: &[u8]) -> Result<Vec<GameEvent>, RecordError> {
     let deflated = bytes
         .strip_prefix(&[BINARY, kind::ARCHIVE])
-        .ok_or("not an archive")?;
+        .ok_or(RecordError::NotAnArchive)?;
     let payload = miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, MAX_ARCHIVE_BYTES)
-        .map_err(|err| format!("deflated archive: {err}"))?;
+        .map_err(|err| RecordError::Inflate {
+        detail: err.to_string(),
+    })?;
     let mut input = Reader::new(&payload);
     let count = input.varint()?;
     let mut events: Vec<GameEvent> = Vec::new();
     let mut replay: Option<Replay> = None;
     for version in 1..=count {
         let event = match input.byte()? {
-            STORED => decode_event(input.bytes()?).map_err(|err| err.to_string())?,
+            STORED => decode_event(input.bytes()?).map_err(|err| RecordError::StoredEvent {
+                version,
+                detail: err.to_string(),
+            })?,
             MOVE => {
-                let replay = replay.as_ref().ok_or("a move before the game's creation")?;
+                let replay = replay.as_ref().ok_or(RecordError::MoveBeforeCreation)?;
                 replay.read_move(&mut input, version)?
             }
-            tag => return Err(format!("unknown archive entry {tag}")),
+            tag => {
+                return Err(RecordError::Unknown {
+                    what: "archive entry",
+                    value: u64::from(tag),
+                });
+            }
         };
         if event.version != version {
-            return Err(format!(
-                "entry {version} holds an event of version {}",
-                event.version
-            ));
+            return Err(RecordError::EntryVersion {
+                entry: version,
+                event: event.version,
+            });
         }
         let replay = match &mut replay {
             Some(replay) => replay,
@@ -140,7 +158,9 @@ pub fn unpack(bytes: &[u8]) -> Result<Vec<GameEvent>, String> {
         events.push(event);
     }
     if !input.is_empty() {
-        return Err("trailing bytes after the last event".to_owned());
+        return Err(RecordError::Trailing {
+            after: "the last event",
+        });
     }
     Ok(events)
 }
@@ -162,10 +182,10 @@ struct Replay {
 
 impl Replay {
     /// The replay of a log that starts with `events[0]`, its creation.
-    fn start(events: &[GameEvent]) -> Result<Self, String> {
-        let first = events.first().ok_or("an empty log")?;
+    fn start(events: &[GameEvent]) -> Result<Self, RecordError> {
+        let first = events.first().ok_or(RecordError::EmptyLog)?;
         let EventKind::GameCreated { setup } = &first.kind else {
-            return Err("the log does not start with the game's creation".to_owned());
+            return Err(RecordError::NoCreation);
         };
         Ok(Self {
             position: setup.start().clone(),
@@ -212,12 +232,12 @@ impl Replay {
     }
 
     /// Reads a move entry as [`pack`] wrote it.
-    fn read_move(&self, input: &mut Reader<'_>, version: u64) -> Result<GameEvent, String> {
+    fn read_move(&self, input: &mut Reader<'_>, version: u64) -> Result<GameEvent, RecordError> {
         let uci = PackedUciMove::from_bytes(
             input
                 .raw(PackedUciMove::BYTES)?
                 .try_into()
-                .map_err(|_| "truncated move")?,
+                .map_err(|_| RecordError::Truncated)?,
         )
         .unpack();
         let at =
@@ -226,7 +246,10 @@ impl Replay {
         if flags & !(HAS_TIME | HAS_CLOCK | HAS_LAG_CREDIT) != 0
             || (flags & HAS_LAG_CREDIT != 0 && flags & HAS_TIME == 0)
         {
-            return Err(format!("unknown move flags {flags:#x}"));
+            return Err(RecordError::Unknown {
+                what: "archived move flags",
+                value: u64::from(flags),
+            });
         }
         let mover = self.position.turn();
         let elapsed = delta(at.unix_millis(), self.at.unix_millis());
@@ -256,19 +279,28 @@ impl Replay {
             None
         };
         self.replay_move(uci, version, at, time, clock)
-            .ok_or_else(|| format!("archived move {uci} of version {version} is illegal"))
+            .ok_or_else(|| RecordError::IllegalMove {
+                version,
+                uci: uci.to_string(),
+            })
     }
 
     /// Follows `event`: a move moves the position on.
-    fn advance(&mut self, event: &GameEvent) -> Result<(), String> {
+    fn advance(&mut self, event: &GameEvent) -> Result<(), RecordError> {
         if let Some(record) = event.move_record() {
             let uci: UciMove = record
                 .uci
                 .parse()
-                .map_err(|_| format!("version {}: unreadable move", event.version))?;
+                .map_err(|_| RecordError::UnreadableMove {
+                    version: event.version,
+                    uci: record.uci.clone(),
+                })?;
             let m = uci
                 .to_move(&self.position)
-                .map_err(|_| format!("version {}: move {uci} is illegal", event.version))?;
+                .map_err(|_| RecordError::IllegalMove {
+                    version: event.version,
+                    uci: uci.to_string(),
+                })?;
             self.position.play_unchecked(m);
             self.ply = self.ply.next();
         }
@@ -393,10 +425,13 @@ fn read_clock_change(
     input: &mut Reader<'_>,
     base: ClockView,
     at: Timestamp,
-) -> Result<ClockView, String> {
+) -> Result<ClockView, RecordError> {
     let mask = input.varint()?;
     if mask >= DELAY_LEFT << 1 {
-        return Err(format!("unknown clock changes {mask:#x}"));
+        return Err(RecordError::Unknown {
+            what: "clock changes",
+            value: mask,
+        });
     }
     let mut clock = base;
     clock.at = at;
@@ -415,14 +450,24 @@ fn read_clock_change(
             0 => None,
             1 => Some(Color::White),
             2 => Some(Color::Black),
-            other => return Err(format!("unknown running clock {other}")),
+            other => {
+                return Err(RecordError::Unknown {
+                    what: "running clock",
+                    value: u64::from(other),
+                });
+            }
         };
     }
     if mask & PAUSED != 0 {
         clock.paused = match input.byte()? {
             0 => false,
             1 => true,
-            other => return Err(format!("unknown paused flag {other}")),
+            other => {
+                return Err(RecordError::Unknown {
+                    what: "paused flag",
+                    value: u64::from(other),
+                });
+            }
         };
     }
     for (bit, value) in [

@@ -9,7 +9,8 @@
 //!   rarely from then on, and a finished game should cost little memory.
 //!
 //! The state of a game in progress stays JSON, readable with `redis-cli`;
-//! `chess-arbiter inspect` prints any stored record as JSON. The schema
+//! the admin RPC `InspectGame` returns any game's stored records decoded
+//! to JSON (binary records and archives included). The schema
 //! number changes whenever the stored form does, so a replica can tell
 //! what it reads: a newer schema than it knows is refused with a clear
 //! error rather than misread. The golden files in `tests/data` pin each
@@ -25,6 +26,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 use thiserror::Error;
 
+use crate::domain::game::serde_chess::position::StoredPositionError;
+use crate::domain::stored::record_error::RecordError;
 use crate::domain::{
     Board, Clock, ClockView, EventKind, Game, GameEvent, GameId, GameResult, GameRules, NewGame,
     Outcome, Pairing, Player, Ply, Repetition, Schedule, ScoringSystem, SeatHashes, StartPosition,
@@ -54,6 +57,33 @@ pub enum DecodeError {
         /// What the decoder found wrong.
         detail: String,
     },
+    /// A binary record that cannot be read.
+    #[error("malformed stored {what}: {source}")]
+    Record {
+        /// A state or an event.
+        what: &'static str,
+        /// Why.
+        source: RecordError,
+    },
+    /// A binary record of a kind this release does not know.
+    #[error("stored {what} is a binary record of unknown kind {kind:?}")]
+    UnknownRecordKind {
+        /// A state or an event.
+        what: &'static str,
+        /// The kind byte, if any.
+        kind: Option<u8>,
+    },
+    /// The setup a schema 0 record implies is not valid.
+    #[error("stored {what}: the setup: {source}")]
+    Setup {
+        /// A state or an event.
+        what: &'static str,
+        /// Why.
+        source: crate::domain::FieldError,
+    },
+    /// A schema 0 state's position cannot be read.
+    #[error("malformed stored state: {0}")]
+    Position(#[from] StoredPositionError),
     /// Written by a newer release than this one.
     #[error("stored {what} has schema {schema}, newer than the {SCHEMA} this release reads")]
     NewerSchema {
@@ -189,10 +219,7 @@ pub fn decode_game(bytes: &[u8]) -> Result<Game, DecodeError> {
         return Ok(game);
     }
     let record: LegacyGame = serde_json::from_slice(bytes).map_err(malformed("state"))?;
-    record.into_game().map_err(|detail| DecodeError::Malformed {
-        what: "state",
-        detail,
-    })
+    record.into_game()
 }
 
 /// An event in the current schema: a move packed when it can be, anything
@@ -213,13 +240,13 @@ pub fn decode_event(bytes: &[u8]) -> Result<GameEvent, DecodeError> {
     if bytes.first() == Some(&packed::BINARY) {
         return match packed::decode_move(bytes) {
             Ok(Some(event)) => Ok(event),
-            Ok(None) => Err(DecodeError::Malformed {
+            Ok(None) => Err(DecodeError::UnknownRecordKind {
                 what: "event",
-                detail: format!("unknown binary record kind {:?}", bytes.get(1)),
+                kind: bytes.get(1).copied(),
             }),
-            Err(detail) => Err(DecodeError::Malformed {
+            Err(source) => Err(DecodeError::Record {
                 what: "event",
-                detail,
+                source,
             }),
         };
     }
@@ -232,12 +259,7 @@ pub fn decode_event(bytes: &[u8]) -> Result<GameEvent, DecodeError> {
     // game_created carried the players, start and pairing only, and scores
     // did not say who they count as the winner.
     if let Ok(created) = serde_json::from_slice::<LegacyCreated>(bytes) {
-        return created
-            .into_event()
-            .map_err(|detail| DecodeError::Malformed {
-                what: "event",
-                detail,
-            });
+        return created.into_event();
     }
     let mut event: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed("event"))?;
     if let Some(kind) = event
@@ -307,7 +329,7 @@ impl LegacyCreated {
     /// The event with a setup of what schema 0 recorded: its rules, clocks,
     /// schedule and scoring were not in the event (the game's state has
     /// them), so they read as the defaults.
-    fn into_event(self) -> Result<GameEvent, String> {
+    fn into_event(self) -> Result<GameEvent, DecodeError> {
         let LegacyCreatedKind::GameCreated {
             white,
             black,
@@ -323,7 +345,10 @@ impl LegacyCreated {
             pairing,
             GameRules::default(),
         )
-        .map_err(|err| format!("stored setup: {err}"))?;
+        .map_err(|source| DecodeError::Setup {
+            what: "event",
+            source,
+        })?;
         Ok(GameEvent {
             version: self.version,
             at: self.at,
@@ -386,7 +411,7 @@ struct LegacyGame {
 }
 
 impl LegacyGame {
-    fn into_game(self) -> Result<Game, String> {
+    fn into_game(self) -> Result<Game, DecodeError> {
         let mode = self.variant.castling_mode();
         let position = serde_chess::position::from_fen(&self.position, mode)?;
         // Schema 0 kept the controls only in the clock, and not whether the
@@ -405,7 +430,10 @@ impl LegacyGame {
             self.pairing,
             self.rules,
         )
-        .map_err(|err| format!("stored setup: {err}"))?
+        .map_err(|source| DecodeError::Setup {
+            what: "state",
+            source,
+        })?
         .with_clock(timing, self.schedule)
         .with_scoring(self.scoring);
         let board_result = self.result.map(|result| {

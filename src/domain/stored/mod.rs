@@ -2,8 +2,10 @@
 //! bytes: `encoding` (the versioned schemas, JSON in an envelope, and how
 //! older schemas are read), `packed` (the binary record of a move, the
 //! record a game writes most) and `archive` (the log of a game that has
-//! ended, in one compact record).
+//! ended, in one compact record); `record_error` says why a binary record
+//! cannot be read or written.
 
 pub mod archive;
 pub mod encoding;
 pub mod packed;
+pub mod record_error;

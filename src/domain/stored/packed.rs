@@ -20,6 +20,7 @@ use shakmaty::{
     uci::UciMove,
 };
 
+use crate::domain::stored::record_error::RecordError;
 use crate::domain::{ClockView, EventKind, GameEvent, MoveRecord, MoveTime, Ply, Timestamp};
 
 /// The first byte of every binary record: JSON records start with `{`.
@@ -110,47 +111,44 @@ impl<'a> Reader<'a> {
     }
 
     /// One byte.
-    pub fn byte(&mut self) -> Result<u8, String> {
-        let (&first, rest) = self
-            .bytes
-            .split_first()
-            .ok_or_else(|| "truncated".to_owned())?;
+    pub fn byte(&mut self) -> Result<u8, RecordError> {
+        let (&first, rest) = self.bytes.split_first().ok_or(RecordError::Truncated)?;
         self.bytes = rest;
         Ok(first)
     }
 
     /// An unsigned varint.
-    pub fn varint(&mut self) -> Result<u64, String> {
+    pub fn varint(&mut self) -> Result<u64, RecordError> {
         let mut value = 0_u64;
         for shift in (0..64).step_by(7) {
             let byte = self.byte()?;
             let low = u64::from(byte & 0x7f);
             if shift == 63 && low > 1 {
-                return Err("varint overflows 64 bits".to_owned());
+                return Err(RecordError::VarintOverflow);
             }
             value |= low << shift;
             if byte & 0x80 == 0 {
                 return Ok(value);
             }
         }
-        Err("varint longer than 10 bytes".to_owned())
+        Err(RecordError::VarintTooLong)
     }
 
     /// An unsigned varint that fits in 32 bits.
-    pub fn varint32(&mut self) -> Result<u32, String> {
-        u32::try_from(self.varint()?).map_err(|_| "number out of range".to_owned())
+    pub fn varint32(&mut self) -> Result<u32, RecordError> {
+        u32::try_from(self.varint()?).map_err(|_| RecordError::OutOfRange { what: "a number" })
     }
 
     /// A zig-zag encoded signed varint.
-    pub fn signed(&mut self) -> Result<i64, String> {
+    pub fn signed(&mut self) -> Result<i64, RecordError> {
         let raw = self.varint()?;
         Ok((raw >> 1) as i64 ^ -((raw & 1) as i64))
     }
 
     /// `len` bytes as they are.
-    pub fn raw(&mut self, len: usize) -> Result<&'a [u8], String> {
+    pub fn raw(&mut self, len: usize) -> Result<&'a [u8], RecordError> {
         if len > self.bytes.len() {
-            return Err("truncated".to_owned());
+            return Err(RecordError::Truncated);
         }
         let (head, rest) = self.bytes.split_at(len);
         self.bytes = rest;
@@ -158,8 +156,9 @@ impl<'a> Reader<'a> {
     }
 
     /// Length-prefixed bytes.
-    pub fn bytes(&mut self) -> Result<&'a [u8], String> {
-        let len = usize::try_from(self.varint()?).map_err(|_| "length out of range".to_owned())?;
+    pub fn bytes(&mut self) -> Result<&'a [u8], RecordError> {
+        let len = usize::try_from(self.varint()?)
+            .map_err(|_| RecordError::OutOfRange { what: "a length" })?;
         self.raw(len)
     }
 }
@@ -228,7 +227,7 @@ pub fn encode_move(event: &GameEvent) -> Option<Vec<u8>> {
 
 /// The event a packed `move_made` record holds; `Ok(None)` when the bytes
 /// are not one.
-pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, String> {
+pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, RecordError> {
     let Some(body) = bytes.strip_prefix(&[BINARY, kind::MOVE]) else {
         return Ok(None);
     };
@@ -239,21 +238,26 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, String> {
     if flags & !(COLOR_BLACK | IN_CHECK | HAS_TIME | HAS_CLOCK | HAS_LAG_CREDIT) != 0
         || (flags & HAS_LAG_CREDIT != 0 && flags & HAS_TIME == 0)
     {
-        return Err(format!("unknown flags {flags:#x}"));
+        return Err(RecordError::Unknown {
+            what: "move flags",
+            value: u64::from(flags),
+        });
     }
     let ply = Ply::new(input.varint32()?);
     let uci = PackedUciMove::from_bytes(
         input
             .raw(PackedUciMove::BYTES)?
             .try_into()
-            .map_err(|_| "truncated move".to_owned())?,
+            .map_err(|_| RecordError::Truncated)?,
     )
     .unpack();
     let san = std::str::from_utf8(input.bytes()?)
-        .map_err(|_| "SAN is not UTF-8".to_owned())?
+        .map_err(|_| RecordError::SanNotUtf8)?
         .to_owned();
     let fen_after = Fen::try_from_setup(unpack_setup(input.bytes()?)?)
-        .map_err(|_| "the packed position has no FEN".to_owned())?
+        .map_err(|_| RecordError::Position {
+            detail: "it has no FEN".to_owned(),
+        })?
         .to_string();
     let time = if flags & HAS_TIME != 0 {
         let spent_ms = input.varint()?;
@@ -277,7 +281,7 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, String> {
         None
     };
     if !input.is_empty() {
-        return Err("trailing bytes after a move".to_owned());
+        return Err(RecordError::Trailing { after: "a move" });
     }
     let color = if flags & COLOR_BLACK != 0 {
         Color::Black
@@ -305,11 +309,15 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, String> {
     }))
 }
 
-fn unpack_setup(bytes: &[u8]) -> Result<Setup, String> {
+fn unpack_setup(bytes: &[u8]) -> Result<Setup, RecordError> {
     PackedSetup::try_from_bytes(bytes)
-        .map_err(|_| "packed position too long".to_owned())?
+        .map_err(|_| RecordError::Position {
+            detail: "too long".to_owned(),
+        })?
         .unpack_standard()
-        .map_err(|err| format!("packed position: {err}"))
+        .map_err(|err| RecordError::Position {
+            detail: err.to_string(),
+        })
 }
 
 const RUNNING_WHITE: u8 = 1;
@@ -336,16 +344,23 @@ fn write_clock(out: &mut Writer, clock: &ClockView) {
     out.varint(clock.delay_left_ms);
 }
 
-fn read_clock(input: &mut Reader<'_>, at: Timestamp) -> Result<ClockView, String> {
+fn unknown_clock_state(state: u8) -> RecordError {
+    RecordError::Unknown {
+        what: "clock state",
+        value: u64::from(state),
+    }
+}
+
+fn read_clock(input: &mut Reader<'_>, at: Timestamp) -> Result<ClockView, RecordError> {
     let state = input.byte()?;
     let running = match state & 3 {
         0 => None,
         RUNNING_WHITE => Some(Color::White),
         RUNNING_BLACK => Some(Color::Black),
-        _ => return Err(format!("unknown clock state {state:#x}")),
+        _ => return Err(unknown_clock_state(state)),
     };
     if state & !(3 | PAUSED) != 0 {
-        return Err(format!("unknown clock state {state:#x}"));
+        return Err(unknown_clock_state(state));
     }
     Ok(ClockView {
         at,

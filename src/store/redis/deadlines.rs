@@ -1,5 +1,6 @@
 //! The deadline index the sweeper reads, and the replicas' sweep claims.
 
+use crate::store::Corruption;
 use async_trait::async_trait;
 
 use super::{
@@ -33,8 +34,12 @@ impl Deadlines for RedisStore {
             .await?
             .into_iter()
             .map(|reply| {
-                redis::from_redis_value::<Vec<String>>(reply)
-                    .map_err(|err| StoreError::Corrupt(format!("deadline index: {err}")))
+                redis::from_redis_value::<Vec<String>>(reply).map_err(|err| {
+                    StoreError::Corrupt(Corruption::Reply {
+                        what: "deadline index",
+                        detail: err.to_string(),
+                    })
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(buckets
@@ -60,8 +65,12 @@ impl Deadlines for RedisStore {
             .collect();
         let mut earliest: Option<Timestamp> = None;
         for reply in self.batch(commands).await? {
-            let first: Vec<(String, f64)> = redis::from_redis_value(reply)
-                .map_err(|err| StoreError::Corrupt(format!("deadline index: {err}")))?;
+            let first: Vec<(String, f64)> = redis::from_redis_value(reply).map_err(|err| {
+                StoreError::Corrupt(Corruption::Reply {
+                    what: "deadline index",
+                    detail: err.to_string(),
+                })
+            })?;
             for (_, score) in first {
                 // Scores are whole milliseconds since the epoch.
                 let at = Timestamp::from_unix_millis(score.max(0.0) as u64);

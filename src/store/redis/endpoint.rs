@@ -14,6 +14,7 @@
 //! an error that says the whole cluster may be out of reach the client is
 //! built afresh from the seed nodes.
 
+use crate::store::Corruption;
 use std::{future::Future, sync::Mutex, time::Duration};
 
 use redis::{
@@ -278,9 +279,9 @@ impl Endpoint {
                     ))
                     .await?;
                 let Value::Map(replies) = reply else {
-                    return Err(StoreError::Corrupt(format!(
-                        "a reply from every node expected, got {reply:?}"
-                    )));
+                    return Err(StoreError::Corrupt(Corruption::NotEveryNode {
+                        reply: format!("{reply:?}"),
+                    }));
                 };
                 Ok(replies
                     .into_iter()

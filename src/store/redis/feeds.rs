@@ -1,6 +1,7 @@
 //! Commit announcements (pub/sub) and each tournament event's feed of its
 //! games' events (a stream per bucket).
 
+use crate::store::Corruption;
 use std::{
     collections::HashMap,
     sync::atomic::{AtomicUsize, Ordering},
@@ -79,7 +80,12 @@ impl ChangeFeeds for RedisStore {
         let mut pages: Vec<Vec<(FeedPosition, GameId, u64)>> = Vec::new();
         for reply in self.batch(commands).await? {
             let entries: Vec<(String, HashMap<String, String>)> = redis::from_redis_value(reply)
-                .map_err(|err| StoreError::Corrupt(format!("event feed: {err}")))?;
+                .map_err(|err| {
+                    StoreError::Corrupt(Corruption::Reply {
+                        what: "event feed",
+                        detail: err.to_string(),
+                    })
+                })?;
             let page = entries
                 .into_iter()
                 .map(|(id, fields)| {
@@ -87,13 +93,19 @@ impl ChangeFeeds for RedisStore {
                         .get("g")
                         .and_then(|game| GameId::parse(game).ok())
                         .ok_or_else(|| {
-                            StoreError::Corrupt(format!("feed entry {id} has no game"))
+                            StoreError::Corrupt(Corruption::FeedEntryField {
+                                id: id.clone(),
+                                field: "game",
+                            })
                         })?;
                     let version = fields
                         .get("v")
                         .and_then(|version| version.parse().ok())
                         .ok_or_else(|| {
-                            StoreError::Corrupt(format!("feed entry {id} has no version"))
+                            StoreError::Corrupt(Corruption::FeedEntryField {
+                                id: id.clone(),
+                                field: "version",
+                            })
                         })?;
                     Ok((feed_position(&id)?, game, version))
                 })
@@ -124,8 +136,12 @@ impl ChangeFeeds for RedisStore {
             .collect();
         let mut logged: HashMap<(GameId, u64), StoredEvent> = HashMap::new();
         for ((game, ..), reply) in ranges.iter().zip(self.batch(commands).await?) {
-            let entries: RawEntries = redis::from_redis_value(reply)
-                .map_err(|err| StoreError::Corrupt(format!("event log: {err}")))?;
+            let entries: RawEntries = redis::from_redis_value(reply).map_err(|err| {
+                StoreError::Corrupt(Corruption::Reply {
+                    what: "event log",
+                    detail: err.to_string(),
+                })
+            })?;
             for event in decode_entries(entries)? {
                 logged.insert((game.clone(), event.version), event);
             }

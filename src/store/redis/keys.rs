@@ -18,6 +18,7 @@
 //! An event's id is free text, so its keys carry a digest of the id rather
 //! than the id itself.
 
+use crate::store::Corruption;
 use crate::{
     domain::{EventId, GameId},
     store::{EventPosition, FeedPosition, StoreError},
@@ -121,7 +122,7 @@ pub(super) fn feed_position(id: &str) -> Result<FeedPosition, StoreError> {
                 minor: minor.parse().ok()?,
             })
         })
-        .ok_or_else(|| StoreError::Corrupt(format!("feed entry id {id}")))
+        .ok_or_else(|| StoreError::Corrupt(Corruption::FeedEntryId { id: id.to_owned() }))
 }
 
 /// The member of an event list that sorts (lexically) in list order.
@@ -133,7 +134,11 @@ pub(super) fn event_member(position: &EventPosition) -> String {
 }
 
 pub(super) fn event_position(member: &str) -> Result<EventPosition, StoreError> {
-    let corrupt = || StoreError::Corrupt(format!("event list member '{member}'"));
+    let corrupt = || {
+        StoreError::Corrupt(Corruption::EventListMember {
+            member: member.to_owned(),
+        })
+    };
     let number = |range: std::ops::Range<usize>| {
         member
             .get(range)

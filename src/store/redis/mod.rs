@@ -12,6 +12,7 @@
 //! the same round trip as the state, so replicas with skewed clocks agree.
 //! A move therefore costs two round trips whatever the game's length.
 
+use crate::store::Corruption;
 use std::{collections::HashMap, time::Duration};
 
 mod config;
@@ -275,9 +276,9 @@ pub(super) fn stored_state(
     match (version, bytes) {
         (Some(version), Some(bytes)) => Ok(Some(StoredState { version, bytes })),
         (None, None) => Ok(None),
-        _ => Err(StoreError::Corrupt(format!(
-            "game {id} has a version without a state or a state without a version"
-        ))),
+        _ => Err(StoreError::Corrupt(Corruption::HalfAState {
+            game: id.clone(),
+        })),
     }
 }
 
@@ -307,10 +308,10 @@ pub(super) fn decode_entries(entries: RawEntries) -> Result<Vec<StoredEvent>, St
             let version = id
                 .strip_prefix("0-")
                 .and_then(|v| v.parse::<u64>().ok())
-                .ok_or_else(|| StoreError::Corrupt(format!("unexpected log entry id {id}")))?;
+                .ok_or_else(|| StoreError::Corrupt(Corruption::LogEntryId { id: id.clone() }))?;
             let bytes = fields
                 .remove("e")
-                .ok_or_else(|| StoreError::Corrupt(format!("log entry {id} has no event")))?;
+                .ok_or_else(|| StoreError::Corrupt(Corruption::LogEntryEmpty { id: id.clone() }))?;
             Ok(StoredEvent { version, bytes })
         })
         .collect()
@@ -360,18 +361,29 @@ impl GameLog for RedisStore {
             .collect();
         commands.push((time_tag, redis::cmd("TIME")));
         let mut replies = self.batch(commands).await?;
-        let time = replies
-            .pop()
-            .ok_or_else(|| StoreError::Corrupt("no reply to TIME".to_owned()))?;
-        let time: (u64, u64) = redis::from_redis_value(time)
-            .map_err(|err| StoreError::Corrupt(format!("TIME: {err}")))?;
+        let time = replies.pop().ok_or_else(|| {
+            StoreError::Corrupt(Corruption::Reply {
+                what: "TIME",
+                detail: "no reply".to_owned(),
+            })
+        })?;
+        let time: (u64, u64) = redis::from_redis_value(time).map_err(|err| {
+            StoreError::Corrupt(Corruption::Reply {
+                what: "TIME",
+                detail: err.to_string(),
+            })
+        })?;
         let states = ids
             .iter()
             .zip(replies)
             .map(|(id, reply)| {
                 let (version, bytes): (Option<u64>, Option<Vec<u8>>) =
-                    redis::from_redis_value(reply)
-                        .map_err(|err| StoreError::Corrupt(format!("game {id}: {err}")))?;
+                    redis::from_redis_value(reply).map_err(|err| {
+                        StoreError::Corrupt(Corruption::Reply {
+                            what: "a game's state",
+                            detail: format!("game {id}: {err}"),
+                        })
+                    })?;
                 stored_state(id, version, bytes)
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -412,9 +424,10 @@ impl GameLog for RedisStore {
                 current: u64::try_from(version).unwrap_or(0),
             },
             _ => {
-                return Err(StoreError::Corrupt(format!(
-                    "game {id}: state and log disagree (the log ends at version {version})"
-                )));
+                return Err(StoreError::Corrupt(Corruption::StateAndLogDisagree {
+                    game: id.clone(),
+                    logged: version,
+                }));
             }
         })
     }
@@ -490,8 +503,12 @@ impl GameLog for RedisStore {
             .await?
             .into_iter()
             .map(|reply| {
-                let read: RawLogRead = redis::from_redis_value(reply)
-                    .map_err(|err| StoreError::Corrupt(format!("event log: {err}")))?;
+                let read: RawLogRead = redis::from_redis_value(reply).map_err(|err| {
+                    StoreError::Corrupt(Corruption::Reply {
+                        what: "event log",
+                        detail: err.to_string(),
+                    })
+                })?;
                 decode_log_read(read)
             })
             .collect()

@@ -12,31 +12,67 @@ pub(super) struct SentinelUrl {
     pub(super) password: Option<String>,
 }
 
+/// What is wrong with a Sentinel or Cluster URL.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(super) enum UrlError {
+    /// The URL does not start with the scheme.
+    #[error("a {kind} URL starts with {schemes}")]
+    Scheme {
+        /// Sentinel or Cluster.
+        kind: &'static str,
+        /// The schemes it may start with.
+        schemes: &'static str,
+    },
+    /// A Sentinel URL names no service.
+    #[error("a Sentinel URL names the primary's service after the hosts: …/mymaster")]
+    NoService,
+    /// The database is not a number.
+    #[error("'{db}' is not a database number")]
+    NotADatabase {
+        /// What the URL says.
+        db: String,
+    },
+    /// A Cluster URL has a path.
+    #[error("a Cluster URL has no path: a cluster has only database 0")]
+    ClusterPath,
+    /// A host's port is not a port.
+    #[error("'{host}' is not host:port")]
+    NotHostPort {
+        /// The host as written.
+        host: String,
+    },
+    /// A host has no name.
+    #[error("'{host}' has no host name")]
+    NoHostName {
+        /// The host as written.
+        host: String,
+    },
+}
+
 impl SentinelUrl {
     /// The scheme of a Sentinel URL.
     pub(super) const SCHEME: &'static str = "redis+sentinel://";
 
     /// Parses a Sentinel URL, saying what is wrong with a malformed one.
-    pub(super) fn parse(url: &str) -> Result<Self, String> {
-        let rest = url
-            .strip_prefix(Self::SCHEME)
-            .ok_or_else(|| format!("a Sentinel URL starts with {}", Self::SCHEME))?;
+    pub(super) fn parse(url: &str) -> Result<Self, UrlError> {
+        let rest = url.strip_prefix(Self::SCHEME).ok_or(UrlError::Scheme {
+            kind: "Sentinel",
+            schemes: Self::SCHEME,
+        })?;
         let (username, password, rest) = split_auth(rest);
-        let (hosts, path) = rest
-            .split_once('/')
-            .ok_or("a Sentinel URL names the primary's service after the hosts: …/mymaster")?;
+        let (hosts, path) = rest.split_once('/').ok_or(UrlError::NoService)?;
         let sentinels = hosts_and_ports(hosts, 26379)?;
         let mut path = path.split('/');
         let service = path
             .next()
             .filter(|service| !service.is_empty())
-            .ok_or("a Sentinel URL names the primary's service: …/mymaster")?
+            .ok_or(UrlError::NoService)?
             .to_owned();
         let db = match path.next() {
             None | Some("") => 0,
             Some(db) => db
                 .parse()
-                .map_err(|_| format!("'{db}' is not a database number"))?,
+                .map_err(|_| UrlError::NotADatabase { db: db.to_owned() })?,
         };
         Ok(Self {
             sentinels,
@@ -72,23 +108,22 @@ impl ClusterUrl {
     }
 
     /// Parses a Cluster URL, saying what is wrong with a malformed one.
-    pub(super) fn parse(url: &str) -> Result<Self, String> {
+    pub(super) fn parse(url: &str) -> Result<Self, UrlError> {
         let (rest, tls) = if let Some(rest) = url.strip_prefix(Self::SCHEME) {
             (rest, false)
         } else if let Some(rest) = url.strip_prefix(Self::TLS_SCHEME) {
             (rest, true)
         } else {
-            return Err(format!(
-                "a Cluster URL starts with {} or {}",
-                Self::SCHEME,
-                Self::TLS_SCHEME
-            ));
+            return Err(UrlError::Scheme {
+                kind: "Cluster",
+                schemes: "redis+cluster:// or rediss+cluster://",
+            });
         };
         let (username, password, rest) = split_auth(rest);
         let hosts = match rest.split_once('/') {
             Some((hosts, "")) => hosts,
             Some(_) => {
-                return Err("a Cluster URL has no path: a cluster has only database 0".to_owned());
+                return Err(UrlError::ClusterPath);
             }
             None => rest,
         };
@@ -125,20 +160,23 @@ fn split_auth(rest: &str) -> (Option<String>, Option<String>, &str) {
 }
 
 /// `host:port,host:port…`, with `default_port` where a host has none.
-fn hosts_and_ports(hosts: &str, default_port: u16) -> Result<Vec<(String, u16)>, String> {
+fn hosts_and_ports(hosts: &str, default_port: u16) -> Result<Vec<(String, u16)>, UrlError> {
     hosts
         .split(',')
         .map(|host| {
             let (name, port) = match host.rsplit_once(':') {
                 Some((name, port)) => (
                     name,
-                    port.parse::<u16>()
-                        .map_err(|_| format!("'{host}' is not host:port"))?,
+                    port.parse::<u16>().map_err(|_| UrlError::NotHostPort {
+                        host: host.to_owned(),
+                    })?,
                 ),
                 None => (host, default_port),
             };
             if name.is_empty() {
-                return Err(format!("'{host}' has no host name"));
+                return Err(UrlError::NoHostName {
+                    host: host.to_owned(),
+                });
             }
             Ok((name.to_owned(), port))
         })
