@@ -124,21 +124,54 @@ async fn dispatch(announcements: Weak<Inner>) {
     }
 }
 
+/// What the sweeper's alarm says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alarm {
+    /// The earliest deadline commits announced since the sweeper last
+    /// looked.
+    Deadline(Timestamp),
+    /// Announcements may have been missed (the subscription broke or was
+    /// renewed): the deadline index is to be read again.
+    Missed,
+}
+
 /// The sweeper's wake-up: the earliest deadline commits announced since it
-/// last looked.
+/// last looked, or word that announcements may have been missed.
 #[derive(Clone)]
 pub(super) struct DeadlineAlarm {
-    inner: Arc<Alarm>,
+    inner: Arc<AlarmState>,
     announcements: Announcements,
 }
 
 #[derive(Default)]
-struct Alarm {
+struct AlarmState {
     earliest: Mutex<Option<Timestamp>>,
+    /// Announcements may have been missed since the sweeper last looked.
+    missed: AtomicBool,
     announced: Notify,
 }
 
-impl Listener for Alarm {
+impl AlarmState {
+    /// What the alarm has to say since it was last asked, if anything:
+    /// missed announcements first (the index read they call for finds
+    /// every deadline too).
+    fn take(&self) -> Option<Alarm> {
+        if self.missed.swap(false, Ordering::AcqRel) {
+            self.earliest
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .take();
+            return Some(Alarm::Missed);
+        }
+        self.earliest
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take()
+            .map(Alarm::Deadline)
+    }
+}
+
+impl Listener for AlarmState {
     fn announced(&self, change: &Change) {
         let Some(deadline) = change.deadline else {
             return;
@@ -153,14 +186,15 @@ impl Listener for Alarm {
         }
     }
 
-    // The sweeper reads the deadline index on its own schedule: a missed
-    // announcement only delays it until then.
-    fn missed(&self) {}
+    fn missed(&self) {
+        self.missed.store(true, Ordering::Release);
+        self.announced.notify_one();
+    }
 }
 
 impl DeadlineAlarm {
     pub(super) fn new(announcements: &Announcements) -> Self {
-        let inner = Arc::new(Alarm::default());
+        let inner = Arc::new(AlarmState::default());
         let listener: Arc<dyn Listener> = inner.clone();
         announcements.listen(Arc::downgrade(&listener));
         Self {
@@ -171,20 +205,55 @@ impl DeadlineAlarm {
 
     /// Waits for a commit to announce a deadline, and returns the earliest
     /// announced since the last call (starting the announcements if need
-    /// be): how the sweeper learns of a deadline earlier than it planned.
-    pub(super) async fn next(&self) -> Option<Timestamp> {
+    /// be), or that announcements may have been missed: how the sweeper
+    /// learns of a deadline earlier than it planned without reading the
+    /// index.
+    pub(super) async fn next(&self) -> Alarm {
         self.announcements.start();
         loop {
-            let announced = self
-                .inner
-                .earliest
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .take();
-            if announced.is_some() {
-                return announced;
+            if let Some(alarm) = self.inner.take() {
+                return alarm;
             }
             self.inner.announced.notified().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::GameId;
+
+    fn change(deadline: Option<u64>) -> Change {
+        Change {
+            game: GameId::parse("g-1").expect("an id"),
+            version: 2,
+            event: None,
+            deadline: deadline.map(Timestamp::from_unix_millis),
+        }
+    }
+
+    #[test]
+    fn the_alarm_keeps_the_earliest_deadline_and_says_when_announcements_were_missed() {
+        let alarm = AlarmState::default();
+        assert_eq!(alarm.take(), None);
+        alarm.announced(&change(None));
+        assert_eq!(alarm.take(), None, "a commit without a deadline");
+        alarm.announced(&change(Some(9_000)));
+        alarm.announced(&change(Some(5_000)));
+        alarm.announced(&change(Some(7_000)));
+        assert_eq!(
+            alarm.take(),
+            Some(Alarm::Deadline(Timestamp::from_unix_millis(5_000)))
+        );
+        assert_eq!(alarm.take(), None, "told once");
+        alarm.announced(&change(Some(4_000)));
+        alarm.missed();
+        assert_eq!(alarm.take(), Some(Alarm::Missed));
+        assert_eq!(
+            alarm.take(),
+            None,
+            "the index read finds what was announced"
+        );
     }
 }

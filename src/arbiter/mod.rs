@@ -40,6 +40,7 @@ use crate::store::Corruption;
 use std::{sync::Arc, time::Duration};
 
 pub use self::analysis::AnalysisConfig;
+pub use self::announcements::Alarm;
 pub use self::audience::Reader;
 pub use self::error::{ArbiterError, GameContext};
 pub use self::inspect::Inspection;

@@ -5,6 +5,7 @@
 //! each time it fails, so that it neither floods the log nor keeps the
 //! sweeper from every other game.
 
+use crate::arbiter::Alarm;
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
@@ -162,9 +163,10 @@ impl Arbiter {
     }
 
     /// Waits for a commit to announce a deadline and returns the earliest
-    /// announced since the last call: the sweeper's cue that a game may be
-    /// due sooner than it planned.
-    pub async fn announced_deadline(&self) -> Option<Timestamp> {
+    /// announced since the last call, or that announcements may have been
+    /// missed: the sweeper's cue that a game may be due sooner than it
+    /// planned.
+    pub async fn announced_deadline(&self) -> Alarm {
         self.deadline_alarm.next().await
     }
 

@@ -27,6 +27,8 @@ struct RecordingStore {
     inner: MemoryStore,
     writes: Writes,
     calls: Calls,
+    /// How many of the next loads fail, as on a stalled store.
+    stalled_loads: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl RecordingStore {
@@ -47,6 +49,14 @@ impl GameLog for RecordingStore {
 
     async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError> {
         self.record("load");
+        let stalled = self.stalled_loads.fetch_update(
+            std::sync::atomic::Ordering::SeqCst,
+            std::sync::atomic::Ordering::SeqCst,
+            |n| n.checked_sub(1),
+        );
+        if stalled.is_ok() {
+            return Err(StoreError::Unavailable("stalled".to_owned()));
+        }
         self.inner.load(id).await
     }
 
@@ -183,17 +193,27 @@ fn arbiter() -> (Arbiter, Writes) {
 }
 
 fn recording_arbiter() -> (Arbiter, Writes, Calls) {
+    let (arbiter, writes, calls, _) = stalling_arbiter();
+    (arbiter, writes, calls)
+}
+
+/// An arbiter over a recording store whose loads fail while the counter
+/// it returns is above zero.
+fn stalling_arbiter() -> (Arbiter, Writes, Calls, Arc<std::sync::atomic::AtomicUsize>) {
     let writes = Writes::default();
     let calls = Calls::default();
+    let stalled_loads = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let store = RecordingStore {
         inner: MemoryStore::new(),
         writes: writes.clone(),
         calls: calls.clone(),
+        stalled_loads: stalled_loads.clone(),
     };
     (
         Arbiter::new(Arc::new(store), SeatKeys::from_secret(b"test")),
         writes,
         calls,
+        stalled_loads,
     )
 }
 
@@ -844,6 +864,49 @@ async fn heartbeats_read_a_game_once_for_all_its_watchers() {
         (loads as f64) <= 2.0 * seconds + 3.0,
         "{loads} loads in {seconds:.1} s"
     );
+}
+
+/// A heartbeat that cannot read the game (a stalled store) is skipped, and
+/// the stream goes on: the next heartbeat, and the next event, come.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_store_skips_a_heartbeat_not_the_stream() {
+    let (arbiter, _, _, stalled_loads) = stalling_arbiter();
+    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let id = created.game.id().clone();
+    let beat_every = std::time::Duration::from_millis(50);
+    let mut watcher = arbiter
+        .watch(&id, WatchFrom::Version(1), beat_every, &Reader::PUBLIC)
+        .await
+        .unwrap();
+    // Past the shared heartbeat's second, so that the next one reads.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    stalled_loads.store(3, std::sync::atomic::Ordering::SeqCst);
+    match next_item(&mut watcher).await {
+        Ok(Some(WatchItem::Heartbeat(beat))) => assert_eq!(beat.version, 1),
+        other => panic!("a heartbeat once the store answers: {other:?}"),
+    }
+    assert_eq!(stalled_loads.load(std::sync::atomic::Ordering::SeqCst), 0);
+    arbiter
+        .make_move(
+            &id,
+            &created.tokens.white,
+            Ply::new(0),
+            "e4",
+            false,
+            ReportedLag::NONE,
+        )
+        .await
+        .unwrap();
+    loop {
+        match next_item(&mut watcher).await {
+            Ok(Some(WatchItem::Event(event, _))) => {
+                assert_eq!(event.version, 2);
+                break;
+            }
+            Ok(Some(WatchItem::Heartbeat(_))) => {}
+            other => panic!("the move: {other:?}"),
+        }
+    }
 }
 
 #[tokio::test]

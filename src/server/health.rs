@@ -19,8 +19,9 @@ pub const READINESS: &str = "readiness";
 /// The service name that is serving while the process runs.
 pub const LIVENESS: &str = "liveness";
 
-/// How often storage is probed.
-const PROBE_INTERVAL: Duration = Duration::from_millis(500);
+/// How often storage is probed: a lost store shows in readiness within a
+/// second, for one small write a second.
+const PROBE_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Registers every service name before the server accepts a connection:
 /// live, not ready until storage has answered once, and the sweeper not

@@ -10,24 +10,31 @@ use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::{arbiter::Arbiter, domain::Timestamp};
+use crate::{
+    arbiter::{Alarm, Arbiter},
+    domain::Timestamp,
+};
 
 /// The shortest pause between sweeps: after a sweep that handled games, or
 /// while a deadline is due but its game is set aside.
 const INTERVAL: Duration = Duration::from_millis(50);
 
 /// The longest pause: the index is read at least this often, so an entry
-/// whose commit was not announced (a lost announcement, another replica's
-/// repair) is still found.
-const LONGEST_PAUSE: Duration = Duration::from_secs(1);
+/// whose commit was not announced (another replica's repair, an
+/// announcement lost without the subscription noticing) is still found.
+/// Deadlines come from the commit announcements the replica receives
+/// anyway, and a broken subscription has the index read at once, so an idle
+/// replica reads the index only this often.
+const LONGEST_PAUSE: Duration = Duration::from_secs(30);
 
 /// Games handled per sweep; a full batch is followed at once by another.
 const BATCH: usize = 200;
 
 /// Sweeps until `shutdown`. Between sweeps it sleeps until the earliest
 /// deadline it knows of (from the index, or announced by a commit since),
-/// at most [`LONGEST_PAUSE`]: a flag falls on time without the index being
-/// read more than once a second while nothing is due.
+/// at most [`LONGEST_PAUSE`], and sweeps at once when announcements may
+/// have been missed: a flag falls on time without the index being read
+/// while nothing is due.
 pub async fn run(arbiter: Arbiter, shutdown: CancellationToken) {
     let mut failing = false;
     loop {
@@ -59,13 +66,17 @@ pub async fn run(arbiter: Arbiter, shutdown: CancellationToken) {
             tokio::select! {
                 () = shutdown.cancelled() => return,
                 () = tokio::time::sleep_until(wake) => break,
-                announced = arbiter.announced_deadline() => {
+                announced = arbiter.announced_deadline() => match (announced, seen) {
                     // A commit set a deadline: wake for it if it is earlier.
-                    if let (Some(deadline), Some((at, now))) = (announced, seen) {
+                    (Alarm::Deadline(deadline), Some((at, now))) => {
                         let elapsed = u64::try_from(at.elapsed().as_millis()).unwrap_or(0);
                         let now = Timestamp::from_unix_millis(now.unix_millis() + elapsed);
                         wake = wake.min(Instant::now() + until(now, Some(deadline)));
                     }
+                    // The last pass failed: its retry comes soon anyway.
+                    (Alarm::Deadline(_), None) => {}
+                    // What was missed is in the index: read it now.
+                    (Alarm::Missed, _) => break,
                 }
             }
         }
@@ -97,7 +108,11 @@ mod tests {
             until(at(1_000), Some(at(1_250))),
             Duration::from_millis(250)
         );
-        assert_eq!(until(at(1_000), Some(at(9_000))), LONGEST_PAUSE);
+        assert_eq!(
+            until(at(1_000), Some(at(9_000))),
+            Duration::from_millis(8_000)
+        );
+        assert_eq!(until(at(1_000), Some(at(61_000))), LONGEST_PAUSE);
         assert_eq!(until(at(1_000), Some(at(1_000))), INTERVAL);
         assert_eq!(until(at(1_000), Some(at(400))), INTERVAL);
         assert_eq!(until(at(1_000), Some(at(1_001))), Duration::from_millis(1));

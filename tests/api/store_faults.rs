@@ -62,6 +62,9 @@ struct Faults {
     /// the store and again after, so that a cancelled request can stop on
     /// either side of its write.
     commit_jitter_ms: AtomicU64,
+    /// How many of the next reads of a game's log page fail, as reads of a
+    /// stalled Redis do.
+    fail_log_reads: AtomicUsize,
     /// Listings written (successful `add_to_event` calls).
     listings: AtomicUsize,
     /// Commits refused by an injected failure.
@@ -137,6 +140,9 @@ impl GameLog for FaultyStore {
         after: u64,
         limit: usize,
     ) -> Result<LogRead, StoreError> {
+        if take_one(&self.faults.fail_log_reads) {
+            return Err(injected("log read timed out"));
+        }
         self.inner.events_page(id, after, limit).await
     }
 
@@ -1041,8 +1047,46 @@ async fn a_creation_sent_again_elsewhere_is_listed_only_where_it_is(backend: Bac
     assert_eq!(standings_of(&mut client, "Event A").await, (vec![], 0));
 }
 
+/// The reads of a watched game's log fail for a while, as reads of a
+/// stalled Redis time out: the replica's follower of the game retries, and
+/// every watcher gets the next move late, none an error.
+async fn a_failed_shared_read_is_retried_not_fatal_to_its_watchers(backend: Backend) {
+    let app = FaultyApp::spawn(backend, false).await;
+    let mut admin = app.admin_client().await;
+    let mut client = app.client().await;
+    let game = create(&mut admin, create_request("", ""))
+        .await
+        .expect("create a game");
+    let mut streams = Vec::new();
+    for _ in 0..3 {
+        streams.push(watch(&mut client, &game.id, 1).await);
+    }
+    app.faults.fail_log_reads.store(4, Ordering::SeqCst);
+    seat(&mut client, &game.white, make_move(&game.id, 0, "e4"))
+        .await
+        .expect("White's move");
+    for stream in &mut streams {
+        let event = common::next_event(stream).await;
+        assert_eq!(event.version, 2, "{event:?}");
+        assert!(matches!(event.kind, Some(Kind::MoveMade(_))), "{event:?}");
+    }
+    assert_eq!(
+        app.faults.fail_log_reads.load(Ordering::SeqCst),
+        0,
+        "the failures were met"
+    );
+    // The streams go on: the next move comes at once.
+    seat(&mut client, &game.black, make_move(&game.id, 1, "e5"))
+        .await
+        .expect("Black's move");
+    for stream in &mut streams {
+        assert_eq!(common::next_event(stream).await.version, 3);
+    }
+}
+
 on_every_backend!(
     a_creation_that_fails_after_its_listing_leaves_no_phantom,
+    a_failed_shared_read_is_retried_not_fatal_to_its_watchers,
     a_move_whose_commit_fails_keeps_the_old_deadline,
     a_move_sent_again_after_a_failed_commit_is_played_once,
     a_move_whose_answer_is_lost_is_confirmed_not_replayed,

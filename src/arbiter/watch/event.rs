@@ -30,7 +30,7 @@ use super::{EventItem, FeedItem, WatchContext};
 use crate::arbiter::{ArbiterError, Reader};
 use crate::{
     domain::{BroadcastDelay, EventId, FieldError, GameEvent, GameId, Rejection, Timestamp},
-    store::FeedPosition,
+    store::{FeedPosition, StoreError},
 };
 
 /// Games whose broadcast delay a public watcher remembers; it forgets them
@@ -121,11 +121,19 @@ impl EventWatcher {
             let quiet = self.last_sent.elapsed();
             if quiet >= self.heartbeat {
                 self.last_sent = Instant::now();
-                return Ok(EventUpdate {
-                    event: None,
-                    at: self.ctx.clock.now().await?,
-                    cursor: encode_cursor(&self.delivered),
-                });
+                match self.ctx.clock.now().await {
+                    Ok(at) => {
+                        return Ok(EventUpdate {
+                            event: None,
+                            at,
+                            cursor: encode_cursor(&self.delivered),
+                        });
+                    }
+                    // A stalled store skips a heartbeat, not the stream
+                    // (the event's follower retries its reads).
+                    Err(StoreError::Unavailable(_) | StoreError::NotReplicated { .. }) => continue,
+                    Err(err) => return Err(err.into()),
+                }
             }
             let Some(entries) = self.entries.as_mut() else {
                 self.catch_up().await?;

@@ -353,10 +353,19 @@ impl Watcher {
             if quiet >= self.heartbeat {
                 self.last_sent = Instant::now();
                 let beat = match &self.delayed {
-                    Some(delayed) => self.delayed_heartbeat(delayed).await?,
-                    None => self.ctx.heartbeat(&self.id, self.cursor).await?,
+                    Some(delayed) => self.delayed_heartbeat(delayed).await,
+                    None => self.ctx.heartbeat(&self.id, self.cursor).await,
                 };
-                return Ok(Some(WatchItem::Heartbeat(beat)));
+                match beat {
+                    Ok(beat) => return Ok(Some(WatchItem::Heartbeat(beat))),
+                    // A stalled store skips a heartbeat, not the stream:
+                    // the game's follower, which retries its reads, ends
+                    // the stream if the store stays away.
+                    Err(ArbiterError::Store(
+                        StoreError::Unavailable(_) | StoreError::NotReplicated { .. },
+                    )) => continue,
+                    Err(err) => return Err(err),
+                }
             }
             let mut wait = self.heartbeat - quiet;
             if let Some(release) = self.until_release().await? {

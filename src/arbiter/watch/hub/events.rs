@@ -100,6 +100,7 @@ pub(super) async fn follow(
     followed: Arc<FollowedEvent>,
     mut cursor: BTreeMap<u32, FeedPosition>,
 ) {
+    let mut backoff = super::retry::Backoff::new();
     loop {
         let Some(inner) = hub.upgrade() else {
             return;
@@ -108,16 +109,31 @@ pub(super) async fn follow(
         if !partitions.is_empty() {
             match inner
                 .reads
-                .read_feed(&event_id, &cursor, partitions, usize::MAX)
+                .read_feed(&event_id, &cursor, partitions.iter().copied(), usize::MAX)
                 .await
             {
                 Ok((items, _)) => {
+                    backoff = super::retry::Backoff::new();
                     for item in items {
                         cursor.insert(item.partition, item.position);
                         let _ = followed.sender.send(Arc::new(EventItem::Entry(item)));
                     }
                 }
                 Err(err) => {
+                    if let Some(pause) = backoff.after(&err) {
+                        tracing::debug!(event_id = %event_id, error = %err, ?pause, "feed read failed; retrying");
+                        // Read again, later, what was announced.
+                        for partition in partitions {
+                            followed.announce(partition);
+                        }
+                        if inner.forget_event(&event_id, &followed, false) {
+                            return;
+                        }
+                        drop(inner);
+                        tokio::time::sleep(pause).await;
+                        continue;
+                    }
+                    tracing::warn!(event_id = %event_id, error = %err, "feed read failed; ending its watchers");
                     inner.forget_event(&event_id, &followed, true);
                     let _ = followed.sender.send(Arc::new(EventItem::Failed(err)));
                     return;

@@ -14,7 +14,9 @@
 //! reads and one subscription for announcements, whatever the number of
 //! games and watchers. The hub only fans out: the subscription is the
 //! replica's [`Announcements`], and the store's time and heartbeats are
-//! kept elsewhere. `events` holds the followers of tournament events.
+//! kept elsewhere. `events` holds the followers of tournament events;
+//! `retry`: a failed read is retried for a while before the watchers that
+//! wait on it are ended.
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -25,6 +27,7 @@ use std::{
 use tokio::sync::{Notify, broadcast};
 
 mod events;
+mod retry;
 
 pub(super) use self::events::{EventItem, FeedItem};
 use super::{ResumeToken, StoreReads};
@@ -244,12 +247,14 @@ impl Listener for HubInner {
 /// Follows game `id`'s log after version `cursor`, broadcasting each event,
 /// until the game's final event, a failure, or no watcher is left.
 async fn follow(hub: Weak<HubInner>, id: GameId, followed: Arc<Followed>, mut cursor: u64) {
+    let mut backoff = retry::Backoff::new();
     loop {
         let Some(inner) = hub.upgrade() else {
             return;
         };
         match inner.reads.read_after(&id, cursor).await {
             Ok(events) => {
+                backoff = retry::Backoff::new();
                 for (event, token) in events {
                     cursor = event.version;
                     let last = event.is_final();
@@ -263,6 +268,16 @@ async fn follow(hub: Weak<HubInner>, id: GameId, followed: Arc<Followed>, mut cu
                 }
             }
             Err(err) => {
+                if let Some(pause) = backoff.after(&err) {
+                    tracing::debug!(game_id = %id, error = %err, ?pause, "log read failed; retrying");
+                    if inner.forget(&id, &followed, false) {
+                        return;
+                    }
+                    drop(inner);
+                    tokio::time::sleep(pause).await;
+                    continue;
+                }
+                tracing::warn!(game_id = %id, error = %err, "log read failed; ending its watchers");
                 inner.forget(&id, &followed, true);
                 let _ = followed.sender.send(Arc::new(HubItem::Failed(err)));
                 return;
