@@ -426,6 +426,7 @@ pub fn tie_break(tie_break: TieBreak) -> proto::TieBreak {
         TieBreak::DirectEncounter => (Kind::DirectEncounter, Cut::NONE),
         TieBreak::Buchholz(cut) => (Kind::Buchholz, cut),
         TieBreak::SonnebornBerger => (Kind::SonnebornBerger, Cut::NONE),
+        TieBreak::Koya => (Kind::Koya, Cut::NONE),
         TieBreak::Wins => (Kind::Wins, Cut::NONE),
         TieBreak::GamesWon => (Kind::GamesWon, Cut::NONE),
         TieBreak::GamesWithBlack => (Kind::GamesWithBlack, Cut::NONE),

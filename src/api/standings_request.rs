@@ -43,6 +43,7 @@ pub fn tie_breaks(raw: &[proto::TieBreak]) -> Result<TieBreakOrder, Status> {
             }
             proto::TieBreakKind::DirectEncounter => TieBreak::DirectEncounter,
             proto::TieBreakKind::SonnebornBerger => TieBreak::SonnebornBerger,
+            proto::TieBreakKind::Koya => TieBreak::Koya,
             proto::TieBreakKind::Wins => TieBreak::Wins,
             proto::TieBreakKind::GamesWon => TieBreak::GamesWon,
             proto::TieBreakKind::GamesWithBlack => TieBreak::GamesWithBlack,
@@ -126,6 +127,7 @@ mod tests {
             TieBreak::DirectEncounter,
             TieBreak::Buchholz(Cut::median(1)),
             TieBreak::SonnebornBerger,
+            TieBreak::Koya,
             TieBreak::Wins,
             TieBreak::GamesWon,
             TieBreak::GamesWithBlack,

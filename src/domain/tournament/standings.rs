@@ -421,6 +421,31 @@ impl<'a> Tournament<'a> {
             .sum()
     }
 
+    /// Koya (Art. 9.2): the points scored in each game (over the board or
+    /// forfeited) against an opponent whose score, unadjusted, is at least
+    /// half of a win's points in every round so far.
+    fn koya(&self, record: &Record) -> Points {
+        // The most a player could have scored so far, in thousandths; an
+        // opponent counts with a score of at least half of it (compared
+        // doubled, so that a half stays exact).
+        let most = self.rules.bye_points.win().milli() * i64::from(self.rounds);
+        record
+            .entries()
+            .filter_map(|entry| match entry {
+                Entry::Game {
+                    opponent, points, ..
+                } => {
+                    let score = self
+                        .records
+                        .get(opponent)
+                        .map_or(Points::ZERO, Record::points);
+                    (2 * score.milli() >= most).then_some(*points)
+                }
+                _ => None,
+            })
+            .sum()
+    }
+
     /// The player's score after each round, from 1 to the last (games
     /// without a round left out), as runs of equal values.
     fn progressive_values(&self, record: &Record) -> Vec<Value> {
@@ -507,6 +532,7 @@ impl<'a> Tournament<'a> {
             TieBreak::DirectEncounter => Points::ZERO,
             TieBreak::Buchholz(cut) => cut_sum(self.buchholz_values(record, own), cut),
             TieBreak::SonnebornBerger => self.sonneborn_berger(record, own),
+            TieBreak::Koya => self.koya(record),
             TieBreak::Wins => count(record.count(Entry::win)),
             TieBreak::GamesWon => count(record.count(|e| {
                 matches!(
@@ -858,6 +884,34 @@ mod tests {
             byes,
             ..StandingsRules::default()
         }
+    }
+
+    /// Koya (Art. 9.2) in a four-player round robin: a beats b, draws c,
+    /// loses to d; b beats c and d; c beats d. Scores a 1.5, b 2, c 1.5,
+    /// d 1; the limit is half of 3 rounds' win points, 1.5, so d's games
+    /// do not count. KS: a 1 (b) + 0.5 (c) = 1.5; b 0 (a) + 1 (c) = 1;
+    /// c 0.5 (a) + 0 (b) = 0.5; d 1 (a) + 0 (b) + 0 (c) = 1. A forfeit
+    /// counts as the game it stands for.
+    #[test]
+    fn koya_counts_the_points_against_opponents_with_half_the_most() {
+        let games = [
+            round_game(1, "a", "b", Outcome::WhiteWins, true),
+            round_game(1, "c", "d", Outcome::WhiteWins, true),
+            round_game(2, "c", "a", Outcome::Draw, true),
+            round_game(2, "b", "d", Outcome::WhiteWins, false),
+            round_game(3, "d", "a", Outcome::WhiteWins, true),
+            round_game(3, "b", "c", Outcome::WhiteWins, true),
+        ];
+        let rows = standings(&games, &rules_with(TieBreak::Koya, Vec::new(), 3)).unwrap();
+        let koya = |id: &str| {
+            let row = rows.iter().find(|r| r.player.id == id).unwrap();
+            milli(row.tie_breaks[0])
+        };
+        assert_eq!(
+            [koya("a"), koya("b"), koya("c"), koya("d")],
+            [1_500, 1_000, 500, 1_000]
+        );
+        assert_eq!(TieBreak::Koya.to_string(), "KS");
     }
 
     /// Art. 16.3, as the reference reads it: an opponent who lost a game

@@ -64,6 +64,10 @@ pub enum TieBreak {
     /// Sonneborn-Berger (SB, Art. 9.1): each opponent's score times the
     /// result (1, ½ or 0) scored against them.
     SonnebornBerger,
+    /// Koya system (KS, Art. 9.2): the points the player scored against
+    /// the opponents (met over the board or by forfeit) whose score is at
+    /// least half the most a player could have scored in the rounds so far.
+    Koya,
     /// Number of wins (WIN, Art. 7.1): rounds in which the player scored a
     /// win's points, with or without playing.
     Wins,
@@ -110,6 +114,7 @@ impl fmt::Display for TieBreak {
             Self::DirectEncounter => "DE",
             Self::Buchholz(_) => "BH",
             Self::SonnebornBerger => "SB",
+            Self::Koya => "KS",
             Self::Wins => "WIN",
             Self::GamesWon => "WON",
             Self::GamesWithBlack => "BPG",
