@@ -425,7 +425,7 @@ pub fn tie_break(tie_break: TieBreak) -> proto::TieBreak {
     let (kind, cut) = match tie_break {
         TieBreak::DirectEncounter => (Kind::DirectEncounter, Cut::NONE),
         TieBreak::Buchholz(cut) => (Kind::Buchholz, cut),
-        TieBreak::SonnebornBerger => (Kind::SonnebornBerger, Cut::NONE),
+        TieBreak::SonnebornBerger(cut) => (Kind::SonnebornBerger, cut),
         TieBreak::Koya => (Kind::Koya, Cut::NONE),
         TieBreak::Wins => (Kind::Wins, Cut::NONE),
         TieBreak::GamesWon => (Kind::GamesWon, Cut::NONE),

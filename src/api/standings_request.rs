@@ -42,7 +42,7 @@ pub fn tie_breaks(raw: &[proto::TieBreak]) -> Result<TieBreakOrder, Status> {
                 TieBreak::AverageRatingOfOpponents(cut)
             }
             proto::TieBreakKind::DirectEncounter => TieBreak::DirectEncounter,
-            proto::TieBreakKind::SonnebornBerger => TieBreak::SonnebornBerger,
+            proto::TieBreakKind::SonnebornBerger => TieBreak::SonnebornBerger(cut),
             proto::TieBreakKind::Koya => TieBreak::Koya,
             proto::TieBreakKind::Wins => TieBreak::Wins,
             proto::TieBreakKind::GamesWon => TieBreak::GamesWon,
@@ -126,7 +126,7 @@ mod tests {
         let all = [
             TieBreak::DirectEncounter,
             TieBreak::Buchholz(Cut::median(1)),
-            TieBreak::SonnebornBerger,
+            TieBreak::SonnebornBerger(Cut::NONE),
             TieBreak::Koya,
             TieBreak::Wins,
             TieBreak::GamesWon,

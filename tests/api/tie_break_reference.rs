@@ -21,7 +21,9 @@ fn tie_breaks() -> Vec<(&'static str, TieBreak)> {
         ("BH/C2", TieBreak::Buchholz(Cut::lowest(2))),
         ("BH/M1", TieBreak::Buchholz(Cut::median(1))),
         ("BH/M2", TieBreak::Buchholz(Cut::median(2))),
-        ("SB", TieBreak::SonnebornBerger),
+        ("SB", TieBreak::SonnebornBerger(Cut::NONE)),
+        ("SB/C1", TieBreak::SonnebornBerger(Cut::lowest(1))),
+        ("SB/M1", TieBreak::SonnebornBerger(Cut::median(1))),
         ("KS", TieBreak::Koya),
         ("WIN", TieBreak::Wins),
         ("WON", TieBreak::GamesWon),
@@ -295,6 +297,8 @@ fn proto_tie_breaks() -> Vec<arbiter::proto::TieBreak> {
         wire(Kind::Buchholz, 1, 1),
         wire(Kind::Buchholz, 2, 2),
         wire(Kind::SonnebornBerger, 0, 0),
+        wire(Kind::SonnebornBerger, 1, 0),
+        wire(Kind::SonnebornBerger, 1, 1),
         wire(Kind::Koya, 0, 0),
         wire(Kind::Wins, 0, 0),
         wire(Kind::GamesWon, 0, 0),
@@ -431,7 +435,7 @@ fn direct_encounter_ranks_equal_the_reference_implementation_s() {
     let order = TieBreakOrder::new(vec![
         TieBreak::DirectEncounter,
         TieBreak::Buchholz(Cut::lowest(1)),
-        TieBreak::SonnebornBerger,
+        TieBreak::SonnebornBerger(Cut::NONE),
     ])
     .expect("an order");
     let mut compared = 0;

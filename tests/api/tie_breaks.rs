@@ -468,7 +468,7 @@ async fn invalid_tie_break_requests_are_refused(backend: Backend) {
             "no known kind (0)",
         ),
         (
-            with(vec![tie_break(TieBreakKind::SonnebornBerger, 1, 0)]),
+            with(vec![tie_break(TieBreakKind::Koya, 1, 0)]),
             "tie_breaks",
             "takes no cut",
         ),

@@ -246,6 +246,29 @@ fn cut_sum(mut values: Vec<Value>, cut: Cut) -> Points {
         .sum()
 }
 
+/// One round's part of Sonneborn-Berger.
+#[derive(Clone, Copy, Debug)]
+struct SbPart {
+    /// The opponent's score (or the dummy's), which orders the cuts.
+    score: Points,
+    /// What the round adds: that score times the result.
+    value: Points,
+    /// Whether the round is voluntarily unplayed.
+    voluntary: bool,
+}
+
+/// The index of the first least element of `items` by `order` (the first
+/// of equals, as a stable sort puts it).
+fn first_min_by<T>(items: &[T], order: impl Fn(&T, &T) -> std::cmp::Ordering) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (index, item) in items.iter().enumerate() {
+        if best.is_none_or(|b| order(item, &items[b]) == std::cmp::Ordering::Less) {
+            best = Some(index);
+        }
+    }
+    best
+}
+
 /// Everything the tie-breaks read, computed once.
 struct Tournament<'a> {
     records: BTreeMap<String, Record>,
@@ -400,25 +423,86 @@ impl<'a> Tournament<'a> {
         values
     }
 
-    fn sonneborn_berger(&self, record: &Record, own: Points) -> Points {
-        record
-            .entries()
-            .map(|entry| match entry {
-                Entry::Game {
-                    opponent,
-                    played: true,
-                    score,
-                    ..
-                } => self
-                    .adjusted
-                    .get(opponent)
-                    .copied()
-                    .unwrap_or_default()
-                    .times(score.weight()),
-                Entry::Pending => Points::ZERO,
-                unplayed => own.times(unplayed.weight()),
+    /// Each round's part of Sonneborn-Berger, in round order: the
+    /// opponent's score (16.3) times the result against them, or, for an
+    /// unplayed round, the dummy's (the player's own points) times what the
+    /// round counted as (16.4); an absence counts 0.
+    fn sonneborn_berger_parts(&self, record: &Record, own: Points) -> Vec<SbPart> {
+        let part = |entry: &Entry| match entry {
+            Entry::Game {
+                opponent,
+                played: true,
+                score,
+                ..
+            } => {
+                let score_of = self.adjusted.get(opponent).copied().unwrap_or_default();
+                Some(SbPart {
+                    score: score_of,
+                    value: score_of.times(score.weight()),
+                    voluntary: false,
+                })
+            }
+            Entry::Pending => None,
+            unplayed => Some(SbPart {
+                score: own,
+                value: own.times(unplayed.weight()),
+                voluntary: unplayed.voluntary(),
+            }),
+        };
+        let absence = SbPart {
+            score: own,
+            value: Points::ZERO,
+            voluntary: true,
+        };
+        let mut parts = Vec::new();
+        let mut next = 1;
+        for (&round, entries) in &record.rounds {
+            while round >= 1 && next < round {
+                parts.push(absence);
+                next += 1;
+            }
+            parts.extend(entries.iter().filter_map(part));
+            next = next.max(round + 1);
+        }
+        while next <= self.rounds {
+            parts.push(absence);
+            next += 1;
+        }
+        parts
+    }
+
+    /// Sonneborn-Berger (Art. 9.1) with its cuts (Art. 14), as the
+    /// reference implementation cuts it: a lowest cut takes the part of the
+    /// lowest opponent's score, unless a voluntarily unplayed round's part
+    /// (the first such by the same order) counts no more than it, which is
+    /// taken instead; a highest cut takes the part of the highest score.
+    fn sonneborn_berger(&self, record: &Record, own: Points, cut: Cut) -> Points {
+        let mut parts = self.sonneborn_berger_parts(record, own);
+        let lowest = cut.lowest.min(self.rounds);
+        let highest = cut.highest.min(self.rounds - lowest);
+        let by_score = |a: &SbPart, b: &SbPart| (a.score, a.value).cmp(&(b.score, b.value));
+        for _ in 0..lowest {
+            let Some(all) = first_min_by(&parts, |a, b| by_score(a, b)) else {
+                break;
+            };
+            let vur_first = first_min_by(&parts, |a, b| {
+                b.voluntary.cmp(&a.voluntary).then(by_score(a, b))
             })
-            .sum()
+            .unwrap_or(all);
+            let taken = if parts[all].value > parts[vur_first].value {
+                all
+            } else {
+                vur_first
+            };
+            parts.remove(taken);
+        }
+        for _ in 0..highest {
+            let Some(top) = first_min_by(&parts, |a, b| by_score(b, a)) else {
+                break;
+            };
+            parts.remove(top);
+        }
+        parts.iter().map(|part| part.value).sum()
     }
 
     /// Koya (Art. 9.2): the points scored in each game (over the board or
@@ -531,7 +615,7 @@ impl<'a> Tournament<'a> {
         match tie_break {
             TieBreak::DirectEncounter => Points::ZERO,
             TieBreak::Buchholz(cut) => cut_sum(self.buchholz_values(record, own), cut),
-            TieBreak::SonnebornBerger => self.sonneborn_berger(record, own),
+            TieBreak::SonnebornBerger(cut) => self.sonneborn_berger(record, own, cut),
             TieBreak::Koya => self.koya(record),
             TieBreak::Wins => count(record.count(Entry::win)),
             TieBreak::GamesWon => count(record.count(|e| {
@@ -696,7 +780,7 @@ pub fn standings(
                 }),
                 buchholz: cut_sum(buchholz_values.clone(), Cut::NONE),
                 buchholz_cut1: cut_sum(buchholz_values, Cut::lowest(1)),
-                sonneborn_berger: tournament.sonneborn_berger(record, own),
+                sonneborn_berger: tournament.sonneborn_berger(record, own, Cut::NONE),
                 direct_encounter: Points::ZERO,
                 tie_breaks: order
                     .iter()
@@ -1274,7 +1358,7 @@ mod tests {
             TieBreak::Buchholz(Cut::NONE),
             TieBreak::Buchholz(Cut::lowest(1)),
             TieBreak::Buchholz(Cut::median(1)),
-            TieBreak::SonnebornBerger,
+            TieBreak::SonnebornBerger(Cut::NONE),
             TieBreak::Wins,
             TieBreak::GamesWon,
             TieBreak::GamesWithBlack,

@@ -61,9 +61,9 @@ pub enum TieBreak {
     /// opponents' scores, a dummy opponent for each unplayed round (Art.
     /// 16.4), voluntarily unplayed rounds cut first (Art. 16.5).
     Buchholz(Cut),
-    /// Sonneborn-Berger (SB, Art. 9.1): each opponent's score times the
-    /// result (1, ½ or 0) scored against them.
-    SonnebornBerger,
+    /// Sonneborn-Berger (SB, Art. 9.1), with its modifiers (Art. 14): each
+    /// opponent's score times the result (1, ½ or 0) scored against them.
+    SonnebornBerger(Cut),
     /// Koya system (KS, Art. 9.2): the points the player scored against
     /// the opponents (met over the board or by forfeit) whose score is at
     /// least half the most a player could have scored in the rounds so far.
@@ -91,7 +91,7 @@ impl TieBreak {
         TieBreak::DirectEncounter,
         TieBreak::Buchholz(Cut::lowest(1)),
         TieBreak::Buchholz(Cut::NONE),
-        TieBreak::SonnebornBerger,
+        TieBreak::SonnebornBerger(Cut::NONE),
         TieBreak::GamesWon,
     ];
 
@@ -99,6 +99,7 @@ impl TieBreak {
     pub fn cut(self) -> Option<Cut> {
         match self {
             Self::Buchholz(cut)
+            | Self::SonnebornBerger(cut)
             | Self::ProgressiveScore(cut)
             | Self::AverageRatingOfOpponents(cut) => Some(cut),
             _ => None,
@@ -113,7 +114,7 @@ impl fmt::Display for TieBreak {
         let name = match self {
             Self::DirectEncounter => "DE",
             Self::Buchholz(_) => "BH",
-            Self::SonnebornBerger => "SB",
+            Self::SonnebornBerger(_) => "SB",
             Self::Koya => "KS",
             Self::Wins => "WIN",
             Self::GamesWon => "WON",
@@ -138,7 +139,7 @@ pub struct TieBreakOrder(Vec<TieBreak>);
 
 impl TieBreakOrder {
     /// The most tie-breaks a list may hold.
-    pub const MAX_LEN: usize = 16;
+    pub const MAX_LEN: usize = 24;
 
     /// The order a request asks for; an empty list means
     /// [`TieBreak::DEFAULT_ORDER`]. Refused (as `tie_breaks`) when a
@@ -209,8 +210,11 @@ mod tests {
 
     #[test]
     fn a_tie_break_listed_twice_is_refused() {
-        let err = TieBreakOrder::new(vec![TieBreak::SonnebornBerger, TieBreak::SonnebornBerger])
-            .unwrap_err();
+        let err = TieBreakOrder::new(vec![
+            TieBreak::SonnebornBerger(Cut::NONE),
+            TieBreak::SonnebornBerger(Cut::NONE),
+        ])
+        .unwrap_err();
         assert_eq!(err.field, "tie_breaks");
         assert!(err.reason.contains("SB twice"), "{err}");
         // The same kind with another cut is another tie-break.
