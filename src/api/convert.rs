@@ -427,6 +427,8 @@ pub fn tie_break(tie_break: TieBreak) -> proto::TieBreak {
         TieBreak::Buchholz(cut) => (Kind::Buchholz, cut),
         TieBreak::SonnebornBerger(cut) => (Kind::SonnebornBerger, cut),
         TieBreak::Koya => (Kind::Koya, Cut::NONE),
+        TieBreak::AverageOfOpponentsBuchholz(cut) => (Kind::AverageOfOpponentsBuchholz, cut),
+        TieBreak::ForeBuchholz(cut) => (Kind::ForeBuchholz, cut),
         TieBreak::Wins => (Kind::Wins, Cut::NONE),
         TieBreak::GamesWon => (Kind::GamesWon, Cut::NONE),
         TieBreak::GamesWithBlack => (Kind::GamesWithBlack, Cut::NONE),

@@ -44,6 +44,10 @@ pub fn tie_breaks(raw: &[proto::TieBreak]) -> Result<TieBreakOrder, Status> {
             proto::TieBreakKind::DirectEncounter => TieBreak::DirectEncounter,
             proto::TieBreakKind::SonnebornBerger => TieBreak::SonnebornBerger(cut),
             proto::TieBreakKind::Koya => TieBreak::Koya,
+            proto::TieBreakKind::ForeBuchholz => TieBreak::ForeBuchholz(cut),
+            proto::TieBreakKind::AverageOfOpponentsBuchholz => {
+                TieBreak::AverageOfOpponentsBuchholz(cut)
+            }
             proto::TieBreakKind::Wins => TieBreak::Wins,
             proto::TieBreakKind::GamesWon => TieBreak::GamesWon,
             proto::TieBreakKind::GamesWithBlack => TieBreak::GamesWithBlack,
@@ -128,6 +132,8 @@ mod tests {
             TieBreak::Buchholz(Cut::median(1)),
             TieBreak::SonnebornBerger(Cut::NONE),
             TieBreak::Koya,
+            TieBreak::AverageOfOpponentsBuchholz(Cut::lowest(1)),
+            TieBreak::ForeBuchholz(Cut::median(1)),
             TieBreak::Wins,
             TieBreak::GamesWon,
             TieBreak::GamesWithBlack,

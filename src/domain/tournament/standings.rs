@@ -505,7 +505,110 @@ impl<'a> Tournament<'a> {
         parts.iter().map(|part| part.value).sum()
     }
 
-    /// Koya (Art. 9.2): the points scored in each game (over the board or
+    /// For a player who took part in the last round (a game over the board
+    /// or by forfeit, or the pairing-allocated bye), the points of its
+    /// game there (0 for the bye), which fore Buchholz replaces by a draw.
+    /// The reference implementation counts the bye too: it keeps the bye's
+    /// points and adds a draw's.
+    fn last_round_game(&self, record: &Record) -> Option<Points> {
+        record.rounds.get(&self.rounds).and_then(|entries| {
+            entries.iter().find_map(|entry| match entry {
+                Entry::Game { points, .. } => Some(*points),
+                Entry::Bye(ByeKind::PairingAllocated, _) => Some(Points::ZERO),
+                _ => None,
+            })
+        })
+    }
+
+    /// A player's score as fore Buchholz counts it, as the reference
+    /// implementation does: for a player paired in the last round, their
+    /// points with that game counted as a draw (and no round adjusted, as
+    /// 16.3 would); for any other, their adjusted score (16.3).
+    fn fore_score(&self, id: &str) -> Points {
+        let Some(record) = self.records.get(id) else {
+            return Points::ZERO;
+        };
+        match self.last_round_game(record) {
+            Some(last) => Points::from_milli(
+                record.points().milli() - last.milli() + self.rules.bye_points.draw().milli(),
+            ),
+            None => self.adjusted.get(id).copied().unwrap_or_default(),
+        }
+    }
+
+    /// Fore Buchholz's values: each opponent's fore score, a last-round
+    /// forfeit counted as a game; the dummy of an unplayed round (and of an
+    /// absence) is the player's own points with a last-round game counted
+    /// as a draw.
+    fn fore_buchholz_values(&self, record: &Record) -> Vec<Value> {
+        let own = match self.last_round_game(record) {
+            Some(last) => Points::from_milli(
+                record.points().milli() - last.milli() + self.rules.bye_points.draw().milli(),
+            ),
+            None => record.points(),
+        };
+        let mut values = Vec::new();
+        for (&round, entries) in &record.rounds {
+            for entry in entries {
+                values.push(match entry {
+                    Entry::Game {
+                        opponent, played, ..
+                    } if *played || round == self.rounds => Value {
+                        value: self.fore_score(opponent),
+                        voluntary: false,
+                        count: 1,
+                    },
+                    Entry::Pending => continue,
+                    unplayed => Value {
+                        value: own,
+                        voluntary: unplayed.voluntary(),
+                        count: 1,
+                    },
+                });
+            }
+        }
+        values.push(Value {
+            value: own,
+            voluntary: true,
+            count: record.absences(self.rounds),
+        });
+        values
+    }
+
+    /// A player's Buchholz with `cut`, by id (0 for one not in the event).
+    fn buchholz_of(&self, id: &str, cut: Cut) -> Points {
+        self.records.get(id).map_or(Points::ZERO, |record| {
+            cut_sum(self.buchholz_values(record, record.points()), cut)
+        })
+    }
+
+    /// Average of opponents' Buchholz (AOB): the mean of the Buchholz
+    /// (with `cut`) of the opponents met over the board, a Buchholz of 0
+    /// left out as the reference implementation leaves it, rounded to
+    /// hundredths (halves up); 0 when none is left.
+    fn average_of_opponents_buchholz(&self, record: &Record, cut: Cut) -> Points {
+        let values: Vec<i64> = record
+            .entries()
+            .filter_map(|entry| match entry {
+                Entry::Game {
+                    opponent,
+                    played: true,
+                    ..
+                } => Some(self.buchholz_of(opponent, cut).milli()),
+                _ => None,
+            })
+            .filter(|&milli| milli > 0)
+            .collect();
+        if values.is_empty() {
+            return Points::ZERO;
+        }
+        let sum: i64 = values.iter().sum();
+        let n = i64::try_from(values.len()).unwrap_or(i64::MAX);
+        // Hundredths, halves up: floor(sum / (10 n) + 1/2), in thousandths.
+        Points::from_milli((2 * sum + 10 * n) / (20 * n) * 10)
+    }
+
+    /// Koya (KS): the points scored in each game (over the board or
     /// forfeited) against an opponent whose score, unadjusted, is at least
     /// half of a win's points in every round so far.
     fn koya(&self, record: &Record) -> Points {
@@ -617,6 +720,10 @@ impl<'a> Tournament<'a> {
             TieBreak::Buchholz(cut) => cut_sum(self.buchholz_values(record, own), cut),
             TieBreak::SonnebornBerger(cut) => self.sonneborn_berger(record, own, cut),
             TieBreak::Koya => self.koya(record),
+            TieBreak::ForeBuchholz(cut) => cut_sum(self.fore_buchholz_values(record), cut),
+            TieBreak::AverageOfOpponentsBuchholz(cut) => {
+                self.average_of_opponents_buchholz(record, cut)
+            }
             TieBreak::Wins => count(record.count(Entry::win)),
             TieBreak::GamesWon => count(record.count(|e| {
                 matches!(
@@ -970,7 +1077,7 @@ mod tests {
         }
     }
 
-    /// Koya (Art. 9.2) in a four-player round robin: a beats b, draws c,
+    /// Koya (KS) in a four-player round robin: a beats b, draws c,
     /// loses to d; b beats c and d; c beats d. Scores a 1.5, b 2, c 1.5,
     /// d 1; the limit is half of 3 rounds' win points, 1.5, so d's games
     /// do not count. KS: a 1 (b) + 0.5 (c) = 1.5; b 0 (a) + 1 (c) = 1;

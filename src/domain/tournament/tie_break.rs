@@ -64,7 +64,15 @@ pub enum TieBreak {
     /// Sonneborn-Berger (SB, Art. 9.1), with its modifiers (Art. 14): each
     /// opponent's score times the result (1, ½ or 0) scored against them.
     SonnebornBerger(Cut),
-    /// Koya system (KS, Art. 9.2): the points the player scored against
+    /// Fore Buchholz (FB), with its modifiers: Buchholz as if every game of
+    /// the last round had been drawn (a last-round forfeit counted as a
+    /// game), for the ranking before the last round's results are in.
+    ForeBuchholz(Cut),
+    /// Average of opponents' Buchholz (AOB), with the modifiers
+    /// of the Buchholz it averages: over the games played over the board,
+    /// the opponents' Buchholz, those of 0 left out, rounded to hundredths.
+    AverageOfOpponentsBuchholz(Cut),
+    /// Koya system (KS): the points the player scored against
     /// the opponents (met over the board or by forfeit) whose score is at
     /// least half the most a player could have scored in the rounds so far.
     Koya,
@@ -100,6 +108,8 @@ impl TieBreak {
         match self {
             Self::Buchholz(cut)
             | Self::SonnebornBerger(cut)
+            | Self::AverageOfOpponentsBuchholz(cut)
+            | Self::ForeBuchholz(cut)
             | Self::ProgressiveScore(cut)
             | Self::AverageRatingOfOpponents(cut) => Some(cut),
             _ => None,
@@ -116,6 +126,8 @@ impl fmt::Display for TieBreak {
             Self::Buchholz(_) => "BH",
             Self::SonnebornBerger(_) => "SB",
             Self::Koya => "KS",
+            Self::AverageOfOpponentsBuchholz(_) => "AOB",
+            Self::ForeBuchholz(_) => "FB",
             Self::Wins => "WIN",
             Self::GamesWon => "WON",
             Self::GamesWithBlack => "BPG",

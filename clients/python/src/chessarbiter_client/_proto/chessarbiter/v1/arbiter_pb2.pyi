@@ -161,6 +161,8 @@ class TieBreakKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TIE_BREAK_KIND_PROGRESSIVE_SCORE: _ClassVar[TieBreakKind]
     TIE_BREAK_KIND_AVERAGE_RATING_OF_OPPONENTS: _ClassVar[TieBreakKind]
     TIE_BREAK_KIND_KOYA: _ClassVar[TieBreakKind]
+    TIE_BREAK_KIND_AVERAGE_OF_OPPONENTS_BUCHHOLZ: _ClassVar[TieBreakKind]
+    TIE_BREAK_KIND_FORE_BUCHHOLZ: _ClassVar[TieBreakKind]
 
 class ByeKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -276,6 +278,8 @@ TIE_BREAK_KIND_GAMES_WITH_BLACK: TieBreakKind
 TIE_BREAK_KIND_PROGRESSIVE_SCORE: TieBreakKind
 TIE_BREAK_KIND_AVERAGE_RATING_OF_OPPONENTS: TieBreakKind
 TIE_BREAK_KIND_KOYA: TieBreakKind
+TIE_BREAK_KIND_AVERAGE_OF_OPPONENTS_BUCHHOLZ: TieBreakKind
+TIE_BREAK_KIND_FORE_BUCHHOLZ: TieBreakKind
 BYE_KIND_UNSPECIFIED: ByeKind
 BYE_KIND_PAIRING_ALLOCATED: ByeKind
 BYE_KIND_FULL_POINT: ByeKind
