@@ -419,6 +419,15 @@ pub fn standing(row: &Standing) -> proto::Standing {
     }
 }
 
+/// The protobuf form of a tie-break the server offers.
+pub fn offered_tie_break(tie_break: TieBreak) -> proto::OfferedTieBreak {
+    proto::OfferedTieBreak {
+        kind: self::tie_break(tie_break).kind,
+        code: tie_break.to_string(),
+        takes_cuts: tie_break.cut().is_some(),
+    }
+}
+
 /// The protobuf form of a tie-break.
 pub fn tie_break(tie_break: TieBreak) -> proto::TieBreak {
     use proto::TieBreakKind as Kind;

@@ -280,6 +280,10 @@ impl ArbiterService for ArbiterApi {
             standings: read.rows.iter().map(convert::standing).collect(),
             games_counted: convert::int32(read.counted, i32::MAX),
             tie_breaks,
+            offered_tie_breaks: crate::domain::TieBreak::OFFERED
+                .into_iter()
+                .map(convert::offered_tie_break)
+                .collect(),
             next_page_token: read
                 .next
                 .map(|offset| request::standings_token(&query, offset))

@@ -146,6 +146,27 @@ mod tests {
     }
 
     #[test]
+    fn every_kind_of_the_proto_is_offered_once() {
+        let offered: Vec<i32> = TieBreak::OFFERED
+            .into_iter()
+            .map(|t| convert::offered_tie_break(t).kind)
+            .collect();
+        let kinds: Vec<i32> = (1..100)
+            .filter(|n| proto::TieBreakKind::try_from(*n).is_ok())
+            .collect();
+        let mut sorted = offered.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, kinds, "offered: {offered:?}");
+        let codes: Vec<String> = TieBreak::OFFERED.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            codes,
+            [
+                "DE", "BH", "FB", "AOB", "SB", "KS", "WIN", "WON", "BPG", "PS", "ARO"
+            ]
+        );
+    }
+
+    #[test]
     fn a_cut_on_a_kind_without_cuts_is_refused() {
         let sent = [proto::TieBreak {
             kind: proto::TieBreakKind::Wins.into(),

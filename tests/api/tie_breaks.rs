@@ -243,6 +243,29 @@ async fn a_nine_round_swiss_with_forfeits_and_byes(backend: Backend) {
     .expect("standings");
     assert_eq!(response.tie_breaks, order);
     assert_eq!(response.games_counted, 18);
+    // Every tie-break the server computes, by its code, whatever was asked.
+    let offered: Vec<(String, bool)> = response
+        .offered_tie_breaks
+        .iter()
+        .map(|t| (t.code.clone(), t.takes_cuts))
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            ("DE", false),
+            ("BH", true),
+            ("FB", true),
+            ("AOB", true),
+            ("SB", true),
+            ("KS", false),
+            ("WIN", false),
+            ("WON", false),
+            ("BPG", false),
+            ("PS", true),
+            ("ARO", true),
+        ]
+        .map(|(code, cuts)| (code.to_owned(), cuts))
+    );
     // BH, BH/C1, BH/M1, SB, WIN, WON, BPG, PS, PS/C1, ARO, DE.
     assert_eq!(
         table(&response),

@@ -103,6 +103,21 @@ impl TieBreak {
         TieBreak::GamesWon,
     ];
 
+    /// Every tie-break the arbiter computes, each once, without a cut.
+    pub const OFFERED: [TieBreak; 11] = [
+        TieBreak::DirectEncounter,
+        TieBreak::Buchholz(Cut::NONE),
+        TieBreak::ForeBuchholz(Cut::NONE),
+        TieBreak::AverageOfOpponentsBuchholz(Cut::NONE),
+        TieBreak::SonnebornBerger(Cut::NONE),
+        TieBreak::Koya,
+        TieBreak::Wins,
+        TieBreak::GamesWon,
+        TieBreak::GamesWithBlack,
+        TieBreak::ProgressiveScore(Cut::NONE),
+        TieBreak::AverageRatingOfOpponents(Cut::NONE),
+    ];
+
     /// The cut, for the tie-breaks that take one.
     pub fn cut(self) -> Option<Cut> {
         match self {

@@ -971,16 +971,28 @@ class Standing(_message.Message):
     def __init__(self, rank: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., points: _Optional[str] = ..., games_played: _Optional[int] = ..., wins: _Optional[int] = ..., draws: _Optional[int] = ..., losses: _Optional[int] = ..., forfeit_wins: _Optional[int] = ..., forfeit_losses: _Optional[int] = ..., direct_encounter: _Optional[str] = ..., buchholz: _Optional[str] = ..., buchholz_cut1: _Optional[str] = ..., sonneborn_berger: _Optional[str] = ..., tie_break_values: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
-    __slots__ = ("standings", "games_counted", "tie_breaks", "next_page_token")
+    __slots__ = ("standings", "games_counted", "tie_breaks", "next_page_token", "offered_tie_breaks")
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
     GAMES_COUNTED_FIELD_NUMBER: _ClassVar[int]
     TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    OFFERED_TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
     standings: _containers.RepeatedCompositeFieldContainer[Standing]
     games_counted: int
     tie_breaks: _containers.RepeatedCompositeFieldContainer[TieBreak]
     next_page_token: str
-    def __init__(self, standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_counted: _Optional[int] = ..., tie_breaks: _Optional[_Iterable[_Union[TieBreak, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+    offered_tie_breaks: _containers.RepeatedCompositeFieldContainer[OfferedTieBreak]
+    def __init__(self, standings: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., games_counted: _Optional[int] = ..., tie_breaks: _Optional[_Iterable[_Union[TieBreak, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., offered_tie_breaks: _Optional[_Iterable[_Union[OfferedTieBreak, _Mapping]]] = ...) -> None: ...
+
+class OfferedTieBreak(_message.Message):
+    __slots__ = ("kind", "code", "takes_cuts")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    TAKES_CUTS_FIELD_NUMBER: _ClassVar[int]
+    kind: TieBreakKind
+    code: str
+    takes_cuts: bool
+    def __init__(self, kind: _Optional[_Union[TieBreakKind, str]] = ..., code: _Optional[str] = ..., takes_cuts: _Optional[bool] = ...) -> None: ...
 
 class ExportPgnRequest(_message.Message):
     __slots__ = ("game_id", "event_id")
