@@ -223,17 +223,36 @@ async fn mutual_tls_admits_only_clients_of_the_client_ca() {
 async fn the_health_port_answers_probes_in_plaintext() {
     let dir = tempfile::tempdir().expect("tempdir");
     let server = pair("server CA");
-    let port = {
-        let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("free port");
-        probe.local_addr().expect("address")
-    };
-    let files = TlsFiles {
+    let files = || TlsFiles {
         cert: write(&dir, "server.pem", &server.cert),
         key: write(&dir, "server.key", &server.key),
         client_ca: None,
         client_auth: ClientAuth::Required,
     };
-    let _app = spawn(files, Some(port)).await;
+    // The port is found free, then given to the server: another test's
+    // server may take it in between, so a port whose answers are not
+    // this server's is given up for another, a few times at most.
+    let mut seen = Vec::new();
+    for _ in 0..5 {
+        let port = {
+            let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("free port");
+            probe.local_addr().expect("address")
+        };
+        let _app = spawn(files(), Some(port)).await;
+        match readiness_on(port).await {
+            Ok(status) => {
+                assert_eq!(status, 1, "readiness SERVING on the health port");
+                return;
+            }
+            Err(why) => seen.push(format!("{port}: {why}")),
+        }
+    }
+    panic!("the health port never answered in plaintext: {seen:#?}");
+}
+
+/// The readiness status the health port at `port` reports once it is
+/// SERVING, or why it did not within 20 s.
+async fn readiness_on(port: SocketAddr) -> Result<i32, String> {
     // The port opens as the server starts: wait for it.
     let channel = tokio::time::timeout(Duration::from_secs(20), async {
         loop {
@@ -245,25 +264,25 @@ async fn the_health_port_answers_probes_in_plaintext() {
         }
     })
     .await
-    .expect("the health port is plaintext");
+    .map_err(|_| "no plaintext connection".to_owned())?;
     let mut health = HealthClient::new(channel);
-    let status = tokio::time::timeout(Duration::from_secs(20), async {
+    tokio::time::timeout(Duration::from_secs(20), async {
         loop {
             let reply = health
                 .check(HealthCheckRequest {
                     service: "readiness".to_owned(),
                 })
                 .await
-                .expect("a health answer")
+                .map_err(|status| format!("no health answer: {status}"))?
                 .into_inner();
             if reply.status == 1 {
-                return reply.status;
+                return Ok(reply.status);
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     })
-    .await;
-    assert_eq!(status.ok(), Some(1), "readiness SERVING on the health port");
+    .await
+    .map_err(|_| "readiness not SERVING within 20 s".to_owned())?
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
