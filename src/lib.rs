@@ -88,12 +88,21 @@ mod layout_tests {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut files = Vec::new();
         walk(&src, &mut files);
+        let sources: Vec<String> = files
+            .iter()
+            .map(|file| fs::read_to_string(file).expect("read a source file"))
+            .collect();
+        let source_of = |path: &Path| {
+            files
+                .iter()
+                .position(|file| file == path)
+                .map_or("", |i| sources[i].as_str())
+        };
         let mut unmapped = Vec::new();
         let mut orphans = Vec::new();
-        for file in &files {
-            let source = fs::read_to_string(file).expect("read a source file");
-            let doc = map(&source);
-            for name in declared(&source) {
+        for (file, source) in files.iter().zip(&sources) {
+            let doc = map(source);
+            for name in declared(source) {
                 if !doc.contains(&format!("`{name}`")) {
                     unmapped.push(format!("{}: {name}", file.display()));
                 }
@@ -110,12 +119,10 @@ mod layout_tests {
             } else {
                 dir.join("mod.rs")
             };
-            let parent_source = fs::read_to_string(&parent).unwrap_or_default();
-            let by_path = files.iter().any(|other| {
-                fs::read_to_string(other)
-                    .is_ok_and(|s| s.contains(&format!("#[path = \"{name}.rs\"]")))
-            });
-            if !parent_source.contains(&format!("mod {name};")) && !by_path {
+            let by_path = sources
+                .iter()
+                .any(|text| text.contains(&format!("#[path = \"{name}.rs\"]")));
+            if !source_of(&parent).contains(&format!("mod {name};")) && !by_path {
                 orphans.push(file.display().to_string());
             }
         }

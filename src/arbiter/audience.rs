@@ -2,7 +2,6 @@
 //! platform's admin see it live; everyone else, the public, sees it as it
 //! stood the game's delay earlier (see [`crate::domain::public_view()`]).
 
-use crate::store::Corruption;
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex, PoisonError},
@@ -11,7 +10,7 @@ use std::{
 use super::{Arbiter, ArbiterError, GameView, codec};
 use crate::{
     domain::{BroadcastDelay, Game, GameId, Replay, Timestamp, TokenHash},
-    store::StoreError,
+    store::{Corruption, StoreError},
 };
 
 /// Events read per page when a public view is rebuilt.

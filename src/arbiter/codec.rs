@@ -1,14 +1,13 @@
 //! Games and events to and from the store's opaque records, in the
 //! domain's versioned encoding (see [`crate::domain::stored::encoding`]).
 
-use crate::store::Corruption;
 use crate::{
     domain::{
         Game, GameEvent, GameId,
         stored::archive,
         stored::encoding::{self, DecodeError},
     },
-    store::{LogRead, StoreError, StoredArchive, StoredEvent, StoredState},
+    store::{Corruption, LogRead, StoreError, StoredArchive, StoredEvent, StoredState},
 };
 
 fn corrupt(err: DecodeError) -> StoreError {

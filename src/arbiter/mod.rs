@@ -36,7 +36,6 @@ mod sweep;
 mod watch;
 mod watching;
 
-use crate::store::Corruption;
 use std::{sync::Arc, time::Duration};
 
 pub use self::analysis::AnalysisConfig;
@@ -59,7 +58,7 @@ use crate::{
         AdjudicationNote, Decision, EventKind, Game, GameEvent, GameId, MoveRecord, Timestamp,
     },
     metrics::{ByLabel, Metrics, TerminationLabel},
-    store::{Commit, CommitOutcome, GameStore, StoreError},
+    store::{Commit, CommitOutcome, Corruption, GameStore, StoreError},
 };
 
 /// How often a command is re-decided after losing a version race before

@@ -5,7 +5,6 @@
 //! each time it fails, so that it neither floods the log nor keeps the
 //! sweeper from every other game.
 
-use crate::arbiter::Alarm;
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
@@ -14,7 +13,7 @@ use std::{
 
 use tokio::time::Instant;
 
-use super::{Arbiter, ArbiterError, codec};
+use super::{Alarm, Arbiter, ArbiterError, codec};
 use crate::domain::{Game, GameId, Timestamp};
 
 /// How long a replica's claim on a due game keeps the others' sweepers

@@ -5,15 +5,14 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 
 use super::*;
-use crate::store::{ChangeFeeds, Deadlines, EventIndex, GameLog};
 use crate::{
     domain::{
         EventId, GameRules, NewGame, Pairing, Player, Ply, Rejection, ReportedLag, RequestId,
         StartPosition, Variant,
     },
     store::{
-        ChangeFeed, EventPosition, FeedEntry, FeedPosition, LogRead, MemoryStore, StoreError,
-        StoredArchive, StoredState,
+        ChangeFeed, ChangeFeeds, Deadlines, EventIndex, EventPosition, FeedEntry, FeedPosition,
+        GameLog, LogRead, MemoryStore, StoreError, StoredArchive, StoredState,
     },
 };
 

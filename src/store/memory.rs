@@ -10,11 +10,10 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use super::{
-    Change, ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, LogRead,
-    StoreError, StoredArchive, StoredEvent, StoredState,
+    Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
+    FeedEntry, FeedPosition, GameLog, LogRead, StoreError, StoredArchive, StoredEvent, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
-use crate::store::{ChangeFeeds, Deadlines, EventIndex, GameLog};
 
 struct Entry {
     state: StoredState,

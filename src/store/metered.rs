@@ -7,10 +7,9 @@ use async_trait::async_trait;
 use tracing::Instrument;
 
 use super::{
-    ChangeFeed, Commit, CommitOutcome, EventPosition, FeedEntry, FeedPosition, GameStore, LogRead,
-    StoreError, StoredArchive, StoredState,
+    ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
+    FeedEntry, FeedPosition, GameLog, GameStore, LogRead, StoreError, StoredArchive, StoredState,
 };
-use crate::store::{ChangeFeeds, Deadlines, EventIndex, GameLog};
 use crate::{
     domain::{EventId, GameId, Timestamp},
     metrics::Metrics,

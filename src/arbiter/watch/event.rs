@@ -27,8 +27,8 @@ use tokio::{
 use tokio_util::sync::CancellationToken;
 
 use super::{EventItem, FeedItem, WatchContext};
-use crate::arbiter::{ArbiterError, Reader};
 use crate::{
+    arbiter::{ArbiterError, Reader},
     domain::{BroadcastDelay, EventId, FieldError, GameEvent, GameId, Rejection, Timestamp},
     store::{FeedPosition, StoreError},
 };

@@ -8,7 +8,6 @@
 //! delay has passed since the event's time; its heartbeats tell the time
 //! and the clocks as of the same shifted instant.
 
-use crate::store::Corruption;
 use std::{collections::VecDeque, sync::Arc, time::Duration};
 
 use tokio::{
@@ -18,10 +17,10 @@ use tokio::{
 use tokio_util::sync::CancellationToken;
 
 use super::{HubItem, ResumeToken, WatchContext};
-use crate::arbiter::{ArbiterError, GameView, Reader, codec};
 use crate::{
+    arbiter::{ArbiterError, GameView, Reader, codec},
     domain::{BroadcastDelay, ClockView, GameEvent, GameId, GameStatus, Replay, Timestamp},
-    store::StoreError,
+    store::{Corruption, StoreError},
 };
 
 /// One message for a watcher.

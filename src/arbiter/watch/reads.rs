@@ -2,7 +2,6 @@
 //! log after a version, the resume token of a version, and a tournament
 //! event's feed, each decoded once.
 
-use crate::store::Corruption;
 use std::{
     collections::{BTreeMap, HashMap},
     sync::Arc,
@@ -12,7 +11,7 @@ use super::{FeedItem, ResumeToken};
 use crate::{
     arbiter::{ArbiterError, codec},
     domain::{EventId, GameEvent, GameId},
-    store::{FeedEntry, FeedPosition, GameStore, StoreError},
+    store::{Corruption, FeedEntry, FeedPosition, GameStore, StoreError},
 };
 
 /// Events read from a log per request.

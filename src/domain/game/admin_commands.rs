@@ -1,7 +1,6 @@
 //! Running an arbiter's command once per request id.
 
-use crate::domain::game::admin_request::*;
-use crate::domain::{Decision, Game, Rejection};
+use crate::domain::{AdminRequest, Decision, Game, Rejection};
 
 impl Game {
     /// Runs an arbiter's command once per request: a repeat of a request
@@ -42,7 +41,7 @@ mod tests {
     use super::*;
     use crate::domain::{
         AdminRequest, GameRules, NewGame, Pairing, RequestId, Schedule, StartPosition, TimeControl,
-        Timing, Variant, test_support::*,
+        Timing, Variant, game::admin_request::REMEMBERED_REQUESTS, test_support::*,
     };
 
     fn timed_game() -> Game {

@@ -1,10 +1,9 @@
 //! What time decides in a game: the default time (FIDE 6.7), flag-fall
 //! (6.9), and the arbiter's clock controls (12).
 
-use crate::domain::game::timing::*;
 use crate::domain::{
     AdjudicationNote, ClockView, Decision, EventKind, FieldError, Game, GameResult, GameStatus,
-    Outcome, Pace, Rejection, Termination, Timestamp, on_flag,
+    Outcome, Pace, Rejection, Ruling, Schedule, Termination, Timestamp, on_flag,
 };
 use shakmaty::Color;
 

@@ -1,11 +1,11 @@
 //! Offering, accepting and declining draws (FIDE 9.1) and claiming them
 //! (9.2, 9.3, 9.5), with the penalties for a refused claim.
 
-use crate::domain::game::draws::*;
 use crate::domain::{
-    Decision, EventKind, Game, GameResult, GameStatus, Outcome, Ply, Rejection, ReportedLag,
-    Termination, Timestamp,
+    ClaimReason, ClaimRefusal, ClaimVerdict, Decision, DrawRequests, EventKind, Game, GameResult,
+    GameStatus, LastClaim, Outcome, Ply, Rejection, ReportedLag, Termination, Timestamp,
     game::dead_position::DeadProof,
+    game::draws::index,
     game::endings::{FIFTY_MOVES, THREEFOLD},
     parse_move,
 };

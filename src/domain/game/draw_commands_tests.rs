@@ -7,8 +7,8 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen};
 use super::*;
 use crate::domain::test_support::*;
 use crate::domain::{
-    DrawOfferRefusal, GameEvent, GameId, GameRules, NewGame, Pairing, Player, Repetition,
-    StartPosition, game::dead_position, game::repetition::identity,
+    DrawOfferRefusal, GameEvent, GameId, GameRules, MAX_DRAW_OFFERS, MAX_REFUSED_CLAIMS, NewGame,
+    Pairing, Player, Repetition, StartPosition, game::dead_position, game::repetition::identity,
 };
 
 fn game_with(start: StartPosition, rules: GameRules) -> Game {

@@ -16,11 +16,11 @@
 
 use shakmaty::{Chess, Color, Position, packed::PackedUciMove, uci::UciMove};
 
-use crate::domain::stored::record_error::RecordError;
 use crate::domain::{
     ClockView, EventKind, GameEvent, MoveRecord, MoveTime, Ply, Timestamp,
     stored::encoding::{decode_event, encode_event},
     stored::packed::{BINARY, Reader, Writer, kind},
+    stored::record_error::RecordError,
 };
 
 /// The most an archive may inflate to: far above any real game's.

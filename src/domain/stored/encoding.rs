@@ -26,15 +26,15 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 use thiserror::Error;
 
-use crate::domain::game::serde_chess::position::StoredPositionError;
-use crate::domain::stored::record_error::RecordError;
 use crate::domain::{
     Board, Clock, ClockView, EventKind, Game, GameEvent, GameId, GameResult, GameRules, NewGame,
     Outcome, Pairing, Player, Ply, Repetition, Schedule, ScoringSystem, SeatHashes, StartPosition,
     Timestamp, Timing, Variant,
     game::serde_chess,
+    game::serde_chess::position::StoredPositionError,
     game::state::Progress,
     stored::packed::{self, kind},
+    stored::record_error::RecordError,
 };
 
 /// The schema this release writes.

@@ -20,8 +20,10 @@ use shakmaty::{
     uci::UciMove,
 };
 
-use crate::domain::stored::record_error::RecordError;
-use crate::domain::{ClockView, EventKind, GameEvent, MoveRecord, MoveTime, Ply, Timestamp};
+use crate::domain::{
+    ClockView, EventKind, GameEvent, MoveRecord, MoveTime, Ply, Timestamp,
+    stored::record_error::RecordError,
+};
 
 /// The first byte of every binary record: JSON records start with `{`.
 pub const BINARY: u8 = 0xA2;

@@ -276,6 +276,12 @@ struct Tournament<'a> {
     rules: &'a StandingsRules,
     /// Each player's score as an opponent sees it (Art. 16.3).
     adjusted: HashMap<String, Points>,
+    /// Each player's score as fore Buchholz counts it, when the order has
+    /// fore Buchholz.
+    fore: HashMap<String, Points>,
+    /// Each player's Buchholz with each cut an average of opponents'
+    /// Buchholz of the order asks for.
+    buchholz: HashMap<Cut, HashMap<String, Points>>,
 }
 
 impl<'a> Tournament<'a> {
@@ -343,13 +349,38 @@ impl<'a> Tournament<'a> {
             rounds,
             rules,
             adjusted: HashMap::new(),
+            fore: HashMap::new(),
+            buchholz: HashMap::new(),
         };
-        tournament.adjusted = tournament
-            .records
+        tournament.adjusted = tournament.by_player(|t, record| t.adjusted_score(record));
+        if rules
+            .order
+            .as_slice()
             .iter()
-            .map(|(id, record)| (id.clone(), tournament.adjusted_score(record)))
-            .collect();
+            .any(|t| matches!(t, TieBreak::ForeBuchholz(_)))
+        {
+            tournament.fore = tournament.by_player(|t, record| {
+                t.fore_own(record)
+                    .unwrap_or_else(|| t.adjusted_score(record))
+            });
+        }
+        for tie_break in rules.order.as_slice() {
+            if let TieBreak::AverageOfOpponentsBuchholz(cut) = *tie_break {
+                let buchholz = tournament.by_player(|t, record| {
+                    cut_sum(t.buchholz_values(record, record.points()), cut)
+                });
+                tournament.buchholz.insert(cut, buchholz);
+            }
+        }
         Ok(tournament)
+    }
+
+    /// `value` of every player, by id.
+    fn by_player(&self, value: impl Fn(&Self, &Record) -> Points) -> HashMap<String, Points> {
+        self.records
+            .iter()
+            .map(|(id, record)| (id.clone(), value(self, record)))
+            .collect()
     }
 
     /// A player's score as their opponents' tie-breaks count it (Art.
@@ -506,47 +537,33 @@ impl<'a> Tournament<'a> {
     }
 
     /// For a player who took part in the last round (a game over the board
-    /// or by forfeit, or the pairing-allocated bye), the points of its
-    /// game there (0 for the bye), which fore Buchholz replaces by a draw.
-    /// The reference implementation counts the bye too: it keeps the bye's
-    /// points and adds a draw's.
-    fn last_round_game(&self, record: &Record) -> Option<Points> {
-        record.rounds.get(&self.rounds).and_then(|entries| {
-            entries.iter().find_map(|entry| match entry {
+    /// or by forfeit, or the pairing-allocated bye), their points with that
+    /// round's game counted as a draw (the bye as 0 before the draw), as
+    /// fore Buchholz counts them: the reference implementation keeps a
+    /// last-round bye's points and adds a draw's. `None` for any other.
+    fn fore_own(&self, record: &Record) -> Option<Points> {
+        let last = record
+            .rounds
+            .get(&self.rounds)?
+            .iter()
+            .find_map(|entry| match entry {
                 Entry::Game { points, .. } => Some(*points),
                 Entry::Bye(ByeKind::PairingAllocated, _) => Some(Points::ZERO),
                 _ => None,
-            })
-        })
+            })?;
+        Some(Points::from_milli(
+            record.points().milli() - last.milli() + self.rules.bye_points.draw().milli(),
+        ))
     }
 
-    /// A player's score as fore Buchholz counts it, as the reference
-    /// implementation does: for a player paired in the last round, their
-    /// points with that game counted as a draw (and no round adjusted, as
-    /// 16.3 would); for any other, their adjusted score (16.3).
-    fn fore_score(&self, id: &str) -> Points {
-        let Some(record) = self.records.get(id) else {
-            return Points::ZERO;
-        };
-        match self.last_round_game(record) {
-            Some(last) => Points::from_milli(
-                record.points().milli() - last.milli() + self.rules.bye_points.draw().milli(),
-            ),
-            None => self.adjusted.get(id).copied().unwrap_or_default(),
-        }
-    }
-
-    /// Fore Buchholz's values: each opponent's fore score, a last-round
-    /// forfeit counted as a game; the dummy of an unplayed round (and of an
-    /// absence) is the player's own points with a last-round game counted
-    /// as a draw.
+    /// Fore Buchholz's values, as the reference implementation computes
+    /// them: each opponent's fore score (their `fore_own`, or else their
+    /// adjusted score, with no 16.3 adjustment for one who took part in
+    /// the last round), a last-round forfeit counted as a game; the dummy
+    /// of an unplayed round (and of an absence) is the player's own points
+    /// with a last-round game counted as a draw.
     fn fore_buchholz_values(&self, record: &Record) -> Vec<Value> {
-        let own = match self.last_round_game(record) {
-            Some(last) => Points::from_milli(
-                record.points().milli() - last.milli() + self.rules.bye_points.draw().milli(),
-            ),
-            None => record.points(),
-        };
+        let own = self.fore_own(record).unwrap_or_else(|| record.points());
         let mut values = Vec::new();
         for (&round, entries) in &record.rounds {
             for entry in entries {
@@ -554,7 +571,7 @@ impl<'a> Tournament<'a> {
                     Entry::Game {
                         opponent, played, ..
                     } if *played || round == self.rounds => Value {
-                        value: self.fore_score(opponent),
+                        value: self.fore.get(opponent).copied().unwrap_or_default(),
                         voluntary: false,
                         count: 1,
                     },
@@ -575,13 +592,6 @@ impl<'a> Tournament<'a> {
         values
     }
 
-    /// A player's Buchholz with `cut`, by id (0 for one not in the event).
-    fn buchholz_of(&self, id: &str, cut: Cut) -> Points {
-        self.records.get(id).map_or(Points::ZERO, |record| {
-            cut_sum(self.buchholz_values(record, record.points()), cut)
-        })
-    }
-
     /// Average of opponents' Buchholz (AOB): the mean of the Buchholz
     /// (with `cut`) of the opponents met over the board, a Buchholz of 0
     /// left out as the reference implementation leaves it, rounded to
@@ -594,7 +604,12 @@ impl<'a> Tournament<'a> {
                     opponent,
                     played: true,
                     ..
-                } => Some(self.buchholz_of(opponent, cut).milli()),
+                } => Some(
+                    self.buchholz
+                        .get(&cut)
+                        .and_then(|by_player| by_player.get(opponent))
+                        .map_or(0, |buchholz| buchholz.milli()),
+                ),
                 _ => None,
             })
             .filter(|&milli| milli > 0)

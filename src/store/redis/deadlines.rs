@@ -1,6 +1,5 @@
 //! The deadline index the sweeper reads, and the replicas' sweep claims.
 
-use crate::store::Corruption;
 use async_trait::async_trait;
 
 use super::{
@@ -9,7 +8,7 @@ use super::{
 };
 use crate::{
     domain::{GameId, Timestamp},
-    store::{Deadlines, StoreError},
+    store::{Corruption, Deadlines, StoreError},
 };
 
 #[async_trait]

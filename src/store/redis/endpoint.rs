@@ -14,7 +14,6 @@
 //! an error that says the whole cluster may be out of reach the client is
 //! built afresh from the seed nodes.
 
-use crate::store::Corruption;
 use std::{future::Future, sync::Mutex, time::Duration};
 
 use redis::{
@@ -27,7 +26,7 @@ use redis::{
 };
 
 use super::{REQUEST_DEADLINE, unavailable, urls::SentinelUrl};
-use crate::store::StoreError;
+use crate::store::{Corruption, StoreError};
 
 /// A connection that requests go through: to one node (shared and
 /// reconnecting), or to a cluster.

@@ -1,7 +1,6 @@
 //! Commit announcements (pub/sub) and each tournament event's feed of its
 //! games' events (a stream per bucket).
 
-use crate::store::Corruption;
 use std::{
     collections::HashMap,
     sync::atomic::{AtomicUsize, Ordering},
@@ -17,7 +16,10 @@ use super::{
 };
 use crate::{
     domain::{EventId, GameId, Timestamp},
-    store::{Change, ChangeFeed, ChangeFeeds, FeedEntry, FeedPosition, StoreError, StoredEvent},
+    store::{
+        Change, ChangeFeed, ChangeFeeds, Corruption, FeedEntry, FeedPosition, StoreError,
+        StoredEvent,
+    },
 };
 
 #[async_trait]

@@ -18,10 +18,9 @@
 //! An event's id is free text, so its keys carry a digest of the id rather
 //! than the id itself.
 
-use crate::store::Corruption;
 use crate::{
     domain::{EventId, GameId},
-    store::{EventPosition, FeedPosition, StoreError},
+    store::{Corruption, EventPosition, FeedPosition, StoreError},
 };
 
 /// Games are spread over this many buckets, each in its own hash slot. The

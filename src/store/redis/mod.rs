@@ -12,9 +12,6 @@
 //! the same round trip as the state, so replicas with skewed clocks agree.
 //! A move therefore costs two round trips whatever the game's length.
 
-use crate::store::Corruption;
-use std::{collections::HashMap, time::Duration};
-
 mod config;
 mod deadlines;
 mod endpoint;
@@ -24,25 +21,24 @@ mod keys;
 mod scripts;
 mod urls;
 
-pub use self::config::{RedisConfig, RedisTls, WaitForReplicas};
-use self::{
-    config::{client, cluster_client},
-    keys::{BUCKETS, Keys},
-    scripts::{ARCHIVE_SCRIPT, COMMIT_SCRIPT, LIST_IN_EVENT_SCRIPT, LOG_SCRIPT, REPAIR_SCRIPT},
-};
-
-use std::sync::Arc;
+use std::{collections::HashMap, sync::Arc, time::Duration};
 
 use async_trait::async_trait;
 use redis::{RedisError, Script};
 
+pub use self::config::{RedisConfig, RedisTls, WaitForReplicas};
 use self::{
+    config::{client, cluster_client},
     endpoint::{Connection, Endpoint},
+    keys::{BUCKETS, Keys},
+    scripts::{ARCHIVE_SCRIPT, COMMIT_SCRIPT, LIST_IN_EVENT_SCRIPT, LOG_SCRIPT, REPAIR_SCRIPT},
     urls::{ClusterUrl, SentinelUrl},
 };
-use super::{Commit, CommitOutcome, LogRead, StoreError, StoredArchive, StoredEvent, StoredState};
+use super::{
+    Commit, CommitOutcome, Corruption, GameLog, LogRead, StoreError, StoredArchive, StoredEvent,
+    StoredState,
+};
 use crate::domain::{EventId, GameId, Timestamp};
-use crate::store::GameLog;
 
 /// Upper bound for any single request to Redis, reconnection included, so
 /// that an outage turns into a prompt UNAVAILABLE rather than a hang.
