@@ -3,7 +3,7 @@
 
 use tonic::{Request, Response, Status};
 
-use super::{ArbiterApi, applied, convert, create, request};
+use super::{ArbiterApi, applied, convert, create, request, rounds};
 use crate::{
     domain::{ArbiterReason, GameId, RequestId},
     proto::{self, admin_service_server::AdminService},
@@ -133,6 +133,86 @@ impl AdminService for ArbiterApi {
             archived_through: i32::try_from(found.archived_through).unwrap_or(i32::MAX),
             archive_bytes: bytes(found.archive_bytes),
             log_bytes: bytes(found.log_bytes),
+        }))
+    }
+
+    async fn create_round(
+        &self,
+        request: Request<proto::CreateRoundRequest>,
+    ) -> Result<Response<proto::CreateRoundResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        self.admin.check(&request)?;
+        let plan = rounds::create_request(request.get_ref())?;
+        let created = self.arbiter.create_round(plan).await?;
+        Ok(Response::new(rounds::created(&created)))
+    }
+
+    async fn start_round(
+        &self,
+        request: Request<proto::StartRoundRequest>,
+    ) -> Result<Response<proto::StartRoundResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        self.admin.check(&request)?;
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        let number = rounds::round_number(req.round)?;
+        let started = self
+            .arbiter
+            .start_round(&event_id, number, self.admin.actor())
+            .await?;
+        let count = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
+        Ok(Response::new(proto::StartRoundResponse {
+            round: Some(rounds::round(&started.round)),
+            started_games: count(started.started),
+            already_started_games: count(started.already_started),
+            finished_games: count(started.finished),
+        }))
+    }
+
+    async fn get_round(
+        &self,
+        request: Request<proto::GetRoundRequest>,
+    ) -> Result<Response<proto::GetRoundResponse>, Status> {
+        /// The most boards a page holds.
+        const MAX_PAGE: usize = 1_000;
+        let _admitted = self.admit_request()?;
+        self.admin.check(&request)?;
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        let number = rounds::round_number(req.round)?;
+        let size = request::page_size(req.page_size, MAX_PAGE, MAX_PAGE)?;
+        let query = format!("round/{number}/{event_id}");
+        let offset = request::standings_offset(&query, &req.page_token)?;
+        let page = self
+            .arbiter
+            .get_round(&event_id, number, offset, size)
+            .await?;
+        let token = page
+            .next
+            .map(|next| request::standings_token(&query, next))
+            .unwrap_or_default();
+        Ok(Response::new(rounds::page(&page, token)))
+    }
+
+    async fn import_pairings(
+        &self,
+        request: Request<proto::ImportPairingsRequest>,
+    ) -> Result<Response<proto::ImportPairingsResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        self.admin.check(&request)?;
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        let ranks = if req.players.is_empty() {
+            self.arbiter.starting_ranks(&event_id).await?
+        } else {
+            rounds::listed_ranks(&req.players)?
+        };
+        let plan = rounds::import_request(req, &ranks)?;
+        let created = self.arbiter.create_round(plan).await?;
+        let created = rounds::created(&created);
+        Ok(Response::new(proto::ImportPairingsResponse {
+            round: created.round,
+            games: created.games,
         }))
     }
 }

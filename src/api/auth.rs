@@ -67,6 +67,16 @@ impl AdminToken {
         Self::matches(expected, request)
     }
 
+    /// Who a checked admin request acts as, for the events that name it:
+    /// the holder of the admin token, or anyone on an open server.
+    pub fn actor(&self) -> &'static str {
+        if self.expected.is_some() {
+            "admin"
+        } else {
+            "anyone (open mode)"
+        }
+    }
+
     /// Checks that an arbiter's intervention (a result, a clock) carries
     /// the admin token; in open mode nobody may intervene unless the
     /// development setup opened interventions.

@@ -51,7 +51,8 @@ fn optional_color(side: Option<Color>) -> Option<i32> {
     side.map(|side| color(side).into())
 }
 
-fn player(player: &domain::Player) -> proto::Player {
+/// The protobuf form of a player.
+pub fn player(player: &domain::Player) -> proto::Player {
     proto::Player {
         id: player.id.clone(),
         name: player.name.clone(),
@@ -239,6 +240,8 @@ pub fn game(game: &Game, as_of: Timestamp) -> proto::Game {
         clock: game.clock_view(as_of).as_ref().map(clock),
         white_present: game.present().contains(Color::White),
         black_present: game.present().contains(Color::Black),
+        start_time: game.start_time().map(timestamp),
+        awaits_start: game.awaits_start(),
     }
 }
 
@@ -391,6 +394,7 @@ fn event_kind(kind: &EventKind) -> proto::game_event::Kind {
         EventKind::ClockResumed { reason } => Kind::ClockResumed(proto::ClockResumed {
             reason: reason.clone(),
         }),
+        EventKind::GameStarted { by } => Kind::GameStarted(proto::GameStarted { by: by.clone() }),
         EventKind::PlayerCheckedIn { color: side } => {
             Kind::PlayerCheckedIn(proto::PlayerCheckedIn {
                 color: color(*side).into(),

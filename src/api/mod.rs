@@ -2,7 +2,8 @@
 //!
 //! Two services: `ArbiterService` (`public`: reads, seat actions, watches and
 //! exports, safe for browsers) and `AdminService` (`admin`: creating games
-//! and the arbiter's interventions, behind the admin token). Both read
+//! and rounds (`rounds` reads and writes a round's messages) and the
+//! arbiter's interventions, behind the admin token). Both read
 //! request fields into domain types (`request`, `create`, and
 //! `standings_request` for what a standings or TRF request adds), check
 //! credentials (`auth`), convert results (`convert`), serve streams
@@ -19,6 +20,7 @@ mod create;
 pub mod limits;
 mod public;
 mod request;
+mod rounds;
 mod standings_request;
 pub mod status;
 mod stream;
@@ -45,6 +47,10 @@ pub const DEFAULT_HEARTBEAT: Duration = Duration::from_secs(15);
 /// The largest request accepted, in bytes: far above any valid request (a
 /// FEN, names, a reason), far below what could cost a replica memory.
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
+
+/// The largest `AdminService` request accepted: a round of the most boards
+/// a round may have, every player with the longest id and name.
+pub const MAX_ADMIN_REQUEST_BYTES: usize = 4 * 1024 * 1024;
 
 /// Both services over one arbiter.
 #[derive(Clone)]
@@ -125,10 +131,10 @@ impl ArbiterApi {
     }
 
     /// The `AdminService` server; requests larger than
-    /// [`MAX_REQUEST_BYTES`] are refused.
+    /// [`MAX_ADMIN_REQUEST_BYTES`] are refused.
     pub fn admin_service(&self) -> proto::admin_service_server::AdminServiceServer<Self> {
         proto::admin_service_server::AdminServiceServer::new(self.clone())
-            .max_decoding_message_size(MAX_REQUEST_BYTES)
+            .max_decoding_message_size(MAX_ADMIN_REQUEST_BYTES)
     }
 }
 

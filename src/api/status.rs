@@ -138,6 +138,7 @@ fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, Str
         Rejection::NotStarted { .. } => {
             precondition(ErrorReason::NotStarted, "scheduled_start_time", message)
         }
+        Rejection::AwaitingStart => precondition(ErrorReason::NotStarted, "start", message),
         Rejection::ClockNotPaused => precondition(ErrorReason::ClockNotPaused, "clock", message),
         Rejection::Untimed => precondition(ErrorReason::Untimed, "clock", message),
         Rejection::RequestIdReused { .. } => status_in(
@@ -299,6 +300,35 @@ impl From<ArbiterError> for Status {
                     details,
                 )
             }
+            ArbiterError::RoundRefused(violations) => {
+                let violations = violations
+                    .into_iter()
+                    .map(|v| tonic_types::FieldViolation::new(v.field, v.reason))
+                    .collect::<Vec<_>>();
+                let details = ErrorDetails::with_bad_request(violations);
+                status(
+                    Code::InvalidArgument,
+                    ErrorReason::InvalidField,
+                    message,
+                    details,
+                )
+            }
+            ArbiterError::RoundExists { event_id, number } => status_in(
+                Code::AlreadyExists,
+                ErrorReason::RoundExists,
+                message,
+                ErrorDetails::new(),
+                HashMap::from([
+                    ("event_id".to_owned(), event_id.to_string()),
+                    ("round".to_owned(), number.to_string()),
+                ]),
+            ),
+            ArbiterError::RoundNotFound { .. } => status(
+                Code::NotFound,
+                ErrorReason::RoundNotFound,
+                message,
+                ErrorDetails::new(),
+            ),
             ArbiterError::ReplyTooLarge { size, limit, .. } => status_in(
                 Code::ResourceExhausted,
                 ErrorReason::ReplyTooLarge,

@@ -87,7 +87,7 @@ impl Arbiter {
     }
 
     /// Lists a game under its event, if it has one.
-    async fn list_in_event(&self, game: &Game) -> Result<(), ArbiterError> {
+    pub(super) async fn list_in_event(&self, game: &Game) -> Result<(), ArbiterError> {
         let pairing = game.pairing();
         if let Some(event_id) = &pairing.event_id {
             let position = EventPosition {

@@ -3,7 +3,7 @@
 use thiserror::Error;
 
 use crate::{
-    domain::{Color, EventId, FieldError, Game, GameId, Rejection},
+    domain::{Color, EventId, FieldError, Game, GameId, Rejection, RoundViolation},
     store::StoreError,
 };
 
@@ -111,6 +111,28 @@ pub enum ArbiterError {
         /// The most games an event may list.
         max_games: usize,
     },
+    /// A round request refused whole: every offence, and nothing created.
+    #[error("the round is refused, nothing was created: {}", describe(.0))]
+    RoundRefused(Vec<RoundViolation>),
+    /// The round was created by another request, with other boards.
+    #[error(
+        "round {number} of event '{event_id}' already exists with other boards or byes; \
+         nothing was created"
+    )]
+    RoundExists {
+        /// The event.
+        event_id: EventId,
+        /// The round.
+        number: u32,
+    },
+    /// The event has no such round.
+    #[error("event '{event_id}' has no round {number}")]
+    RoundNotFound {
+        /// The event.
+        event_id: EventId,
+        /// The round.
+        number: u32,
+    },
     /// What a read would return is larger than a reply may be.
     #[error("{what} would be {size} {unit}, over the limit of {limit}")]
     ReplyTooLarge {
@@ -132,6 +154,24 @@ pub enum ArbiterError {
     /// The store could not serve the request.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// A round's offences in one line: the first few, and how many more.
+fn describe(violations: &[RoundViolation]) -> String {
+    const SHOWN: usize = 3;
+    let mut text = violations
+        .iter()
+        .take(SHOWN)
+        .map(|v| format!("{} {}", v.field, v.reason))
+        .collect::<Vec<_>>()
+        .join("; ");
+    if violations.len() > SHOWN {
+        text.push_str(&format!(
+            " (and {} more, listed in the BadRequest)",
+            violations.len() - SHOWN
+        ));
+    }
+    text
 }
 
 impl ArbiterError {

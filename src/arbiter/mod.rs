@@ -7,6 +7,8 @@
 //! without locks, whatever the number of replicas.
 //!
 //! - `commands`: creating games, the seats' actions and the arbiter's;
+//!   `rounds`: a round's games created all or nothing, started together,
+//!   read back, and paired by an engine;
 //!   `queries`: games, event lists, standings and exports; `inspect`: a
 //!   game as stored, for an arbiter; `sweep`: endings that time decided
 //!   while nobody was looking, and archiving the logs of games that ended.
@@ -31,6 +33,7 @@ mod commands;
 mod error;
 mod inspect;
 mod queries;
+mod rounds;
 mod seats;
 mod sweep;
 mod watch;
@@ -47,6 +50,7 @@ pub use self::queries::{
     ListCursor, ListFilter, MAX_CONCURRENT_EVENT_READS, MAX_STANDINGS_PAGE, MAX_TRF_BYTES,
     MovePage, StandingsPage, StandingsPageRead,
 };
+pub use self::rounds::{CreatedRound, RoundPage, RoundSeats, StartedRound};
 pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::sweep::SweepPass;
 pub use self::watch::{

@@ -31,8 +31,8 @@ fn standing_record(game: &Game) -> (GameRecordForStandings, ScoringSystem) {
 
 /// An event's games as standings and TRF read them: a record of each and
 /// the scoring systems they share.
-struct EventRecords {
-    records: Vec<GameRecordForStandings>,
+pub(super) struct EventRecords {
+    pub(super) records: Vec<GameRecordForStandings>,
     systems: Vec<ScoringSystem>,
 }
 
@@ -214,7 +214,7 @@ impl Arbiter {
     /// computes with it. Reads at most [`Pairing::MAX_EVENT_GAMES`]
     /// listings (events are not let grow past it; one listed past it by an
     /// earlier version is refused), in batches, keeping only the records.
-    async fn event_records(
+    pub(super) async fn event_records(
         &self,
         event_id: &EventId,
         reader: &Reader,
@@ -286,8 +286,10 @@ impl Arbiter {
         page: StandingsPage,
         reader: &Reader,
     ) -> Result<StandingsPageRead, ArbiterError> {
+        let rounds = self.round_summaries(event_id).await?;
         let (event, _permit) = self.event_records(event_id, reader).await?;
         rules.bye_points = event.bye_points();
+        rules.byes = super::rounds::with_round_byes(&rounds, std::mem::take(&mut rules.byes));
         let counted = event
             .records
             .iter()
@@ -326,6 +328,10 @@ impl Arbiter {
             limit: err.limit as u64,
             unit: "bytes",
         };
+        let rounds = self.round_summaries(event_id).await?;
+        let byes = super::rounds::with_round_byes(&rounds, byes);
+        let roster: Vec<crate::domain::Player> =
+            rounds.iter().flat_map(|r| r.roster.clone()).collect();
         let (event, _permit) = self.event_records(event_id, reader).await?;
         // Refused before the standings are computed for it when the games
         // alone make it too large (byes are checked with the standings,
@@ -345,6 +351,7 @@ impl Arbiter {
                 total_rounds,
                 points,
                 byes,
+                roster,
             },
             &event.records,
             &rows,

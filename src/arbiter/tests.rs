@@ -12,7 +12,7 @@ use crate::{
     },
     store::{
         ChangeFeed, ChangeFeeds, Deadlines, EventIndex, EventPosition, FeedEntry, FeedPosition,
-        GameLog, LogRead, MemoryStore, StoreError, StoredArchive, StoredState,
+        GameLog, LogRead, MemoryStore, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
     },
 };
 
@@ -125,6 +125,40 @@ impl EventIndex for RecordingStore {
     ) -> Result<Vec<EventPosition>, StoreError> {
         self.record("event_games");
         self.inner.event_games(event_id, after, limit).await
+    }
+}
+
+#[async_trait]
+impl Rounds for RecordingStore {
+    async fn round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+    ) -> Result<Option<StoredRound>, StoreError> {
+        self.record("round");
+        self.inner.round(event_id, number).await
+    }
+
+    async fn put_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        expected: u64,
+        round: &StoredRound,
+    ) -> Result<bool, StoreError> {
+        self.record("put_round");
+        self.inner
+            .put_round(event_id, number, expected, round)
+            .await
+    }
+
+    async fn round_summaries(
+        &self,
+        event_id: &EventId,
+        limit: usize,
+    ) -> Result<Vec<(u32, Vec<u8>)>, StoreError> {
+        self.record("round_summaries");
+        self.inner.round_summaries(event_id, limit).await
     }
 }
 
@@ -521,7 +555,12 @@ async fn an_events_standings_read_its_games_in_one_round_trip() {
     assert_eq!(read.rows.len(), 60);
     assert_eq!(read.counted, 0);
     assert_eq!(read.next, None);
-    assert_eq!(*calls.lock().unwrap(), ["event_games", "load_many"]);
+    // One read for the byes its rounds give, one for the list, one for
+    // the games.
+    assert_eq!(
+        *calls.lock().unwrap(),
+        ["round_summaries", "event_games", "load_many"]
+    );
 }
 
 /// A page of full games holds a bounded number of moves: a game that would

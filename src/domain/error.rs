@@ -85,6 +85,10 @@ pub enum Rejection {
         /// The scheduled start, in milliseconds since the Unix epoch.
         starts_at_ms: u64,
     },
+    /// The game waits for an arbiter to start it (a round's games do,
+    /// unless scheduled).
+    #[error("the game has not been started yet: it starts when the arbiter starts its round")]
+    AwaitingStart,
     /// An arbiter has paused the clock: nothing may be played until it
     /// resumes.
     #[error("the clock is paused by the arbiter")]

@@ -56,6 +56,17 @@ impl GameId {
         Self(encode_base32(&digest[..15]))
     }
 
+    /// The identifier of the game on `board` of round `round` of
+    /// `event`: every replica that creates a round's games from its record
+    /// names each the same.
+    pub fn for_board(event: &EventId, round: u32, board: u32) -> Self {
+        let digest = Sha256::digest(format!(
+            "chess-arbiter/round-game/{round}/{board}/{}",
+            event.as_str()
+        ));
+        Self(encode_base32(&digest[..15]))
+    }
+
     /// The identifier as text.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -141,8 +152,22 @@ impl RequestId {
 ///
 /// Games carry an `Option<EventId>`: a game outside any event has none,
 /// which is distinct from every valid identifier.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct EventId(String);
+
+impl TryFrom<String> for EventId {
+    type Error = FieldError;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        Self::parse(&value)
+    }
+}
+
+impl From<EventId> for String {
+    fn from(id: EventId) -> Self {
+        id.0
+    }
+}
 
 impl EventId {
     /// Longest accepted identifier, in characters.

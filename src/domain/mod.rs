@@ -71,7 +71,14 @@ pub use player::Player;
 pub use shakmaty::Color;
 pub use time::{Timestamp, TimestampError};
 pub use tournament::bye::{Bye, ByeKind};
+pub use tournament::engine_pairings::{
+    AssignedPairings, EnginePair, EnginePairings, PairingsError, trf_starting_ranks,
+};
 pub use tournament::pairing::Pairing;
+pub use tournament::round::{
+    BoardRequest, ExistingGame, MAX_ROUND_BOARDS, PlannedBoard, Round, RoundBye, RoundRequest,
+    RoundStart, RoundSummary, RoundViolation,
+};
 pub use tournament::scoring::{PointTable, Points, Score, ScoringSystem};
 pub use tournament::standings::{GameRecordForStandings, Standing, StandingsRules, standings};
 pub use tournament::tie_break::{Cut, TieBreak, TieBreakOrder};

@@ -4,7 +4,7 @@
 use thiserror::Error;
 
 use crate::domain::{
-    GameId, Ply, ReplayError,
+    EventId, GameId, Ply, ReplayError,
     stored::{encoding::DecodeError, record_error::RecordError},
 };
 
@@ -90,6 +90,44 @@ pub enum Corruption {
         to: u64,
         /// The events' versions.
         events: Vec<u64>,
+    },
+    /// A round write whose record does not carry the version after the
+    /// one it expects: refused before anything is written.
+    #[error(
+        "refusing a round write at version {version} over version {expected}: it must be one more"
+    )]
+    RoundVersionNotNext {
+        /// The version the write expects.
+        expected: u64,
+        /// The version the record carries.
+        version: u64,
+    },
+    /// A round's record, version and summary are not all there.
+    #[error("event {event}: round {number} lacks its record, version or summary")]
+    HalfARound {
+        /// The event.
+        event: EventId,
+        /// The round.
+        number: u32,
+    },
+    /// A round's stored version is not a version.
+    #[error("event {event}: round {number} is stored at version '{version}'")]
+    RoundVersion {
+        /// The event.
+        event: EventId,
+        /// The round.
+        number: u32,
+        /// What is stored as its version.
+        version: String,
+    },
+    /// A field of an event's round records is not `<n>`, `<n>:v` or
+    /// `<n>:s` for a round number `n`.
+    #[error("event {event}: round records field '{field}'")]
+    RoundField {
+        /// The event.
+        event: EventId,
+        /// The field.
+        field: String,
     },
     /// A stored state or event cannot be decoded.
     #[error(transparent)]

@@ -1,7 +1,7 @@
 //! The embedded in-memory store: the default when no Redis is configured.
 
 use std::{
-    collections::{BTreeSet, HashMap},
+    collections::{BTreeMap, BTreeSet, HashMap},
     sync::{Arc, Mutex, MutexGuard},
     time::{SystemTime, UNIX_EPOCH},
 };
@@ -11,7 +11,8 @@ use tokio::sync::broadcast;
 
 use super::{
     Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
-    FeedEntry, FeedPosition, GameLog, LogRead, StoreError, StoredArchive, StoredEvent, StoredState,
+    FeedEntry, FeedPosition, GameLog, LogRead, Rounds, StoreError, StoredArchive, StoredEvent,
+    StoredRound, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
 
@@ -68,6 +69,8 @@ const ANNOUNCEMENTS: usize = 4096;
 pub struct MemoryStore {
     games: Arc<Mutex<Games>>,
     events: Arc<Mutex<HashMap<EventId, BTreeSet<EventPosition>>>>,
+    /// Each event's round records, by round number.
+    rounds: Arc<Mutex<HashMap<EventId, BTreeMap<u32, StoredRound>>>>,
     /// Announces every commit.
     changes: broadcast::Sender<Change>,
 }
@@ -77,6 +80,7 @@ impl Default for MemoryStore {
         Self {
             games: Arc::default(),
             events: Arc::default(),
+            rounds: Arc::default(),
             changes: broadcast::channel(ANNOUNCEMENTS).0,
         }
     }
@@ -259,6 +263,66 @@ impl EventIndex for MemoryStore {
                     .filter(|listed| after.is_none_or(|after| *listed > after))
                     .take(limit)
                     .cloned()
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+}
+
+#[async_trait]
+impl Rounds for MemoryStore {
+    async fn round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+    ) -> Result<Option<StoredRound>, StoreError> {
+        let rounds = self
+            .rounds
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok(rounds
+            .get(event_id)
+            .and_then(|event| event.get(&number))
+            .cloned())
+    }
+
+    async fn put_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        expected: u64,
+        round: &StoredRound,
+    ) -> Result<bool, StoreError> {
+        super::check_round(expected, round)?;
+        let mut rounds = self
+            .rounds
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let event = rounds.entry(event_id.clone()).or_default();
+        let current = event.get(&number).map_or(0, |stored| stored.version);
+        if current != expected {
+            return Ok(false);
+        }
+        event.insert(number, round.clone());
+        Ok(true)
+    }
+
+    async fn round_summaries(
+        &self,
+        event_id: &EventId,
+        limit: usize,
+    ) -> Result<Vec<(u32, Vec<u8>)>, StoreError> {
+        let rounds = self
+            .rounds
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok(rounds
+            .get(event_id)
+            .map(|event| {
+                event
+                    .iter()
+                    .take(limit)
+                    .map(|(number, round)| (*number, round.summary.clone()))
                     .collect()
             })
             .unwrap_or_default())

@@ -8,7 +8,8 @@ use tracing::Instrument;
 
 use super::{
     ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
-    FeedEntry, FeedPosition, GameLog, GameStore, LogRead, StoreError, StoredArchive, StoredState,
+    FeedEntry, FeedPosition, GameLog, GameStore, LogRead, Rounds, StoreError, StoredArchive,
+    StoredRound, StoredState,
 };
 use crate::{
     domain::{EventId, GameId, Timestamp},
@@ -191,6 +192,44 @@ impl ChangeFeeds for MeteredStore {
         self.measured(
             "event_feed",
             self.inner.event_feed(event_id, cursors, limit),
+        )
+        .await
+    }
+}
+
+#[async_trait]
+impl Rounds for MeteredStore {
+    async fn round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+    ) -> Result<Option<StoredRound>, StoreError> {
+        self.measured("round", self.inner.round(event_id, number))
+            .await
+    }
+
+    async fn put_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        expected: u64,
+        round: &StoredRound,
+    ) -> Result<bool, StoreError> {
+        self.measured(
+            "put_round",
+            self.inner.put_round(event_id, number, expected, round),
+        )
+        .await
+    }
+
+    async fn round_summaries(
+        &self,
+        event_id: &EventId,
+        limit: usize,
+    ) -> Result<Vec<(u32, Vec<u8>)>, StoreError> {
+        self.measured(
+            "round_summaries",
+            self.inner.round_summaries(event_id, limit),
         )
         .await
     }

@@ -9,9 +9,10 @@
 //! opaque record (the codec's compact archive), under the same
 //! compare-and-set; reads return that archive with the entries after it.
 //!
-//! - [`GameStore`] is four traits: [`GameLog`], [`EventIndex`],
-//!   [`Deadlines`] and [`ChangeFeeds`]; [`StoreParts`] (`parts`) assembles
-//!   a store from parts, so a wrapper implements only what it changes.
+//! - [`GameStore`] is five traits: [`GameLog`], [`EventIndex`],
+//!   [`Deadlines`], [`ChangeFeeds`] and [`Rounds`]; [`StoreParts`]
+//!   (`parts`) assembles a store from parts, so a wrapper implements only
+//!   what it changes.
 //! - `corruption`: why stored data cannot be used ([`Corruption`]).
 //! - `redis`: the production store ([`RedisStore`]); `memory`: the
 //!   embedded one ([`MemoryStore`]); `metered`: any store, with its
@@ -190,12 +191,24 @@ fn check_commit(commit: &Commit) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The persistence of games, in four parts that a wrapper can take one at
+/// Checks that a round write carries the version after the one it
+/// expects, so that no store stores a version twice or skips one.
+fn check_round(expected: u64, round: &StoredRound) -> Result<(), StoreError> {
+    if expected.checked_add(1) != Some(round.version) {
+        return Err(StoreError::Corrupt(Corruption::RoundVersionNotNext {
+            expected,
+            version: round.version,
+        }));
+    }
+    Ok(())
+}
+
+/// The persistence of games, in five parts that a wrapper can take one at
 /// a time (see [`StoreParts`]). Both implementations pass the same
 /// behavioural test suite.
-pub trait GameStore: GameLog + EventIndex + Deadlines + ChangeFeeds {}
+pub trait GameStore: GameLog + EventIndex + Deadlines + ChangeFeeds + Rounds {}
 
-impl<T: GameLog + EventIndex + Deadlines + ChangeFeeds + ?Sized> GameStore for T {}
+impl<T: GameLog + EventIndex + Deadlines + ChangeFeeds + Rounds + ?Sized> GameStore for T {}
 
 /// Each game's state and event log: the reads, the one atomic commit,
 /// and the archive that replaces an ended game's log.
@@ -301,6 +314,51 @@ pub trait EventIndex: Send + Sync + 'static {
         after: Option<&EventPosition>,
         limit: usize,
     ) -> Result<Vec<EventPosition>, StoreError>;
+}
+
+/// A round's record as stored: opaque bytes with a version, and a short
+/// summary of it that event-wide reads (standings, exports) take for every
+/// round at once without reading whole records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredRound {
+    /// 1 when created, one more with every update.
+    pub version: u64,
+    /// The encoded record.
+    pub bytes: Vec<u8>,
+    /// The encoded summary.
+    pub summary: Vec<u8>,
+}
+
+/// Each tournament event's round records, one per round number, all of an
+/// event's in one place (on Redis Cluster: one hash slot, the event's).
+#[async_trait]
+pub trait Rounds: Send + Sync + 'static {
+    /// Round `number` of event `event_id`, if it has a record.
+    async fn round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+    ) -> Result<Option<StoredRound>, StoreError>;
+
+    /// Writes `round` (record and summary together) as round `number` of
+    /// event `event_id` if the stored record is at version `expected` (0:
+    /// there is none); `round.version` must be `expected + 1`. `false`,
+    /// writing nothing, when another writer got there first.
+    async fn put_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        expected: u64,
+        round: &StoredRound,
+    ) -> Result<bool, StoreError>;
+
+    /// The summaries of every round of event `event_id` with a record, by
+    /// round number, at most `limit` of them (the lowest numbers).
+    async fn round_summaries(
+        &self,
+        event_id: &EventId,
+        limit: usize,
+    ) -> Result<Vec<(u32, Vec<u8>)>, StoreError>;
 }
 
 /// The deadline index the flag sweeper works from, and the claims that

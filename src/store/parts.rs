@@ -8,17 +8,19 @@ use async_trait::async_trait;
 
 use super::{
     ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
-    FeedEntry, FeedPosition, GameLog, GameStore, LogRead, StoreError, StoredArchive, StoredState,
+    FeedEntry, FeedPosition, GameLog, GameStore, LogRead, Rounds, StoreError, StoredArchive,
+    StoredRound, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
 
-/// The four parts of a [`GameStore`], each behind its own implementation.
+/// The five parts of a [`GameStore`], each behind its own implementation.
 #[derive(Clone)]
 pub struct StoreParts {
     log: Arc<dyn GameLog>,
     event_index: Arc<dyn EventIndex>,
     deadlines: Arc<dyn Deadlines>,
     change_feeds: Arc<dyn ChangeFeeds>,
+    rounds: Arc<dyn Rounds>,
 }
 
 impl StoreParts {
@@ -28,7 +30,8 @@ impl StoreParts {
             log: store.clone(),
             event_index: store.clone(),
             deadlines: store.clone(),
-            change_feeds: store,
+            change_feeds: store.clone(),
+            rounds: store,
         }
     }
 
@@ -57,6 +60,13 @@ impl StoreParts {
     #[must_use]
     pub fn with_change_feeds(mut self, change_feeds: Arc<dyn ChangeFeeds>) -> Self {
         self.change_feeds = change_feeds;
+        self
+    }
+
+    /// The events' round records from `rounds` instead.
+    #[must_use]
+    pub fn with_rounds(mut self, rounds: Arc<dyn Rounds>) -> Self {
+        self.rounds = rounds;
         self
     }
 }
@@ -188,5 +198,36 @@ impl ChangeFeeds for StoreParts {
         limit: usize,
     ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
         self.change_feeds.event_feed(event_id, cursors, limit).await
+    }
+}
+
+#[async_trait]
+impl Rounds for StoreParts {
+    async fn round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+    ) -> Result<Option<StoredRound>, StoreError> {
+        self.rounds.round(event_id, number).await
+    }
+
+    async fn put_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        expected: u64,
+        round: &StoredRound,
+    ) -> Result<bool, StoreError> {
+        self.rounds
+            .put_round(event_id, number, expected, round)
+            .await
+    }
+
+    async fn round_summaries(
+        &self,
+        event_id: &EventId,
+        limit: usize,
+    ) -> Result<Vec<(u32, Vec<u8>)>, StoreError> {
+        self.rounds.round_summaries(event_id, limit).await
     }
 }

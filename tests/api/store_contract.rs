@@ -19,9 +19,9 @@ use std::{
 use arbiter::{
     domain::{EventId, GameId, Pairing, Timestamp},
     store::{
-        Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex,
+        Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Corruption, Deadlines, EventIndex,
         EventPosition, GameLog, GameStore, MemoryStore, RedisConfig, RedisStore, StoreError,
-        StoredEvent, StoredState,
+        StoredEvent, StoredRound, StoredState,
     },
 };
 use common::{Backend, RedisServer, fresh_redis_config};
@@ -1710,6 +1710,327 @@ async fn several_states_load_together(backend: Backend) {
     assert!(none.is_empty());
 }
 
+// ---------------------------------------------------------------------------
+// Round records
+// ---------------------------------------------------------------------------
+
+fn stored_round(version: u64, bytes: &[u8], summary: &[u8]) -> StoredRound {
+    StoredRound {
+        version,
+        bytes: bytes.to_vec(),
+        summary: summary.to_vec(),
+    }
+}
+
+/// Round `number`'s record of `version`, as the round tests write it.
+fn round_at(number: u32, version: u64) -> StoredRound {
+    stored_round(
+        version,
+        format!("round {number} record {version}").as_bytes(),
+        format!("round {number} summary {version}").as_bytes(),
+    )
+}
+
+async fn read_round(store: &dyn GameStore, event: &EventId, number: u32) -> Option<StoredRound> {
+    store.round(event, number).await.expect("round")
+}
+
+async fn put_round(
+    store: &dyn GameStore,
+    event: &EventId,
+    number: u32,
+    expected: u64,
+    round: &StoredRound,
+) -> bool {
+    store
+        .put_round(event, number, expected, round)
+        .await
+        .expect("put_round")
+}
+
+async fn summaries(store: &dyn GameStore, event: &EventId, limit: usize) -> Vec<(u32, Vec<u8>)> {
+    store
+        .round_summaries(event, limit)
+        .await
+        .expect("round_summaries")
+}
+
+/// The summaries of rounds `numbers` at `version`, as [`round_at`] writes
+/// them.
+fn summaries_at(numbers: &[u32], version: u64) -> Vec<(u32, Vec<u8>)> {
+    numbers
+        .iter()
+        .map(|&number| (number, round_at(number, version).summary))
+        .collect()
+}
+
+async fn a_round_is_absent_until_put(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = event_id("rounds absent");
+    assert_eq!(read_round(store, &event, 1).await, None);
+    assert!(summaries(store, &event, ALL).await.is_empty());
+    assert!(put_round(store, &event, 2, 0, &round_at(2, 1)).await);
+    // Another round of the same event is still absent.
+    assert_eq!(read_round(store, &event, 1).await, None);
+    assert_eq!(read_round(store, &event, 3).await, None);
+    assert_eq!(read_round(store, &event, 2).await, Some(round_at(2, 1)));
+}
+
+async fn a_round_put_at_zero_creates_version_one_and_a_second_creation_is_refused(
+    backend: Backend,
+) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = event_id("rounds created once");
+    let first = stored_round(1, b"first record", b"first summary");
+    assert!(put_round(store, &event, 1, 0, &first).await);
+    assert_eq!(read_round(store, &event, 1).await, Some(first.clone()));
+    let second = stored_round(1, b"second record", b"second summary");
+    assert!(!put_round(store, &event, 1, 0, &second).await);
+    assert_eq!(read_round(store, &event, 1).await, Some(first.clone()));
+    assert_eq!(
+        summaries(store, &event, ALL).await,
+        vec![(1, first.summary.clone())]
+    );
+}
+
+async fn a_round_put_at_its_version_replaces_record_and_summary(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = event_id("rounds updated");
+    assert!(put_round(store, &event, 4, 0, &round_at(4, 1)).await);
+    // Bytes that are not text, and an empty summary, are kept as given.
+    let update = StoredRound {
+        version: 2,
+        bytes: binary(),
+        summary: Vec::new(),
+    };
+    assert!(put_round(store, &event, 4, 1, &update).await);
+    assert_eq!(read_round(store, &event, 4).await, Some(update.clone()));
+    assert_eq!(summaries(store, &event, ALL).await, vec![(4, Vec::new())]);
+    // A stale writer, who read version 1, is refused and changes nothing.
+    assert!(!put_round(store, &event, 4, 1, &round_at(4, 2)).await);
+    assert_eq!(read_round(store, &event, 4).await, Some(update));
+    let third = stored_round(3, b"third record", &binary());
+    assert!(put_round(store, &event, 4, 2, &third).await);
+    assert_eq!(read_round(store, &event, 4).await, Some(third.clone()));
+    assert_eq!(
+        summaries(store, &event, ALL).await,
+        vec![(4, third.summary)]
+    );
+}
+
+async fn a_round_put_whose_version_is_not_the_next_is_refused_as_corrupt(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = event_id("rounds skipping versions");
+    for (expected, version) in [(0, 0), (0, 2), (1, 1), (1, 3), (u64::MAX, 0)] {
+        let err = store
+            .put_round(&event, 1, expected, &round_at(1, version))
+            .await
+            .expect_err("a version that is not the next");
+        assert!(
+            matches!(
+                &err,
+                StoreError::Corrupt(Corruption::RoundVersionNotNext { expected: e, version: v })
+                    if *e == expected && *v == version
+            ),
+            "expected {expected}, version {version}: {err:?}"
+        );
+    }
+    assert_eq!(read_round(store, &event, 1).await, None);
+    assert!(summaries(store, &event, ALL).await.is_empty());
+    // Over a stored round, too.
+    assert!(put_round(store, &event, 1, 0, &round_at(1, 1)).await);
+    let err = store
+        .put_round(&event, 1, 1, &round_at(1, 5))
+        .await
+        .expect_err("a version that skips");
+    assert!(matches!(err, StoreError::Corrupt(_)), "{err:?}");
+    assert_eq!(read_round(store, &event, 1).await, Some(round_at(1, 1)));
+}
+
+async fn round_summaries_list_every_round_by_number_up_to_the_limit(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = event_id("rounds in order");
+    // Written out of order; 10 sorts after 9, not after 1.
+    for number in [10, 2, 1, 9, 3, 11] {
+        assert!(put_round(store, &event, number, 0, &round_at(number, 1)).await);
+    }
+    assert!(put_round(store, &event, 2, 1, &round_at(2, 2)).await);
+    let mut all = summaries_at(&[1, 2, 3, 9, 10, 11], 1);
+    all[1] = (2, round_at(2, 2).summary);
+    assert_eq!(summaries(store, &event, ALL).await, all);
+    assert_eq!(summaries(store, &event, usize::MAX).await, all);
+    assert_eq!(summaries(store, &event, 6).await, all);
+    assert_eq!(summaries(store, &event, 4).await, all[..4]);
+    assert_eq!(summaries(store, &event, 1).await, all[..1]);
+    assert!(summaries(store, &event, 0).await.is_empty());
+    // The highest round number is a round like any other.
+    assert!(put_round(store, &event, u32::MAX, 0, &round_at(u32::MAX, 1)).await);
+    assert!(put_round(store, &event, 0, 0, &round_at(0, 1)).await);
+    let listed = summaries(store, &event, ALL).await;
+    assert_eq!(listed.first(), Some(&(0, round_at(0, 1).summary)));
+    assert_eq!(
+        listed.last(),
+        Some(&(u32::MAX, round_at(u32::MAX, 1).summary))
+    );
+    assert_eq!(listed.len(), 8);
+}
+
+async fn rounds_of_events_are_isolated_from_each_other(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    // Ids that differ by a character or a prefix, and awkward ones.
+    let mut names = vec![
+        "Spring {Open} 2026 – A",
+        "Spring {Open} 2026 – B",
+        "Spring {Open} 2026 – AA",
+    ];
+    names.extend(AWKWARD_EVENTS.iter().skip(1).copied());
+    let events: Vec<EventId> = names.iter().map(|name| event_id(name)).collect();
+    // Interleaved: every event's round 1, then every event's round 2, …;
+    // event i has i + 1 rounds, each round carrying the event's index.
+    for number in 1..=events.len() as u32 {
+        for (i, event) in events.iter().enumerate().skip(number as usize - 1) {
+            let round = stored_round(
+                1,
+                format!("event {i} round {number}").as_bytes(),
+                format!("event {i} summary {number}").as_bytes(),
+            );
+            assert!(put_round(store, event, number, 0, &round).await, "{event}");
+        }
+    }
+    for (i, event) in events.iter().enumerate() {
+        let expected: Vec<(u32, Vec<u8>)> = (1..=i as u32 + 1)
+            .map(|number| (number, format!("event {i} summary {number}").into_bytes()))
+            .collect();
+        assert_eq!(summaries(store, event, ALL).await, expected, "{event}");
+        assert_eq!(
+            read_round(store, event, 1).await.map(|round| round.bytes),
+            Some(format!("event {i} round 1").into_bytes()),
+            "{event}"
+        );
+        assert_eq!(
+            read_round(store, event, i as u32 + 2).await,
+            None,
+            "{event}"
+        );
+    }
+    // A write to one event's round is not a write to another's.
+    let (a, b) = (&events[0], &events[1]);
+    assert!(!put_round(store, b, 1, 0, &round_at(1, 1)).await);
+    assert!(put_round(store, a, 1, 1, &round_at(1, 2)).await);
+    assert_eq!(
+        read_round(store, b, 1).await.map(|round| round.summary),
+        Some(b"event 1 summary 1".to_vec())
+    );
+    // Neither the prefix of an id nor an event without rounds sees them,
+    // and round records are not games of the event's list.
+    assert!(
+        summaries(store, &event_id("Spring {Open} 2026 – "), ALL)
+            .await
+            .is_empty()
+    );
+    assert!(
+        summaries(store, &event_id("no such event"), ALL)
+            .await
+            .is_empty()
+    );
+    assert!(all_games(store, names[0]).await.is_empty());
+}
+
+async fn the_rounds_of_an_event_survive_many_puts(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = event_id("rounds rewritten");
+    const ROUNDS: u32 = 12;
+    const PUTS: u64 = 40;
+    for number in 1..=ROUNDS {
+        assert!(put_round(store, &event, number, 0, &round_at(number, 1)).await);
+    }
+    // Round 5 is rewritten again and again; the others only now and then.
+    for version in 2..=PUTS {
+        assert!(put_round(store, &event, 5, version - 1, &round_at(5, version)).await);
+        if version % 10 == 0 {
+            let number = (version / 10) as u32;
+            let stored = read_round(store, &event, number)
+                .await
+                .expect("a stored round");
+            let next = stored.version + 1;
+            assert!(
+                put_round(
+                    store,
+                    &event,
+                    number,
+                    stored.version,
+                    &round_at(number, next)
+                )
+                .await
+            );
+        }
+    }
+    assert_eq!(read_round(store, &event, 5).await, Some(round_at(5, PUTS)));
+    for number in (1..=ROUNDS).filter(|&n| n != 5) {
+        let version = if (1..=4).contains(&number) { 2 } else { 1 };
+        assert_eq!(
+            read_round(store, &event, number).await,
+            Some(round_at(number, version)),
+            "round {number}"
+        );
+    }
+    let listed = summaries(store, &event, ALL).await;
+    assert_eq!(
+        listed.iter().map(|(number, _)| *number).collect::<Vec<_>>(),
+        (1..=ROUNDS).collect::<Vec<_>>()
+    );
+    assert_eq!(listed[4], (5, round_at(5, PUTS).summary));
+}
+
+/// Of writers racing to put the same round at the same version, exactly
+/// one wins, and the round holds its record and its summary together.
+async fn racing_round_puts_have_exactly_one_winner(backend: Backend) {
+    let subject = open(backend);
+    let event = event_id("rounds raced");
+    for expected in 0..3u64 {
+        let puts = (0..8).map(|writer| {
+            let store = subject.store.clone();
+            let event = event.clone();
+            tokio::spawn(async move {
+                let round = stored_round(
+                    expected + 1,
+                    format!("record by {writer}").as_bytes(),
+                    format!("summary by {writer}").as_bytes(),
+                );
+                let won = store
+                    .put_round(&event, 7, expected, &round)
+                    .await
+                    .expect("put_round");
+                (writer, won)
+            })
+        });
+        let mut winners = Vec::new();
+        for handle in puts.collect::<Vec<_>>() {
+            let (writer, won) = handle.await.expect("task");
+            if won {
+                winners.push(writer);
+            }
+        }
+        assert_eq!(winners.len(), 1, "at version {expected}: {winners:?}");
+        let winner = winners[0];
+        assert_eq!(
+            read_round(subject.store.as_ref(), &event, 7).await,
+            Some(stored_round(
+                expected + 1,
+                format!("record by {winner}").as_bytes(),
+                format!("summary by {winner}").as_bytes(),
+            ))
+        );
+    }
+}
+
 on_every_backend!(
     a_full_event_list_refuses_new_entries,
     several_states_load_together,
@@ -1743,6 +2064,14 @@ on_every_backend!(
     adding_a_game_again_lists_it_once,
     events_are_isolated_from_each_other,
     event_ids_are_free_text,
+    a_round_is_absent_until_put,
+    a_round_put_at_zero_creates_version_one_and_a_second_creation_is_refused,
+    a_round_put_at_its_version_replaces_record_and_summary,
+    a_round_put_whose_version_is_not_the_next_is_refused_as_corrupt,
+    round_summaries_list_every_round_by_number_up_to_the_limit,
+    rounds_of_events_are_isolated_from_each_other,
+    the_rounds_of_an_event_survive_many_puts,
+    racing_round_puts_have_exactly_one_winner,
 );
 
 // ---------------------------------------------------------------------------

@@ -65,6 +65,12 @@ struct Faults {
     /// How many of the next reads of a game's log page fail, as reads of a
     /// stalled Redis do.
     fail_log_reads: AtomicUsize,
+    /// With `crash_after_commits`: the commits still let through before
+    /// every later one fails, as when a process dies half-way through a
+    /// request that writes many games.
+    commits_before_crash: AtomicUsize,
+    /// Whether `commits_before_crash` counts down.
+    crash_after_commits: AtomicBool,
     /// Listings written (successful `add_to_event` calls).
     listings: AtomicUsize,
     /// Commits refused by an injected failure.
@@ -112,7 +118,12 @@ impl GameLog for FaultyStore {
 
     async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
         let faults = &self.faults;
-        if faults.fail_commits.load(Ordering::SeqCst) || take_one(&faults.fail_before_writing) {
+        let crashed = faults.crash_after_commits.load(Ordering::SeqCst)
+            && !take_one(&faults.commits_before_crash);
+        if crashed
+            || faults.fail_commits.load(Ordering::SeqCst)
+            || take_one(&faults.fail_before_writing)
+        {
             faults.refused.fetch_add(1, Ordering::SeqCst);
             return Err(injected("commit refused before writing"));
         }
@@ -1084,7 +1095,127 @@ async fn a_failed_shared_read_is_retried_not_fatal_to_its_watchers(backend: Back
     }
 }
 
+/// A round whose creation dies after two of its five games: the round's
+/// record stands, and the next read of the round completes it from there,
+/// with the games and tokens the first attempt would have made.
+async fn a_round_interrupted_half_way_is_completed_from_its_record(backend: Backend) {
+    let app = FaultyApp::spawn(backend, false).await;
+    let mut admin_client = app.admin_client().await;
+    let mut client = app.client().await;
+    let event = "Interrupted {Open}";
+    let player = |id: &str| proto::Player {
+        id: id.to_owned(),
+        name: id.to_uppercase(),
+    };
+    let request = proto::CreateRoundRequest {
+        request_id: "interrupted-round-1".into(),
+        event_id: event.into(),
+        round: 1,
+        boards: (1..=5)
+            .map(|n| proto::RoundBoard {
+                board: n,
+                white: Some(player(&format!("w{n}"))),
+                black: Some(player(&format!("b{n}"))),
+                overrides: None,
+            })
+            .collect(),
+        ..Default::default()
+    };
+    app.faults.commits_before_crash.store(2, Ordering::SeqCst);
+    app.faults.crash_after_commits.store(true, Ordering::SeqCst);
+    let status = expect_code(
+        admin_client
+            .create_round(common::admin(request.clone()))
+            .await,
+        Code::Unavailable,
+    );
+    assert_eq!(reason(&status), "STORAGE_UNAVAILABLE");
+    // Two games exist; the round's record says what the other three are.
+    let event_id = EventId::parse(event).expect("event id");
+    let record = app
+        .inner
+        .round(&event_id, 1)
+        .await
+        .expect("read")
+        .expect("the round's record is written first");
+    let round = encoding_round(&record.bytes);
+    assert!(!round.is_complete());
+    let mut existing = 0;
+    for board in round.boards() {
+        if app.inner.load(&board.game).await.expect("load").0.is_some() {
+            existing += 1;
+        }
+    }
+    assert_eq!(
+        existing,
+        2,
+        "refused {} of the commits",
+        app.faults.refused.load(Ordering::SeqCst)
+    );
+
+    // The store is back: reading the round completes it.
+    app.faults
+        .crash_after_commits
+        .store(false, Ordering::SeqCst);
+    let page = admin_client
+        .get_round(common::admin(proto::GetRoundRequest {
+            event_id: event.into(),
+            round: 1,
+            ..Default::default()
+        }))
+        .await
+        .expect("get round")
+        .into_inner();
+    assert_eq!(page.boards.len(), 5);
+    assert!(
+        page.boards
+            .iter()
+            .all(|b| b.status() == proto::GameStatus::Pending),
+        "{page:?}"
+    );
+    let complete = app
+        .inner
+        .round(&event_id, 1)
+        .await
+        .expect("read")
+        .expect("record");
+    assert!(encoding_round(&complete.bytes).is_complete());
+    // The request sent again returns every game with working tokens.
+    let created = admin_client
+        .create_round(common::admin(request))
+        .await
+        .expect("the same round")
+        .into_inner();
+    let ids: Vec<&str> = created.games.iter().map(|g| g.game_id.as_str()).collect();
+    let listed: Vec<&str> = page.boards.iter().map(|b| b.game_id.as_str()).collect();
+    assert_eq!(ids, listed);
+    let games = client
+        .list_games(proto::ListGamesRequest {
+            event_id: event.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("list")
+        .into_inner()
+        .games;
+    assert_eq!(games.len(), 5);
+    for game in &created.games {
+        seat(
+            &mut client,
+            &game.white_token,
+            common::check_in(&game.game_id),
+        )
+        .await
+        .expect("the token is the seat's");
+    }
+}
+
+fn encoding_round(bytes: &[u8]) -> arbiter::domain::Round {
+    arbiter::domain::stored::round_record::decode_round(bytes).expect("a round record")
+}
+
 on_every_backend!(
+    a_round_interrupted_half_way_is_completed_from_its_record,
     a_creation_that_fails_after_its_listing_leaves_no_phantom,
     a_failed_shared_read_is_retried_not_fatal_to_its_watchers,
     a_move_whose_commit_fails_keeps_the_old_deadline,

@@ -294,6 +294,17 @@ impl Clock {
         }
     }
 
+    /// Starts the clock at `at`: `running`'s time counts from then (nobody's
+    /// when `None`: the clocks start with the first moves). A pause in
+    /// force stays, counted from the start.
+    pub fn start(&mut self, running: Option<Color>, at: Timestamp) {
+        self.running = running;
+        self.turn_started = at;
+        if let Some(paused_at) = &mut self.paused_at {
+            *paused_at = (*paused_at).max(at);
+        }
+    }
+
     /// Adds `delta_ms` (negative to deduct) to a player's time.
     pub fn adjust(&mut self, color: Color, delta_ms: i64) {
         let side = self.side_mut(color);

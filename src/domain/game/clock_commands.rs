@@ -70,12 +70,10 @@ impl Game {
         if self.clock().is_some_and(crate::domain::Clock::is_paused) {
             return None;
         }
-        let schedule = self.schedule();
         let paused = self.clock().map_or(0, crate::domain::Clock::paused_ms);
         Some(
-            schedule
-                .scheduled_start?
-                .plus_millis(schedule.default_time_ms?)
+            self.start_time()?
+                .plus_millis(self.schedule().default_time_ms?)
                 .plus_millis(paused),
         )
     }
@@ -221,11 +219,14 @@ impl Game {
         })
     }
 
-    /// Refuses a move or claim before the scheduled start, while the clock
-    /// is paused, or after the flag has fallen (which the caller must have
-    /// committed first).
+    /// Refuses a move or claim before the start (scheduled, or awaited
+    /// from an arbiter), while the clock is paused, or after the flag has
+    /// fallen (which the caller must have committed first).
     pub(in crate::domain) fn ensure_clock_allows(&self, now: Timestamp) -> Result<(), Rejection> {
-        if let Some(start) = self.schedule().scheduled_start
+        if self.awaits_start() {
+            return Err(Rejection::AwaitingStart);
+        }
+        if let Some(start) = self.start_time()
             && now < start
         {
             return Err(Rejection::NotStarted {
@@ -237,6 +238,39 @@ impl Game {
             Some(clock) if clock.flagged(now).is_some() => Err(Rejection::GameOver),
             _ if self.no_show_deadline().is_some_and(|d| now >= d) => Err(Rejection::GameOver),
             _ => Ok(()),
+        }
+    }
+
+    /// Starts the game at `now` for the arbiter (or platform) `by`: the
+    /// clock of the side to move runs from now (unless the clocks start
+    /// after the first moves), a default time counts from now (FIDE 6.7.1),
+    /// and a scheduled start still ahead is brought forward. A game that
+    /// has already started (by an arbiter, at its scheduled time, at
+    /// creation, or by a move) is left as it is; one that is over refuses.
+    pub fn start(&self, by: &str, now: Timestamp) -> Result<Decision, Rejection> {
+        self.ensure_active()?;
+        let started = self.ply() != crate::domain::Ply::START
+            || (!self.awaits_start() && self.start_time().is_none_or(|at| at <= now));
+        if started {
+            return Ok(Decision::Unchanged);
+        }
+        let mut next = self.clone();
+        next.begin(now);
+        Ok(next.commit(vec![EventKind::GameStarted { by: by.to_owned() }], now))
+    }
+
+    /// What a start does to the game (its event replayed too): it starts
+    /// at `at`, and so does the clock of the side to move, unless the
+    /// clocks start after the first moves.
+    pub(in crate::domain) fn begin(&mut self, at: Timestamp) {
+        self.set_started_at(at);
+        let runs = self
+            .setup()
+            .timing()
+            .is_some_and(|timing| !timing.clock_starts_after_first_moves);
+        let first = self.side_to_move();
+        if let Some(clock) = self.clock_mut() {
+            clock.start(runs.then_some(first), at);
         }
     }
 

@@ -584,6 +584,7 @@ fn with_default_time() -> Game {
         Schedule {
             scheduled_start: Some(at(60 * SEC)),
             default_time_ms: Some(30 * SEC),
+            awaits_start: false,
         },
     )
 }
@@ -602,6 +603,7 @@ fn a_default_time_needs_a_scheduled_start() {
         Ok(Schedule {
             scheduled_start: Some(at(MIN)),
             default_time_ms: Some(30 * SEC),
+            awaits_start: false,
         })
     );
     assert_eq!(
@@ -713,6 +715,7 @@ fn a_move_is_presence_for_the_side_that_moves_first() {
         Schedule {
             scheduled_start: Some(at(60 * SEC)),
             default_time_ms: Some(30 * SEC),
+            awaits_start: false,
         },
     );
     let (game, _) = play(&game, "e5", 70 * SEC);
@@ -805,6 +808,7 @@ fn a_flag_that_falls_before_the_default_time_decides_whenever_it_is_checked() {
         Schedule {
             scheduled_start: Some(at(60 * SEC)),
             default_time_ms: Some(15 * MIN),
+            awaits_start: false,
         },
     );
     assert_eq!(game.deadline(), Some(at(2 * MIN)));
@@ -821,6 +825,7 @@ fn a_flag_that_falls_before_the_default_time_decides_whenever_it_is_checked() {
         Schedule {
             scheduled_start: Some(at(60 * SEC)),
             default_time_ms: Some(15 * MIN),
+            awaits_start: false,
         },
     )
     .0;
@@ -833,6 +838,7 @@ fn a_flag_that_falls_before_the_default_time_decides_whenever_it_is_checked() {
         Schedule {
             scheduled_start: Some(at(60 * SEC)),
             default_time_ms: Some(30 * SEC),
+            awaits_start: false,
         },
     );
     assert_eq!(time_result(&game, 20 * MIN), double_no_show());
@@ -842,6 +848,7 @@ fn a_flag_that_falls_before_the_default_time_decides_whenever_it_is_checked() {
         Schedule {
             scheduled_start: Some(at(60 * SEC)),
             default_time_ms: Some(MIN),
+            awaits_start: false,
         },
     );
     assert_eq!(time_result(&game, 2 * MIN), double_no_show());
@@ -863,6 +870,7 @@ fn the_deadline_is_the_earlier_of_the_flag_and_the_default_time() {
         Schedule {
             scheduled_start: Some(at(60 * SEC)),
             default_time_ms: Some(15 * MIN),
+            awaits_start: false,
         },
     );
     assert_eq!(game.deadline(), Some(at(2 * MIN)));
@@ -872,6 +880,7 @@ fn the_deadline_is_the_earlier_of_the_flag_and_the_default_time() {
         Schedule {
             scheduled_start: Some(at(60 * SEC)),
             default_time_ms: None,
+            awaits_start: false,
         },
     );
     assert_eq!(game.deadline(), Some(at(2 * MIN)));
@@ -916,6 +925,7 @@ fn whites_time_does_not_run_before_a_scheduled_start() {
         Schedule {
             scheduled_start: Some(at(10 * MIN)),
             default_time_ms: None,
+            awaits_start: false,
         },
     );
     assert_eq!(created.clock.map(|c| c.white_ms), Some(ms(MIN)));
@@ -957,6 +967,7 @@ fn a_pause_before_a_scheduled_start_does_not_push_the_start_back() {
         Schedule {
             scheduled_start: Some(at(10 * MIN)),
             default_time_ms: None,
+            awaits_start: false,
         },
     );
     // Paused and resumed before the start: no time was lost.
@@ -1524,6 +1535,7 @@ fn a_timed_game_survives_a_serde_round_trip_mid_game_and_paused() {
         Schedule {
             scheduled_start: Some(at(MIN)),
             default_time_ms: Some(15 * MIN),
+            awaits_start: false,
         },
     );
     let (game, _) = line(&game, &["e4", "c5", "Nf3"], 2 * MIN, 7 * SEC);
@@ -1602,4 +1614,107 @@ fn the_default_time_stands_still_while_the_arbiter_has_the_clock_paused() {
     // White moving in the extended time is in time, and nobody forfeits.
     let (moved, _) = play(&resumed, "e4", extended - 1);
     assert_eq!(moved.check_time(at(extended + MIN)), None);
+}
+
+// ---------------------------------------------------------------------------
+// A start by the arbiter (a round's games)
+// ---------------------------------------------------------------------------
+
+const HOUR: u64 = 60 * MIN;
+
+/// A game that waits for the arbiter's start, an hour each, with a default
+/// time of 30 s counted from that start.
+fn awaiting_start() -> Game {
+    scheduled(
+        fischer(60 * MIN, 0),
+        Schedule::started_by_arbiter(None, Some(30 * SEC)),
+    )
+}
+
+#[test]
+fn a_game_awaiting_its_start_refuses_moves_and_runs_no_clock() {
+    let game = awaiting_start();
+    assert!(game.awaits_start());
+    assert_eq!(game.status_at(at(HOUR)), GameStatus::Pending);
+    assert_eq!(game.deadline(), None);
+    assert_eq!(game.check_time(at(10 * HOUR)), None);
+    assert_eq!(
+        game.play_move(
+            Color::White,
+            crate::domain::Ply::START,
+            "e4",
+            false,
+            at(SEC)
+        ),
+        Err(Rejection::AwaitingStart)
+    );
+    // Nobody's time runs before the start.
+    assert_eq!(remaining(&game, Color::White, 5 * MIN), 60 * ms(MIN));
+}
+
+#[test]
+fn the_arbiters_start_runs_the_clock_and_the_default_time_from_then() {
+    let start = 10 * MIN;
+    let (game, events) = changed(awaiting_start().start("chief arbiter", at(start)));
+    assert!(matches!(
+        &events[..],
+        [GameEvent { kind: EventKind::GameStarted { by }, .. }] if by == "chief arbiter"
+    ));
+    assert!(!game.awaits_start());
+    assert_eq!(game.start_time(), Some(at(start)));
+    assert_eq!(game.status_at(at(start)), GameStatus::Active);
+    assert_eq!(remaining(&game, Color::White, start + MIN), 59 * ms(MIN));
+    // The default time counts from the start: 30 s after it, nobody has
+    // arrived, so both lose.
+    assert_eq!(game.deadline(), Some(at(start + 30 * SEC)));
+    assert_eq!(time_result(&game, start + 30 * SEC), double_no_show());
+    // Starting again changes nothing; a game that has ended refuses.
+    assert_eq!(
+        game.start("again", at(start + SEC)),
+        Ok(Decision::Unchanged)
+    );
+    let (ended, _) = time_out(&game, start + 30 * SEC);
+    assert_eq!(
+        ended.start("late", at(start + HOUR)),
+        Err(Rejection::GameOver)
+    );
+}
+
+#[test]
+fn a_start_brings_a_scheduled_start_forward_and_leaves_a_past_one() {
+    let game = with_default_time();
+    // Before the scheduled +60 s: the arbiter starts it at +20 s.
+    let (early, _) = changed(game.start("arbiter", at(20 * SEC)));
+    assert_eq!(early.start_time(), Some(at(20 * SEC)));
+    assert_eq!(early.deadline(), Some(at(50 * SEC)));
+    assert_eq!(
+        remaining(&early, Color::White, 30 * SEC),
+        60 * ms(MIN) - 10 * ms(SEC)
+    );
+    // After it: the game has started by itself.
+    assert_eq!(game.start("arbiter", at(61 * SEC)), Ok(Decision::Unchanged));
+}
+
+#[test]
+fn a_start_replayed_from_the_log_gives_the_same_game() {
+    let (started, events) = changed(awaiting_start().start("arbiter", at(MIN)));
+    let (moved, more) = play(&started, "e4", MIN + 10 * SEC);
+    let log: Vec<GameEvent> = std::iter::once(
+        Game::create(
+            moved.id().clone(),
+            moved.setup().clone(),
+            crate::domain::test_support::seats(),
+            moved.created_at(),
+        )
+        .1,
+    )
+    .chain(events)
+    .chain(more)
+    .collect();
+    // The game as the public saw it before the move: started, White's
+    // clock running from the start.
+    let cutoff = at(MIN + 5 * SEC);
+    let replayed = crate::domain::public_view(&moved, &log, cutoff).expect("replayed");
+    assert_eq!(replayed.clock_view(cutoff), started.clock_view(cutoff));
+    assert_eq!(replayed.start_time(), started.start_time());
 }

@@ -606,6 +606,7 @@ fn kind_names(events: &[GameEvent]) -> Vec<&'static str> {
             EventKind::ClockResumed { .. } => "ClockResumed",
             EventKind::ResultSet { .. } => "ResultSet",
             EventKind::PlayerCheckedIn { .. } => "PlayerCheckedIn",
+            EventKind::GameStarted { .. } => "GameStarted",
         })
         .collect()
 }

@@ -1037,6 +1037,7 @@ fn ended_by(termination: Termination) -> Played {
             let schedule = Schedule {
                 scheduled_start: Some(at(0)),
                 default_time_ms: Some(30_000),
+                awaits_start: false,
             };
             let game = timed(StartPosition::Standard, GameRules::default(), schedule);
             run_out(play(game, &[]), at(30_000))

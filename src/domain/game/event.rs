@@ -110,6 +110,12 @@ pub enum EventKind {
         /// Why.
         reason: String,
     },
+    /// An arbiter started the game (with its round): the clock runs, and a
+    /// default time counts, from this event's time.
+    GameStarted {
+        /// Who started it.
+        by: String,
+    },
     /// A player checked in: declared presence at the board (FIDE 6.7.1),
     /// which the default time counts as arriving.
     PlayerCheckedIn {

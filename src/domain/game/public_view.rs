@@ -105,6 +105,7 @@ impl Replay {
                 });
                 game.apply_move(m, lag, event.at, None, &mut produced);
             }
+            EventKind::GameStarted { .. } => game.begin(event.at),
             EventKind::DrawOffered { by } => game.set_draw_offer(Some(*by)),
             EventKind::DrawDeclined { .. } => game.set_draw_offer(None),
             // A refused claim's penalty is an event of its own.

@@ -169,6 +169,7 @@ fn offers_claims_pauses_adjustments_check_ins_and_rulings_replay_exactly() {
     let schedule = Schedule {
         scheduled_start: Some(start),
         default_time_ms: Some(600_000),
+        awaits_start: false,
     };
     let mut history = History::new(new_game(true, schedule), 0);
     let mut now = 1_000;

@@ -102,6 +102,13 @@ impl NewGame {
         self
     }
 
+    /// The game on `schedule` instead.
+    #[must_use]
+    pub fn with_schedule(mut self, schedule: Schedule) -> Self {
+        self.schedule = schedule;
+        self
+    }
+
     /// Compensates network lag under `policy` (`None`: not at all, the
     /// default). Refused in an untimed game, which has no clock to credit.
     pub fn with_lag_compensation(
@@ -208,6 +215,20 @@ impl NewGame {
 }
 
 impl NewGame {
+    /// The same setup for other players, at another place in an event.
+    #[must_use]
+    pub(in crate::domain) fn seated(
+        mut self,
+        white: Player,
+        black: Player,
+        pairing: Pairing,
+    ) -> Self {
+        self.white = white;
+        self.black = black;
+        self.pairing = pairing;
+        self
+    }
+
     /// The refusal of a game whose starting position an analysis proved
     /// dead (FIDE 5.2.2): like every other finished position, it cannot
     /// start a game. Material and the other endings are refused when the
@@ -264,7 +285,13 @@ pub fn legacy_fingerprint(request: &NewGame) -> String {
         &format!("{:?}", request.variant()),
         &format!("{:?}", request.rules()),
         &format!("{:?}", request.timing()),
-        &format!("{:?}", request.schedule()),
+        // The schedule as the first release's `Debug` wrote it, before
+        // schedules had more fields.
+        &format!(
+            "Schedule {{ scheduled_start: {:?}, default_time_ms: {:?} }}",
+            request.schedule().scheduled_start,
+            request.schedule().default_time_ms
+        ),
         &format!("{:?}", request.scoring()),
     ] {
         hasher.update((part.len() as u64).to_le_bytes());

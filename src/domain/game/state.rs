@@ -116,6 +116,10 @@ pub struct Game {
     /// records that).
     #[serde(default, skip_serializing_if = "Presence::is_empty")]
     checked_in: Presence,
+    /// When an arbiter started the game (see [`Game::start`]), which
+    /// replaces any scheduled start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    started_at: Option<Timestamp>,
 }
 
 impl Game {
@@ -127,7 +131,10 @@ impl Game {
         now: Timestamp,
     ) -> (Game, GameEvent) {
         let clock = new.timing().map(|timing| {
-            let running = (!timing.clock_starts_after_first_moves).then(|| new.start().turn());
+            // A game that waits for an arbiter's start has no clock running
+            // until then.
+            let running = (!timing.clock_starts_after_first_moves && !new.schedule().awaits_start)
+                .then(|| new.start().turn());
             let starts_at = new.schedule().scheduled_start.unwrap_or(now);
             Clock::new(
                 timing.white.clone(),
@@ -153,6 +160,7 @@ impl Game {
             ended_at: None,
             legacy_fingerprint: None,
             checked_in: Presence::NOBODY,
+            started_at: None,
         };
         let event = GameEvent {
             version: 1,
@@ -195,6 +203,7 @@ impl Game {
             ended_at: None,
             legacy_fingerprint: Some(fingerprint),
             checked_in: Presence::NOBODY,
+            started_at: None,
         }
     }
 
@@ -313,13 +322,14 @@ impl Game {
     pub fn is_over(&self) -> bool {
         !matches!(self.progress, Progress::Active { .. })
     }
-    /// Where the game is as of `now`: [`GameStatus::Pending`] until its
-    /// scheduled start, [`Game::status`] otherwise.
+    /// Where the game is as of `now`: [`GameStatus::Pending`] until it
+    /// starts (its scheduled start, or an arbiter's start when it awaits
+    /// one), [`Game::status`] otherwise.
     pub fn status_at(&self, now: Timestamp) -> GameStatus {
-        let before_start = self
-            .schedule()
-            .scheduled_start
-            .is_some_and(|start| now < start);
+        let before_start = match self.start_time() {
+            Some(start) => now < start,
+            None => self.awaits_start(),
+        };
         match self.status() {
             GameStatus::Active if before_start && self.ply() == Ply::START => GameStatus::Pending,
             status => status,
@@ -571,6 +581,28 @@ impl Game {
         let mut next = self.clone();
         next.checked_in = next.checked_in.with(seat);
         Ok(next.commit(vec![EventKind::PlayerCheckedIn { color: seat }], now))
+    }
+
+    /// When the game starts or started: an arbiter's start, else the
+    /// scheduled one; `None` when it started at creation, or awaits an
+    /// arbiter's start.
+    pub fn start_time(&self) -> Option<Timestamp> {
+        self.started_at.or(self.schedule().scheduled_start)
+    }
+
+    /// When an arbiter started the game, if one did.
+    pub fn started_at(&self) -> Option<Timestamp> {
+        self.started_at
+    }
+
+    /// Whether the game still waits for an arbiter to start it: nothing
+    /// may be played and no clock runs until then.
+    pub fn awaits_start(&self) -> bool {
+        self.schedule().awaits_start && self.started_at.is_none()
+    }
+
+    pub(in crate::domain) fn set_started_at(&mut self, at: Timestamp) {
+        self.started_at = Some(at);
     }
 
     /// The players who checked in.

@@ -910,6 +910,7 @@ fn a_game_is_pending_until_its_scheduled_start() {
     let schedule = Schedule {
         scheduled_start: Some(start_at),
         default_time_ms: None,
+        awaits_start: false,
     };
     let game = Game::create(
         game_id(),

@@ -25,10 +25,16 @@ pub struct Schedule {
     /// The scheduled start (FIDE 6.6): White's clock starts then, not at
     /// creation.
     pub scheduled_start: Option<Timestamp>,
-    /// With a scheduled start: a player who has not arrived at the board
-    /// (checked in or moved) this long after it loses by forfeit, and both
-    /// do when neither has (FIDE 6.7.1).
+    /// With a start: a player who has not arrived at the board (checked
+    /// in or moved) this long after it loses by forfeit, and both do when
+    /// neither has (FIDE 6.7.1).
     pub default_time_ms: Option<u64>,
+    /// Whether the game waits for an arbiter to start it (a round's games
+    /// do, unless scheduled): until then nothing may be played and no
+    /// clock runs; the start may also come before a scheduled time. Left
+    /// out of the stored form while false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub awaits_start: bool,
 }
 
 impl Timing {
@@ -79,7 +85,22 @@ impl Schedule {
         Ok(Self {
             scheduled_start,
             default_time_ms,
+            awaits_start: false,
         })
+    }
+
+    /// A schedule whose game an arbiter starts (see
+    /// [`Schedule::awaits_start`]), at the scheduled time at the latest
+    /// when one is given; a default time counts from the actual start.
+    pub fn started_by_arbiter(
+        scheduled_start: Option<Timestamp>,
+        default_time_ms: Option<u64>,
+    ) -> Self {
+        Self {
+            scheduled_start,
+            default_time_ms,
+            awaits_start: scheduled_start.is_none(),
+        }
     }
 }
 

@@ -298,6 +298,7 @@ fn golden_game() -> (Game, Vec<GameEvent>) {
         Schedule {
             scheduled_start: Some(t0),
             default_time_ms: Some(900_000),
+            awaits_start: false,
         },
     )
     .with_scoring(ScoringSystem::uniform(PointTable::FOOTBALL));

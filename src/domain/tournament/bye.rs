@@ -7,7 +7,8 @@ use crate::domain::{FieldError, Player, PointTable, Points};
 
 /// What a round without a game was for a player. A round with neither a
 /// game nor a declared bye is an absence, scored as a zero-point bye.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ByeKind {
     /// The bye the pairing gave the player left over (TRF `U`): a win's
     /// points; not voluntary.

@@ -7,12 +7,16 @@
 //! | points per result, Armageddon | Laws 10, event regulations | `scoring` |
 //! | standings and tie-breaks | FIDE Tie-Break Regulations 2023 (C.07) | `standings`, `tie_break` |
 //! | byes, forfeits and absences in standings | C.07 Art. 16 | `bye`, `standings` |
+//! | a round: its games all or nothing, its byes, its start | FIDE Laws 6.6, 6.7; event regulations | `round` |
+//! | a pairing engine's pairings (bbpPairings, JaVaFo `-p`) | FIDE C.04 (Swiss systems) | `engine_pairings` |
 //! | PGN of a game or an event | PGN standard | `pgn` |
 //! | the Tournament Report File | FIDE TRF-16 | `trf` |
 
 pub(super) mod bye;
+pub(super) mod engine_pairings;
 pub(super) mod pairing;
 pub mod pgn;
+pub(super) mod round;
 pub(super) mod scoring;
 pub(super) mod standings;
 pub(super) mod tie_break;

@@ -47,6 +47,35 @@ pub struct TrfEvent {
     /// The byes of rounds players have no game in (scored with `points`,
     /// or 1 / ½ / 0).
     pub byes: Vec<Bye>,
+    /// Players in starting-rank order, as the event's rounds brought them:
+    /// they rank first, in this order (see [`starting_ranks`]).
+    pub roster: Vec<Player>,
+}
+
+/// An event's starting ranks, rank 1 first: the players of `roster` in its
+/// order, then every other player by first appearance in `games` (round,
+/// board, White before Black), then those with only `byes`. Ranks stay
+/// stable as rounds are added.
+pub fn starting_ranks<'a>(
+    roster: &[Player],
+    games: impl IntoIterator<Item = &'a GameRecordForStandings>,
+    byes: &[Bye],
+) -> Vec<Player> {
+    let mut games: Vec<&GameRecordForStandings> =
+        games.into_iter().filter(|g| g.round > 0).collect();
+    games.sort_by_key(|g| (g.round, g.board));
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut players = Vec::new();
+    let everyone = roster
+        .iter()
+        .chain(games.iter().flat_map(|g| [&g.white, &g.black]))
+        .chain(byes.iter().map(|b| &b.player));
+    for player in everyone {
+        if seen.insert(player.id.as_str()) {
+            players.push(player.clone());
+        }
+    }
+    players
 }
 
 /// The point-system lines for `table`, none for 1 / ½ / 0: bbpPairings'
@@ -113,22 +142,12 @@ pub fn export(
 ) -> Result<String, TrfTooLarge> {
     let mut games: Vec<&GameRecordForStandings> = games.iter().filter(|g| g.round > 0).collect();
     games.sort_by_key(|g| (g.round, g.board));
-    let mut ranks: HashMap<&str, usize> = HashMap::new();
-    let mut players: Vec<&Player> = Vec::new();
-    for game in &games {
-        for player in [&game.white, &game.black] {
-            if !ranks.contains_key(player.id.as_str()) {
-                players.push(player);
-                ranks.insert(&player.id, players.len());
-            }
-        }
-    }
-    for bye in &event.byes {
-        if !ranks.contains_key(bye.player.id.as_str()) {
-            players.push(&bye.player);
-            ranks.insert(&bye.player.id, players.len());
-        }
-    }
+    let players = starting_ranks(&event.roster, games.iter().copied(), &event.byes);
+    let ranks: HashMap<&str, usize> = players
+        .iter()
+        .enumerate()
+        .map(|(index, player)| (player.id.as_str(), index + 1))
+        .collect();
     let rounds = games
         .iter()
         .map(|g| g.round)

@@ -4,8 +4,8 @@
 //! [`scripts`], one file each. `config`: the URL, prefix, replicas and TLS
 //! a store is made from; `endpoint`: a fixed address, a Sentinel-managed
 //! primary or a Cluster, and `urls`: the URLs that name several servers.
-//! This file holds the store and its game log; `event_index`, `deadlines`
-//! and `feeds` the other parts of [`crate::store::GameStore`].
+//! This file holds the store and its game log; `event_index`, `deadlines`,
+//! `feeds` and `rounds` the other parts of [`crate::store::GameStore`].
 //!
 //! A commit is one Lua script: compare the version, write the state, append
 //! the events, and set the game's deadline. "Now" is Redis `TIME`, read in
@@ -18,6 +18,7 @@ mod endpoint;
 mod event_index;
 mod feeds;
 mod keys;
+mod rounds;
 mod scripts;
 mod urls;
 
@@ -31,7 +32,10 @@ use self::{
     config::{client, cluster_client},
     endpoint::{Connection, Endpoint},
     keys::{BUCKETS, Keys},
-    scripts::{ARCHIVE_SCRIPT, COMMIT_SCRIPT, LIST_IN_EVENT_SCRIPT, LOG_SCRIPT, REPAIR_SCRIPT},
+    scripts::{
+        ARCHIVE_SCRIPT, COMMIT_SCRIPT, LIST_IN_EVENT_SCRIPT, LOG_SCRIPT, PUT_ROUND_SCRIPT,
+        REPAIR_SCRIPT,
+    },
     urls::{ClusterUrl, SentinelUrl},
 };
 use super::{
@@ -54,6 +58,7 @@ pub struct RedisStore {
     log: Script,
     archive: Script,
     list_in_event: Script,
+    put_round: Script,
     keys: Keys,
 }
 
@@ -89,6 +94,7 @@ impl RedisStore {
             log: Script::new(LOG_SCRIPT),
             archive: Script::new(ARCHIVE_SCRIPT),
             list_in_event: Script::new(LIST_IN_EVENT_SCRIPT),
+            put_round: Script::new(PUT_ROUND_SCRIPT),
             keys: Keys::new(&config.key_prefix),
         })
     }

@@ -40,3 +40,8 @@ pub(super) const REPAIR_SCRIPT: &str = include_str!("repair.lua");
 /// Lists a game in its event unless the event's list is full (see the
 /// script's header for its keys and arguments).
 pub(super) const LIST_IN_EVENT_SCRIPT: &str = include_str!("list_in_event.lua");
+
+/// Compare-and-set of one round's record of an event: writes the record,
+/// its version and its summary together when the round is at the version
+/// expected (see the script's header for its keys and arguments).
+pub(super) const PUT_ROUND_SCRIPT: &str = include_str!("put_round.lua");

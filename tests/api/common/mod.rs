@@ -720,6 +720,7 @@ pub fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
             Kind::ClockResumed(_) => "clock_resumed",
             Kind::ResultDecided(_) => "result_decided",
             Kind::PlayerCheckedIn(_) => "player_checked_in",
+            Kind::GameStarted(_) => "game_started",
         })
         .collect()
 }

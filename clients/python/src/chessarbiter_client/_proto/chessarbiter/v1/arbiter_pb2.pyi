@@ -43,6 +43,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_HISTORY_REWRITTEN: _ClassVar[ErrorReason]
     ERROR_REASON_OVERLOADED: _ClassVar[ErrorReason]
     ERROR_REASON_RATE_LIMITED: _ClassVar[ErrorReason]
+    ERROR_REASON_ROUND_EXISTS: _ClassVar[ErrorReason]
+    ERROR_REASON_ROUND_NOT_FOUND: _ClassVar[ErrorReason]
     ERROR_REASON_WATCHER_TOO_SLOW: _ClassVar[ErrorReason]
     ERROR_REASON_DRAW_REQUEST_LIMIT: _ClassVar[ErrorReason]
     ERROR_REASON_MALFORMED_REQUEST: _ClassVar[ErrorReason]
@@ -202,6 +204,8 @@ ERROR_REASON_ADMIN_TOKEN_NOT_SET: ErrorReason
 ERROR_REASON_HISTORY_REWRITTEN: ErrorReason
 ERROR_REASON_OVERLOADED: ErrorReason
 ERROR_REASON_RATE_LIMITED: ErrorReason
+ERROR_REASON_ROUND_EXISTS: ErrorReason
+ERROR_REASON_ROUND_NOT_FOUND: ErrorReason
 ERROR_REASON_WATCHER_TOO_SLOW: ErrorReason
 ERROR_REASON_DRAW_REQUEST_LIMIT: ErrorReason
 ERROR_REASON_MALFORMED_REQUEST: ErrorReason
@@ -497,7 +501,7 @@ class MoveRecord(_message.Message):
     def __init__(self, ply: _Optional[int] = ..., uci: _Optional[str] = ..., san: _Optional[str] = ..., color: _Optional[_Union[Color, str]] = ..., move_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., time_spent_millis: _Optional[int] = ..., clock_millis: _Optional[int] = ..., lag_credit_millis: _Optional[int] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("game_id", "version", "status", "setup", "create_time", "update_time", "fen", "side_to_move", "ply", "in_check", "legal_moves", "last_move", "moves", "result", "draw_offered_by", "aborted_by", "can_claim_threefold", "can_claim_fifty_moves", "halfmove_clock", "repetition_count", "clock", "white_present", "black_present")
+    __slots__ = ("game_id", "version", "status", "setup", "create_time", "update_time", "fen", "side_to_move", "ply", "in_check", "legal_moves", "last_move", "moves", "result", "draw_offered_by", "aborted_by", "can_claim_threefold", "can_claim_fifty_moves", "halfmove_clock", "repetition_count", "clock", "white_present", "black_present", "start_time", "awaits_start")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -521,6 +525,8 @@ class Game(_message.Message):
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     WHITE_PRESENT_FIELD_NUMBER: _ClassVar[int]
     BLACK_PRESENT_FIELD_NUMBER: _ClassVar[int]
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    AWAITS_START_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     status: GameStatus
@@ -544,10 +550,12 @@ class Game(_message.Message):
     clock: ClockState
     white_present: bool
     black_present: bool
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., setup: _Optional[_Union[GameSetup, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., fen: _Optional[str] = ..., side_to_move: _Optional[_Union[Color, str]] = ..., ply: _Optional[int] = ..., in_check: _Optional[bool] = ..., legal_moves: _Optional[_Iterable[str]] = ..., last_move: _Optional[_Union[MoveRecord, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveRecord, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., draw_offered_by: _Optional[_Union[Color, str]] = ..., aborted_by: _Optional[_Union[Color, str]] = ..., can_claim_threefold: _Optional[bool] = ..., can_claim_fifty_moves: _Optional[bool] = ..., halfmove_clock: _Optional[int] = ..., repetition_count: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., white_present: _Optional[bool] = ..., black_present: _Optional[bool] = ...) -> None: ...
+    start_time: _timestamp_pb2.Timestamp
+    awaits_start: bool
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., setup: _Optional[_Union[GameSetup, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., fen: _Optional[str] = ..., side_to_move: _Optional[_Union[Color, str]] = ..., ply: _Optional[int] = ..., in_check: _Optional[bool] = ..., legal_moves: _Optional[_Iterable[str]] = ..., last_move: _Optional[_Union[MoveRecord, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveRecord, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., draw_offered_by: _Optional[_Union[Color, str]] = ..., aborted_by: _Optional[_Union[Color, str]] = ..., can_claim_threefold: _Optional[bool] = ..., can_claim_fifty_moves: _Optional[bool] = ..., halfmove_clock: _Optional[int] = ..., repetition_count: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., white_present: _Optional[bool] = ..., black_present: _Optional[bool] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., awaits_start: _Optional[bool] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("version", "game_id", "event_time", "clock", "game_created", "move_made", "game_ended", "draw_offered", "draw_declined", "draw_claim_refused", "game_aborted", "clock_adjusted", "clock_paused", "clock_resumed", "result_decided", "player_checked_in")
+    __slots__ = ("version", "game_id", "event_time", "clock", "game_created", "move_made", "game_ended", "draw_offered", "draw_declined", "draw_claim_refused", "game_aborted", "clock_adjusted", "clock_paused", "clock_resumed", "result_decided", "player_checked_in", "game_started")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
@@ -564,6 +572,7 @@ class GameEvent(_message.Message):
     CLOCK_RESUMED_FIELD_NUMBER: _ClassVar[int]
     RESULT_DECIDED_FIELD_NUMBER: _ClassVar[int]
     PLAYER_CHECKED_IN_FIELD_NUMBER: _ClassVar[int]
+    GAME_STARTED_FIELD_NUMBER: _ClassVar[int]
     version: int
     game_id: str
     event_time: _timestamp_pb2.Timestamp
@@ -580,7 +589,14 @@ class GameEvent(_message.Message):
     clock_resumed: ClockResumed
     result_decided: ResultDecided
     player_checked_in: PlayerCheckedIn
-    def __init__(self, version: _Optional[int] = ..., game_id: _Optional[str] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., move_made: _Optional[_Union[MoveMade, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., draw_offered: _Optional[_Union[DrawOffered, _Mapping]] = ..., draw_declined: _Optional[_Union[DrawDeclined, _Mapping]] = ..., draw_claim_refused: _Optional[_Union[DrawClaimRefused, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., clock_adjusted: _Optional[_Union[ClockAdjusted, _Mapping]] = ..., clock_paused: _Optional[_Union[ClockPaused, _Mapping]] = ..., clock_resumed: _Optional[_Union[ClockResumed, _Mapping]] = ..., result_decided: _Optional[_Union[ResultDecided, _Mapping]] = ..., player_checked_in: _Optional[_Union[PlayerCheckedIn, _Mapping]] = ...) -> None: ...
+    game_started: GameStarted
+    def __init__(self, version: _Optional[int] = ..., game_id: _Optional[str] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., move_made: _Optional[_Union[MoveMade, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., draw_offered: _Optional[_Union[DrawOffered, _Mapping]] = ..., draw_declined: _Optional[_Union[DrawDeclined, _Mapping]] = ..., draw_claim_refused: _Optional[_Union[DrawClaimRefused, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., clock_adjusted: _Optional[_Union[ClockAdjusted, _Mapping]] = ..., clock_paused: _Optional[_Union[ClockPaused, _Mapping]] = ..., clock_resumed: _Optional[_Union[ClockResumed, _Mapping]] = ..., result_decided: _Optional[_Union[ResultDecided, _Mapping]] = ..., player_checked_in: _Optional[_Union[PlayerCheckedIn, _Mapping]] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ...) -> None: ...
+
+class GameStarted(_message.Message):
+    __slots__ = ("by",)
+    BY_FIELD_NUMBER: _ClassVar[int]
+    by: str
+    def __init__(self, by: _Optional[str] = ...) -> None: ...
 
 class GameCreated(_message.Message):
     __slots__ = ("setup",)
@@ -1199,3 +1215,227 @@ class InspectGameResponse(_message.Message):
     archive_bytes: int
     log_bytes: int
     def __init__(self, state_json: _Optional[str] = ..., events_json: _Optional[_Iterable[str]] = ..., state_bytes: _Optional[int] = ..., archived_through: _Optional[int] = ..., archive_bytes: _Optional[int] = ..., log_bytes: _Optional[int] = ...) -> None: ...
+
+class RoundSettings(_message.Message):
+    __slots__ = ("variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis", "lag_compensation")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_FEN_FIELD_NUMBER: _ClassVar[int]
+    CHESS960_POSITION_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    BLACK_TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_STARTS_AFTER_FIRST_MOVES_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULED_START_TIME_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_TIME_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    SCORING_FIELD_NUMBER: _ClassVar[int]
+    BROADCAST_DELAY_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    LAG_COMPENSATION_FIELD_NUMBER: _ClassVar[int]
+    variant: Variant
+    initial_fen: str
+    chess960_position: int
+    rules: GameRules
+    time_control: TimeControl
+    black_time_control: TimeControl
+    clock_starts_after_first_moves: bool
+    scheduled_start_time: _timestamp_pb2.Timestamp
+    default_time_millis: int
+    scoring: Scoring
+    broadcast_delay_millis: int
+    lag_compensation: LagCompensation
+    def __init__(self, variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., chess960_position: _Optional[int] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., black_time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[Scoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ..., lag_compensation: _Optional[_Union[LagCompensation, _Mapping]] = ...) -> None: ...
+
+class BoardOverrides(_message.Message):
+    __slots__ = ("initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "scoring")
+    INITIAL_FEN_FIELD_NUMBER: _ClassVar[int]
+    CHESS960_POSITION_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    BLACK_TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    SCORING_FIELD_NUMBER: _ClassVar[int]
+    initial_fen: str
+    chess960_position: int
+    rules: GameRules
+    time_control: TimeControl
+    black_time_control: TimeControl
+    scoring: Scoring
+    def __init__(self, initial_fen: _Optional[str] = ..., chess960_position: _Optional[int] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., black_time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., scoring: _Optional[_Union[Scoring, _Mapping]] = ...) -> None: ...
+
+class RoundBoard(_message.Message):
+    __slots__ = ("board", "white", "black", "overrides")
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    WHITE_FIELD_NUMBER: _ClassVar[int]
+    BLACK_FIELD_NUMBER: _ClassVar[int]
+    OVERRIDES_FIELD_NUMBER: _ClassVar[int]
+    board: int
+    white: Player
+    black: Player
+    overrides: BoardOverrides
+    def __init__(self, board: _Optional[int] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., overrides: _Optional[_Union[BoardOverrides, _Mapping]] = ...) -> None: ...
+
+class RoundBye(_message.Message):
+    __slots__ = ("player", "kind")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    player: Player
+    kind: ByeKind
+    def __init__(self, player: _Optional[_Union[Player, _Mapping]] = ..., kind: _Optional[_Union[ByeKind, str]] = ...) -> None: ...
+
+class Round(_message.Message):
+    __slots__ = ("event_id", "round", "board_count", "byes", "create_time", "start_time", "started_by", "players")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    BOARD_COUNT_FIELD_NUMBER: _ClassVar[int]
+    BYES_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    STARTED_BY_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    round: int
+    board_count: int
+    byes: _containers.RepeatedCompositeFieldContainer[RoundBye]
+    create_time: _timestamp_pb2.Timestamp
+    start_time: _timestamp_pb2.Timestamp
+    started_by: str
+    players: _containers.RepeatedCompositeFieldContainer[Player]
+    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board_count: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., started_by: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ...) -> None: ...
+
+class RoundGame(_message.Message):
+    __slots__ = ("board", "game_id", "white", "black", "white_token", "black_token")
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    WHITE_FIELD_NUMBER: _ClassVar[int]
+    BLACK_FIELD_NUMBER: _ClassVar[int]
+    WHITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BLACK_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    board: int
+    game_id: str
+    white: Player
+    black: Player
+    white_token: str
+    black_token: str
+    def __init__(self, board: _Optional[int] = ..., game_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., white_token: _Optional[str] = ..., black_token: _Optional[str] = ...) -> None: ...
+
+class CreateRoundRequest(_message.Message):
+    __slots__ = ("request_id", "event_id", "round", "settings", "boards", "byes", "players")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    BOARDS_FIELD_NUMBER: _ClassVar[int]
+    BYES_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    event_id: str
+    round: int
+    settings: RoundSettings
+    boards: _containers.RepeatedCompositeFieldContainer[RoundBoard]
+    byes: _containers.RepeatedCompositeFieldContainer[RoundBye]
+    players: _containers.RepeatedCompositeFieldContainer[Player]
+    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., boards: _Optional[_Iterable[_Union[RoundBoard, _Mapping]]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ...) -> None: ...
+
+class CreateRoundResponse(_message.Message):
+    __slots__ = ("round", "games")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    round: Round
+    games: _containers.RepeatedCompositeFieldContainer[RoundGame]
+    def __init__(self, round: _Optional[_Union[Round, _Mapping]] = ..., games: _Optional[_Iterable[_Union[RoundGame, _Mapping]]] = ...) -> None: ...
+
+class StartRoundRequest(_message.Message):
+    __slots__ = ("event_id", "round")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    round: int
+    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ...) -> None: ...
+
+class StartRoundResponse(_message.Message):
+    __slots__ = ("round", "started_games", "already_started_games", "finished_games")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    STARTED_GAMES_FIELD_NUMBER: _ClassVar[int]
+    ALREADY_STARTED_GAMES_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_GAMES_FIELD_NUMBER: _ClassVar[int]
+    round: Round
+    started_games: int
+    already_started_games: int
+    finished_games: int
+    def __init__(self, round: _Optional[_Union[Round, _Mapping]] = ..., started_games: _Optional[int] = ..., already_started_games: _Optional[int] = ..., finished_games: _Optional[int] = ...) -> None: ...
+
+class GetRoundRequest(_message.Message):
+    __slots__ = ("event_id", "round", "page_size", "page_token")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    round: int
+    page_size: int
+    page_token: str
+    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class BoardStatus(_message.Message):
+    __slots__ = ("board", "game_id", "white", "black", "status", "ply", "side_to_move", "clock", "white_present", "black_present", "result")
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    WHITE_FIELD_NUMBER: _ClassVar[int]
+    BLACK_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    PLY_FIELD_NUMBER: _ClassVar[int]
+    SIDE_TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    WHITE_PRESENT_FIELD_NUMBER: _ClassVar[int]
+    BLACK_PRESENT_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    board: int
+    game_id: str
+    white: Player
+    black: Player
+    status: GameStatus
+    ply: int
+    side_to_move: Color
+    clock: ClockState
+    white_present: bool
+    black_present: bool
+    result: GameResult
+    def __init__(self, board: _Optional[int] = ..., game_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., ply: _Optional[int] = ..., side_to_move: _Optional[_Union[Color, str]] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., white_present: _Optional[bool] = ..., black_present: _Optional[bool] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ...) -> None: ...
+
+class GetRoundResponse(_message.Message):
+    __slots__ = ("round", "boards", "next_page_token", "server_time")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    BOARDS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SERVER_TIME_FIELD_NUMBER: _ClassVar[int]
+    round: Round
+    boards: _containers.RepeatedCompositeFieldContainer[BoardStatus]
+    next_page_token: str
+    server_time: _timestamp_pb2.Timestamp
+    def __init__(self, round: _Optional[_Union[Round, _Mapping]] = ..., boards: _Optional[_Iterable[_Union[BoardStatus, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., server_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ImportPairingsRequest(_message.Message):
+    __slots__ = ("request_id", "event_id", "round", "pairings", "trf", "players", "settings", "byes")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    PAIRINGS_FIELD_NUMBER: _ClassVar[int]
+    TRF_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    BYES_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    event_id: str
+    round: int
+    pairings: str
+    trf: str
+    players: _containers.RepeatedCompositeFieldContainer[Player]
+    settings: RoundSettings
+    byes: _containers.RepeatedCompositeFieldContainer[RoundBye]
+    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., pairings: _Optional[str] = ..., trf: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ...) -> None: ...
+
+class ImportPairingsResponse(_message.Message):
+    __slots__ = ("round", "games")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    round: Round
+    games: _containers.RepeatedCompositeFieldContainer[RoundGame]
+    def __init__(self, round: _Optional[_Union[Round, _Mapping]] = ..., games: _Optional[_Iterable[_Union[RoundGame, _Mapping]]] = ...) -> None: ...

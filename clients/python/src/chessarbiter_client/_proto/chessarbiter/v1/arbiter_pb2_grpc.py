@@ -942,6 +942,26 @@ class AdminServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameResponse.FromString,
                 _registered_method=True)
+        self.CreateRound = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/CreateRound',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateRoundRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateRoundResponse.FromString,
+                _registered_method=True)
+        self.StartRound = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/StartRound',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.StartRoundRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.StartRoundResponse.FromString,
+                _registered_method=True)
+        self.GetRound = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/GetRound',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetRoundRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetRoundResponse.FromString,
+                _registered_method=True)
+        self.ImportPairings = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/ImportPairings',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -1024,6 +1044,66 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateRound(self, request, context):
+        """Creates every game of a round in one request, all or nothing: the
+        boards with both players (each game from the round's settings and the
+        board's overrides) and the byes. Anything wrong on any board (a player
+        paired twice, a board repeated, a setting refused, a board the round
+        already has with other players) refuses the whole request, every
+        offence listed in a BadRequest, and nothing is created. The round is
+        recorded before its games are created, and any replica completes a
+        round interrupted half-way from that record (a repeat of the request,
+        GetRound, StartRound). Without scheduled_start_time the games wait for
+        StartRound; with it they start then, or at StartRound if earlier.
+        Repeating the request returns the same games and tokens.
+
+        Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, REQUEST_ID_REUSED,
+        ROUND_EXISTS, TOKENS_NOT_REISSUABLE, EVENT_FULL, CONTENTION (retry),
+        STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StartRound(self, request, context):
+        """Starts every game of a round now: the clock of each game's side to
+        move runs from now (FIDE Art. 6.6) and a default time counts from now
+        (Art. 6.7). One commit per game; a game already started or over is
+        left as it is, so a repeat is safe. Each game's `game_started` event
+        names who started it.
+
+        Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, ROUND_NOT_FOUND,
+        CONTENTION (retry), STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetRound(self, request, context):
+        """A round's boards as they stand, in board order and paged: players,
+        status, ply, side to move, clocks, presence, result.
+
+        Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, ROUND_NOT_FOUND,
+        STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ImportPairings(self, request, context):
+        """Creates the next round from a pairing engine's output (bbpPairings',
+        JaVaFo's `-p`: the number of pairs, then `white black` by starting
+        rank a line, `0` for the bye), as CreateRound does. The ranks are the
+        event's (as ExportTrf numbers them) unless `players` lists them;
+        pairings that name a rank beyond them, a player twice, or a round
+        already created with other pairings are refused, the line named.
+
+        Errors: those of CreateRound.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -1056,6 +1136,26 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.InspectGame,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameResponse.SerializeToString,
+            ),
+            'CreateRound': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateRound,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateRoundRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateRoundResponse.SerializeToString,
+            ),
+            'StartRound': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartRound,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.StartRoundRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.StartRoundResponse.SerializeToString,
+            ),
+            'GetRound': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRound,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetRoundRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetRoundResponse.SerializeToString,
+            ),
+            'ImportPairings': grpc.unary_unary_rpc_method_handler(
+                    servicer.ImportPairings,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1227,6 +1327,114 @@ class AdminService:
             '/chessarbiter.v1.AdminService/InspectGame',
             chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameRequest.SerializeToString,
             chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateRound(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/CreateRound',
+            chessarbiter_dot_v1_dot_arbiter__pb2.CreateRoundRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.CreateRoundResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartRound(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/StartRound',
+            chessarbiter_dot_v1_dot_arbiter__pb2.StartRoundRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.StartRoundResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRound(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/GetRound',
+            chessarbiter_dot_v1_dot_arbiter__pb2.GetRoundRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.GetRoundResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ImportPairings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/ImportPairings',
+            chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsResponse.FromString,
             options,
             channel_credentials,
             insecure,

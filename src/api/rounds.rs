@@ -1,0 +1,488 @@
+//! Rounds on the wire: reading `CreateRound` and `ImportPairings` requests
+//! into a plan's boards (each board's game read as `CreateGame` reads one,
+//! so a setting means the same in both), and the round's messages.
+
+use sha2::Digest;
+use tonic::Status;
+use tonic_types::StatusExt;
+
+use super::{convert, create, request, status};
+use crate::{
+    arbiter::{CreatedRound, RoundPage, RoundSeats},
+    domain::{
+        BoardRequest, ByeKind, Color, EventId, FieldError, Player, Round, RoundBye, RoundRequest,
+        RoundViolation, Schedule,
+    },
+    proto,
+};
+
+/// The request fields a board's overrides may set (the others are the
+/// round's alone).
+const OVERRIDABLE: [&str; 6] = [
+    "initial_fen",
+    "chess960_position",
+    "rules",
+    "time_control",
+    "black_time_control",
+    "scoring",
+];
+
+/// What a refusal of a game's setup named, as `CreateGame` reads it.
+fn violation_of(refusal: &Status) -> (String, String) {
+    match refusal.get_details_bad_request() {
+        Some(bad) if !bad.field_violations.is_empty() => {
+            let first = &bad.field_violations[0];
+            (first.field.clone(), first.description.clone())
+        }
+        _ => (String::new(), refusal.message().to_owned()),
+    }
+}
+
+/// The `CreateGame` request a board amounts to: the round's settings, the
+/// board's overrides over them, its players and place.
+fn game_request(
+    event_id: &EventId,
+    round: u32,
+    settings: &proto::RoundSettings,
+    board: &proto::RoundBoard,
+    chess960_key: &str,
+) -> proto::CreateGameRequest {
+    use proto::{board_overrides, create_game_request::Start, round_settings};
+    let overrides = board.overrides.clone().unwrap_or_default();
+    let start = match (&overrides.start, &settings.start) {
+        (Some(board_overrides::Start::InitialFen(fen)), _) => Some(Start::InitialFen(fen.clone())),
+        (Some(board_overrides::Start::Chess960Position(n)), _) => Some(Start::Chess960Position(*n)),
+        (None, Some(round_settings::Start::InitialFen(fen))) => {
+            Some(Start::InitialFen(fen.clone()))
+        }
+        (None, Some(round_settings::Start::Chess960Position(n))) => {
+            Some(Start::Chess960Position(*n))
+        }
+        (None, None) => None,
+    };
+    proto::CreateGameRequest {
+        // A Chess960 round without a position draws one for the whole
+        // round, the same on every board and every repeat.
+        request_id: chess960_key.to_owned(),
+        white: board.white.clone(),
+        black: board.black.clone(),
+        pairing: Some(proto::Pairing {
+            event_id: event_id.to_string(),
+            round: i32::try_from(round).unwrap_or(i32::MAX),
+            board: board.board,
+        }),
+        variant: settings.variant,
+        start,
+        rules: overrides.rules.or(settings.rules),
+        time_control: overrides
+            .time_control
+            .clone()
+            .or_else(|| settings.time_control.clone()),
+        black_time_control: match overrides.time_control {
+            // A board's own control stands for both colours unless it
+            // gives Black's too.
+            Some(_) => overrides.black_time_control,
+            None => overrides
+                .black_time_control
+                .or_else(|| settings.black_time_control.clone()),
+        },
+        clock_starts_after_first_moves: settings.clock_starts_after_first_moves,
+        // The round's schedule is read once, by `schedule`.
+        scheduled_start_time: None,
+        default_time_millis: 0,
+        scoring: overrides.scoring.or_else(|| settings.scoring.clone()),
+        broadcast_delay_millis: settings.broadcast_delay_millis,
+        lag_compensation: settings.lag_compensation,
+    }
+}
+
+/// Where a field `CreateGame` names sits in a round request: the board's
+/// players or overrides, or the round's settings.
+fn field_in_round(field: &str, index: usize, board: &proto::RoundBoard) -> String {
+    let top = field.split(['.', '[']).next().unwrap_or(field);
+    match top {
+        "white" | "black" => format!("boards[{index}].{field}"),
+        "pairing" => format!("boards[{index}].board"),
+        "request_id" => "request_id".to_owned(),
+        _ => {
+            let overridden = board.overrides.as_ref().is_some_and(|o| match top {
+                "initial_fen" | "chess960_position" => o.start.is_some(),
+                "rules" => o.rules.is_some(),
+                "time_control" => o.time_control.is_some(),
+                "black_time_control" => o.black_time_control.is_some() || o.time_control.is_some(),
+                "scoring" => o.scoring.is_some(),
+                _ => false,
+            });
+            if overridden && OVERRIDABLE.contains(&top) {
+                format!("boards[{index}].overrides.{field}")
+            } else {
+                format!("settings.{field}")
+            }
+        }
+    }
+}
+
+/// A round's boards read as `CreateGame` reads a game: each board's
+/// players (a malformed one refused into `violations`, its board left
+/// out), and its setup or why it is refused.
+fn boards(
+    event_id: &EventId,
+    round: u32,
+    settings: &proto::RoundSettings,
+    schedule: Schedule,
+    raw: &[proto::RoundBoard],
+    violations: &mut Vec<RoundViolation>,
+) -> Vec<BoardRequest> {
+    // A key of printable characters whatever the event's id.
+    let digest = sha2::Sha256::digest(event_id.as_str().as_bytes());
+    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let chess960_key = format!("round-{round}-{hex}");
+    let mut boards = Vec::with_capacity(raw.len());
+    for (index, board) in raw.iter().enumerate() {
+        let Ok(number) = u32::try_from(board.board) else {
+            violations.push(RoundViolation::new(
+                format!("boards[{index}].board"),
+                format!("must be from 1 to {}", crate::domain::Pairing::MAX_BOARD),
+            ));
+            continue;
+        };
+        let white = player(format!("boards[{index}].white"), board.white.as_ref());
+        let black = player(format!("boards[{index}].black"), board.black.as_ref());
+        let (white, black) = match (white, black) {
+            (Ok(white), Ok(black)) => (white, black),
+            (white, black) => {
+                violations.extend(white.err().into_iter().chain(black.err()));
+                continue;
+            }
+        };
+        let game = game_request(event_id, round, settings, board, &chess960_key);
+        let setup = match create::new_game(&game) {
+            Ok((_, setup)) => Ok(setup.with_schedule(schedule)),
+            Err(refusal) => {
+                let (named, reason) = violation_of(&refusal);
+                let field = field_in_round(&named, index, board);
+                // The description repeats the field as CreateGame names it.
+                let reason = reason
+                    .strip_prefix(&format!("{named} "))
+                    .map_or(reason.clone(), str::to_owned);
+                Err(RoundViolation::new(field, reason))
+            }
+        };
+        boards.push(BoardRequest {
+            board: number,
+            white,
+            black,
+            setup,
+        });
+    }
+    boards
+}
+
+fn player(field: String, raw: Option<&proto::Player>) -> Result<Player, RoundViolation> {
+    let raw = raw.ok_or_else(|| RoundViolation::new(field.clone(), "is required"))?;
+    Player::parse("player", &raw.id, &raw.name)
+        .map_err(|err: FieldError| RoundViolation::new(field, err.reason))
+}
+
+fn bye_kind(kind: i32) -> Option<ByeKind> {
+    match proto::ByeKind::try_from(kind).ok()? {
+        proto::ByeKind::Unspecified => None,
+        proto::ByeKind::PairingAllocated => Some(ByeKind::PairingAllocated),
+        proto::ByeKind::FullPoint => Some(ByeKind::FullPoint),
+        proto::ByeKind::HalfPoint => Some(ByeKind::HalfPoint),
+        proto::ByeKind::ZeroPoint => Some(ByeKind::ZeroPoint),
+    }
+}
+
+fn proto_bye_kind(kind: ByeKind) -> proto::ByeKind {
+    match kind {
+        ByeKind::PairingAllocated => proto::ByeKind::PairingAllocated,
+        ByeKind::FullPoint => proto::ByeKind::FullPoint,
+        ByeKind::HalfPoint => proto::ByeKind::HalfPoint,
+        ByeKind::ZeroPoint => proto::ByeKind::ZeroPoint,
+    }
+}
+
+/// A round's byes, every refusal collected.
+fn byes(raw: &[proto::RoundBye], violations: &mut Vec<RoundViolation>) -> Vec<RoundBye> {
+    let mut byes = Vec::with_capacity(raw.len());
+    for (index, bye) in raw.iter().enumerate() {
+        let field = format!("byes[{index}]");
+        let player = player(format!("{field}.player"), bye.player.as_ref());
+        let kind = bye_kind(bye.kind).ok_or_else(|| {
+            RoundViolation::new(format!("{field}.kind"), "must be a known bye kind")
+        });
+        match (player, kind) {
+            (Ok(player), Ok(kind)) => byes.push(RoundBye { player, kind }),
+            (player, kind) => violations.extend(player.err().into_iter().chain(kind.err())),
+        }
+    }
+    byes
+}
+
+/// Players in starting-rank order.
+fn roster(raw: &[proto::Player], violations: &mut Vec<RoundViolation>) -> Vec<Player> {
+    if raw.len() > crate::domain::Pairing::MAX_EVENT_GAMES {
+        violations.push(RoundViolation::new(
+            "players",
+            format!("lists {} players, more than an event may have", raw.len()),
+        ));
+        return Vec::new();
+    }
+    raw.iter()
+        .enumerate()
+        .filter_map(|(index, p)| {
+            player(format!("players[{index}]"), Some(p))
+                .map_err(|v| violations.push(v))
+                .ok()
+        })
+        .collect()
+}
+
+/// The round's schedule: the games wait for StartRound unless a start is
+/// scheduled, and a default time counts from whichever start comes.
+fn schedule(settings: &proto::RoundSettings) -> Result<Schedule, Status> {
+    let scheduled = settings
+        .scheduled_start_time
+        .as_ref()
+        .map(|at| request::timestamp("settings.scheduled_start_time", at))
+        .transpose()?;
+    let default_time =
+        request::non_negative("settings.default_time_millis", settings.default_time_millis)?;
+    let default_time = (default_time > 0).then_some(u64::from(default_time));
+    Ok(Schedule::started_by_arbiter(scheduled, default_time))
+}
+
+/// The round number a request names, 1 to 1000.
+pub fn round_number(value: i32) -> Result<u32, Status> {
+    match u32::try_from(value) {
+        Ok(n) if (1..=crate::domain::Pairing::MAX_ROUND).contains(&n) => Ok(n),
+        _ => Err(status::invalid_field(&FieldError::new(
+            "round",
+            format!("must be from 1 to {}", crate::domain::Pairing::MAX_ROUND),
+        ))),
+    }
+}
+
+/// The refusal of a round request's fields, every one named.
+pub fn refused(violations: Vec<RoundViolation>) -> Status {
+    crate::arbiter::ArbiterError::RoundRefused(violations).into()
+}
+
+/// The plan a `CreateRound` request asks for.
+pub fn create_request(req: &proto::CreateRoundRequest) -> Result<RoundRequest, Status> {
+    let request_id = request::request_id(&req.request_id)?;
+    let event_id = request::event_id(&req.event_id)?;
+    let number = round_number(req.round)?;
+    if req.boards.len() > crate::domain::MAX_ROUND_BOARDS {
+        // Too large to read board by board.
+        return Err(refused(vec![RoundViolation::new(
+            "boards",
+            format!(
+                "has {} boards, more than the {} a round may have",
+                req.boards.len(),
+                crate::domain::MAX_ROUND_BOARDS
+            ),
+        )]));
+    }
+    let settings = req.settings.clone().unwrap_or_default();
+    let schedule = schedule(&settings)?;
+    let mut refused = Vec::new();
+    let boards = boards(
+        &event_id,
+        number,
+        &settings,
+        schedule,
+        &req.boards,
+        &mut refused,
+    );
+    let byes = byes(&req.byes, &mut refused);
+    let roster = roster(&req.players, &mut refused);
+    Ok(RoundRequest {
+        event: event_id,
+        number,
+        request_id: request_id.map(|key| key.as_str().to_owned()),
+        boards,
+        byes,
+        roster,
+        refused,
+    })
+}
+
+/// The protobuf form of a round.
+pub fn round(round: &Round) -> proto::Round {
+    proto::Round {
+        event_id: round.event().to_string(),
+        round: i32::try_from(round.number()).unwrap_or(i32::MAX),
+        board_count: i32::try_from(round.boards().len()).unwrap_or(i32::MAX),
+        byes: round
+            .byes()
+            .iter()
+            .map(|bye| proto::RoundBye {
+                player: Some(convert::player(&bye.player)),
+                kind: proto_bye_kind(bye.kind).into(),
+            })
+            .collect(),
+        create_time: Some(convert::timestamp(round.created_at())),
+        start_time: round.started().map(|s| convert::timestamp(s.at)),
+        started_by: round.started().map(|s| s.by.clone()).unwrap_or_default(),
+        players: round.roster().iter().map(convert::player).collect(),
+    }
+}
+
+fn round_game(seats: &RoundSeats) -> proto::RoundGame {
+    proto::RoundGame {
+        board: i32::try_from(seats.board.board).unwrap_or(i32::MAX),
+        game_id: seats.board.game.to_string(),
+        white: Some(convert::player(&seats.board.white)),
+        black: Some(convert::player(&seats.board.black)),
+        white_token: seats.tokens.white.clone(),
+        black_token: seats.tokens.black.clone(),
+    }
+}
+
+/// The protobuf form of a created round.
+pub fn created(created: &CreatedRound) -> proto::CreateRoundResponse {
+    proto::CreateRoundResponse {
+        round: Some(round(&created.round)),
+        games: created.games.iter().map(round_game).collect(),
+    }
+}
+
+/// The protobuf form of a page of a round's boards.
+pub fn page(page: &RoundPage, next_page_token: String) -> proto::GetRoundResponse {
+    let boards = page
+        .boards
+        .iter()
+        .map(|(board, game)| {
+            let mut status = proto::BoardStatus {
+                board: i32::try_from(board.board).unwrap_or(i32::MAX),
+                game_id: board.game.to_string(),
+                white: Some(convert::player(&board.white)),
+                black: Some(convert::player(&board.black)),
+                ..proto::BoardStatus::default()
+            };
+            if let Some(game) = game {
+                let view = convert::game(game, page.as_of);
+                status.status = view.status;
+                status.ply = view.ply;
+                status.side_to_move = view.side_to_move;
+                status.clock = view.clock;
+                status.white_present = game.present().contains(Color::White);
+                status.black_present = game.present().contains(Color::Black);
+                status.result = view.result;
+            }
+            status
+        })
+        .collect();
+    proto::GetRoundResponse {
+        round: Some(round(&page.round)),
+        boards,
+        next_page_token,
+        server_time: Some(convert::timestamp(page.as_of)),
+    }
+}
+
+/// The plan an `ImportPairings` request asks for, once the pairings are
+/// mapped to `ranks` (the request's players, or the event's ranks).
+pub fn import_request(
+    req: &proto::ImportPairingsRequest,
+    ranks: &[Player],
+) -> Result<RoundRequest, Status> {
+    use crate::domain::EnginePairings;
+    let pairings = EnginePairings::parse(&req.pairings)
+        .map_err(|err| refused(vec![RoundViolation::new("pairings", err.to_string())]))?;
+    if !req.trf.is_empty() {
+        check_trf(&req.trf, ranks)?;
+    }
+    let assigned = pairings.assign(ranks).map_err(refused)?;
+    let boards = assigned
+        .boards
+        .iter()
+        .map(|(board, white, black)| proto::RoundBoard {
+            board: i32::try_from(*board).unwrap_or(i32::MAX),
+            white: Some(convert::player(white)),
+            black: Some(convert::player(black)),
+            overrides: None,
+        })
+        .collect();
+    let mut byes: Vec<proto::RoundBye> = assigned
+        .byes
+        .iter()
+        .map(|player| proto::RoundBye {
+            player: Some(convert::player(player)),
+            kind: proto::ByeKind::PairingAllocated.into(),
+        })
+        .collect();
+    byes.extend(req.byes.iter().cloned());
+    create_request(&proto::CreateRoundRequest {
+        request_id: req.request_id.clone(),
+        event_id: req.event_id.clone(),
+        round: req.round,
+        settings: req.settings.clone(),
+        boards,
+        byes,
+        players: req.players.clone(),
+    })
+}
+
+/// Refuses a TRF whose player lines are not `ranks`, name for name: the
+/// pairings were made from another report.
+fn check_trf(trf: &str, ranks: &[Player]) -> Result<(), Status> {
+    if trf.len() > crate::arbiter::MAX_TRF_BYTES {
+        return Err(refused(vec![RoundViolation::new(
+            "trf",
+            format!("is longer than {} bytes", crate::arbiter::MAX_TRF_BYTES),
+        )]));
+    }
+    let lines = crate::domain::trf_starting_ranks(trf).map_err(|v| refused(vec![v]))?;
+    let mut violations = Vec::new();
+    if lines.len() != ranks.len() {
+        violations.push(RoundViolation::new(
+            "trf",
+            format!(
+                "has {} players, but the starting ranks have {}",
+                lines.len(),
+                ranks.len()
+            ),
+        ));
+    }
+    for (rank, name) in &lines {
+        let expected = usize::try_from(*rank)
+            .ok()
+            .and_then(|r| r.checked_sub(1))
+            .and_then(|i| ranks.get(i));
+        let matches = expected.is_some_and(|p| {
+            let shown: String = p.display_name().chars().take(33).collect();
+            shown.trim_end() == name
+        });
+        if !matches {
+            violations.push(RoundViolation::new(
+                "trf",
+                format!(
+                    "starting rank {rank} is {name:?} in the TRF, {} in the event",
+                    expected.map_or("nobody".to_owned(), |p| format!("{:?}", p.display_name()))
+                ),
+            ));
+        }
+        if violations.len() >= 20 {
+            break;
+        }
+    }
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(refused(violations))
+    }
+}
+
+/// The starting ranks a request lists, if it lists any.
+pub fn listed_ranks(raw: &[proto::Player]) -> Result<Vec<Player>, Status> {
+    let mut violations = Vec::new();
+    let ranks = roster(raw, &mut violations);
+    if violations.is_empty() {
+        Ok(ranks)
+    } else {
+        Err(refused(violations))
+    }
+}

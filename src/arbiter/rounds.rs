@@ -1,0 +1,511 @@
+//! Rounds: creating a round's games all or nothing, starting them
+//! together, reading them back, and the pairing engine's loop.
+//!
+//! A round is created in three steps, each safe to repeat and to run on
+//! any replica:
+//! 1. the plan is checked whole (every board, against the games the event
+//!    already has in the round) and refused whole;
+//! 2. the round's record is written with a compare-and-set (version 0 to
+//!    1): from then on the round exists, every board with its game's
+//!    identifier and setup;
+//! 3. each board's game is created from the record (listed in the event,
+//!    then committed at version 0 to 1, as `CreateGame` does), and the
+//!    record is marked complete.
+//!
+//! A request interrupted after step 2 leaves a record that is not
+//! complete; the next request that reads the round (a repeat of the
+//! creation, `GetRound`, `StartRound`) runs step 3 again. The games'
+//! identifiers and tokens follow from the record, so whichever replica
+//! completes it creates the same games.
+
+use std::collections::HashMap;
+
+use futures::{StreamExt, TryStreamExt, stream};
+
+use super::{Arbiter, ArbiterError, MAX_ATTEMPTS, SeatTokens, analysis::FastVerdict, codec};
+use crate::{
+    domain::{
+        Bye, EventId, ExistingGame, Game, GameId, GameStatus, MAX_ROUND_BOARDS, Pairing,
+        PlannedBoard, Player, Round, RoundRequest, RoundSummary, Timestamp, stored::round_record,
+    },
+    store::{Commit, CommitOutcome, Corruption, EventPosition, StoreError, StoredRound},
+};
+
+/// How many of a round's games are created (or started) at once: enough
+/// to keep the store busy, few enough to leave it to other requests.
+const CONCURRENT_GAMES: usize = 32;
+
+/// The most rounds an event-wide read takes the byes and ranks of.
+const MAX_EVENT_ROUNDS: usize = Pairing::MAX_ROUND as usize;
+
+/// A round's game and its seats' tokens.
+#[derive(Clone, Debug)]
+pub struct RoundSeats {
+    /// The board, its game and players.
+    pub board: PlannedBoard,
+    /// The tokens.
+    pub tokens: SeatTokens,
+}
+
+/// A round created (or found created), with its games' tokens.
+#[derive(Clone, Debug)]
+pub struct CreatedRound {
+    /// The round.
+    pub round: Round,
+    /// Its games, in the request's order.
+    pub games: Vec<RoundSeats>,
+}
+
+/// What a round's start did.
+#[derive(Clone, Debug)]
+pub struct StartedRound {
+    /// The round.
+    pub round: Round,
+    /// Games this start started.
+    pub started: usize,
+    /// Games that had started already.
+    pub already_started: usize,
+    /// Games already over.
+    pub finished: usize,
+}
+
+/// A round's boards as they stand.
+#[derive(Clone, Debug)]
+pub struct RoundPage {
+    /// The round.
+    pub round: Round,
+    /// A page of its boards, in board order, each with its game (`None`
+    /// should the store have lost it).
+    pub boards: Vec<(PlannedBoard, Option<Game>)>,
+    /// Where the next page starts, if there are more boards.
+    pub next: Option<usize>,
+    /// The time the games are shown as of.
+    pub as_of: Timestamp,
+}
+
+fn corrupt(err: crate::domain::stored::encoding::DecodeError) -> ArbiterError {
+    ArbiterError::Store(StoreError::Corrupt(Corruption::Decode(err)))
+}
+
+fn stored(round: &Round, version: u64) -> Result<StoredRound, ArbiterError> {
+    Ok(StoredRound {
+        version,
+        bytes: round_record::encode_round(round).map_err(corrupt)?,
+        summary: round_record::encode_summary(&round.summary()).map_err(corrupt)?,
+    })
+}
+
+impl Arbiter {
+    /// The round's record and its version, if it has one.
+    async fn read_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+    ) -> Result<Option<(Round, u64)>, ArbiterError> {
+        let Some(found) = self.store.round(event_id, number).await? else {
+            return Ok(None);
+        };
+        let round = round_record::decode_round(&found.bytes).map_err(corrupt)?;
+        Ok(Some((round, found.version)))
+    }
+
+    /// The games the event lists in round `number`, each as it stands (a
+    /// listing whose game does not exist, or belongs elsewhere, left
+    /// out): at most one more than a round may have.
+    async fn games_listed_in_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+    ) -> Result<Vec<ExistingGame>, ArbiterError> {
+        let mut after: Option<EventPosition> = None;
+        let mut found = Vec::new();
+        let mut listings = 0usize;
+        'pages: loop {
+            let listed = self
+                .store
+                .event_games(event_id, after.as_ref(), 500)
+                .await?;
+            let exhausted = listed.len() < 500;
+            let in_round: Vec<EventPosition> = listed
+                .iter()
+                .filter(|entry| entry.round == number)
+                .cloned()
+                .collect();
+            after = listed.last().cloned();
+            let past = listed.iter().any(|entry| entry.round > number);
+            listings += in_round.len();
+            if listings > MAX_ROUND_BOARDS + 1 {
+                break 'pages;
+            }
+            let ids: Vec<GameId> = in_round.iter().map(|e| e.game.clone()).collect();
+            for (entry, loaded) in in_round.iter().zip(self.load_current_many(&ids).await?) {
+                if let Some((game, _)) = loaded
+                    && super::queries::listed_where_it_belongs(&game, event_id, entry)
+                {
+                    found.push(ExistingGame {
+                        game: game.id().clone(),
+                        board: entry.board,
+                        white: game.white().id.clone(),
+                        black: game.black().id.clone(),
+                    });
+                }
+            }
+            if exhausted || past {
+                break;
+            }
+        }
+        Ok(found)
+    }
+
+    /// Creates a round all or nothing (see the module's documentation):
+    /// refused whole, every offence named, when anything in it is wrong;
+    /// a repeat of the same plan returns the same games and tokens.
+    pub async fn create_round(&self, request: RoundRequest) -> Result<CreatedRound, ArbiterError> {
+        let event_id = request.event.clone();
+        let number = request.number;
+        let request_id = request.request_id.clone();
+        for _ in 0..MAX_ATTEMPTS {
+            let now = self.store.now().await?;
+            let existing = self.read_round(&event_id, number).await?;
+            let listed = match &existing {
+                // Its own games are listed; the plan is compared below.
+                Some(_) => Vec::new(),
+                None => self.games_listed_in_round(&event_id, number).await?,
+            };
+            let plan =
+                Round::plan(request.clone(), &listed, now).map_err(ArbiterError::RoundRefused)?;
+            if let Some((round, version)) = existing {
+                if !round.same_plan(&plan) {
+                    if request_id.is_some() && round.request_id() == request_id.as_deref() {
+                        return Err(ArbiterError::RequestIdReused {
+                            request_id: request_id.unwrap_or_default(),
+                        });
+                    }
+                    return Err(ArbiterError::RoundExists { event_id, number });
+                }
+                return self.complete_round(round, version).await;
+            }
+            self.check_round_starts(&plan).await?;
+            if self
+                .store
+                .put_round(&event_id, number, 0, &stored(&plan, 1)?)
+                .await?
+            {
+                tracing::info!(event_id = %event_id, round = number, boards = plan.boards().len(), "round planned");
+                return self.complete_round(plan, 1).await;
+            }
+            // Another request recorded the round first: decide again on
+            // its record.
+        }
+        Err(ArbiterError::Contention)
+    }
+
+    /// Refuses a plan whose starting position an analysis proves dead
+    /// (FIDE 5.2.2), as `CreateGame` does: one analysis per distinct start.
+    async fn check_round_starts(&self, round: &Round) -> Result<(), ArbiterError> {
+        let mut seen = Vec::new();
+        for board in round.boards() {
+            let setup = round.setup(board).ok_or_else(|| round_corrupt(round))?;
+            let fen = setup.initial_fen();
+            if seen.contains(&fen) {
+                continue;
+            }
+            let probe = Game::create(
+                board.game.clone(),
+                setup.clone(),
+                self.seats.issue(&board.game).hashes(),
+                round.created_at(),
+            )
+            .0;
+            if let FastVerdict::Dead(_) = self.analyse_start(&probe).await {
+                return Err(setup.dead_start().into());
+            }
+            seen.push(fen);
+        }
+        Ok(())
+    }
+
+    /// Creates every game of a recorded round that does not exist yet,
+    /// then marks the record complete (step 3 of the module's
+    /// documentation): the same games and tokens whoever runs it.
+    async fn complete_round(
+        &self,
+        round: Round,
+        version: u64,
+    ) -> Result<CreatedRound, ArbiterError> {
+        // Every board is tried, even after one fails: what is created
+        // stays created, and the next attempt has less to do.
+        let attempts: Vec<Result<RoundSeats, ArbiterError>> =
+            stream::iter(round.boards().iter().cloned())
+                .map(|board| {
+                    let round = &round;
+                    async move { self.create_round_game(round, board).await }
+                })
+                .buffered(CONCURRENT_GAMES)
+                .collect()
+                .await;
+        let games = attempts.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let round = if round.is_complete() {
+            round
+        } else {
+            let completed = round.clone().completed();
+            let (event_id, number) = (round.event().clone(), round.number());
+            if self
+                .store
+                .put_round(
+                    &event_id,
+                    number,
+                    version,
+                    &stored(&completed, version + 1)?,
+                )
+                .await?
+            {
+                completed
+            } else {
+                // Another replica completed (or started) it meanwhile.
+                self.read_round(&event_id, number)
+                    .await?
+                    .map_or(completed, |(round, _)| round)
+            }
+        };
+        Ok(CreatedRound { round, games })
+    }
+
+    /// Creates one board's game from the round's record, unless it exists.
+    async fn create_round_game(
+        &self,
+        round: &Round,
+        board: PlannedBoard,
+    ) -> Result<RoundSeats, ArbiterError> {
+        let id = board.game.clone();
+        let tokens = self.seats.issue(&id);
+        let setup = round.setup(&board).ok_or_else(|| round_corrupt(round))?;
+        if !round.is_complete() {
+            let now = self.store.now().await?;
+            let (game, created) = Game::create(id.clone(), setup, tokens.hashes(), now);
+            self.list_in_event(&game).await?;
+            let commit = Commit {
+                expected: 0,
+                state: codec::encode_state(&game)?,
+                events: vec![codec::encode_event(&created)?],
+                deadline: game.deadline(),
+                event: game.pairing().event_id.clone(),
+            };
+            match self.store.commit(&id, commit).await? {
+                CommitOutcome::Committed => {
+                    self.record(std::slice::from_ref(&created));
+                    return Ok(RoundSeats { board, tokens });
+                }
+                CommitOutcome::Conflict { .. } => {}
+            }
+        }
+        // Created before (by an earlier attempt, or by CreateGame for a game
+        // the round took in): its tokens are the ones it was created with.
+        let (existing, _) = self.load_current(&id).await?;
+        if existing.seats() != tokens.hashes() {
+            return Err(ArbiterError::TokensNotReissuable { game_id: id });
+        }
+        Ok(RoundSeats { board, tokens })
+    }
+
+    /// The round, completed first if its creation was interrupted.
+    async fn completed_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+    ) -> Result<(Round, u64), ArbiterError> {
+        let (round, version) = self.read_round(event_id, number).await?.ok_or_else(|| {
+            ArbiterError::RoundNotFound {
+                event_id: event_id.clone(),
+                number,
+            }
+        })?;
+        if round.is_complete() {
+            return Ok((round, version));
+        }
+        let created = self.complete_round(round, version).await?;
+        let version = self
+            .store
+            .round(event_id, number)
+            .await?
+            .map_or(version + 1, |stored| stored.version);
+        Ok((created.round, version))
+    }
+
+    /// Starts every game of the round for `by` at one instant, "now" as
+    /// the request reads it once (one commit per game; a game already
+    /// started or over is left as it is), and records the round's start.
+    pub async fn start_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        by: &str,
+    ) -> Result<StartedRound, ArbiterError> {
+        let (round, _) = self.completed_round(event_id, number).await?;
+        let at = self.store.now().await?;
+        let outcomes: Vec<GameStatus> = stream::iter(round.boards().iter().cloned())
+            .map(|board| async move { self.start_round_game(&board.game, by, at).await })
+            .buffered(CONCURRENT_GAMES)
+            .try_collect()
+            .await?;
+        let mut started = StartedRound {
+            round: round.clone(),
+            started: 0,
+            already_started: 0,
+            finished: 0,
+        };
+        for outcome in outcomes {
+            match outcome {
+                GameStatus::Pending => started.started += 1,
+                GameStatus::Active => started.already_started += 1,
+                GameStatus::Finished | GameStatus::Aborted => started.finished += 1,
+            }
+        }
+        for _ in 0..MAX_ATTEMPTS {
+            let (current, version) = self.read_round(event_id, number).await?.ok_or_else(|| {
+                ArbiterError::RoundNotFound {
+                    event_id: event_id.clone(),
+                    number,
+                }
+            })?;
+            if current.started().is_some() {
+                started.round = current;
+                return Ok(started);
+            }
+            let next = current.started_by(by, at);
+            if self
+                .store
+                .put_round(event_id, number, version, &stored(&next, version + 1)?)
+                .await?
+            {
+                tracing::info!(event_id = %event_id, round = number, by, "round started");
+                started.round = next;
+                return Ok(started);
+            }
+        }
+        Err(ArbiterError::Contention)
+    }
+
+    /// Starts one game at `at`: `Pending` when this call started it,
+    /// `Active` when it had started, `Finished` or `Aborted` when it is
+    /// over.
+    async fn start_round_game(
+        &self,
+        id: &GameId,
+        by: &str,
+        at: Timestamp,
+    ) -> Result<GameStatus, ArbiterError> {
+        for _ in 0..MAX_ATTEMPTS {
+            let (game, _) = self.load_current(id).await?;
+            if game.is_over() {
+                return Ok(game.status());
+            }
+            let decision = game
+                .start(by, at)
+                .map_err(|rejection| ArbiterError::refused(rejection, &game))?;
+            match self.commit(game, decision).await? {
+                Some((_, events)) if events.is_empty() => return Ok(GameStatus::Active),
+                Some(_) => return Ok(GameStatus::Pending),
+                None => {}
+            }
+        }
+        Err(ArbiterError::Contention)
+    }
+
+    /// A page of the round's boards in board order, from the `offset`-th,
+    /// at most `size`, each game as it stands: one read of the round and
+    /// one of the page's games.
+    pub async fn get_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        offset: usize,
+        size: usize,
+    ) -> Result<RoundPage, ArbiterError> {
+        let (round, _) = self.completed_round(event_id, number).await?;
+        let mut boards: Vec<&PlannedBoard> = round.boards().iter().collect();
+        boards.sort_by_key(|b| b.board);
+        let page: Vec<PlannedBoard> = boards
+            .iter()
+            .skip(offset)
+            .take(size)
+            .map(|b| (*b).clone())
+            .collect();
+        let next = (offset.saturating_add(page.len()) < boards.len())
+            .then(|| offset.saturating_add(page.len()));
+        let ids: Vec<GameId> = page.iter().map(|b| b.game.clone()).collect();
+        let loaded = self.load_current_many(&ids).await?;
+        let as_of = match loaded.iter().flatten().map(|(_, now)| *now).max() {
+            Some(now) => now,
+            None => self.store.now().await?,
+        };
+        let boards = page
+            .into_iter()
+            .zip(loaded)
+            .map(|(board, loaded)| (board, loaded.map(|(game, _)| game)))
+            .collect();
+        Ok(RoundPage {
+            round,
+            boards,
+            next,
+            as_of,
+        })
+    }
+
+    /// The byes and starting ranks every round of the event records, in
+    /// round order.
+    pub(super) async fn round_summaries(
+        &self,
+        event_id: &EventId,
+    ) -> Result<Vec<RoundSummary>, ArbiterError> {
+        self.store
+            .round_summaries(event_id, MAX_EVENT_ROUNDS)
+            .await?
+            .into_iter()
+            .map(|(_, bytes)| round_record::decode_summary(&bytes).map_err(corrupt))
+            .collect()
+    }
+
+    /// The event's starting ranks, as ExportTrf numbers its players: the
+    /// ranks its rounds brought, then every other player by first
+    /// appearance (round, board, White before Black), then byes.
+    pub async fn starting_ranks(&self, event_id: &EventId) -> Result<Vec<Player>, ArbiterError> {
+        let summaries = self.round_summaries(event_id).await?;
+        let (event, _permit) = self.event_records(event_id, &super::Reader::Admin).await?;
+        let byes: Vec<Bye> = summaries.iter().flat_map(RoundSummary::byes).collect();
+        let roster: Vec<Player> = summaries.iter().flat_map(|s| s.roster.clone()).collect();
+        Ok(crate::domain::tournament::trf::starting_ranks(
+            &roster,
+            &event.records,
+            &byes,
+        ))
+    }
+}
+
+/// The error of a round record that names settings it does not hold.
+fn round_corrupt(round: &Round) -> ArbiterError {
+    corrupt(crate::domain::stored::encoding::DecodeError::Malformed {
+        what: "round",
+        detail: format!(
+            "round {} of event {} names a board's settings the record does not hold",
+            round.number(),
+            round.event()
+        ),
+    })
+}
+
+/// Merges the byes rounds record with those a request names: a request's
+/// bye that a round already gives is taken once.
+pub(super) fn with_round_byes(summaries: &[RoundSummary], requested: Vec<Bye>) -> Vec<Bye> {
+    let mut byes: Vec<Bye> = summaries.iter().flat_map(RoundSummary::byes).collect();
+    let given: HashMap<(String, u32), crate::domain::ByeKind> = byes
+        .iter()
+        .map(|b| ((b.player.id.clone(), b.round), b.kind))
+        .collect();
+    byes.extend(
+        requested
+            .into_iter()
+            .filter(|b| given.get(&(b.player.id.clone(), b.round)) != Some(&b.kind)),
+    );
+    byes
+}

@@ -1,0 +1,149 @@
+//! The stored form of a round's record and of its summary: JSON in an
+//! envelope that names its schema, `{"schema":1,"round":{…}}` and
+//! `{"schema":1,"summary":{…}}`, readable with `redis-cli`. A newer schema
+//! than this release knows is refused rather than misread.
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::{Round, RoundSummary, stored::encoding::DecodeError};
+
+/// The schema this release writes.
+pub const ROUND_SCHEMA: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct RoundEnvelope {
+    schema: u32,
+    round: Round,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SummaryEnvelope {
+    schema: u32,
+    summary: RoundSummary,
+}
+
+/// Only the schema, read first so that a newer record is told apart from
+/// a malformed one.
+#[derive(Deserialize)]
+struct SchemaOnly {
+    schema: u32,
+}
+
+fn malformed(what: &'static str, err: &serde_json::Error) -> DecodeError {
+    DecodeError::Malformed {
+        what,
+        detail: err.to_string(),
+    }
+}
+
+fn check_schema(what: &'static str, bytes: &[u8]) -> Result<(), DecodeError> {
+    let SchemaOnly { schema } =
+        serde_json::from_slice(bytes).map_err(|err| malformed(what, &err))?;
+    if schema > ROUND_SCHEMA {
+        return Err(DecodeError::NewerSchema { what, schema });
+    }
+    Ok(())
+}
+
+/// A round's record as stored.
+pub fn encode_round(round: &Round) -> Result<Vec<u8>, DecodeError> {
+    serde_json::to_vec(&RoundEnvelope {
+        schema: ROUND_SCHEMA,
+        round: round.clone(),
+    })
+    .map_err(|err| malformed("round", &err))
+}
+
+/// A round from its stored record.
+pub fn decode_round(bytes: &[u8]) -> Result<Round, DecodeError> {
+    check_schema("round", bytes)?;
+    let envelope: RoundEnvelope =
+        serde_json::from_slice(bytes).map_err(|err| malformed("round", &err))?;
+    Ok(envelope.round)
+}
+
+/// A round's summary as stored.
+pub fn encode_summary(summary: &RoundSummary) -> Result<Vec<u8>, DecodeError> {
+    serde_json::to_vec(&SummaryEnvelope {
+        schema: ROUND_SCHEMA,
+        summary: summary.clone(),
+    })
+    .map_err(|err| malformed("round summary", &err))
+}
+
+/// A round's summary from its stored form.
+pub fn decode_summary(bytes: &[u8]) -> Result<RoundSummary, DecodeError> {
+    check_schema("round summary", bytes)?;
+    let envelope: SummaryEnvelope =
+        serde_json::from_slice(bytes).map_err(|err| malformed("round summary", &err))?;
+    Ok(envelope.summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{
+        BoardRequest, ByeKind, EventId, GameRules, NewGame, Pairing, RoundBye, RoundRequest,
+        StartPosition, Variant, test_support::*,
+    };
+
+    fn round() -> Round {
+        let setup = NewGame::new(
+            player("a", "A"),
+            player("b", "B"),
+            Variant::Standard,
+            &StartPosition::Standard,
+            Pairing::default(),
+            GameRules::default(),
+        )
+        .expect("setup");
+        let request = RoundRequest {
+            event: EventId::parse("e").expect("event"),
+            number: 3,
+            request_id: Some("r3".into()),
+            boards: vec![BoardRequest {
+                board: 1,
+                white: setup.white().clone(),
+                black: setup.black().clone(),
+                setup: Ok(setup),
+            }],
+            byes: vec![RoundBye {
+                player: player("c", "C"),
+                kind: ByeKind::HalfPoint,
+            }],
+            roster: vec![player("a", "A"), player("b", "B"), player("c", "C")],
+            refused: Vec::new(),
+        };
+        Round::plan(request, &[], at(7)).expect("round")
+    }
+
+    #[test]
+    fn a_round_and_its_summary_read_back_as_written() {
+        let round = round().started_by("chief", at(9));
+        let bytes = encode_round(&round).expect("encoded");
+        assert!(bytes.starts_with(b"{\"schema\":1,\"round\":"));
+        assert_eq!(decode_round(&bytes), Ok(round.clone()));
+        let summary = round.summary();
+        let bytes = encode_summary(&summary).expect("encoded");
+        assert_eq!(decode_summary(&bytes), Ok(summary));
+    }
+
+    #[test]
+    fn newer_and_malformed_records_are_refused() {
+        assert_eq!(
+            decode_round(b"{\"schema\":2,\"round\":{}}"),
+            Err(DecodeError::NewerSchema {
+                what: "round",
+                schema: 2
+            })
+        );
+        assert!(matches!(
+            decode_round(b"{\"schema\":1,\"round\":{}}"),
+            Err(DecodeError::Malformed { what: "round", .. })
+        ));
+        assert!(matches!(
+            decode_summary(b"not json"),
+            Err(DecodeError::Malformed { .. })
+        ));
+    }
+}

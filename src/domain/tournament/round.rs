@@ -1,0 +1,480 @@
+//! A round of an event: its games, planned together and created all or
+//! nothing, the byes it gives, the starting ranks it brings, and its
+//! start.
+//!
+//! A round is planned from a request (boards with both players and each
+//! board's setup, byes) and refused whole, with every offending board
+//! named, when anything in it is wrong: a player paired twice, a board
+//! number repeated, a board the event already holds with other players.
+//! The plan is recorded before any of its games is created; the games are
+//! then created from the record, by whichever replica gets there, so a
+//! round interrupted half-way is completed from its record (see
+//! `docs/rounds.md`).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::{Bye, ByeKind, EventId, GameId, NewGame, Pairing, Player, Timestamp};
+
+/// The most boards a round may have: a round of 4,000 players, far above
+/// the largest opens, and a `CreateRound` answer of a few hundred KB.
+pub const MAX_ROUND_BOARDS: usize = 2_000;
+
+/// The most byes a round may give.
+pub const MAX_ROUND_BYES: usize = MAX_ROUND_BOARDS;
+
+/// One refusal in a round request: the request field (as the API names it,
+/// with the board's index, e.g. `boards[3].black.id`) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundViolation {
+    /// The field.
+    pub field: String,
+    /// Why it is refused.
+    pub reason: String,
+}
+
+impl RoundViolation {
+    /// A refusal of `field` for `reason`.
+    pub fn new(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// One board of a round request: its number, its players, and its game's
+/// setup (the rules, the clocks) from the round's settings and the board's
+/// own overrides, or why that setup is refused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardRequest {
+    /// The board number, from 1.
+    pub board: u32,
+    /// White.
+    pub white: Player,
+    /// Black.
+    pub black: Player,
+    /// The game's setup, with these players; its pairing is the round's
+    /// and the board's. A refusal is reported with the round's others.
+    pub setup: Result<NewGame, RoundViolation>,
+}
+
+/// What a round request asks for, its fields read: the plan
+/// [`Round::plan`] checks whole.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundRequest {
+    /// The event.
+    pub event: EventId,
+    /// The round number.
+    pub number: u32,
+    /// The request's idempotency key.
+    pub request_id: Option<String>,
+    /// The boards, in the request's order.
+    pub boards: Vec<BoardRequest>,
+    /// The byes.
+    pub byes: Vec<RoundBye>,
+    /// The starting ranks the round brings.
+    pub roster: Vec<Player>,
+    /// The fields refused while reading the request (a malformed player,
+    /// an unknown bye kind): reported with the plan's own refusals.
+    pub refused: Vec<RoundViolation>,
+}
+
+/// A bye the round gives a player who has no game in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundBye {
+    /// The player.
+    pub player: Player,
+    /// What the bye is.
+    pub kind: ByeKind,
+}
+
+/// A game the event already holds in the round being planned (made by
+/// `CreateGame`, or by an earlier request for the round).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExistingGame {
+    /// The game.
+    pub game: GameId,
+    /// Its board.
+    pub board: u32,
+    /// White's id.
+    pub white: String,
+    /// Black's id.
+    pub black: String,
+}
+
+/// One board of a round as recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedBoard {
+    /// The board number.
+    pub board: u32,
+    /// The board's game.
+    pub game: GameId,
+    /// White.
+    pub white: Player,
+    /// Black.
+    pub black: Player,
+    /// Which of the round's settings the game is played under.
+    settings: usize,
+}
+
+/// How a round was started.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundStart {
+    /// When.
+    pub at: Timestamp,
+    /// By whom.
+    pub by: String,
+}
+
+/// A round as recorded: what it is (its boards and byes), and where its
+/// creation and start stand.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    event: EventId,
+    number: u32,
+    /// The idempotency key of the request that planned it, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    request_id: Option<String>,
+    /// The distinct setups of the round's games, each with neutral players
+    /// and pairing: most rounds have one.
+    settings: Vec<NewGame>,
+    boards: Vec<PlannedBoard>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    byes: Vec<RoundBye>,
+    /// Players in starting-rank order that the round brings to the event
+    /// (its first round's, usually), for the event's reports.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    roster: Vec<Player>,
+    created_at: Timestamp,
+    /// Whether every board's game has been created.
+    complete: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    started: Option<RoundStart>,
+}
+
+/// The part of a round every event-wide read takes: the byes it gives and
+/// the players it ranks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundSummary {
+    /// The round.
+    pub number: u32,
+    /// Its byes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub byes: Vec<RoundBye>,
+    /// The starting ranks it brings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roster: Vec<Player>,
+}
+
+/// A player without an identity or name: the settings a round keeps are
+/// its games' setups with the players taken out.
+fn nobody() -> Player {
+    Player {
+        id: String::new(),
+        name: String::new(),
+    }
+}
+
+impl Round {
+    /// Plans round `number` of `event` from a request: the boards, the byes
+    /// and the starting ranks it brings, checked together against the
+    /// games the event already holds in that round (`existing`). A game
+    /// already on a board with the same players is taken into the round;
+    /// anything else wrong is refused, every offence named.
+    pub fn plan(
+        request: RoundRequest,
+        existing: &[ExistingGame],
+        now: Timestamp,
+    ) -> Result<Self, Vec<RoundViolation>> {
+        let RoundRequest {
+            event,
+            number,
+            request_id,
+            boards,
+            byes,
+            roster,
+            refused,
+        } = request;
+        let mut violations = Vec::new();
+        if number == 0 || number > Pairing::MAX_ROUND {
+            violations.push(RoundViolation::new(
+                "round",
+                format!("must be from 1 to {}", Pairing::MAX_ROUND),
+            ));
+        }
+        if boards.is_empty() && byes.is_empty() {
+            violations.push(RoundViolation::new(
+                "boards",
+                "is empty: a round needs a board or a bye",
+            ));
+        }
+        if boards.len() > MAX_ROUND_BOARDS {
+            violations.push(RoundViolation::new(
+                "boards",
+                format!(
+                    "has {} boards, more than the {MAX_ROUND_BOARDS} a round may have",
+                    boards.len()
+                ),
+            ));
+        }
+        if byes.len() > MAX_ROUND_BYES {
+            violations.push(RoundViolation::new(
+                "byes",
+                format!(
+                    "has {} byes, more than the {MAX_ROUND_BYES} a round may give",
+                    byes.len()
+                ),
+            ));
+        }
+        if !violations.is_empty() {
+            // Too large to check board by board, or not a round at all.
+            return Err(violations);
+        }
+        violations.extend(refused);
+
+        // Each board number once; each player once, in a game or a bye.
+        let mut board_at: HashMap<u32, usize> = HashMap::new();
+        let mut seat_of: HashMap<String, String> = HashMap::new();
+        let mut seat =
+            |id: &str, field: String, violations: &mut Vec<RoundViolation>| match seat_of.get(id) {
+                Some(first) => violations.push(RoundViolation::new(
+                    format!("{field}.id"),
+                    format!("player {id:?} is also in {first}: a player plays once a round"),
+                )),
+                None => {
+                    seat_of.insert(id.to_owned(), field);
+                }
+            };
+        for (index, request) in boards.iter().enumerate() {
+            let field = format!("boards[{index}]");
+            if request.board == 0 || request.board > Pairing::MAX_BOARD {
+                violations.push(RoundViolation::new(
+                    format!("{field}.board"),
+                    format!("must be from 1 to {}", Pairing::MAX_BOARD),
+                ));
+            } else if let Some(first) = board_at.get(&request.board) {
+                violations.push(RoundViolation::new(
+                    format!("{field}.board"),
+                    format!(
+                        "board {} is also boards[{first}]: a board has one game",
+                        request.board
+                    ),
+                ));
+            } else {
+                board_at.insert(request.board, index);
+            }
+            seat(&request.white.id, format!("{field}.white"), &mut violations);
+            seat(&request.black.id, format!("{field}.black"), &mut violations);
+            // A refusal of the round's settings is the same on every
+            // board: reported once.
+            if let Err(refused) = &request.setup
+                && !violations.contains(refused)
+            {
+                violations.push(refused.clone());
+            }
+        }
+        for (index, bye) in byes.iter().enumerate() {
+            seat(
+                &bye.player.id,
+                format!("byes[{index}].player"),
+                &mut violations,
+            );
+        }
+        let mut ranked: HashMap<&str, usize> = HashMap::new();
+        for (index, player) in roster.iter().enumerate() {
+            if let Some(first) = ranked.insert(&player.id, index) {
+                violations.push(RoundViolation::new(
+                    format!("players[{index}].id"),
+                    format!("player {:?} is also players[{first}]", player.id),
+                ));
+            }
+        }
+
+        // The games the event already has in this round must be the
+        // request's, board for board.
+        let mut adopted: HashMap<u32, GameId> = HashMap::new();
+        for game in existing {
+            let Some(&index) = board_at.get(&game.board) else {
+                violations.push(RoundViolation::new(
+                    "boards",
+                    format!(
+                        "round {number} already has game {} on board {} ({} v {}), which the \
+                         request leaves out",
+                        game.game, game.board, game.white, game.black
+                    ),
+                ));
+                continue;
+            };
+            let request = &boards[index];
+            if request.white.id != game.white || request.black.id != game.black {
+                violations.push(RoundViolation::new(
+                    format!("boards[{index}]"),
+                    format!(
+                        "board {} of round {number} already has game {} between {:?} and {:?}",
+                        game.board, game.game, game.white, game.black
+                    ),
+                ));
+            } else {
+                adopted.insert(game.board, game.game.clone());
+            }
+        }
+        if !violations.is_empty() {
+            return Err(violations);
+        }
+
+        let mut settings: Vec<NewGame> = Vec::new();
+        let planned = boards
+            .into_iter()
+            .filter_map(|request| Some((request.setup.ok()?, request.board)))
+            .map(|(setup, board)| {
+                let neutral = setup.clone().seated(nobody(), nobody(), Pairing::default());
+                let index = match settings.iter().position(|s| *s == neutral) {
+                    Some(index) => index,
+                    None => {
+                        settings.push(neutral);
+                        settings.len() - 1
+                    }
+                };
+                let game = adopted
+                    .remove(&board)
+                    .unwrap_or_else(|| GameId::for_board(&event, number, board));
+                PlannedBoard {
+                    board,
+                    game,
+                    white: setup.white().clone(),
+                    black: setup.black().clone(),
+                    settings: index,
+                }
+            })
+            .collect();
+        Ok(Self {
+            event,
+            number,
+            request_id,
+            settings,
+            boards: planned,
+            byes,
+            roster,
+            created_at: now,
+            complete: false,
+            started: None,
+        })
+    }
+
+    /// The event.
+    pub fn event(&self) -> &EventId {
+        &self.event
+    }
+    /// The round number.
+    pub fn number(&self) -> u32 {
+        self.number
+    }
+    /// The idempotency key of the request that planned it.
+    pub fn request_id(&self) -> Option<&str> {
+        self.request_id.as_deref()
+    }
+    /// When it was planned.
+    pub fn created_at(&self) -> Timestamp {
+        self.created_at
+    }
+    /// Its boards, in the request's order.
+    pub fn boards(&self) -> &[PlannedBoard] {
+        &self.boards
+    }
+    /// Its byes.
+    pub fn byes(&self) -> &[RoundBye] {
+        &self.byes
+    }
+    /// The starting ranks it brings.
+    pub fn roster(&self) -> &[Player] {
+        &self.roster
+    }
+    /// Whether every board's game has been created.
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+    /// How it was started, if it was.
+    pub fn started(&self) -> Option<&RoundStart> {
+        self.started.as_ref()
+    }
+
+    /// Whether `other` plans the same round: the same boards, players,
+    /// setups, byes and starting ranks (whatever the games' identifiers
+    /// and where creation stands).
+    pub fn same_plan(&self, other: &Round) -> bool {
+        fn boards(round: &Round) -> Vec<(u32, &Player, &Player, Option<&NewGame>)> {
+            round
+                .boards
+                .iter()
+                .map(|b| (b.board, &b.white, &b.black, round.settings.get(b.settings)))
+                .collect()
+        }
+        self.event == other.event
+            && self.number == other.number
+            && self.byes == other.byes
+            && self.roster == other.roster
+            && boards(self) == boards(other)
+    }
+
+    /// The setup of `board`'s game: the round's settings for it, with its
+    /// players and its place in the event; `None` when the record names
+    /// settings it does not hold (a record `plan` did not write).
+    pub fn setup(&self, board: &PlannedBoard) -> Option<NewGame> {
+        let settings = self.settings.get(board.settings)?.clone();
+        Some(settings.seated(
+            board.white.clone(),
+            board.black.clone(),
+            Pairing {
+                event_id: Some(self.event.clone()),
+                round: self.number,
+                board: board.board,
+            },
+        ))
+    }
+
+    /// The round with every game created.
+    #[must_use]
+    pub fn completed(mut self) -> Self {
+        self.complete = true;
+        self
+    }
+
+    /// The round started at `at` by `by`; a round already started keeps
+    /// its first start.
+    #[must_use]
+    pub fn started_by(mut self, by: &str, at: Timestamp) -> Self {
+        if self.started.is_none() {
+            self.started = Some(RoundStart {
+                at,
+                by: by.to_owned(),
+            });
+        }
+        self
+    }
+
+    /// What event-wide reads take of the round.
+    pub fn summary(&self) -> RoundSummary {
+        RoundSummary {
+            number: self.number,
+            byes: self.byes.clone(),
+            roster: self.roster.clone(),
+        }
+    }
+}
+
+impl RoundSummary {
+    /// The round's byes, as standings and reports take them.
+    pub fn byes(&self) -> impl Iterator<Item = Bye> + '_ {
+        self.byes.iter().map(|bye| Bye {
+            player: bye.player.clone(),
+            round: self.number,
+            kind: bye.kind,
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "round_tests.rs"]
+mod tests;

@@ -1,0 +1,197 @@
+use super::*;
+use crate::domain::{GameRules, StartPosition, Variant, test_support::*};
+
+fn event() -> EventId {
+    EventId::parse("open-2026").expect("event")
+}
+
+fn board(number: u32, white: &str, black: &str) -> BoardRequest {
+    let setup = NewGame::new(
+        player(white, &white.to_uppercase()),
+        player(black, &black.to_uppercase()),
+        Variant::Standard,
+        &StartPosition::Standard,
+        Pairing::default(),
+        GameRules::default(),
+    )
+    .expect("setup");
+    BoardRequest {
+        board: number,
+        white: setup.white().clone(),
+        black: setup.black().clone(),
+        setup: Ok(setup),
+    }
+}
+
+fn request(number: u32, boards: Vec<BoardRequest>, byes: Vec<RoundBye>) -> RoundRequest {
+    RoundRequest {
+        event: event(),
+        number,
+        request_id: None,
+        boards,
+        byes,
+        roster: Vec::new(),
+        refused: Vec::new(),
+    }
+}
+
+fn plan(boards: Vec<BoardRequest>, byes: Vec<RoundBye>) -> Result<Round, Vec<RoundViolation>> {
+    Round::plan(request(5, boards, byes), &[], at(0))
+}
+
+fn fields(violations: &[RoundViolation]) -> Vec<&str> {
+    violations.iter().map(|v| v.field.as_str()).collect()
+}
+
+#[test]
+fn a_round_plans_each_board_with_its_players_and_place() {
+    let round = plan(
+        vec![board(1, "a", "b"), board(2, "c", "d")],
+        vec![RoundBye {
+            player: player("e", "E"),
+            kind: ByeKind::PairingAllocated,
+        }],
+    )
+    .expect("planned");
+    assert!(!round.is_complete());
+    let second = &round.boards()[1];
+    assert_eq!(second.game, GameId::for_board(&event(), 5, 2));
+    let setup = round.setup(second).expect("setup");
+    assert_eq!(setup.white().id, "c");
+    assert_eq!(setup.black().id, "d");
+    assert_eq!(
+        setup.pairing(),
+        &Pairing {
+            event_id: Some(event()),
+            round: 5,
+            board: 2
+        }
+    );
+    // Both boards share one set of settings.
+    assert_eq!(round.settings.len(), 1);
+    let byes: Vec<Bye> = round.summary().byes().collect();
+    assert_eq!(byes.len(), 1);
+    assert_eq!(
+        (byes[0].round, byes[0].kind),
+        (5, ByeKind::PairingAllocated)
+    );
+}
+
+#[test]
+fn every_offending_board_is_named_and_nothing_is_planned() {
+    let violations = plan(
+        vec![
+            board(1, "a", "b"),
+            board(1, "c", "d"),
+            board(3, "b", "e"),
+            board(0, "f", "f"),
+        ],
+        vec![RoundBye {
+            player: player("c", "C"),
+            kind: ByeKind::HalfPoint,
+        }],
+    )
+    .expect_err("refused");
+    assert_eq!(
+        fields(&violations),
+        [
+            "boards[1].board",
+            "boards[2].white.id",
+            "boards[3].board",
+            "boards[3].black.id",
+            "byes[0].player.id",
+        ]
+    );
+    assert!(violations[1].reason.contains("boards[0].black"));
+}
+
+#[test]
+fn a_refused_setup_is_reported_with_the_rest_and_once() {
+    let refused = |b: BoardRequest| BoardRequest {
+        setup: Err(RoundViolation::new("settings.scoring", "is not a system")),
+        ..b
+    };
+    let violations = plan(
+        vec![refused(board(1, "a", "b")), refused(board(2, "c", "a"))],
+        Vec::new(),
+    )
+    .expect_err("refused");
+    assert_eq!(
+        fields(&violations),
+        ["settings.scoring", "boards[1].black.id"]
+    );
+}
+
+#[test]
+fn round_numbers_and_sizes_out_of_range_are_refused() {
+    let refused = |number: u32, boards: Vec<BoardRequest>| {
+        Round::plan(request(number, boards, Vec::new()), &[], at(0)).expect_err("refused")
+    };
+    assert_eq!(fields(&refused(0, vec![board(1, "a", "b")])), ["round"]);
+    assert_eq!(fields(&refused(1001, vec![board(1, "a", "b")])), ["round"]);
+    assert_eq!(fields(&refused(1, Vec::new())), ["boards"]);
+    let many = (1..=MAX_ROUND_BOARDS as u32 + 1)
+        .map(|n| board(n, &format!("w{n}"), &format!("b{n}")))
+        .collect();
+    let violations = refused(1, many);
+    assert_eq!(fields(&violations), ["boards"]);
+    assert!(violations[0].reason.contains("2001 boards"));
+}
+
+#[test]
+fn games_the_round_already_has_must_be_the_requests() {
+    let existing = [ExistingGame {
+        game: GameId::parse("made-by-create-game").expect("id"),
+        board: 2,
+        white: "c".into(),
+        black: "d".into(),
+    }];
+    // The same players on the same board: the game joins the round.
+    let round = Round::plan(
+        request(5, vec![board(1, "a", "b"), board(2, "c", "d")], Vec::new()),
+        &existing,
+        at(0),
+    )
+    .expect("planned");
+    assert_eq!(round.boards()[1].game.as_str(), "made-by-create-game");
+    // Other players on that board, or the board left out: refused.
+    let swapped = Round::plan(
+        request(5, vec![board(1, "a", "b"), board(2, "d", "c")], Vec::new()),
+        &existing,
+        at(0),
+    )
+    .expect_err("refused");
+    assert_eq!(fields(&swapped), ["boards[1]"]);
+    let left_out = Round::plan(
+        request(5, vec![board(1, "a", "b")], Vec::new()),
+        &existing,
+        at(0),
+    )
+    .expect_err("refused");
+    assert_eq!(fields(&left_out), ["boards"]);
+    assert!(left_out[0].reason.contains("made-by-create-game"));
+}
+
+#[test]
+fn the_same_plan_is_recognised_whatever_its_progress() {
+    let first = plan(vec![board(1, "a", "b")], Vec::new()).expect("planned");
+    let again = plan(vec![board(1, "a", "b")], Vec::new()).expect("planned");
+    assert!(first.same_plan(&again.clone().completed().started_by("arbiter", at(5))));
+    let other = plan(vec![board(1, "b", "a")], Vec::new()).expect("planned");
+    assert!(!first.same_plan(&other));
+}
+
+#[test]
+fn a_round_keeps_its_first_start() {
+    let round = plan(vec![board(1, "a", "b")], Vec::new())
+        .expect("planned")
+        .started_by("first", at(10))
+        .started_by("second", at(20));
+    assert_eq!(
+        round.started(),
+        Some(&RoundStart {
+            at: at(10),
+            by: "first".into()
+        })
+    );
+}
