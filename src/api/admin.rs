@@ -202,8 +202,9 @@ impl AdminService for ArbiterApi {
         self.admin.check(&request)?;
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
+        let number = rounds::round_number(req.round)?;
         let ranks = if req.players.is_empty() {
-            self.arbiter.starting_ranks(&event_id).await?
+            self.arbiter.starting_ranks(&event_id, number).await?
         } else {
             rounds::listed_ranks(&req.players)?
         };

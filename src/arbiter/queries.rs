@@ -286,8 +286,8 @@ impl Arbiter {
         page: StandingsPage,
         reader: &Reader,
     ) -> Result<StandingsPageRead, ArbiterError> {
-        let rounds = self.round_summaries(event_id).await?;
         let (event, _permit) = self.event_records(event_id, reader).await?;
+        let rounds = self.round_summaries(event_id).await?;
         rules.bye_points = event.bye_points();
         rules.byes = super::rounds::with_round_byes(&rounds, std::mem::take(&mut rules.byes));
         let counted = event
@@ -328,11 +328,11 @@ impl Arbiter {
             limit: err.limit as u64,
             unit: "bytes",
         };
+        let (event, _permit) = self.event_records(event_id, reader).await?;
         let rounds = self.round_summaries(event_id).await?;
         let byes = super::rounds::with_round_byes(&rounds, byes);
         let roster: Vec<crate::domain::Player> =
             rounds.iter().flat_map(|r| r.roster.clone()).collect();
-        let (event, _permit) = self.event_records(event_id, reader).await?;
         // Refused before the standings are computed for it when the games
         // alone make it too large (byes are checked with the standings,
         // then counted by the export).

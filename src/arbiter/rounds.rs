@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use futures::{StreamExt, TryStreamExt, stream};
+use futures::{StreamExt, stream};
 
 use super::{Arbiter, ArbiterError, MAX_ATTEMPTS, SeatTokens, analysis::FastVerdict, codec};
 use crate::{
@@ -299,8 +299,8 @@ impl Arbiter {
                 CommitOutcome::Conflict { .. } => {}
             }
         }
-        // Created before (by an earlier attempt, or by CreateGame for a game
-        // the round took in): its tokens are the ones it was created with.
+        // Created before, by an earlier attempt on this record: its tokens
+        // are the ones it was created with.
         let (existing, _) = self.load_current(&id).await?;
         if existing.seats() != tokens.hashes() {
             return Err(ArbiterError::TokensNotReissuable { game_id: id });
@@ -332,58 +332,70 @@ impl Arbiter {
         Ok((created.round, version))
     }
 
-    /// Starts every game of the round for `by` at one instant, "now" as
-    /// the request reads it once (one commit per game; a game already
-    /// started or over is left as it is), and records the round's start.
+    /// Starts every game of the round for `by` at one instant: the round's
+    /// start is recorded first (its first start stands, whichever replica
+    /// recorded it), then every game is started at that instant (one
+    /// commit per game; a game already started or over is left as it is),
+    /// so a repeat, or a start interrupted half-way and sent again, starts
+    /// the rest at the same instant.
     pub async fn start_round(
         &self,
         event_id: &EventId,
         number: u32,
         by: &str,
     ) -> Result<StartedRound, ArbiterError> {
-        let (round, _) = self.completed_round(event_id, number).await?;
-        let at = self.store.now().await?;
-        let outcomes: Vec<GameStatus> = stream::iter(round.boards().iter().cloned())
-            .map(|board| async move { self.start_round_game(&board.game, by, at).await })
-            .buffered(CONCURRENT_GAMES)
-            .try_collect()
-            .await?;
-        let mut started = StartedRound {
-            round: round.clone(),
-            started: 0,
-            already_started: 0,
-            finished: 0,
-        };
-        for outcome in outcomes {
-            match outcome {
-                GameStatus::Pending => started.started += 1,
-                GameStatus::Active => started.already_started += 1,
-                GameStatus::Finished | GameStatus::Aborted => started.finished += 1,
+        let (mut round, mut version) = self.completed_round(event_id, number).await?;
+        let mut attempts = 0;
+        let start = loop {
+            if let Some(start) = round.started() {
+                break start.clone();
             }
-        }
-        for _ in 0..MAX_ATTEMPTS {
-            let (current, version) = self.read_round(event_id, number).await?.ok_or_else(|| {
-                ArbiterError::RoundNotFound {
-                    event_id: event_id.clone(),
-                    number,
-                }
-            })?;
-            if current.started().is_some() {
-                started.round = current;
-                return Ok(started);
+            attempts += 1;
+            if attempts > MAX_ATTEMPTS {
+                return Err(ArbiterError::Contention);
             }
-            let next = current.started_by(by, at);
+            let at = self.store.now().await?;
+            let next = round.clone().started_by(by, at);
             if self
                 .store
                 .put_round(event_id, number, version, &stored(&next, version + 1)?)
                 .await?
             {
                 tracing::info!(event_id = %event_id, round = number, by, "round started");
-                started.round = next;
-                return Ok(started);
+                round = next;
+                continue;
+            }
+            (round, version) = self.read_round(event_id, number).await?.ok_or_else(|| {
+                ArbiterError::RoundNotFound {
+                    event_id: event_id.clone(),
+                    number,
+                }
+            })?;
+        };
+        // Every game is tried, even after one fails.
+        let outcomes: Vec<Result<GameStatus, ArbiterError>> =
+            stream::iter(round.boards().iter().cloned())
+                .map(|board| {
+                    let by = start.by.as_str();
+                    async move { self.start_round_game(&board.game, by, start.at).await }
+                })
+                .buffered(CONCURRENT_GAMES)
+                .collect()
+                .await;
+        let mut started = StartedRound {
+            round,
+            started: 0,
+            already_started: 0,
+            finished: 0,
+        };
+        for outcome in outcomes {
+            match outcome? {
+                GameStatus::Pending => started.started += 1,
+                GameStatus::Active => started.already_started += 1,
+                GameStatus::Finished | GameStatus::Aborted => started.finished += 1,
             }
         }
-        Err(ArbiterError::Contention)
+        Ok(started)
     }
 
     /// Starts one game at `at`: `Pending` when this call started it,
@@ -466,17 +478,28 @@ impl Arbiter {
             .collect()
     }
 
-    /// The event's starting ranks, as ExportTrf numbers its players: the
-    /// ranks its rounds brought, then every other player by first
-    /// appearance (round, board, White before Black), then byes.
-    pub async fn starting_ranks(&self, event_id: &EventId) -> Result<Vec<Player>, ArbiterError> {
-        let summaries = self.round_summaries(event_id).await?;
+    /// The event's starting ranks before round `before`, as ExportTrf
+    /// numbered its players then: the ranks its rounds brought, then every
+    /// other player by first appearance (round, board, White before
+    /// Black), then byes. Only earlier rounds count, so that pairings of
+    /// round `before` read the same whether or not it exists yet.
+    pub async fn starting_ranks(
+        &self,
+        event_id: &EventId,
+        before: u32,
+    ) -> Result<Vec<Player>, ArbiterError> {
         let (event, _permit) = self.event_records(event_id, &super::Reader::Admin).await?;
+        let summaries: Vec<RoundSummary> = self
+            .round_summaries(event_id)
+            .await?
+            .into_iter()
+            .filter(|s| s.number < before)
+            .collect();
         let byes: Vec<Bye> = summaries.iter().flat_map(RoundSummary::byes).collect();
         let roster: Vec<Player> = summaries.iter().flat_map(|s| s.roster.clone()).collect();
         Ok(crate::domain::tournament::trf::starting_ranks(
             &roster,
-            &event.records,
+            event.records.iter().filter(|g| g.round < before),
             &byes,
         ))
     }

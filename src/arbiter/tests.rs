@@ -555,11 +555,11 @@ async fn an_events_standings_read_its_games_in_one_round_trip() {
     assert_eq!(read.rows.len(), 60);
     assert_eq!(read.counted, 0);
     assert_eq!(read.next, None);
-    // One read for the byes its rounds give, one for the list, one for
-    // the games.
+    // One read for the list, one for the games, one for the byes its
+    // rounds give.
     assert_eq!(
         *calls.lock().unwrap(),
-        ["round_summaries", "event_games", "load_many"]
+        ["event_games", "load_many", "round_summaries"]
     );
 }
 

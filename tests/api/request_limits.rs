@@ -50,14 +50,25 @@ async fn pause_redis(app: &TestApp, millis: u64) {
 async fn an_oversized_request_is_refused(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let mut admin_client = app.admin_client().await;
+    // AdminService takes up to 4 MiB (a round of 2,000 boards).
     let mut request = create_request("", "");
-    request.white.as_mut().expect("white").name = "x".repeat(100 * 1024);
+    request.white.as_mut().expect("white").name = "x".repeat(5 * 1024 * 1024);
     let status = admin_client
         .create_game(admin(request))
         .await
-        .expect_err("a 100 KiB request");
+        .expect_err("a 5 MiB request");
     assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
     assert!(status.message().contains("too large"), "{status:?}");
+    // ArbiterService, up to 64 KiB.
+    let mut client = app.client().await;
+    let status = client
+        .get_game(proto::GetGameRequest {
+            game_id: "x".repeat(100 * 1024),
+            view: proto::GameView::Basic.into(),
+        })
+        .await
+        .expect_err("a 100 KiB request");
+    assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
     // The server goes on serving.
     create(&mut admin_client, create_request("", ""))
         .await

@@ -363,15 +363,24 @@ async fn a_round_with_any_offending_board_is_refused_whole(backend: Backend) {
     let missing = get_round(&mut admin_client, event, 1, 0, "").await;
     expect_code(missing, Code::NotFound);
 
-    // The same players on board 4 take that game into the round.
-    let created = create_round(
+    // Even the same players on board 4: that game is not the round's.
+    let status = expect_code(
+        create_round(
+            &mut admin_client,
+            round_request(event, 1, vec![board(1, "a", "b"), board(4, "x", "y")]),
+        )
+        .await,
+        Code::InvalidArgument,
+    );
+    assert_eq!(violations(&status), ["boards[1]"]);
+    // Another round of the event is free.
+    create_round(
         &mut admin_client,
-        round_request(event, 1, vec![board(1, "a", "b"), board(4, "x", "y")]),
+        round_request(event, 2, vec![board(1, "a", "b"), board(4, "x", "y")]),
     )
     .await
     .expect("created");
-    assert_eq!(listed(&mut client, event).await.len(), 2);
-    assert_eq!(created.games.len(), 2);
+    assert_eq!(listed(&mut client, event).await.len(), 3);
 }
 
 async fn a_round_is_created_once_whatever_the_requests(backend: Backend) {

@@ -238,7 +238,8 @@ pub fn trf_starting_ranks(trf: &str) -> Result<Vec<(u32, String)>, RoundViolatio
             .trim()
             .parse()
             .map_err(|_| bad())?;
-        let name = line.get(14..47).or_else(|| line.get(14..)).unwrap_or("");
+        // Columns, not bytes: a name is 33 characters, whatever its script.
+        let name: String = line.chars().skip(14).take(33).collect();
         ranks.push((rank, name.trim().to_owned()));
     }
     Ok(ranks)
@@ -370,5 +371,11 @@ mod tests {
             Ok(vec![(1, "Alice".to_owned()), (2, "Bob".to_owned())])
         );
         assert!(trf_starting_ranks("001  x  Alice\n").is_err());
+        // Names are counted in characters, as the export pads them.
+        let cyrillic = "001    1      Владислав Артемьев                   1.0\n";
+        assert_eq!(
+            trf_starting_ranks(cyrillic),
+            Ok(vec![(1, "Владислав Артемьев".to_owned())])
+        );
     }
 }

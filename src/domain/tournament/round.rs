@@ -178,11 +178,10 @@ fn nobody() -> Player {
 }
 
 impl Round {
-    /// Plans round `number` of `event` from a request: the boards, the byes
-    /// and the starting ranks it brings, checked together against the
-    /// games the event already holds in that round (`existing`). A game
-    /// already on a board with the same players is taken into the round;
-    /// anything else wrong is refused, every offence named.
+    /// Plans a round from a request: the boards, the byes and the starting
+    /// ranks it brings, checked together, and against the games the event
+    /// already holds in that round (`existing`, which are refused).
+    /// Anything wrong is refused, every offence named.
     pub fn plan(
         request: RoundRequest,
         existing: &[ExistingGame],
@@ -292,33 +291,22 @@ impl Round {
             }
         }
 
-        // The games the event already has in this round must be the
-        // request's, board for board.
-        let mut adopted: HashMap<u32, GameId> = HashMap::new();
+        // A game the event already has in this round (made by CreateGame)
+        // is refused, whoever plays it: it was created with its own setup
+        // and its clock may be running, so it cannot be one of the round's.
         for game in existing {
-            let Some(&index) = board_at.get(&game.board) else {
-                violations.push(RoundViolation::new(
-                    "boards",
-                    format!(
-                        "round {number} already has game {} on board {} ({} v {}), which the \
-                         request leaves out",
-                        game.game, game.board, game.white, game.black
-                    ),
-                ));
-                continue;
+            let field = match board_at.get(&game.board) {
+                Some(index) => format!("boards[{index}]"),
+                None => "boards".to_owned(),
             };
-            let request = &boards[index];
-            if request.white.id != game.white || request.black.id != game.black {
-                violations.push(RoundViolation::new(
-                    format!("boards[{index}]"),
-                    format!(
-                        "board {} of round {number} already has game {} between {:?} and {:?}",
-                        game.board, game.game, game.white, game.black
-                    ),
-                ));
-            } else {
-                adopted.insert(game.board, game.game.clone());
-            }
+            violations.push(RoundViolation::new(
+                field,
+                format!(
+                    "board {} of round {number} already has game {} ({} v {}), made outside \
+                     the round: end or move it first",
+                    game.board, game.game, game.white, game.black
+                ),
+            ));
         }
         if !violations.is_empty() {
             return Err(violations);
@@ -337,12 +325,9 @@ impl Round {
                         settings.len() - 1
                     }
                 };
-                let game = adopted
-                    .remove(&board)
-                    .unwrap_or_else(|| GameId::for_board(&event, number, board));
                 PlannedBoard {
                     board,
-                    game,
+                    game: GameId::for_board(&event, number, board),
                     white: setup.white().clone(),
                     black: setup.black().clone(),
                     settings: index,

@@ -1,5 +1,6 @@
 //! Each tournament event's round records: one hash per event, in the slot
-//! of the event's game list, with three fields per round (see [`super::keys`]).
+//! of the event's game list, with three fields per round, and a hash of
+//! the rounds' summaries alone for event-wide reads (see [`super::keys`]).
 
 use std::collections::HashMap;
 
@@ -127,6 +128,7 @@ impl Rounds for RedisStore {
             .bounded(
                 self.put_round
                     .key(self.keys.rounds_key(event_id))
+                    .key(self.keys.round_summaries_key(event_id))
                     .arg(number)
                     .arg(expected)
                     .arg(round.version)
@@ -151,7 +153,7 @@ impl Rounds for RedisStore {
             .endpoint
             .bounded(
                 redis::cmd("HGETALL")
-                    .arg(self.keys.rounds_key(event_id))
+                    .arg(self.keys.round_summaries_key(event_id))
                     .query_async(&mut conn),
             )
             .await?;
@@ -159,9 +161,8 @@ impl Rounds for RedisStore {
         for (field, value) in fields {
             let parsed = std::str::from_utf8(&field).ok().and_then(parse_field);
             match parsed {
-                Some((number, Field::Summary)) => summaries.push((number, value)),
-                Some(_) => {}
-                None => {
+                Some((number, Field::Record)) => summaries.push((number, value)),
+                _ => {
                     return Err(StoreError::Corrupt(Corruption::RoundField {
                         event: event_id.clone(),
                         field: String::from_utf8_lossy(&field).into_owned(),
