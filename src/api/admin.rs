@@ -5,6 +5,7 @@ use tonic::{Request, Response, Status};
 
 use super::{ArbiterApi, applied, convert, create, request, rounds};
 use crate::{
+    arbiter::ArbiterError,
     domain::{ArbiterReason, GameId, RequestId},
     proto::{self, admin_service_server::AdminService},
 };
@@ -208,8 +209,15 @@ impl AdminService for ArbiterApi {
         } else {
             rounds::listed_ranks(&req.players)?
         };
-        let plan = rounds::import_request(req, &ranks)?;
-        let created = self.arbiter.create_round(plan).await?;
+        let (plan, lines) = rounds::import_request(req, &ranks)?;
+        let created = match self.arbiter.create_round(plan).await {
+            Ok(created) => created,
+            Err(ArbiterError::RoundRefused(violations)) => {
+                let violations = violations.into_iter().map(|v| lines.rename(v)).collect();
+                return Err(rounds::refused(violations));
+            }
+            Err(err) => return Err(err.into()),
+        };
         let created = rounds::created(&created);
         Ok(Response::new(proto::ImportPairingsResponse {
             round: created.round,

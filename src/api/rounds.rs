@@ -383,12 +383,121 @@ pub fn page(page: &RoundPage, next_page_token: String) -> proto::GetRoundRespons
     }
 }
 
+/// Where the boards and byes of imported pairings came from: the line of
+/// each board, and of each bye the engine gave.
+#[derive(Clone, Debug, Default)]
+pub struct PairingLines {
+    boards: Vec<usize>,
+    byes: Vec<usize>,
+}
+
+impl PairingLines {
+    /// A refusal of the round imported pairings make, named in the import
+    /// request's terms: a board's or the engine's bye's by its line of
+    /// `pairings`, a requested bye by its place in the request's `byes`.
+    pub fn rename(&self, violation: RoundViolation) -> RoundViolation {
+        let violation = RoundViolation {
+            reason: self.rename_mentions(&violation.reason),
+            ..violation
+        };
+        let indexed = |prefix: &str| -> Option<(usize, String)> {
+            let rest = violation.field.strip_prefix(prefix)?;
+            let (index, rest) = rest.split_once(']')?;
+            Some((index.parse().ok()?, rest.to_owned()))
+        };
+        if let Some((index, rest)) = indexed("boards[")
+            && let Some(line) = self.boards.get(index)
+        {
+            return RoundViolation::new(
+                "pairings",
+                format!("line {line}{}: {}", described(&rest), violation.reason),
+            );
+        }
+        if let Some((index, rest)) = indexed("byes[") {
+            return match self.byes.get(index) {
+                Some(line) => RoundViolation::new(
+                    "pairings",
+                    format!(
+                        "line {line} (the bye){}: {}",
+                        described(&rest),
+                        violation.reason
+                    ),
+                ),
+                None => RoundViolation::new(
+                    format!("byes[{}]{rest}", index - self.byes.len()),
+                    violation.reason,
+                ),
+            };
+        }
+        violation
+    }
+}
+
+impl PairingLines {
+    /// `text` with the fields it mentions (`boards[3].white`,
+    /// `byes[0].player`) named as the import request names them.
+    fn rename_mentions(&self, text: &str) -> String {
+        /// The index and what follows `prefix[<index>]` at the start of `at`.
+        fn indexed<'a>(at: &'a str, prefix: &str) -> Option<(usize, &'a str)> {
+            let rest = at.strip_prefix(prefix)?;
+            let end = rest.find(']')?;
+            Some((rest[..end].parse().ok()?, &rest[end + 1..]))
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            if let Some((index, after)) = indexed(rest, "boards[")
+                && let Some(line) = self.boards.get(index)
+            {
+                let (side, after) = match after {
+                    a if a.starts_with(".white") => ("White on ", &a[".white".len()..]),
+                    a if a.starts_with(".black") => ("Black on ", &a[".black".len()..]),
+                    a => ("", a),
+                };
+                out.push_str(&format!("{side}line {line}"));
+                rest = after;
+                continue;
+            }
+            if let Some((index, after)) = indexed(rest, "byes[") {
+                match self.byes.get(index) {
+                    Some(line) => out.push_str(&format!("the bye on line {line}")),
+                    None => out.push_str(&format!("byes[{}]", index - self.byes.len())),
+                }
+                rest = after.strip_prefix(".player").map_or(after, |a| {
+                    if self.byes.get(index).is_none() {
+                        out.push_str(".player");
+                    }
+                    a
+                });
+                continue;
+            }
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+        out
+    }
+}
+
+/// A board's field as words: `.white.id` → ` (White)`.
+fn described(rest: &str) -> &'static str {
+    if rest.starts_with(".white") {
+        " (White)"
+    } else if rest.starts_with(".black") {
+        " (Black)"
+    } else if rest.starts_with(".player") {
+        " (the player)"
+    } else {
+        ""
+    }
+}
+
 /// The plan an `ImportPairings` request asks for, once the pairings are
-/// mapped to `ranks` (the request's players, or the event's ranks).
+/// mapped to `ranks` (the request's players, or the event's ranks), and
+/// the lines its boards and byes came from.
 pub fn import_request(
     req: &proto::ImportPairingsRequest,
     ranks: &[Player],
-) -> Result<RoundRequest, Status> {
+) -> Result<(RoundRequest, PairingLines), Status> {
     use crate::domain::EnginePairings;
     let pairings = EnginePairings::parse(&req.pairings)
         .map_err(|err| refused(vec![RoundViolation::new("pairings", err.to_string())]))?;
@@ -415,7 +524,11 @@ pub fn import_request(
         })
         .collect();
     byes.extend(req.byes.iter().cloned());
-    create_request(&proto::CreateRoundRequest {
+    let lines = PairingLines {
+        boards: assigned.board_lines.clone(),
+        byes: assigned.bye_lines.clone(),
+    };
+    let plan = create_request(&proto::CreateRoundRequest {
         request_id: req.request_id.clone(),
         event_id: req.event_id.clone(),
         round: req.round,
@@ -423,7 +536,8 @@ pub fn import_request(
         boards,
         byes,
         players: req.players.clone(),
-    })
+    })?;
+    Ok((plan, lines))
 }
 
 /// Refuses a TRF whose player lines are not `ranks`, name for name: the

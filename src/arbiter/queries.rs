@@ -289,7 +289,11 @@ impl Arbiter {
         let (event, _permit) = self.event_records(event_id, reader).await?;
         let rounds = self.round_summaries(event_id).await?;
         rules.bye_points = event.bye_points();
-        rules.byes = super::rounds::with_round_byes(&rounds, std::mem::take(&mut rules.byes));
+        rules.byes = super::rounds::with_round_byes(
+            &rounds,
+            std::mem::take(&mut rules.byes),
+            &event.records,
+        );
         let counted = event
             .records
             .iter()
@@ -330,7 +334,7 @@ impl Arbiter {
         };
         let (event, _permit) = self.event_records(event_id, reader).await?;
         let rounds = self.round_summaries(event_id).await?;
-        let byes = super::rounds::with_round_byes(&rounds, byes);
+        let byes = super::rounds::with_round_byes(&rounds, byes, &event.records);
         let roster: Vec<crate::domain::Player> =
             rounds.iter().flat_map(|r| r.roster.clone()).collect();
         // Refused before the standings are computed for it when the games

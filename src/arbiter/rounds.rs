@@ -18,15 +18,15 @@
 //! identifiers and tokens follow from the record, so whichever replica
 //! completes it creates the same games.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use futures::{StreamExt, stream};
 
 use super::{Arbiter, ArbiterError, MAX_ATTEMPTS, SeatTokens, analysis::FastVerdict, codec};
 use crate::{
     domain::{
-        Bye, EventId, ExistingGame, Game, GameId, GameStatus, MAX_ROUND_BOARDS, Pairing,
-        PlannedBoard, Player, Round, RoundRequest, RoundSummary, Timestamp, stored::round_record,
+        Bye, EventId, ExistingGame, Game, GameId, GameStatus, Pairing, PlannedBoard, Player, Round,
+        RoundRequest, RoundSummary, Timestamp, stored::round_record,
     },
     store::{Commit, CommitOutcome, Corruption, EventPosition, StoreError, StoredRound},
 };
@@ -34,6 +34,10 @@ use crate::{
 /// How many of a round's games are created (or started) at once: enough
 /// to keep the store busy, few enough to leave it to other requests.
 const CONCURRENT_GAMES: usize = 32;
+
+/// The most games made outside a round that a refusal of the round
+/// names (one more is read, to say there are more).
+const EXISTING_SHOWN: usize = 20;
 
 /// The most rounds an event-wide read takes the byes and ranks of.
 const MAX_EVENT_ROUNDS: usize = Pairing::MAX_ROUND as usize;
@@ -109,49 +113,43 @@ impl Arbiter {
         Ok(Some((round, found.version)))
     }
 
-    /// The games the event lists in round `number`, each as it stands (a
-    /// listing whose game does not exist, or belongs elsewhere, left
-    /// out): at most one more than a round may have.
+    /// Games the event already lists in round `number` (made by
+    /// `CreateGame`), at most [`EXISTING_SHOWN`] of them and one more to
+    /// say there are more: one read of the list from the round on, one of
+    /// the games (a listing whose game does not exist, or belongs
+    /// elsewhere, left out).
     async fn games_listed_in_round(
         &self,
         event_id: &EventId,
         number: u32,
     ) -> Result<Vec<ExistingGame>, ArbiterError> {
-        let mut after: Option<EventPosition> = None;
+        // The last place a list entry of an earlier round can have: game
+        // ids are at most 64 characters, none above `z`.
+        let before = EventPosition {
+            round: number.saturating_sub(1),
+            board: u32::MAX,
+            game: GameId::parse(&"z".repeat(GameId::MAX_LEN))
+                .map_err(ArbiterError::invalid_field)?,
+        };
+        let listed: Vec<EventPosition> = self
+            .store
+            .event_games(event_id, Some(&before), EXISTING_SHOWN + 1)
+            .await?
+            .into_iter()
+            .filter(|entry| entry.round == number)
+            .collect();
+        let ids: Vec<GameId> = listed.iter().map(|e| e.game.clone()).collect();
         let mut found = Vec::new();
-        let mut listings = 0usize;
-        'pages: loop {
-            let listed = self
-                .store
-                .event_games(event_id, after.as_ref(), 500)
-                .await?;
-            let exhausted = listed.len() < 500;
-            let in_round: Vec<EventPosition> = listed
-                .iter()
-                .filter(|entry| entry.round == number)
-                .cloned()
-                .collect();
-            after = listed.last().cloned();
-            let past = listed.iter().any(|entry| entry.round > number);
-            listings += in_round.len();
-            if listings > MAX_ROUND_BOARDS + 1 {
-                break 'pages;
-            }
-            let ids: Vec<GameId> = in_round.iter().map(|e| e.game.clone()).collect();
-            for (entry, loaded) in in_round.iter().zip(self.load_current_many(&ids).await?) {
-                if let Some((game, _)) = loaded
-                    && super::queries::listed_where_it_belongs(&game, event_id, entry)
-                {
-                    found.push(ExistingGame {
-                        game: game.id().clone(),
-                        board: entry.board,
-                        white: game.white().id.clone(),
-                        black: game.black().id.clone(),
-                    });
-                }
-            }
-            if exhausted || past {
-                break;
+        for (entry, loaded) in listed.iter().zip(self.load_current_many(&ids).await?) {
+            if let Some((game, _)) = loaded
+                && super::queries::listed_where_it_belongs(&game, event_id, entry)
+            {
+                found.push(ExistingGame {
+                    game: game.id().clone(),
+                    board: entry.board,
+                    white: game.white().id.clone(),
+                    black: game.black().id.clone(),
+                });
             }
         }
         Ok(found)
@@ -235,11 +233,13 @@ impl Arbiter {
     ) -> Result<CreatedRound, ArbiterError> {
         // Every board is tried, even after one fails: what is created
         // stays created, and the next attempt has less to do.
+        // One "now" for the request: every game is created as of it.
+        let now = self.store.now().await?;
         let attempts: Vec<Result<RoundSeats, ArbiterError>> =
             stream::iter(round.boards().iter().cloned())
                 .map(|board| {
                     let round = &round;
-                    async move { self.create_round_game(round, board).await }
+                    async move { self.create_round_game(round, board, now).await }
                 })
                 .buffered(CONCURRENT_GAMES)
                 .collect()
@@ -276,12 +276,12 @@ impl Arbiter {
         &self,
         round: &Round,
         board: PlannedBoard,
+        now: Timestamp,
     ) -> Result<RoundSeats, ArbiterError> {
         let id = board.game.clone();
         let tokens = self.seats.issue(&id);
         let setup = round.setup(&board).ok_or_else(|| round_corrupt(round))?;
         if !round.is_complete() {
-            let now = self.store.now().await?;
             let (game, created) = Game::create(id.clone(), setup, tokens.hashes(), now);
             self.list_in_event(&game).await?;
             let commit = Commit {
@@ -517,18 +517,49 @@ fn round_corrupt(round: &Round) -> ArbiterError {
     })
 }
 
-/// Merges the byes rounds record with those a request names: a request's
-/// bye that a round already gives is taken once.
-pub(super) fn with_round_byes(summaries: &[RoundSummary], requested: Vec<Bye>) -> Vec<Bye> {
-    let mut byes: Vec<Bye> = summaries.iter().flat_map(RoundSummary::byes).collect();
-    let given: HashMap<(String, u32), crate::domain::ByeKind> = byes
+/// The byes standings and reports count: the rounds' own, except in a
+/// round where the player has a game (created outside the round since) or
+/// where the request names the player's bye itself, then the request's.
+pub(super) fn with_round_byes(
+    summaries: &[RoundSummary],
+    requested: Vec<Bye>,
+    games: &[crate::domain::GameRecordForStandings],
+) -> Vec<Bye> {
+    let playing: HashSet<(&str, u32)> = games
         .iter()
-        .map(|b| ((b.player.id.clone(), b.round), b.kind))
+        .filter(|g| !g.aborted)
+        .flat_map(|g| {
+            [
+                (g.white.id.as_str(), g.round),
+                (g.black.id.as_str(), g.round),
+            ]
+        })
         .collect();
-    byes.extend(
-        requested
-            .into_iter()
-            .filter(|b| given.get(&(b.player.id.clone(), b.round)) != Some(&b.kind)),
-    );
+    let named: HashSet<(&str, u32)> = requested
+        .iter()
+        .map(|b| (b.player.id.as_str(), b.round))
+        .collect();
+    let rounds: Vec<Bye> = summaries.iter().flat_map(RoundSummary::byes).collect();
+    let mut byes: Vec<Bye> = rounds
+        .iter()
+        .filter(|b| {
+            let key = (b.player.id.as_str(), b.round);
+            !playing.contains(&key) && !named.contains(&key)
+        })
+        .cloned()
+        .collect();
+    // A request's bye keeps the name the round knows the player by.
+    byes.extend(requested.into_iter().map(|bye| {
+        match rounds
+            .iter()
+            .find(|r| r.player.id == bye.player.id && r.round == bye.round)
+        {
+            Some(known) => Bye {
+                player: known.player.clone(),
+                ..bye
+            },
+            None => bye,
+        }
+    }));
     byes
 }

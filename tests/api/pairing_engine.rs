@@ -280,6 +280,39 @@ async fn pairings_that_contradict_the_event_are_refused_by_line(backend: Backend
         "{status:?}"
     );
 
+    // The engine's bye for a player the request also gives a bye: named
+    // by the request's own fields and the pairings' line.
+    let status = expect_code(
+        admin_client
+            .import_pairings(admin(proto::ImportPairingsRequest {
+                event_id: EVENT.to_owned(),
+                round: 1,
+                pairings: "2\n1 2\n3 0\n".into(),
+                players: ranks.clone(),
+                byes: vec![proto::RoundBye {
+                    player: Some(ranks[2].clone()),
+                    kind: proto::ByeKind::HalfPoint.into(),
+                }],
+                ..Default::default()
+            }))
+            .await,
+        Code::InvalidArgument,
+    );
+    let violations: Vec<(String, String)> = status
+        .get_details_bad_request()
+        .expect("bad request")
+        .field_violations
+        .into_iter()
+        .map(|v| (v.field, v.description))
+        .collect();
+    assert_eq!(
+        violations,
+        [(
+            "byes[0].player.id".to_owned(),
+            "player \"p03\" is also in the bye on line 3: a player plays once a round".to_owned()
+        )]
+    );
+
     // A round created, then other pairings for it: refused.
     import(
         &mut admin_client,

@@ -554,6 +554,7 @@ async fn a_rounds_byes_count_in_standings_and_the_trf(backend: Backend) {
         .into_inner()
         .standings;
     assert_eq!(repeated, standings);
+
     let trf = client
         .export_trf(proto::ExportTrfRequest {
             event_id: event.to_owned(),
@@ -571,6 +572,29 @@ async fn a_rounds_byes_count_in_standings_and_the_trf(backend: Backend) {
     };
     assert!(line("Player C").ends_with("0000 - U"), "{trf}");
     assert!(line("Player D").ends_with("0000 - H"), "{trf}");
+    // A game made later for a player the round gave a bye: the game
+    // counts, the bye no longer does (and the standings still read).
+    let mut late = common::create_request("", "");
+    late.pairing = Some(common::pairing(event, 1, 9));
+    late.white = Some(player("d"));
+    late.black = Some(player("z"));
+    common::create(&mut admin_client, late)
+        .await
+        .expect("a late game");
+    let after = client
+        .get_standings(proto::GetStandingsRequest {
+            event_id: event.to_owned(),
+            ..Default::default()
+        })
+        .await
+        .expect("standings with the late game")
+        .into_inner()
+        .standings;
+    let d = after
+        .iter()
+        .find(|s| s.player.as_ref().expect("player").id == "d")
+        .expect("d");
+    assert_eq!(d.points, "0", "the half-point bye gave way to the game");
 }
 
 on_every_backend!(

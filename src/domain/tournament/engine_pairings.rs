@@ -94,6 +94,10 @@ pub struct AssignedPairings {
     pub boards: Vec<(u32, Player, Player)>,
     /// The players with the pairing-allocated bye.
     pub byes: Vec<Player>,
+    /// The line (from 1, the count being line 1) of each board.
+    pub board_lines: Vec<usize>,
+    /// The line of each bye.
+    pub bye_lines: Vec<usize>,
 }
 
 impl EnginePairings {
@@ -186,6 +190,8 @@ impl EnginePairings {
         let mut assigned = AssignedPairings {
             boards: Vec::new(),
             byes: Vec::new(),
+            board_lines: Vec::new(),
+            bye_lines: Vec::new(),
         };
         for (index, pair) in self.pairs.iter().enumerate() {
             // Line 1 is the count.
@@ -197,11 +203,13 @@ impl EnginePairings {
                     if let (Some(white), Some(black)) = (white, black) {
                         let board = u32::try_from(assigned.boards.len() + 1).unwrap_or(u32::MAX);
                         assigned.boards.push((board, white, black));
+                        assigned.board_lines.push(line);
                     }
                 }
                 EnginePair::Bye { player: rank } => {
                     if let Some(player) = player(rank, line, &mut violations) {
                         assigned.byes.push(player);
+                        assigned.bye_lines.push(line);
                     }
                 }
             }
@@ -283,6 +291,10 @@ mod tests {
             ]
         );
         assert_eq!(assigned.byes, vec![player("e")]);
+        assert_eq!(
+            (assigned.board_lines, assigned.bye_lines),
+            (vec![2, 3, 4], vec![5])
+        );
     }
 
     #[test]
