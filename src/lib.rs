@@ -116,6 +116,9 @@ mod layout_tests {
             }
             let parent = if dir == src {
                 src.join("lib.rs")
+            } else if dir.join("main.rs").exists() {
+                // A binary of its own folder (`src/bin/<name>/main.rs`).
+                dir.join("main.rs")
             } else {
                 dir.join("mod.rs")
             };

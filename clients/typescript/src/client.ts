@@ -12,6 +12,13 @@ import {
   ArbiterService,
   type Color,
   CreateGameRequestSchema,
+  type BoardStatus,
+  type CreateRoundResponse,
+  type ImportPairingsResponse,
+  type Round,
+  RoundByeSchema,
+  RoundSettingsSchema,
+  type StartRoundResponse,
   type DrawClaimReason,
   DrawClaimVerdict,
   type Forfeit,
@@ -387,6 +394,89 @@ export class ArbiterClient {
   async adjustClock(gameId: string, color: Color, deltaMillis: number, options: { reason: string; requestId?: string }): Promise<ActionResult> {
     const request = { requestId: requestIdOf(options.requestId), gameId, color, deltaMillis, reason: options.reason };
     return result(await this.unary((o) => this.admin.adjustClock(request, o), this.adminHeaders, request.requestId !== ""));
+  }
+
+  // --- rounds ----------------------------------------------------------------
+
+  /**
+   * Creates every game of a round at once, all or nothing (admin token
+   * required): `boards` are `[white, black]` pairs, board 1 first. The
+   * response holds the round and each board's game with its seats' tokens.
+   * A refusal names every offending field (`ArbiterError.fieldViolations`)
+   * and creates nothing.
+   */
+  async createRound(
+    eventId: string,
+    round: number,
+    boards: ReadonlyArray<readonly [PlayerLike, PlayerLike]>,
+    options: {
+      settings?: MessageInitShape<typeof RoundSettingsSchema>;
+      byes?: MessageInitShape<typeof RoundByeSchema>[];
+      players?: PlayerLike[];
+      requestId?: string;
+    } = {},
+  ): Promise<CreateRoundResponse> {
+    const request = {
+      requestId: requestIdOf(options.requestId),
+      eventId,
+      round,
+      settings: options.settings,
+      boards: boards.map(([white, black], index) => ({ board: index + 1, white: player(white), black: player(black) })),
+      byes: options.byes ?? [],
+      players: (options.players ?? []).map(player),
+    };
+    return this.unary((o) => this.admin.createRound(request, o), this.adminHeaders, request.requestId !== "");
+  }
+
+  /** Starts every clock of the round at one instant; safe to repeat. */
+  async startRound(eventId: string, round: number): Promise<StartRoundResponse> {
+    return this.unary((o) => this.admin.startRound({ eventId, round }, o), this.adminHeaders);
+  }
+
+  /** The round and every board as it stands, in board order (all pages). */
+  async getRound(eventId: string, round: number, options: { pageSize?: number } = {}): Promise<{ round: Round | undefined; boards: BoardStatus[] }> {
+    const boards: BoardStatus[] = [];
+    let pageToken = "";
+    for (;;) {
+      const page = await this.unary(
+        (o) => this.admin.getRound({ eventId, round, pageSize: options.pageSize ?? 0, pageToken }, o),
+        this.adminHeaders,
+      );
+      boards.push(...page.boards);
+      pageToken = page.nextPageToken;
+      if (pageToken === "") return { round: page.round, boards };
+    }
+  }
+
+  /**
+   * Creates the next round from a pairing engine's `-p` output. The ranks
+   * are the event's (as `ExportTrf` numbers them) unless `players` lists
+   * them, rank 1 first; `trf`, the report the engine paired, is checked
+   * against those ranks when given.
+   */
+  async importPairings(
+    eventId: string,
+    round: number,
+    pairings: string,
+    options: {
+      trf?: string;
+      players?: PlayerLike[];
+      settings?: MessageInitShape<typeof RoundSettingsSchema>;
+      byes?: MessageInitShape<typeof RoundByeSchema>[];
+      requestId?: string;
+    } = {},
+  ): Promise<ImportPairingsResponse> {
+    const request = {
+      requestId: requestIdOf(options.requestId),
+      eventId,
+      round,
+      pairings,
+      trf: options.trf ?? "",
+      players: (options.players ?? []).map(player),
+      settings: options.settings,
+      byes: options.byes ?? [],
+    };
+    return this.unary((o) => this.admin.importPairings(request, o), this.adminHeaders, request.requestId !== "");
   }
 }
 

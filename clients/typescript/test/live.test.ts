@@ -390,3 +390,95 @@ test("gRPC-Web answers a page of an allowed origin with CORS headers", async () 
     client.close();
   }
 });
+
+// --- rounds ------------------------------------------------------------------
+
+/** The Swiss of nine rounds the server's own tests run, paired by bbpPairings (committed). */
+const PAIRINGS = new URL("../../../../tests/data/pairings/", import.meta.url);
+const SWISS_PLAYERS = Array.from({ length: 9 }, (_, i) => {
+  const n = String(i + 1).padStart(2, "0");
+  return { id: `p${n}`, name: `Player ${n}` };
+});
+
+/** The same pattern of results as tests/api/pairing_engine.rs. */
+function swissResult(round: number, board: number): pb.Outcome {
+  switch ((round * 7 + board * 3) % 5) {
+    case 0:
+    case 3:
+      return pb.Outcome.WHITE_WINS;
+    case 1:
+      return pb.Outcome.DRAW;
+    default:
+      return pb.Outcome.BLACK_WINS;
+  }
+}
+
+/** A report without its 012 line, which names the event. */
+function players(trf: string): string {
+  return trf.split("\n").filter((line) => !line.startsWith("012")).join("\n");
+}
+
+for (const protocol of ["grpc", "grpc-web"] as const) {
+  describe(`rounds over ${protocol}`, () => {
+    test("a Swiss of nine rounds runs on the engine's pairings", async () => {
+      const { readFile } = await import("node:fs/promises");
+      const read = (name: string) => readFile(new URL(name, PAIRINGS), "utf8");
+      const opened = clients(protocol);
+      try {
+        const platform = opened.open();
+        const event = `Swiss of nine (${protocol})`;
+        let trf = await read("round-1.trf");
+        for (let round = 1; round <= 9; round++) {
+          assert.equal(players(trf), players(await read(`round-${round}.trf`)), `round ${round}`);
+          const created = await platform.importPairings(event, round, await read(`round-${round}.pairings`), {
+            trf,
+            players: round === 1 ? SWISS_PLAYERS : [],
+            requestId: `swiss-${protocol}-${round}`,
+          });
+          assert.equal(created.round?.byes.length, 1);
+          const started = await platform.startRound(event, round);
+          assert.equal(started.startedGames, created.games.length);
+          const { boards } = await platform.getRound(event, round, { pageSize: 2 });
+          assert.deepEqual(
+            boards.map((b) => b.board),
+            created.games.map((g) => g.board),
+          );
+          assert.ok(boards.every((b) => b.status === pb.GameStatus.ACTIVE));
+          for (const game of created.games) {
+            await platform.setGameResult(game.gameId, { reason: "reported at the board", outcome: swissResult(round, game.board) });
+          }
+          trf = (await platform.arbiter.exportTrf({ eventId: event, totalRounds: 9 })).trf;
+        }
+        assert.equal(trf.split("\n").filter((line) => line.startsWith("001")).length, 9);
+      } finally {
+        opened.close();
+      }
+    });
+
+    test("a round with a player paired twice is refused whole", async () => {
+      const opened = clients(protocol);
+      try {
+        const platform = opened.open();
+        const event = `refused round (${protocol})`;
+        await assert.rejects(
+          platform.createRound(event, 1, [
+            ["a", "b"],
+            ["c", "a"],
+          ]),
+          (error: unknown) => {
+            assert.ok(error instanceof ArbiterError);
+            assert.equal(error.code, Code.InvalidArgument);
+            assert.deepEqual(
+              error.fieldViolations.map((v) => v.field),
+              ["boards[1].black.id"],
+            );
+            return true;
+          },
+        );
+        await assert.rejects(platform.getRound(event, 1), (error: unknown) => error instanceof ArbiterError && error.reason === "ROUND_NOT_FOUND");
+      } finally {
+        opened.close();
+      }
+    });
+  });
+}

@@ -475,3 +475,102 @@ class ArbiterClient:
             self.admin.AdjustClock, request, self._admin_metadata, retry=bool(request.request_id)
         )
         return ActionResult(response.game, tuple(response.events))
+
+    # --- Rounds ---------------------------------------------------------------
+
+    def create_round(
+        self,
+        event_id: str,
+        round: int,
+        boards: Sequence[Union[tuple[PlayerLike, PlayerLike], pb.RoundBoard]],
+        *,
+        settings: Optional[pb.RoundSettings] = None,
+        byes: Sequence[pb.RoundBye] = (),
+        players: Sequence[PlayerLike] = (),
+        request_id: Optional[str] = None,
+    ) -> pb.CreateRoundResponse:
+        """Creates every game of a round at once, all or nothing (admin token required).
+
+        ``boards`` are ``(white, black)`` pairs, board 1 first, or
+        ``RoundBoard`` messages (with their own numbers and overrides). The
+        response holds the round and each board's game with its seats'
+        tokens. A refusal names every offending field in its BadRequest
+        (``ArbiterError.field_violations``) and creates nothing.
+        """
+        request = pb.CreateRoundRequest(
+            request_id=request_id if request_id is not None else f"py-{uuid.uuid4()}",
+            event_id=event_id,
+            round=round,
+            settings=settings,
+            byes=list(byes),
+            players=[_player(p) for p in players],
+        )
+        for number, board in enumerate(boards, start=1):
+            if isinstance(board, pb.RoundBoard):
+                request.boards.append(board)
+            else:
+                white, black = board
+                request.boards.append(
+                    pb.RoundBoard(board=number, white=_player(white), black=_player(black))
+                )
+        response: pb.CreateRoundResponse = self._unary(
+            self.admin.CreateRound, request, self._admin_metadata, retry=bool(request.request_id)
+        )
+        return response
+
+    def start_round(self, event_id: str, round: int) -> pb.StartRoundResponse:
+        """Starts every clock of the round at one instant; safe to repeat."""
+        request = pb.StartRoundRequest(event_id=event_id, round=round)
+        response: pb.StartRoundResponse = self._unary(
+            self.admin.StartRound, request, self._admin_metadata, retry=True
+        )
+        return response
+
+    def get_round(self, event_id: str, round: int, *, page_size: int = 0) -> tuple[pb.Round, list[pb.BoardStatus]]:
+        """The round and every board as it stands, in board order (all pages)."""
+        boards: list[pb.BoardStatus] = []
+        token = ""
+        while True:
+            request = pb.GetRoundRequest(
+                event_id=event_id, round=round, page_size=page_size, page_token=token
+            )
+            page: pb.GetRoundResponse = self._unary(
+                self.admin.GetRound, request, self._admin_metadata, retry=True
+            )
+            boards.extend(page.boards)
+            token = page.next_page_token
+            if not token:
+                return page.round, boards
+
+    def import_pairings(
+        self,
+        event_id: str,
+        round: int,
+        pairings: str,
+        *,
+        trf: str = "",
+        players: Sequence[PlayerLike] = (),
+        settings: Optional[pb.RoundSettings] = None,
+        byes: Sequence[pb.RoundBye] = (),
+        request_id: Optional[str] = None,
+    ) -> pb.ImportPairingsResponse:
+        """Creates the next round from a pairing engine's ``-p`` output.
+
+        The ranks are the event's (as ``ExportTrf`` numbers them) unless
+        ``players`` lists them, rank 1 first; ``trf`` is the report the
+        engine paired, checked against those ranks when given.
+        """
+        request = pb.ImportPairingsRequest(
+            request_id=request_id if request_id is not None else f"py-{uuid.uuid4()}",
+            event_id=event_id,
+            round=round,
+            pairings=pairings,
+            trf=trf,
+            players=[_player(p) for p in players],
+            settings=settings,
+            byes=list(byes),
+        )
+        response: pb.ImportPairingsResponse = self._unary(
+            self.admin.ImportPairings, request, self._admin_metadata, retry=bool(request.request_id)
+        )
+        return response

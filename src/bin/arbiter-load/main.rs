@@ -13,6 +13,12 @@
 //! move rate and reports how fast events reach the watchers (from the
 //! event's time to its arrival; client and server on one machine share a
 //! clock), and whether any was lost or delivered twice.
+//!
+//! `round` (in `round`) times the organiser's calls on rounds of many
+//! boards: `CreateRound`, `StartRound`, `GetRound`, and the Redis commands
+//! each costs.
+
+mod round;
 
 use std::{
     sync::{
@@ -104,6 +110,27 @@ enum Mode {
         /// Seed of the random moves.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Creates, starts and reads rounds of many boards, timing each call.
+    Round {
+        /// The arbiter's address.
+        #[arg(long, default_value = "http://127.0.0.1:50051")]
+        addr: String,
+        /// The admin token, if the server has one.
+        #[arg(long, env = "ARBITER_ADMIN_TOKEN", hide_env_values = true)]
+        admin_token: Option<String>,
+        /// Boards a round has.
+        #[arg(long, default_value_t = 500)]
+        boards: usize,
+        /// Rounds created, each in an event of its own.
+        #[arg(long, default_value_t = 10)]
+        repetitions: usize,
+        /// Whole reads (`GetRound`, every page) of each round.
+        #[arg(long, default_value_t = 20)]
+        reads: usize,
+        /// The server's Redis, to count the commands each call costs.
+        #[arg(long)]
+        redis_url: Option<String>,
     },
     /// Loads and commits directly against the Redis store: the same two
     /// round trips as a move, without gRPC or the rules.
@@ -207,6 +234,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 seconds,
                 redis_url,
                 seed,
+            })
+            .await?;
+        }
+        Mode::Round {
+            addr,
+            admin_token,
+            boards,
+            repetitions,
+            reads,
+            redis_url,
+        } => {
+            round::round_load(round::RoundLoad {
+                addr,
+                admin_token,
+                boards,
+                repetitions,
+                reads,
+                redis_url,
             })
             .await?;
         }
