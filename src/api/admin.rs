@@ -69,6 +69,7 @@ impl AdminService for ArbiterApi {
                 color,
                 i64::from(call.req.delta_millis),
                 &call.reason,
+                call.req.players_request,
             )
             .await?;
         let (game, events) = applied(&done);

@@ -283,6 +283,8 @@ fn rules(rules: GameRules) -> proto::GameRules {
         }
         .into(),
         pending_offer_draws_on_flag: rules.pending_offer_draws_on_flag,
+        no_abort: rules.no_abort,
+        no_give_time: rules.no_give_time,
     }
 }
 

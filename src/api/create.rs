@@ -36,6 +36,8 @@ fn rules(rules: Option<&proto::GameRules>) -> Result<GameRules, Status> {
             proto::RulesProfile::Uscf => RulesProfile::Uscf,
         },
         pending_offer_draws_on_flag: r.pending_offer_draws_on_flag,
+        no_abort: r.no_abort,
+        no_give_time: r.no_give_time,
     })
 }
 

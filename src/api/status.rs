@@ -139,6 +139,14 @@ fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, Str
             precondition(ErrorReason::NotStarted, "scheduled_start_time", message)
         }
         Rejection::AwaitingStart => precondition(ErrorReason::NotStarted, "start", message),
+        Rejection::AbortNotAllowed => {
+            precondition(ErrorReason::AbortNotAllowed, "rules.no_abort", message)
+        }
+        Rejection::GiveTimeNotAllowed => precondition(
+            ErrorReason::GiveTimeNotAllowed,
+            "rules.no_give_time",
+            message,
+        ),
         Rejection::ClockNotPaused => precondition(ErrorReason::ClockNotPaused, "clock", message),
         Rejection::Untimed => precondition(ErrorReason::Untimed, "clock", message),
         Rejection::RequestIdReused { .. } => status_in(

@@ -238,6 +238,8 @@ impl Arbiter {
     }
 
     /// An arbiter adds `delta_ms` to (or deducts it from) `color`'s clock.
+    /// With `players_request`, the time is a player's gift to the
+    /// opponent (`color`), which the game's rules may forbid.
     pub async fn adjust_clock(
         &self,
         id: &GameId,
@@ -245,13 +247,19 @@ impl Arbiter {
         color: Color,
         delta_ms: i64,
         reason: &ArbiterReason,
+        players_request: bool,
     ) -> Result<Applied, ArbiterError> {
         let delta = delta_ms.to_string();
         let request = request_id.map(|key| {
+            let kind = if players_request {
+                "give_time"
+            } else {
+                "adjust_clock"
+            };
             AdminRequest::new(
                 key,
                 &[
-                    "adjust_clock",
+                    kind,
                     color.fold_wb("white", "black"),
                     &delta,
                     reason.as_str(),
@@ -259,7 +267,11 @@ impl Arbiter {
             )
         });
         self.execute_admin(id, request, |game, now| {
-            game.adjust_clock(color, delta_ms, reason.as_str(), now)
+            if players_request {
+                game.give_time(color, delta_ms, reason.as_str(), now)
+            } else {
+                game.adjust_clock(color, delta_ms, reason.as_str(), now)
+            }
         })
         .await
     }

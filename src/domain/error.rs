@@ -85,6 +85,12 @@ pub enum Rejection {
         /// The scheduled start, in milliseconds since the Unix epoch.
         starts_at_ms: u64,
     },
+    /// The game's rules forbid aborting it.
+    #[error("this game may not be aborted: the event's rules require it to be played")]
+    AbortNotAllowed,
+    /// The game's rules forbid a player giving the opponent time.
+    #[error("this game's rules do not allow a player to give the opponent time")]
+    GiveTimeNotAllowed,
     /// The game waits for an arbiter to start it (a round's games do,
     /// unless scheduled).
     #[error("the game has not been started yet: it starts when the arbiter starts its round")]

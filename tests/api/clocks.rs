@@ -120,6 +120,7 @@ fn adjustment(game_id: &str, color: Color, delta: i32, why: &str) -> proto::Adju
         color: color.into(),
         delta_millis: delta,
         reason: why.to_owned(),
+        players_request: false,
     }
 }
 

@@ -597,7 +597,81 @@ async fn a_rounds_byes_count_in_standings_and_the_trf(backend: Backend) {
     assert_eq!(d.points, "0", "the half-point bye gave way to the game");
 }
 
+async fn a_rounds_rules_forbid_aborts_and_given_time(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
+    let event = "Strict";
+    let mut request = round_request(event, 1, vec![board(1, "a", "b")]);
+    request.settings = Some(proto::RoundSettings {
+        rules: Some(proto::GameRules {
+            no_abort: true,
+            no_give_time: true,
+            draw_offers_from_move: 30,
+            ..Default::default()
+        }),
+        ..rapid()
+    });
+    let created = create_round(&mut admin_client, request)
+        .await
+        .expect("created");
+    start_round(&mut admin_client, event, 1).await;
+    let game = &created.games[0];
+    let rules = get(&mut client, &game.game_id)
+        .await
+        .setup
+        .expect("setup")
+        .rules
+        .expect("rules");
+    assert!(rules.no_abort && rules.no_give_time);
+    assert_eq!(rules.draw_offers_from_move, 30);
+
+    let status = expect_code(
+        seat(&mut client, &game.white_token, common::abort(&game.game_id)).await,
+        Code::FailedPrecondition,
+    );
+    assert_eq!(reason(&status), "ABORT_NOT_ALLOWED");
+    let give = |players_request: bool, delta: i32| proto::AdjustClockRequest {
+        game_id: game.game_id.clone(),
+        color: proto::Color::Black.into(),
+        delta_millis: delta,
+        reason: "White gives Black 15 s".into(),
+        players_request,
+        ..Default::default()
+    };
+    let status = expect_code(
+        admin_client.adjust_clock(admin(give(true, 15_000))).await,
+        Code::FailedPrecondition,
+    );
+    assert_eq!(reason(&status), "GIVE_TIME_NOT_ALLOWED");
+    // The arbiter's own adjustment stands.
+    admin_client
+        .adjust_clock(admin(give(false, 60_000)))
+        .await
+        .expect("the arbiter adds time");
+    // Where the rules allow it, a player's gift is an addition only.
+    let open = create_round(
+        &mut admin_client,
+        round_request(event, 2, vec![board(1, "c", "d")]),
+    )
+    .await
+    .expect("created");
+    let open_game = &open.games[0];
+    let mut gift = give(true, -5_000);
+    gift.game_id = open_game.game_id.clone();
+    expect_code(
+        admin_client.adjust_clock(admin(gift.clone())).await,
+        Code::InvalidArgument,
+    );
+    gift.delta_millis = 5_000;
+    admin_client
+        .adjust_clock(admin(gift))
+        .await
+        .expect("a player gives time");
+}
+
 on_every_backend!(
+    a_rounds_rules_forbid_aborts_and_given_time,
     a_round_is_created_whole_then_started_together,
     a_round_is_read_back_board_by_board_in_pages,
     a_round_with_any_offending_board_is_refused_whole,

@@ -135,6 +135,30 @@ impl Game {
         Ok(next.commit(kinds, now))
     }
 
+    /// A player gives the opponent (`color`) `delta_ms` of time, through
+    /// the platform: an adjustment like the arbiter's, refused where the
+    /// game's rules forbid it, and only ever an addition.
+    pub fn give_time(
+        &self,
+        color: Color,
+        delta_ms: i64,
+        reason: &str,
+        now: Timestamp,
+    ) -> Result<Decision, Rejection> {
+        self.ensure_active()?;
+        if self.rules().no_give_time {
+            return Err(Rejection::GiveTimeNotAllowed);
+        }
+        if delta_ms <= 0 {
+            return Err(FieldError::new(
+                "delta_millis",
+                "must be positive when a player gives time",
+            )
+            .into());
+        }
+        self.adjust_clock(color, delta_ms, reason, now)
+    }
+
     /// An arbiter decides the result (of a game in progress) or corrects it
     /// (of a finished or aborted game). The ruling is final and recorded with
     /// its reason.

@@ -1718,3 +1718,70 @@ fn a_start_replayed_from_the_log_gives_the_same_game() {
     assert_eq!(replayed.clock_view(cutoff), started.clock_view(cutoff));
     assert_eq!(replayed.start_time(), started.start_time());
 }
+
+// ---------------------------------------------------------------------------
+// The event's rule flags: no abort, no give-time
+// ---------------------------------------------------------------------------
+
+fn with_rules(rules: GameRules) -> Game {
+    let new = NewGame::new(
+        Player {
+            id: "w".into(),
+            name: "W".into(),
+        },
+        Player {
+            id: "b".into(),
+            name: "B".into(),
+        },
+        Variant::Standard,
+        &StartPosition::Standard,
+        Pairing::default(),
+        rules,
+    )
+    .expect("setup")
+    .with_clock(Some(fischer(60 * MIN, 0)), Schedule::default());
+    Game::create(GameId::parse("rules").expect("id"), new, seats(), at(0)).0
+}
+
+#[test]
+fn a_game_that_may_not_be_aborted_refuses_an_abort() {
+    let strict = with_rules(GameRules {
+        no_abort: true,
+        ..GameRules::default()
+    });
+    assert_eq!(
+        strict.abort(Color::White, at(SEC)),
+        Err(Rejection::AbortNotAllowed)
+    );
+    assert!(matches!(
+        with_rules(GameRules::default()).abort(Color::White, at(SEC)),
+        Ok(Decision::Changed { .. })
+    ));
+}
+
+#[test]
+fn a_player_gives_time_unless_the_rules_forbid_it() {
+    let open = with_rules(GameRules::default());
+    let (given, _) = changed(open.give_time(Color::Black, 15 * ms(SEC), "from White", at(SEC)));
+    assert_eq!(
+        remaining(&given, Color::Black, SEC),
+        60 * ms(MIN) + 15 * ms(SEC)
+    );
+    assert!(matches!(
+        open.give_time(Color::Black, -ms(SEC), "a taking", at(SEC)),
+        Err(Rejection::InvalidField(_))
+    ));
+    let strict = with_rules(GameRules {
+        no_give_time: true,
+        ..GameRules::default()
+    });
+    assert_eq!(
+        strict.give_time(Color::Black, 15 * ms(SEC), "from White", at(SEC)),
+        Err(Rejection::GiveTimeNotAllowed)
+    );
+    // The arbiter's own adjustment is not a player's gift.
+    assert!(matches!(
+        strict.adjust_clock(Color::Black, 60 * ms(SEC), "penalty", at(SEC)),
+        Ok(Decision::Changed { .. })
+    ));
+}

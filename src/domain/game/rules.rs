@@ -22,6 +22,17 @@ pub struct GameRules {
     /// Whether a flag that falls while the opponent's draw offer is pending
     /// is a draw (some servers do this; the FIDE Laws do not).
     pub pending_offer_draws_on_flag: bool,
+    /// Whether the game may not be aborted (an event's regulation: every
+    /// paired game is played or forfeited). Left out of the stored form
+    /// while false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_abort: bool,
+    /// Whether a player may not give the opponent time (the "give time"
+    /// an online platform relays as an arbiter's clock adjustment). The
+    /// arbiter's own adjustments are not affected. Left out of the stored
+    /// form while false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_give_time: bool,
 }
 
 /// Why the regulations forbid a draw offer (FIDE 9.1.1).

@@ -283,7 +283,19 @@ pub fn legacy_fingerprint(request: &NewGame) -> String {
         &pairing.round.to_string(),
         &pairing.board.to_string(),
         &format!("{:?}", request.variant()),
-        &format!("{:?}", request.rules()),
+        // The rules as the first release's `Debug` wrote them, before rules
+        // had more fields.
+        &{
+            let rules = request.rules();
+            format!(
+                "GameRules {{ draw_offers_from_move: {:?}, sofia_rules: {:?}, profile: {:?}, \
+                 pending_offer_draws_on_flag: {:?} }}",
+                rules.draw_offers_from_move,
+                rules.sofia_rules,
+                rules.profile,
+                rules.pending_offer_draws_on_flag
+            )
+        },
         &format!("{:?}", request.timing()),
         // The schedule as the first release's `Debug` wrote it, before
         // schedules had more fields.

@@ -561,6 +561,9 @@ impl Game {
             return Ok(Decision::Unchanged);
         }
         self.ensure_active()?;
+        if self.rules().no_abort {
+            return Err(Rejection::AbortNotAllowed);
+        }
         if self.ply().count() >= 2 {
             return Err(Rejection::AbortTooLate);
         }

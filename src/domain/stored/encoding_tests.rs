@@ -200,6 +200,7 @@ fn schema_0_timed_games_keep_their_clock_controls_and_corrections() {
             sofia_rules: false,
             profile: RulesProfile::Uscf,
             pending_offer_draws_on_flag: true,
+            ..GameRules::default()
         },
     )
     .expect("request")

@@ -45,6 +45,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_RATE_LIMITED: _ClassVar[ErrorReason]
     ERROR_REASON_ROUND_EXISTS: _ClassVar[ErrorReason]
     ERROR_REASON_ROUND_NOT_FOUND: _ClassVar[ErrorReason]
+    ERROR_REASON_ABORT_NOT_ALLOWED: _ClassVar[ErrorReason]
+    ERROR_REASON_GIVE_TIME_NOT_ALLOWED: _ClassVar[ErrorReason]
     ERROR_REASON_WATCHER_TOO_SLOW: _ClassVar[ErrorReason]
     ERROR_REASON_DRAW_REQUEST_LIMIT: _ClassVar[ErrorReason]
     ERROR_REASON_MALFORMED_REQUEST: _ClassVar[ErrorReason]
@@ -206,6 +208,8 @@ ERROR_REASON_OVERLOADED: ErrorReason
 ERROR_REASON_RATE_LIMITED: ErrorReason
 ERROR_REASON_ROUND_EXISTS: ErrorReason
 ERROR_REASON_ROUND_NOT_FOUND: ErrorReason
+ERROR_REASON_ABORT_NOT_ALLOWED: ErrorReason
+ERROR_REASON_GIVE_TIME_NOT_ALLOWED: ErrorReason
 ERROR_REASON_WATCHER_TOO_SLOW: ErrorReason
 ERROR_REASON_DRAW_REQUEST_LIMIT: ErrorReason
 ERROR_REASON_MALFORMED_REQUEST: ErrorReason
@@ -377,16 +381,20 @@ class Pairing(_message.Message):
     def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board: _Optional[int] = ...) -> None: ...
 
 class GameRules(_message.Message):
-    __slots__ = ("draw_offers_from_move", "sofia_rules", "profile", "pending_offer_draws_on_flag")
+    __slots__ = ("draw_offers_from_move", "sofia_rules", "profile", "pending_offer_draws_on_flag", "no_abort", "no_give_time")
     DRAW_OFFERS_FROM_MOVE_FIELD_NUMBER: _ClassVar[int]
     SOFIA_RULES_FIELD_NUMBER: _ClassVar[int]
     PROFILE_FIELD_NUMBER: _ClassVar[int]
     PENDING_OFFER_DRAWS_ON_FLAG_FIELD_NUMBER: _ClassVar[int]
+    NO_ABORT_FIELD_NUMBER: _ClassVar[int]
+    NO_GIVE_TIME_FIELD_NUMBER: _ClassVar[int]
     draw_offers_from_move: int
     sofia_rules: bool
     profile: RulesProfile
     pending_offer_draws_on_flag: bool
-    def __init__(self, draw_offers_from_move: _Optional[int] = ..., sofia_rules: _Optional[bool] = ..., profile: _Optional[_Union[RulesProfile, str]] = ..., pending_offer_draws_on_flag: _Optional[bool] = ...) -> None: ...
+    no_abort: bool
+    no_give_time: bool
+    def __init__(self, draw_offers_from_move: _Optional[int] = ..., sofia_rules: _Optional[bool] = ..., profile: _Optional[_Union[RulesProfile, str]] = ..., pending_offer_draws_on_flag: _Optional[bool] = ..., no_abort: _Optional[bool] = ..., no_give_time: _Optional[bool] = ...) -> None: ...
 
 class PointTable(_message.Message):
     __slots__ = ("win", "draw", "loss")
@@ -1107,18 +1115,20 @@ class CreateGameResponse(_message.Message):
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., white_token: _Optional[str] = ..., black_token: _Optional[str] = ...) -> None: ...
 
 class AdjustClockRequest(_message.Message):
-    __slots__ = ("request_id", "game_id", "color", "delta_millis", "reason")
+    __slots__ = ("request_id", "game_id", "color", "delta_millis", "reason", "players_request")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     COLOR_FIELD_NUMBER: _ClassVar[int]
     DELTA_MILLIS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_REQUEST_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     game_id: str
     color: Color
     delta_millis: int
     reason: str
-    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., color: _Optional[_Union[Color, str]] = ..., delta_millis: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
+    players_request: bool
+    def __init__(self, request_id: _Optional[str] = ..., game_id: _Optional[str] = ..., color: _Optional[_Union[Color, str]] = ..., delta_millis: _Optional[int] = ..., reason: _Optional[str] = ..., players_request: _Optional[bool] = ...) -> None: ...
 
 class AdjustClockResponse(_message.Message):
     __slots__ = ("game", "events")
