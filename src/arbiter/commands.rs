@@ -14,7 +14,7 @@ use crate::{
         AdminRequest, ArbiterReason, ClaimReason, ClaimVerdict, Color, DeadProof, Decision, Game,
         GameId, NewGame, Ply, Rejection, ReportedLag, RequestId, Ruling, Timestamp, TokenHash,
     },
-    store::{Commit, CommitOutcome, EventPosition},
+    store::{Commit, CommitOutcome, EventPosition, Listing},
 };
 
 impl Arbiter {
@@ -42,7 +42,7 @@ impl Arbiter {
             if let FastVerdict::Dead(_) = start {
                 return Err(new.dead_start().into());
             }
-            self.list_in_event(&game).await?;
+            self.list_in_event(&game, false).await?;
             let commit = Commit {
                 expected: 0,
                 state: codec::encode_state(&game)?,
@@ -86,28 +86,51 @@ impl Arbiter {
         Err(ArbiterError::Contention)
     }
 
-    /// Lists a game under its event, if it has one.
-    pub(super) async fn list_in_event(&self, game: &Game) -> Result<(), ArbiterError> {
+    /// Lists a game under its event, if it has one: a game of a round's
+    /// record as it is (`of_round`), a game made on its own (`CreateGame`)
+    /// only in a round without a record, so that a round and a game made
+    /// beside it never share the round.
+    pub(super) async fn list_in_event(
+        &self,
+        game: &Game,
+        of_round: bool,
+    ) -> Result<(), ArbiterError> {
         let pairing = game.pairing();
-        if let Some(event_id) = &pairing.event_id {
-            let position = EventPosition {
-                round: pairing.round,
-                board: pairing.board,
-                game: game.id().clone(),
-            };
-            let max_games = self.max_event_games;
-            if !self
+        let Some(event_id) = &pairing.event_id else {
+            return Ok(());
+        };
+        let position = EventPosition {
+            round: pairing.round,
+            board: pairing.board,
+            game: game.id().clone(),
+        };
+        let max_games = self.max_event_games;
+        let listing = if of_round || pairing.round == 0 {
+            if self
                 .store
                 .add_to_event(event_id, &position, max_games)
                 .await?
             {
-                return Err(ArbiterError::EventFull {
-                    event_id: event_id.clone(),
-                    max_games,
-                });
+                Listing::Listed
+            } else {
+                Listing::Full
             }
+        } else {
+            self.store
+                .list_outside_rounds(event_id, &position, max_games)
+                .await?
+        };
+        match listing {
+            Listing::Listed => Ok(()),
+            Listing::Full => Err(ArbiterError::EventFull {
+                event_id: event_id.clone(),
+                max_games,
+            }),
+            Listing::RoundRecorded => Err(ArbiterError::RoundExists {
+                event_id: event_id.clone(),
+                number: pairing.round,
+            }),
         }
-        Ok(())
     }
 
     /// Plays `text` for the seat holding `token`, chosen at `ply`, with the

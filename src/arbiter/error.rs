@@ -116,8 +116,8 @@ pub enum ArbiterError {
     RoundRefused(Vec<RoundViolation>),
     /// The round was created by another request, with other boards.
     #[error(
-        "round {number} of event '{event_id}' already exists with other boards or byes; \
-         nothing was created"
+        "round {number} of event '{event_id}' already exists, created as a round with boards and \
+         byes of its own; nothing was created"
     )]
     RoundExists {
         /// The event.

@@ -28,7 +28,9 @@ use crate::{
         Bye, EventId, ExistingGame, Game, GameId, GameStatus, Pairing, PlannedBoard, Player, Round,
         RoundRequest, RoundSummary, Timestamp, stored::round_record,
     },
-    store::{Commit, CommitOutcome, Corruption, EventPosition, StoreError, StoredRound},
+    store::{
+        Commit, CommitOutcome, Corruption, EventPosition, RoundOpening, StoreError, StoredRound,
+    },
 };
 
 /// How many of a round's games are created (or started) at once: enough
@@ -184,16 +186,33 @@ impl Arbiter {
                 return self.complete_round(round, version).await;
             }
             self.check_round_starts(&plan).await?;
-            if self
+            let opening = self
                 .store
-                .put_round(&event_id, number, 0, &stored(&plan, 1)?)
-                .await?
-            {
-                tracing::info!(event_id = %event_id, round = number, boards = plan.boards().len(), "round planned");
-                return self.complete_round(plan, 1).await;
+                .open_round(
+                    &event_id,
+                    number,
+                    &stored(&plan, 1)?,
+                    plan.boards().len(),
+                    self.max_event_games,
+                )
+                .await?;
+            match opening {
+                RoundOpening::Opened => {
+                    tracing::info!(event_id = %event_id, round = number, boards = plan.boards().len(), "round planned");
+                    return self.complete_round(plan, 1).await;
+                }
+                RoundOpening::EventFull => {
+                    return Err(ArbiterError::EventFull {
+                        event_id,
+                        max_games: self.max_event_games,
+                    });
+                }
+                // A game made beside the round was listed meanwhile: the
+                // next attempt finds it and refuses the board; or another
+                // request recorded the round first: decide again on its
+                // record.
+                RoundOpening::RoundHasGames | RoundOpening::Exists => {}
             }
-            // Another request recorded the round first: decide again on
-            // its record.
         }
         Err(ArbiterError::Contention)
     }
@@ -283,7 +302,7 @@ impl Arbiter {
         let setup = round.setup(&board).ok_or_else(|| round_corrupt(round))?;
         if !round.is_complete() {
             let (game, created) = Game::create(id.clone(), setup, tokens.hashes(), now);
-            self.list_in_event(&game).await?;
+            self.list_in_event(&game, true).await?;
             let commit = Commit {
                 expected: 0,
                 state: codec::encode_state(&game)?,

@@ -12,7 +12,8 @@ use crate::{
     },
     store::{
         ChangeFeed, ChangeFeeds, Deadlines, EventIndex, EventPosition, FeedEntry, FeedPosition,
-        GameLog, LogRead, MemoryStore, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
+        GameLog, Listing, LogRead, MemoryStore, RoundOpening, Rounds, StoreError, StoredArchive,
+        StoredRound, StoredState,
     },
 };
 
@@ -117,6 +118,18 @@ impl EventIndex for RecordingStore {
             .await
     }
 
+    async fn list_outside_rounds(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+        max_entries: usize,
+    ) -> Result<Listing, StoreError> {
+        self.record("list_outside_rounds");
+        self.inner
+            .list_outside_rounds(event_id, position, max_entries)
+            .await
+    }
+
     async fn event_games(
         &self,
         event_id: &EventId,
@@ -149,6 +162,20 @@ impl Rounds for RecordingStore {
         self.record("put_round");
         self.inner
             .put_round(event_id, number, expected, round)
+            .await
+    }
+
+    async fn open_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        round: &StoredRound,
+        new_games: usize,
+        max_event_games: usize,
+    ) -> Result<RoundOpening, StoreError> {
+        self.record("open_round");
+        self.inner
+            .open_round(event_id, number, round, new_games, max_event_games)
             .await
     }
 

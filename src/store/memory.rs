@@ -11,8 +11,8 @@ use tokio::sync::broadcast;
 
 use super::{
     Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
-    FeedEntry, FeedPosition, GameLog, LogRead, Rounds, StoreError, StoredArchive, StoredEvent,
-    StoredRound, StoredState,
+    FeedEntry, FeedPosition, GameLog, Listing, LogRead, RoundOpening, Rounds, StoreError,
+    StoredArchive, StoredEvent, StoredRound, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
 
@@ -245,6 +245,39 @@ impl EventIndex for MemoryStore {
         Ok(true)
     }
 
+    async fn list_outside_rounds(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+        max_entries: usize,
+    ) -> Result<Listing, StoreError> {
+        // The list, then the rounds: the order `open_round` takes them in.
+        let mut events = self
+            .events
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let rounds = self
+            .rounds
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let recorded = position.round > 0
+            && rounds
+                .get(event_id)
+                .is_some_and(|event| event.contains_key(&position.round));
+        if recorded {
+            return Ok(Listing::RoundRecorded);
+        }
+        let games = events.entry(event_id.clone()).or_default();
+        if games.contains(position) {
+            return Ok(Listing::Listed);
+        }
+        if games.len() >= max_entries {
+            return Ok(Listing::Full);
+        }
+        games.insert(position.clone());
+        Ok(Listing::Listed)
+    }
+
     async fn event_games(
         &self,
         event_id: &EventId,
@@ -305,6 +338,39 @@ impl Rounds for MemoryStore {
         }
         event.insert(number, round.clone());
         Ok(true)
+    }
+
+    async fn open_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        round: &StoredRound,
+        new_games: usize,
+        max_event_games: usize,
+    ) -> Result<RoundOpening, StoreError> {
+        super::check_round(0, round)?;
+        let events = self
+            .events
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut rounds = self
+            .rounds
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let event = rounds.entry(event_id.clone()).or_default();
+        if event.contains_key(&number) {
+            return Ok(RoundOpening::Exists);
+        }
+        let listed = events.get(event_id);
+        if listed.is_some_and(|games| games.iter().any(|g| g.round == number)) {
+            return Ok(RoundOpening::RoundHasGames);
+        }
+        let count = listed.map_or(0, BTreeSet::len);
+        if count.saturating_add(new_games) > max_event_games {
+            return Ok(RoundOpening::EventFull);
+        }
+        event.insert(number, round.clone());
+        Ok(RoundOpening::Opened)
     }
 
     async fn round_summaries(

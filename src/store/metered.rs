@@ -8,8 +8,8 @@ use tracing::Instrument;
 
 use super::{
     ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
-    FeedEntry, FeedPosition, GameLog, GameStore, LogRead, Rounds, StoreError, StoredArchive,
-    StoredRound, StoredState,
+    FeedEntry, FeedPosition, GameLog, GameStore, Listing, LogRead, RoundOpening, Rounds,
+    StoreError, StoredArchive, StoredRound, StoredState,
 };
 use crate::{
     domain::{EventId, GameId, Timestamp},
@@ -120,6 +120,20 @@ impl EventIndex for MeteredStore {
         .await
     }
 
+    async fn list_outside_rounds(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+        max_entries: usize,
+    ) -> Result<Listing, StoreError> {
+        self.measured(
+            "list_outside_rounds",
+            self.inner
+                .list_outside_rounds(event_id, position, max_entries),
+        )
+        .await
+    }
+
     async fn event_games(
         &self,
         event_id: &EventId,
@@ -218,6 +232,22 @@ impl Rounds for MeteredStore {
         self.measured(
             "put_round",
             self.inner.put_round(event_id, number, expected, round),
+        )
+        .await
+    }
+
+    async fn open_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        round: &StoredRound,
+        new_games: usize,
+        max_event_games: usize,
+    ) -> Result<RoundOpening, StoreError> {
+        self.measured(
+            "open_round",
+            self.inner
+                .open_round(event_id, number, round, new_games, max_event_games),
         )
         .await
     }

@@ -31,6 +31,7 @@ pub use self::corruption::Corruption;
 pub use self::memory::MemoryStore;
 pub use self::metered::MeteredStore;
 pub use self::parts::StoreParts;
+
 pub use self::redis::{RedisConfig, RedisStore, RedisTls, WaitForReplicas};
 use crate::domain::{EventId, GameId, Timestamp};
 
@@ -305,6 +306,19 @@ pub trait EventIndex: Send + Sync + 'static {
         max_entries: usize,
     ) -> Result<bool, StoreError>;
 
+    /// Lists a game made outside any round's record (`CreateGame`) at
+    /// `position`, as [`EventIndex::add_to_event`] does, unless the list
+    /// already holds `max_entries` others ([`Listing::Full`]) or the event
+    /// has a record of round `position.round` ([`Listing::RoundRecorded`]:
+    /// that round's games are its record's), checked and written together,
+    /// so that a round and a game made beside it never both take a board.
+    async fn list_outside_rounds(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+        max_entries: usize,
+    ) -> Result<Listing, StoreError>;
+
     /// Up to `limit` of the event's games in order, after `after` (from the
     /// start when `None`): a position in the list stays valid whatever is
     /// added to it.
@@ -329,6 +343,32 @@ pub struct StoredRound {
     pub summary: Vec<u8>,
 }
 
+/// What [`EventIndex::list_outside_rounds`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// The game is listed (it was already, or now is).
+    Listed,
+    /// The list is full: nothing was written.
+    Full,
+    /// The event has a record of the game's round: nothing was written.
+    RoundRecorded,
+}
+
+/// What [`Rounds::open_round`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundOpening {
+    /// The round's record is written, at version 1.
+    Opened,
+    /// The round has a record already: nothing was written.
+    Exists,
+    /// The event lists games in the round (made outside any record):
+    /// nothing was written.
+    RoundHasGames,
+    /// The event's list could not take the round's games within its
+    /// limit: nothing was written.
+    EventFull,
+}
+
 /// Each tournament event's round records, one per round number, all of an
 /// event's in one place (on Redis Cluster: one hash slot, the event's).
 #[async_trait]
@@ -351,6 +391,21 @@ pub trait Rounds: Send + Sync + 'static {
         expected: u64,
         round: &StoredRound,
     ) -> Result<bool, StoreError>;
+
+    /// Writes the first record of round `number` of event `event_id`
+    /// (`round.version` must be 1), unless the round has one already, the
+    /// event lists games in that round, or its list holds more than
+    /// `max_event_games - new_games` games: all checked and written
+    /// together, so that a round never shares its boards with games made
+    /// beside it, and is never left half-created by a full event.
+    async fn open_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        round: &StoredRound,
+        new_games: usize,
+        max_event_games: usize,
+    ) -> Result<RoundOpening, StoreError>;
 
     /// The summaries of every round of event `event_id` with a record, by
     /// round number, at most `limit` of them (the lowest numbers).

@@ -8,8 +8,8 @@ use async_trait::async_trait;
 
 use super::{
     ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
-    FeedEntry, FeedPosition, GameLog, GameStore, LogRead, Rounds, StoreError, StoredArchive,
-    StoredRound, StoredState,
+    FeedEntry, FeedPosition, GameLog, GameStore, Listing, LogRead, RoundOpening, Rounds,
+    StoreError, StoredArchive, StoredRound, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
 
@@ -139,6 +139,17 @@ impl EventIndex for StoreParts {
             .await
     }
 
+    async fn list_outside_rounds(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+        max_entries: usize,
+    ) -> Result<Listing, StoreError> {
+        self.event_index
+            .list_outside_rounds(event_id, position, max_entries)
+            .await
+    }
+
     async fn event_games(
         &self,
         event_id: &EventId,
@@ -220,6 +231,19 @@ impl Rounds for StoreParts {
     ) -> Result<bool, StoreError> {
         self.rounds
             .put_round(event_id, number, expected, round)
+            .await
+    }
+
+    async fn open_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        round: &StoredRound,
+        new_games: usize,
+        max_event_games: usize,
+    ) -> Result<RoundOpening, StoreError> {
+        self.rounds
+            .open_round(event_id, number, round, new_games, max_event_games)
             .await
     }
 

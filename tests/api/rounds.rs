@@ -572,29 +572,17 @@ async fn a_rounds_byes_count_in_standings_and_the_trf(backend: Backend) {
     };
     assert!(line("Player C").ends_with("0000 - U"), "{trf}");
     assert!(line("Player D").ends_with("0000 - H"), "{trf}");
-    // A game made later for a player the round gave a bye: the game
-    // counts, the bye no longer does (and the standings still read).
+    // A game made later, on its own, for a player the round gave a bye:
+    // refused, the round's games are the round's.
     let mut late = common::create_request("", "");
     late.pairing = Some(common::pairing(event, 1, 9));
     late.white = Some(player("d"));
     late.black = Some(player("z"));
-    common::create(&mut admin_client, late)
-        .await
-        .expect("a late game");
-    let after = client
-        .get_standings(proto::GetStandingsRequest {
-            event_id: event.to_owned(),
-            ..Default::default()
-        })
-        .await
-        .expect("standings with the late game")
-        .into_inner()
-        .standings;
-    let d = after
-        .iter()
-        .find(|s| s.player.as_ref().expect("player").id == "d")
-        .expect("d");
-    assert_eq!(d.points, "0", "the half-point bye gave way to the game");
+    let status = expect_code(
+        common::create(&mut admin_client, late).await,
+        Code::AlreadyExists,
+    );
+    assert_eq!(reason(&status), "ROUND_EXISTS");
 }
 
 async fn a_rounds_rules_forbid_aborts_and_given_time(backend: Backend) {
@@ -670,7 +658,81 @@ async fn a_rounds_rules_forbid_aborts_and_given_time(backend: Backend) {
         .expect("a player gives time");
 }
 
+async fn a_round_and_games_made_beside_it_never_share_a_round(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin_client = app.admin_client().await;
+    let event = "Beside";
+    create_round(
+        &mut admin_client,
+        round_request(event, 1, vec![board(1, "a", "b")]),
+    )
+    .await
+    .expect("created");
+    // CreateGame in a round that has a record: refused.
+    let mut alone = common::create_request("", "");
+    alone.pairing = Some(common::pairing(event, 1, 2));
+    alone.white = Some(player("c"));
+    alone.black = Some(player("d"));
+    let status = expect_code(
+        common::create(&mut admin_client, alone.clone()).await,
+        Code::AlreadyExists,
+    );
+    assert_eq!(reason(&status), "ROUND_EXISTS");
+    // In another round it is made, and that round can no longer be
+    // created whole.
+    alone.pairing = Some(common::pairing(event, 2, 2));
+    common::create(&mut admin_client, alone)
+        .await
+        .expect("a game on its own");
+    let status = expect_code(
+        create_round(
+            &mut admin_client,
+            round_request(event, 2, vec![board(1, "a", "b")]),
+        )
+        .await,
+        Code::InvalidArgument,
+    );
+    assert_eq!(violations(&status), ["boards"]);
+}
+
+async fn a_round_the_event_cannot_hold_is_refused_before_any_game(backend: Backend) {
+    let mut settings = common::settings(backend.store());
+    settings.max_event_games = 4;
+    let app = TestApp::spawn_with(settings, None).await;
+    let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
+    let event = "Small";
+    create_round(
+        &mut admin_client,
+        round_request(event, 1, vec![board(1, "a", "b"), board(2, "c", "d")]),
+    )
+    .await
+    .expect("two of four");
+    let status = expect_code(
+        create_round(
+            &mut admin_client,
+            round_request(
+                event,
+                2,
+                (1..=3)
+                    .map(|n| board(n, &format!("w{n}"), &format!("b{n}")))
+                    .collect(),
+            ),
+        )
+        .await,
+        Code::FailedPrecondition,
+    );
+    assert_eq!(reason(&status), "EVENT_FULL");
+    assert_eq!(listed(&mut client, event).await.len(), 2);
+    expect_code(
+        get_round(&mut admin_client, event, 2, 0, "").await,
+        Code::NotFound,
+    );
+}
+
 on_every_backend!(
+    a_round_and_games_made_beside_it_never_share_a_round,
+    a_round_the_event_cannot_hold_is_refused_before_any_game,
     a_rounds_rules_forbid_aborts_and_given_time,
     a_round_is_created_whole_then_started_together,
     a_round_is_read_back_board_by_board_in_pages,

@@ -20,8 +20,8 @@ use arbiter::{
     domain::{EventId, GameId, Pairing, Timestamp},
     store::{
         Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Corruption, Deadlines, EventIndex,
-        EventPosition, GameLog, GameStore, MemoryStore, RedisConfig, RedisStore, StoreError,
-        StoredEvent, StoredRound, StoredState,
+        EventPosition, GameLog, GameStore, Listing, MemoryStore, RedisConfig, RedisStore,
+        RoundOpening, StoreError, StoredEvent, StoredRound, StoredState,
     },
 };
 use common::{Backend, RedisServer, fresh_redis_config};
@@ -2031,7 +2031,71 @@ async fn racing_round_puts_have_exactly_one_winner(backend: Backend) {
     }
 }
 
+async fn a_round_opens_only_where_no_game_was_made_beside_it_and_the_event_has_room(
+    backend: Backend,
+) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let name = "rounds opened";
+    let event = event_id(name);
+    // A game made on its own in round 2.
+    add(store, name, (2, 1), &id("made-alone")).await;
+    let opened = |number: u32, new_games: usize, max: usize| {
+        let round = round_at(number, 1);
+        async move {
+            store
+                .open_round(&event_id(name), number, &round, new_games, max)
+                .await
+                .expect("open_round")
+        }
+    };
+    assert_eq!(opened(2, 3, ROOMY).await, RoundOpening::RoundHasGames);
+    assert_eq!(read_round(store, &event, 2).await, None);
+    // Rounds 1 and 3 have no game yet: 1 opens; 3 does not fit 1 + 5 in 5.
+    assert_eq!(opened(3, 5, 5).await, RoundOpening::EventFull);
+    assert_eq!(read_round(store, &event, 3).await, None);
+    assert_eq!(opened(1, 4, 5).await, RoundOpening::Opened);
+    assert_eq!(read_round(store, &event, 1).await, Some(round_at(1, 1)));
+    assert_eq!(summaries(store, &event, ALL).await, summaries_at(&[1], 1));
+    assert_eq!(opened(1, 4, ROOMY).await, RoundOpening::Exists);
+    // A round 10 is not round 1: ten-digit numbers compare whole.
+    add(store, name, (10, 1), &id("round-ten")).await;
+    assert_eq!(opened(11, 1, ROOMY).await, RoundOpening::Opened);
+}
+
+async fn a_game_made_alone_is_not_listed_in_a_recorded_round(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = event_id("listed beside rounds");
+    assert!(put_round(store, &event, 3, 0, &round_at(3, 1)).await);
+    let list = |round: u32, board: u32, game: &'static str, max: usize| {
+        let event = event.clone();
+        async move {
+            store
+                .list_outside_rounds(&event, &position(round, board, &id(game)), max)
+                .await
+                .expect("list_outside_rounds")
+        }
+    };
+    assert_eq!(list(3, 1, "beside", ROOMY).await, Listing::RoundRecorded);
+    assert_eq!(list(4, 1, "elsewhere", ROOMY).await, Listing::Listed);
+    assert_eq!(list(4, 1, "elsewhere", 1).await, Listing::Listed);
+    assert_eq!(list(5, 1, "no-room", 1).await, Listing::Full);
+    // A game of no round is listed whatever the rounds.
+    assert_eq!(list(0, 0, "unpaired", ROOMY).await, Listing::Listed);
+    let listed: Vec<GameId> = store
+        .event_games(&event, None, 10)
+        .await
+        .expect("list")
+        .into_iter()
+        .map(|entry| entry.game)
+        .collect();
+    assert_eq!(listed, [id("unpaired"), id("elsewhere")]);
+}
+
 on_every_backend!(
+    a_round_opens_only_where_no_game_was_made_beside_it_and_the_event_has_room,
+    a_game_made_alone_is_not_listed_in_a_recorded_round,
     a_full_event_list_refuses_new_entries,
     several_states_load_together,
     a_sweep_claim_is_held_until_released_or_lapsed,

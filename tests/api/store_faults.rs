@@ -30,8 +30,8 @@ use arbiter::{
         arbiter_service_client::ArbiterServiceClient, game_event::Kind,
     },
     store::{
-        Commit, CommitOutcome, EventPosition, GameStore, LogRead, MemoryStore, RedisConfig,
-        RedisStore, StoreError, StoredArchive, StoredState,
+        Commit, CommitOutcome, EventPosition, GameStore, Listing, LogRead, MemoryStore,
+        RedisConfig, RedisStore, StoreError, StoredArchive, StoredState,
     },
 };
 use async_trait::async_trait;
@@ -185,6 +185,20 @@ impl EventIndex for FaultyStore {
         let listed = self
             .inner
             .add_to_event(event_id, position, max_entries)
+            .await?;
+        self.faults.listings.fetch_add(1, Ordering::SeqCst);
+        Ok(listed)
+    }
+
+    async fn list_outside_rounds(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+        max_entries: usize,
+    ) -> Result<Listing, StoreError> {
+        let listed = self
+            .inner
+            .list_outside_rounds(event_id, position, max_entries)
             .await?;
         self.faults.listings.fetch_add(1, Ordering::SeqCst);
         Ok(listed)

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::{
     domain::EventId,
-    store::{EventIndex, EventPosition, StoreError},
+    store::{EventIndex, EventPosition, Listing, StoreError},
 };
 
 #[async_trait]
@@ -31,6 +31,32 @@ impl EventIndex for RedisStore {
             )
             .await?;
         Ok(listed == 1)
+    }
+
+    async fn list_outside_rounds(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+        max_entries: usize,
+    ) -> Result<Listing, StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        let listed: u8 = self
+            .endpoint
+            .bounded(
+                self.list_outside_rounds
+                    .key(self.keys.event_key(event_id))
+                    .key(self.keys.rounds_key(event_id))
+                    .arg(event_member(position))
+                    .arg(max_entries)
+                    .arg(position.round)
+                    .invoke_async(&mut conn),
+            )
+            .await?;
+        Ok(match listed {
+            1 => Listing::Listed,
+            2 => Listing::RoundRecorded,
+            _ => Listing::Full,
+        })
     }
 
     async fn event_games(

@@ -9,7 +9,7 @@ use async_trait::async_trait;
 use super::RedisStore;
 use crate::{
     domain::EventId,
-    store::{Corruption, Rounds, StoreError, StoredRound, check_round},
+    store::{Corruption, RoundOpening, Rounds, StoreError, StoredRound, check_round},
 };
 
 /// The field of a round's record.
@@ -138,6 +138,41 @@ impl Rounds for RedisStore {
             )
             .await?;
         Ok(written == 1)
+    }
+
+    async fn open_round(
+        &self,
+        event_id: &EventId,
+        number: u32,
+        round: &StoredRound,
+        new_games: usize,
+        max_event_games: usize,
+    ) -> Result<RoundOpening, StoreError> {
+        check_round(0, round)?;
+        let mut conn = self.endpoint.connection().await?;
+        let opened: u8 = self
+            .endpoint
+            .bounded(
+                self.open_round
+                    .key(self.keys.rounds_key(event_id))
+                    .key(self.keys.round_summaries_key(event_id))
+                    .key(self.keys.event_key(event_id))
+                    .arg(number)
+                    .arg(format!("{number:010}"))
+                    .arg(format!("{:010}", u64::from(number) + 1))
+                    .arg(new_games)
+                    .arg(max_event_games)
+                    .arg(round.bytes.as_slice())
+                    .arg(round.summary.as_slice())
+                    .invoke_async(&mut conn),
+            )
+            .await?;
+        Ok(match opened {
+            1 => RoundOpening::Opened,
+            2 => RoundOpening::RoundHasGames,
+            3 => RoundOpening::EventFull,
+            _ => RoundOpening::Exists,
+        })
     }
 
     async fn round_summaries(

@@ -45,3 +45,10 @@ pub(super) const LIST_IN_EVENT_SCRIPT: &str = include_str!("list_in_event.lua");
 /// its version and its summary together when the round is at the version
 /// expected (see the script's header for its keys and arguments).
 pub(super) const PUT_ROUND_SCRIPT: &str = include_str!("put_round.lua");
+
+/// Opens a round: its first record, unless the event lists games in the
+/// round or cannot take its games.
+pub(super) const OPEN_ROUND_SCRIPT: &str = include_str!("open_round.lua");
+
+/// Lists a game made outside any round's record, unless its round has one.
+pub(super) const LIST_OUTSIDE_ROUNDS_SCRIPT: &str = include_str!("list_outside_rounds.lua");

@@ -977,8 +977,11 @@ class AdminServiceServicer:
     def CreateGame(self, request, context):
         """Creates a game and returns one secret token per seat.
 
+        A game of a round that was created with CreateRound is refused
+        (ROUND_EXISTS): that round's games are its own.
+
         Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, REQUEST_ID_REUSED,
-        TOKENS_NOT_REISSUABLE, EVENT_FULL, CONTENTION (retry),
+        TOKENS_NOT_REISSUABLE, EVENT_FULL, ROUND_EXISTS, CONTENTION (retry),
         STORAGE_UNAVAILABLE (retry).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -1050,7 +1053,9 @@ class AdminServiceServicer:
         board's overrides) and the byes. Anything wrong on any board (a player
         paired twice, a board repeated, a setting refused, a board the round
         already has with other players) refuses the whole request, every
-        offence listed in a BadRequest, and nothing is created. The round is
+        offence listed in a BadRequest, and nothing is created; an event that
+        cannot list the round's games within its limit refuses it (EVENT_FULL)
+        before any is created. The round is
         recorded before its games are created, and any replica completes a
         round interrupted half-way from that record (a repeat of the request,
         GetRound, StartRound). Without scheduled_start_time the games wait for
