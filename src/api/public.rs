@@ -235,10 +235,18 @@ impl ArbiterService for ArbiterApi {
         let reader = self.admin.reader(&request);
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
+        let round = match req.round {
+            0 => None,
+            round => Some(super::rounds::round_number(round)?),
+        };
         let permit = self.streams.admit(request.remote_addr())?;
-        let watcher =
-            self.arbiter
-                .watch_event(&event_id, &req.after_cursor, self.heartbeat, &reader)?;
+        let watcher = self.arbiter.watch_event(
+            &event_id,
+            &req.after_cursor,
+            self.heartbeat,
+            &reader,
+            round,
+        )?;
         Ok(Response::new(stream::event(
             watcher,
             self.shutdown.clone(),

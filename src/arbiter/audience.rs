@@ -62,62 +62,78 @@ impl PublicReplays {
     }
 }
 
-/// Games whose broadcast delay a replica remembers; it forgets them all
-/// beyond this (and reads them again when it needs to).
-const KNOWN_DELAYS: usize = 65_536;
+/// Games whose placement a replica remembers; it forgets them all beyond
+/// this (and reads them again when it needs to).
+const KNOWN_PLACEMENTS: usize = 65_536;
 
-/// Each game's broadcast delay as this replica has read it, shared by all
-/// its public event watchers: a game's delay never changes, so a game is
-/// read for it once per replica, not once per watcher.
+/// What a game's creation fixed that its event's watchers need: its
+/// broadcast delay and its round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Placement {
+    /// The broadcast delay.
+    pub delay: BroadcastDelay,
+    /// The round (0 when none).
+    pub round: u32,
+}
+
+/// Each game's placement as this replica has read it, shared by all its
+/// event watchers: a game's placement never changes, so a game is read for
+/// it once per replica, not once per watcher.
 #[derive(Clone, Default)]
-pub(super) struct KnownDelays(Arc<Mutex<HashMap<GameId, BroadcastDelay>>>);
+pub(super) struct KnownPlacements(Arc<Mutex<HashMap<GameId, Placement>>>);
 
-impl KnownDelays {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, BroadcastDelay>> {
+impl KnownPlacements {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Placement>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
 impl Arbiter {
-    /// The broadcast delays of `games`: those this replica knows at once,
-    /// the others with one read of their states.
-    pub(super) async fn delays_of(
+    /// The placements of `games`: those this replica knows at once, the
+    /// others with one read of their states.
+    pub(super) async fn placements_of(
         &self,
         games: &[GameId],
-    ) -> Result<Vec<(GameId, BroadcastDelay)>, ArbiterError> {
-        let mut delays = Vec::with_capacity(games.len());
+    ) -> Result<Vec<(GameId, Placement)>, ArbiterError> {
+        let mut placements = Vec::with_capacity(games.len());
         let mut unknown = Vec::new();
         {
-            let known = self.known_delays.lock();
+            let known = self.known_placements.lock();
             for id in games {
                 match known.get(id) {
-                    Some(delay) => delays.push((id.clone(), *delay)),
+                    Some(placement) => placements.push((id.clone(), *placement)),
                     None => unknown.push(id.clone()),
                 }
             }
         }
         if unknown.is_empty() {
-            return Ok(delays);
+            return Ok(placements);
         }
         let (states, _) = self.store.load_many(&unknown).await?;
         let mut read = Vec::with_capacity(unknown.len());
         for (id, state) in unknown.into_iter().zip(states) {
-            let delay = match state {
-                Some(state) => codec::decode_state(&state)?.setup().broadcast_delay(),
+            let placement = match state {
+                Some(state) => {
+                    let game = codec::decode_state(&state)?;
+                    Placement {
+                        delay: game.setup().broadcast_delay(),
+                        round: game.pairing().round,
+                    }
+                }
                 // A game the feed names exists; were it gone, it has
                 // nothing left to hide.
-                None => BroadcastDelay::LIVE,
+                None => Placement::default(),
             };
-            read.push((id, delay));
+            read.push((id, placement));
         }
-        let mut known = self.known_delays.lock();
-        if known.len() + read.len() > KNOWN_DELAYS {
+        let mut known = self.known_placements.lock();
+        if known.len() + read.len() > KNOWN_PLACEMENTS {
             known.clear();
         }
         known.extend(read.iter().cloned());
         drop(known);
-        delays.extend(read);
-        Ok(delays)
+        placements.extend(read);
+        Ok(placements)
     }
 }
 

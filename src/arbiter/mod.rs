@@ -43,7 +43,7 @@ use std::{sync::Arc, time::Duration};
 
 pub use self::analysis::AnalysisConfig;
 pub use self::announcements::Alarm;
-pub use self::audience::Reader;
+pub use self::audience::{Placement, Reader};
 pub use self::error::{ArbiterError, GameContext};
 pub use self::inspect::Inspection;
 pub use self::queries::{
@@ -151,7 +151,7 @@ pub struct Arbiter {
     /// The public views of delayed games this replica rebuilt last.
     public_replays: audience::PublicReplays,
     /// Games' broadcast delays, as this replica read them.
-    known_delays: audience::KnownDelays,
+    known_placements: audience::KnownPlacements,
     /// Places for reads of a whole event (standings, TRF), which bound
     /// the memory they hold together.
     event_reads: Arc<tokio::sync::Semaphore>,
@@ -191,7 +191,7 @@ impl Arbiter {
             archive_after: DEFAULT_ARCHIVE_AFTER,
             analyst: analysis::Analyst::new(AnalysisConfig::default(), metrics.clone()),
             public_replays: audience::PublicReplays::default(),
-            known_delays: audience::KnownDelays::default(),
+            known_placements: audience::KnownPlacements::default(),
             event_reads: Arc::new(tokio::sync::Semaphore::new(
                 queries::MAX_CONCURRENT_EVENT_READS,
             )),

@@ -807,6 +807,7 @@ async fn cup_watchers(
                 "",
                 std::time::Duration::from_secs(600),
                 &Reader::PUBLIC,
+                None,
             )
             .unwrap();
         let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();

@@ -6,10 +6,10 @@ use std::{sync::Arc, time::Duration};
 use async_trait::async_trait;
 
 use super::{
-    Arbiter, ArbiterError, EventWatcher, Reader, WatchFrom, Watcher,
+    Arbiter, ArbiterError, EventWatcher, Placement, Reader, WatchFrom, Watcher,
     watch::{Games, StoreReads, WatchContext},
 };
-use crate::domain::{BroadcastDelay, EventId, Game, GameId, Timestamp};
+use crate::domain::{EventId, Game, GameId, Timestamp};
 
 #[async_trait]
 impl Games for Arbiter {
@@ -21,11 +21,11 @@ impl Games for Arbiter {
         self.public_game(live, now).await
     }
 
-    async fn delays_of(
+    async fn placements_of(
         &self,
         games: &[GameId],
-    ) -> Result<Vec<(GameId, BroadcastDelay)>, ArbiterError> {
-        Arbiter::delays_of(self, games).await
+    ) -> Result<Vec<(GameId, Placement)>, ArbiterError> {
+        Arbiter::placements_of(self, games).await
     }
 }
 
@@ -63,6 +63,7 @@ impl Arbiter {
         cursor: &str,
         heartbeat: Duration,
         reader: &Reader,
+        round: Option<u32>,
     ) -> Result<EventWatcher, ArbiterError> {
         EventWatcher::start(
             self.watch_context(),
@@ -70,6 +71,7 @@ impl Arbiter {
             cursor,
             heartbeat,
             reader,
+            round,
         )
     }
 }

@@ -194,7 +194,8 @@ impl Rpc {
             })),
             Rpc::WatchEvent => stream!(watch_event(proto::WatchEventRequest {
                 event_id,
-                after_cursor: String::new()
+                after_cursor: String::new(),
+                round: 0,
             })),
             Rpc::GetStandings => {
                 unary!(client.get_standings(proto::GetStandingsRequest {

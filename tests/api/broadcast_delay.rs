@@ -183,6 +183,7 @@ async fn public_watchers_get_each_event_once_the_delay_has_passed(backend: Backe
         .watch_event(proto::WatchEventRequest {
             event_id: "open".to_owned(),
             after_cursor: String::new(),
+            round: 0,
         })
         .await
         .expect("watch the event")

@@ -194,6 +194,7 @@ async fn hostile_text_is_refused_cleanly(backend: Backend) {
             .watch_event(proto::WatchEventRequest {
                 event_id: "fuzz-open".to_owned(),
                 after_cursor: text.clone(),
+                round: 0,
             })
             .await;
         if let Err(status) = watched {

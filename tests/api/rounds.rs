@@ -730,7 +730,76 @@ async fn a_round_the_event_cannot_hold_is_refused_before_any_game(backend: Backe
     );
 }
 
+async fn an_event_stream_of_one_round_carries_only_its_games(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
+    let event = "Streamed {rounds}";
+    create_round(
+        &mut admin_client,
+        round_request(event, 1, vec![board(1, "a", "b")]),
+    )
+    .await
+    .expect("round 1");
+    let second = create_round(
+        &mut admin_client,
+        round_request(event, 2, vec![board(1, "b", "a"), board(2, "c", "d")]),
+    )
+    .await
+    .expect("round 2");
+    start_round(&mut admin_client, event, 1).await;
+    start_round(&mut admin_client, event, 2).await;
+    let round_two: Vec<&str> = second.games.iter().map(|g| g.game_id.as_str()).collect();
+    // The public, and the admin: each sees round 2's games only.
+    for admin_reader in [false, true] {
+        let request = proto::WatchEventRequest {
+            event_id: event.to_owned(),
+            after_cursor: String::new(),
+            round: 2,
+        };
+        let mut stream = if admin_reader {
+            client.watch_event(admin(request)).await
+        } else {
+            client.watch_event(request).await
+        }
+        .expect("watch")
+        .into_inner();
+        let mut seen = Vec::new();
+        while seen.len() < 4 {
+            let message = common::next_within(&mut stream, common::STREAM_PATIENCE)
+                .await
+                .expect("open")
+                .expect("a message");
+            if let Some(proto::watch_event_response::Kind::Event(event)) = message.kind {
+                seen.push(event);
+            }
+        }
+        assert!(
+            seen.iter().all(|e| round_two.contains(&e.game_id.as_str())),
+            "{seen:?}"
+        );
+        // Each of round 2's games: its creation, then its start.
+        for game in &round_two {
+            let of_game: Vec<proto::GameEvent> = seen
+                .iter()
+                .filter(|e| e.game_id == *game)
+                .cloned()
+                .collect();
+            assert_eq!(common::kinds(&of_game), ["game_created", "game_started"]);
+        }
+    }
+    let refused = client
+        .watch_event(proto::WatchEventRequest {
+            event_id: event.to_owned(),
+            after_cursor: String::new(),
+            round: -1,
+        })
+        .await;
+    expect_code(refused, Code::InvalidArgument);
+}
+
 on_every_backend!(
+    an_event_stream_of_one_round_carries_only_its_games,
     a_round_and_games_made_beside_it_never_share_a_round,
     a_round_the_event_cannot_hold_is_refused_before_any_game,
     a_rounds_rules_forbid_aborts_and_given_time,

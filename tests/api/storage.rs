@@ -227,6 +227,7 @@ async fn an_event_stream_reads_archived_games(backend: Backend) {
         .watch_event(proto::WatchEventRequest {
             event_id: event.clone(),
             after_cursor: String::new(),
+            round: 0,
         })
         .await
         .expect("watch the event")

@@ -561,6 +561,7 @@ async fn a_creation_that_fails_after_its_listing_leaves_no_phantom(backend: Back
         .watch_event(proto::WatchEventRequest {
             event_id: event.to_owned(),
             after_cursor: String::new(),
+            round: 0,
         })
         .await
         .expect("watch the event")

@@ -503,6 +503,7 @@ async fn watch_streams_past_the_limits_are_refused() {
         .watch_event(proto::WatchEventRequest {
             event_id: "test-event".to_owned(),
             after_cursor: String::new(),
+            round: 0,
         })
         .await
         .expect_err("past the server's total");

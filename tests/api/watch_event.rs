@@ -29,6 +29,7 @@ async fn open(
         .watch_event(proto::WatchEventRequest {
             event_id: event.to_owned(),
             after_cursor: cursor.to_owned(),
+            round: 0,
         })
         .await
         .expect("watch the event")
@@ -177,6 +178,7 @@ async fn forged_cursors_and_missing_events_are_refused(backend: Backend) {
             .watch_event(proto::WatchEventRequest {
                 event_id: event.to_owned(),
                 after_cursor: cursor.to_owned(),
+                round: 0,
             })
             .await
             .expect_err("refused");
@@ -534,6 +536,7 @@ async fn a_long_game_is_caught_up_in_pieces(backend: Backend) {
         .watch_event(proto::WatchEventRequest {
             event_id: "long-event".to_owned(),
             after_cursor: String::new(),
+            round: 0,
         })
         .await
         .expect("watch")

@@ -184,6 +184,7 @@ async fn a_correction_reaches_connected_event_watchers(backend: Backend) {
         .watch_event(proto::WatchEventRequest {
             event_id: "corrected-cup".to_owned(),
             after_cursor: String::new(),
+            round: 0,
         })
         .await
         .expect("watch the event")

@@ -28,14 +28,14 @@ use tokio_util::sync::CancellationToken;
 
 use super::{EventItem, FeedItem, WatchContext};
 use crate::{
-    arbiter::{ArbiterError, Reader},
-    domain::{BroadcastDelay, EventId, FieldError, GameEvent, GameId, Rejection, Timestamp},
+    arbiter::{ArbiterError, Placement, Reader},
+    domain::{EventId, FieldError, GameEvent, GameId, Rejection, Timestamp},
     store::{FeedPosition, StoreError},
 };
 
-/// Games whose broadcast delay a public watcher remembers; it forgets them
-/// all beyond this (and reads them again when it needs to).
-const REMEMBERED_DELAYS: usize = 4096;
+/// Games whose placement (broadcast delay, round) a watcher remembers; it
+/// forgets them all beyond this (and reads them again when it needs to).
+const REMEMBERED_PLACEMENTS: usize = 4096;
 
 /// Pages of every partition read per catch-up step: a watcher catching up
 /// on a long event does so in bounded pieces (at most this many pages of
@@ -69,9 +69,15 @@ pub struct EventWatcher {
     /// How long the stream may stay silent before a heartbeat.
     heartbeat: Duration,
     last_sent: Instant,
-    /// For a public watcher, each game's broadcast delay (fixed when the
-    /// game was created); `None` for the admin, who sees everything live.
-    delays: Option<HashMap<GameId, BroadcastDelay>>,
+    /// Whether the watcher is the public, who sees each game under its
+    /// broadcast delay (the admin sees everything live).
+    public: bool,
+    /// Only the games of this round, if given.
+    round: Option<u32>,
+    /// Each game's placement (fixed when the game was created), learned as
+    /// needed: its delay for a public watcher, its round for a watcher of
+    /// one round.
+    placements: HashMap<GameId, Placement>,
 }
 
 impl EventWatcher {
@@ -83,6 +89,7 @@ impl EventWatcher {
         cursor: &str,
         heartbeat: Duration,
         reader: &Reader,
+        round: Option<u32>,
     ) -> Result<Self, ArbiterError> {
         let delivered = decode_cursor(cursor, ctx.reads.partitions())?;
         Ok(Self {
@@ -94,7 +101,9 @@ impl EventWatcher {
             entries: None,
             heartbeat,
             last_sent: Instant::now(),
-            delays: (!reader.is_admin()).then(HashMap::new),
+            public: !reader.is_admin(),
+            round,
+            placements: HashMap::new(),
         })
     }
 
@@ -108,6 +117,13 @@ impl EventWatcher {
             let (due, until_release) = self.next_due().await?;
             if let Some(item) = due.and_then(|index| self.pending.remove(index)) {
                 self.delivered.insert(item.partition, item.position);
+                if self.round.is_some_and(|round| {
+                    self.placements.get(&item.game).map(|p| p.round) != Some(round)
+                }) {
+                    // A game of another round: passed over, the cursor
+                    // moving on past it.
+                    continue;
+                }
                 self.last_sent = Instant::now();
                 return Ok(EventUpdate {
                     cursor: encode_cursor(&self.delivered),
@@ -179,23 +195,23 @@ impl EventWatcher {
         if self.pending.is_empty() {
             return Ok((None, None));
         }
-        let Some(delays) = self.delays.as_ref() else {
+        if !self.public && self.round.is_none() {
             return Ok((Some(0), None));
-        };
+        }
         let unknown: Vec<GameId> = self
             .pending
             .iter()
-            .filter(|item| !delays.contains_key(&item.game))
+            .filter(|item| !self.placements.contains_key(&item.game))
             .map(|item| item.game.clone())
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
         if !unknown.is_empty() {
-            self.learn_delays(&unknown).await?;
+            self.learn_placements(&unknown).await?;
         }
-        let Some(delays) = self.delays.as_ref() else {
+        if !self.public {
             return Ok((Some(0), None));
-        };
+        }
         let now = self.ctx.clock.now().await?;
         let mut blocked = BTreeSet::new();
         let mut earliest: Option<Timestamp> = None;
@@ -203,7 +219,11 @@ impl EventWatcher {
             if blocked.contains(&item.partition) {
                 continue;
             }
-            let delay = delays.get(&item.game).copied().unwrap_or_default();
+            let delay = self
+                .placements
+                .get(&item.game)
+                .map(|p| p.delay)
+                .unwrap_or_default();
             let release = delay.release(item.event.at);
             if release <= now {
                 return Ok((Some(index), None));
@@ -215,17 +235,14 @@ impl EventWatcher {
         Ok((None, wait))
     }
 
-    /// Learns the broadcast delays of `games` (from the replica's, which
-    /// reads a game once for all its watchers).
-    async fn learn_delays(&mut self, games: &[GameId]) -> Result<(), ArbiterError> {
-        let learned = self.ctx.games.delays_of(games).await?;
-        let Some(delays) = self.delays.as_mut() else {
-            return Ok(());
-        };
-        if delays.len() + learned.len() > REMEMBERED_DELAYS {
-            delays.clear();
+    /// Learns the placements of `games` (from the replica's, which reads a
+    /// game once for all its watchers).
+    async fn learn_placements(&mut self, games: &[GameId]) -> Result<(), ArbiterError> {
+        let learned = self.ctx.games.placements_of(games).await?;
+        if self.placements.len() + learned.len() > REMEMBERED_PLACEMENTS {
+            self.placements.clear();
         }
-        delays.extend(learned);
+        self.placements.extend(learned);
         Ok(())
     }
 

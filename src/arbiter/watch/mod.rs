@@ -39,7 +39,7 @@ pub(super) use self::hub::{WATCHER_BUFFER, WatchHub};
 pub(super) use self::reads::StoreReads;
 pub use self::resume_token::{InvalidResumeToken, ResumeToken};
 use super::ArbiterError;
-use crate::domain::{BroadcastDelay, Game, GameId, Timestamp};
+use crate::domain::{Game, GameId, Timestamp};
 
 /// What a watcher asks of the arbiter about games.
 #[async_trait]
@@ -52,11 +52,11 @@ pub(super) trait Games: Send + Sync {
     /// delay, and the instant it is shown as of.
     async fn public(&self, live: Game, now: Timestamp) -> Result<(Game, Timestamp), ArbiterError>;
 
-    /// The broadcast delays of `games`.
-    async fn delays_of(
+    /// The broadcast delays and rounds of `games`.
+    async fn placements_of(
         &self,
         games: &[GameId],
-    ) -> Result<Vec<(GameId, BroadcastDelay)>, ArbiterError>;
+    ) -> Result<Vec<(GameId, crate::arbiter::Placement)>, ArbiterError>;
 }
 
 /// Everything a watcher uses.

@@ -590,6 +590,7 @@ async fn watch_event_one(
         .watch_event(proto::WatchEventRequest {
             event_id,
             after_cursor: String::new(),
+            round: 0,
         })
         .await;
     let mut stream = match stream {

@@ -1051,12 +1051,14 @@ class ExportTrfResponse(_message.Message):
     def __init__(self, trf: _Optional[str] = ...) -> None: ...
 
 class WatchEventRequest(_message.Message):
-    __slots__ = ("event_id", "after_cursor")
+    __slots__ = ("event_id", "after_cursor", "round")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     AFTER_CURSOR_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     after_cursor: str
-    def __init__(self, event_id: _Optional[str] = ..., after_cursor: _Optional[str] = ...) -> None: ...
+    round: int
+    def __init__(self, event_id: _Optional[str] = ..., after_cursor: _Optional[str] = ..., round: _Optional[int] = ...) -> None: ...
 
 class WatchEventResponse(_message.Message):
     __slots__ = ("event", "heartbeat", "cursor")
