@@ -10,8 +10,8 @@ use super::{convert, create, request, status};
 use crate::{
     arbiter::{CreatedRound, RoundPage, RoundSeats},
     domain::{
-        BoardRequest, ByeKind, Color, EventId, FieldError, Player, Round, RoundBye, RoundRequest,
-        RoundViolation, Schedule,
+        Acceleration, BoardRequest, ByeKind, Color, EventId, FieldError, ForbiddenPair, Player,
+        Points, Round, RoundBye, RoundRequest, RoundViolation, Schedule,
     },
     proto,
 };
@@ -220,6 +220,42 @@ fn byes(raw: &[proto::RoundBye], violations: &mut Vec<RoundViolation>) -> Vec<Ro
     byes
 }
 
+/// Accelerations, every refusal collected.
+fn accelerations(
+    raw: &[proto::Acceleration],
+    violations: &mut Vec<RoundViolation>,
+) -> Vec<Acceleration> {
+    if raw.len() > crate::domain::Pairing::MAX_EVENT_GAMES {
+        violations.push(RoundViolation::new(
+            "accelerations",
+            "lists more accelerations than an event may have players",
+        ));
+        return Vec::new();
+    }
+    let mut read = Vec::with_capacity(raw.len());
+    for (index, acceleration) in raw.iter().enumerate() {
+        let field = format!("accelerations[{index}]");
+        let points = Points::parse("points", &acceleration.points);
+        let rounds = (
+            u32::try_from(acceleration.first_round),
+            u32::try_from(acceleration.last_round),
+        );
+        match (points, rounds) {
+            (Ok(points), (Ok(first), Ok(last))) => read.push(Acceleration {
+                player: acceleration.player_id.clone(),
+                points,
+                first,
+                last,
+            }),
+            (Err(err), _) => {
+                violations.push(RoundViolation::new(format!("{field}.points"), err.reason))
+            }
+            (_, _) => violations.push(RoundViolation::new(field, "rounds must not be negative")),
+        }
+    }
+    read
+}
+
 /// Players in starting-rank order.
 fn roster(raw: &[proto::Player], violations: &mut Vec<RoundViolation>) -> Vec<Player> {
     if raw.len() > crate::domain::Pairing::MAX_EVENT_GAMES {
@@ -298,6 +334,15 @@ pub fn create_request(req: &proto::CreateRoundRequest) -> Result<RoundRequest, S
     );
     let byes = byes(&req.byes, &mut refused);
     let roster = roster(&req.players, &mut refused);
+    let forbidden_pairs = req
+        .forbidden_pairs
+        .iter()
+        .map(|pair| ForbiddenPair {
+            first: pair.first_player_id.clone(),
+            second: pair.second_player_id.clone(),
+        })
+        .collect();
+    let accelerations = accelerations(&req.accelerations, &mut refused);
     Ok(RoundRequest {
         event: event_id,
         number,
@@ -305,6 +350,8 @@ pub fn create_request(req: &proto::CreateRoundRequest) -> Result<RoundRequest, S
         boards,
         byes,
         roster,
+        forbidden_pairs,
+        accelerations,
         refused,
     })
 }
@@ -327,6 +374,24 @@ pub fn round(round: &Round) -> proto::Round {
         start_time: round.started().map(|s| convert::timestamp(s.at)),
         started_by: round.started().map(|s| s.by.clone()).unwrap_or_default(),
         players: round.roster().iter().map(convert::player).collect(),
+        forbidden_pairs: round
+            .forbidden_pairs()
+            .iter()
+            .map(|pair| proto::ForbiddenPair {
+                first_player_id: pair.first.clone(),
+                second_player_id: pair.second.clone(),
+            })
+            .collect(),
+        accelerations: round
+            .accelerations()
+            .iter()
+            .map(|a| proto::Acceleration {
+                player_id: a.player.clone(),
+                points: a.points.to_string(),
+                first_round: i32::try_from(a.first).unwrap_or(i32::MAX),
+                last_round: i32::try_from(a.last).unwrap_or(i32::MAX),
+            })
+            .collect(),
     }
 }
 
@@ -536,6 +601,8 @@ pub fn import_request(
         boards,
         byes,
         players: req.players.clone(),
+        forbidden_pairs: req.forbidden_pairs.clone(),
+        accelerations: req.accelerations.clone(),
     })?;
     Ok((plan, lines))
 }

@@ -337,6 +337,14 @@ impl Arbiter {
         let byes = super::rounds::with_round_byes(&rounds, byes, &event.records);
         let roster: Vec<crate::domain::Player> =
             rounds.iter().flat_map(|r| r.roster.clone()).collect();
+        let forbidden_pairs = rounds
+            .iter()
+            .flat_map(|r| r.forbidden_pairs.clone())
+            .collect();
+        let accelerations = rounds
+            .iter()
+            .flat_map(|r| r.accelerations.clone())
+            .collect();
         // Refused before the standings are computed for it when the games
         // alone make it too large (byes are checked with the standings,
         // then counted by the export).
@@ -356,6 +364,8 @@ impl Arbiter {
                 points,
                 byes,
                 roster,
+                forbidden_pairs,
+                accelerations,
             },
             &event.records,
             &rows,

@@ -76,8 +76,8 @@ pub use tournament::engine_pairings::{
 };
 pub use tournament::pairing::Pairing;
 pub use tournament::round::{
-    BoardRequest, ExistingGame, MAX_ROUND_BOARDS, PlannedBoard, Round, RoundBye, RoundRequest,
-    RoundStart, RoundSummary, RoundViolation,
+    Acceleration, BoardRequest, ExistingGame, ForbiddenPair, MAX_ROUND_BOARDS, PlannedBoard, Round,
+    RoundBye, RoundRequest, RoundStart, RoundSummary, RoundViolation,
 };
 pub use tournament::scoring::{PointTable, Points, Score, ScoringSystem};
 pub use tournament::standings::{GameRecordForStandings, Standing, StandingsRules, standings};

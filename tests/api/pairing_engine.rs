@@ -130,8 +130,7 @@ async fn import(
             pairings: pairings.to_owned(),
             trf: trf.to_owned(),
             players,
-            settings: None,
-            byes: Vec::new(),
+            ..Default::default()
         }))
         .await
         .map(tonic::Response::into_inner)
@@ -353,7 +352,111 @@ async fn pairings_that_contradict_the_event_are_refused_by_line(backend: Backend
     );
 }
 
+/// Forbidden pairs and accelerations given with a round reach the engine
+/// in the event's report (XXP, XXA), and the engine pairs by them.
+async fn forbidden_pairs_and_accelerations_reach_the_engine(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
+    let event = "Constrained";
+    let ranks: Vec<proto::Player> = players().into_iter().take(6).collect();
+    let pair = |a: usize, b: usize| proto::ForbiddenPair {
+        first_player_id: ranks[a - 1].id.clone(),
+        second_player_id: ranks[b - 1].id.clone(),
+    };
+    let created = admin_client
+        .import_pairings(admin(proto::ImportPairingsRequest {
+            event_id: event.to_owned(),
+            round: 1,
+            pairings: "3\n1 4\n5 2\n3 6\n".into(),
+            players: ranks.clone(),
+            // Rank 1 and rank 2 may never meet; ranks 5 and 6 are
+            // accelerated by a point for the first two rounds.
+            forbidden_pairs: vec![pair(1, 2)],
+            accelerations: [5, 6]
+                .into_iter()
+                .map(|rank| proto::Acceleration {
+                    player_id: ranks[rank - 1].id.clone(),
+                    points: "1".into(),
+                    first_round: 1,
+                    last_round: 2,
+                })
+                .collect(),
+            ..Default::default()
+        }))
+        .await
+        .expect("round 1")
+        .into_inner();
+    let round = created.round.expect("round");
+    assert_eq!(round.forbidden_pairs.len(), 1);
+    assert_eq!(round.accelerations.len(), 2);
+    admin_client
+        .start_round(admin(proto::StartRoundRequest {
+            event_id: event.to_owned(),
+            round: 1,
+        }))
+        .await
+        .expect("start");
+    // White wins every board.
+    for game in &created.games {
+        admin_client
+            .set_game_result(admin(proto::SetGameResultRequest {
+                game_id: game.game_id.clone(),
+                ruling: Some(proto::set_game_result_request::Ruling::Played(
+                    proto::PlayedResult {
+                        outcome: proto::Outcome::WhiteWins.into(),
+                        termination: proto::Termination::Unspecified.into(),
+                    },
+                )),
+                reason: "reported".into(),
+                ..Default::default()
+            }))
+            .await
+            .expect("result");
+    }
+    let trf = client
+        .export_trf(proto::ExportTrfRequest {
+            event_id: event.to_owned(),
+            total_rounds: 5,
+            ..Default::default()
+        })
+        .await
+        .expect("export")
+        .into_inner()
+        .trf;
+    let lines: Vec<&str> = trf
+        .lines()
+        .filter(|l| l.starts_with("XXP") || l.starts_with("XXA"))
+        .collect();
+    assert_eq!(
+        lines,
+        ["XXP    1    2", "XXA    5  1.0  1.0", "XXA    6  1.0  1.0"],
+        "{trf}"
+    );
+    // Ranks 1 and 5 and 3 won; 1 and 2 would meet in round 2 but for the
+    // forbidden pair.
+    let pairings = engine_pairings(
+        &trf,
+        "constrained-round-2.trf",
+        "constrained-round-2.pairings",
+    );
+    let pairs: Vec<(usize, usize)> = pairings
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let mut ranks = line.split_whitespace().map(|r| r.parse::<usize>().ok());
+            Some((ranks.next()??, ranks.next()??))
+        })
+        .collect();
+    assert_eq!(pairs.len(), 3);
+    assert!(
+        pairs.iter().all(|&(w, b)| (w.min(b), w.max(b)) != (1, 2)),
+        "{pairings}"
+    );
+}
+
 on_every_backend!(
+    forbidden_pairs_and_accelerations_reach_the_engine,
     a_swiss_runs_round_by_round_with_a_pairing_engine,
     pairings_that_contradict_the_event_are_refused_by_line,
 );

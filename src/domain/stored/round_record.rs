@@ -83,8 +83,8 @@ pub fn decode_summary(bytes: &[u8]) -> Result<RoundSummary, DecodeError> {
 mod tests {
     use super::*;
     use crate::domain::{
-        BoardRequest, ByeKind, EventId, GameRules, NewGame, Pairing, RoundBye, RoundRequest,
-        StartPosition, Variant, test_support::*,
+        Acceleration, BoardRequest, ByeKind, EventId, ForbiddenPair, GameRules, NewGame, Pairing,
+        RoundBye, RoundRequest, StartPosition, Variant, test_support::*,
     };
 
     fn round() -> Round {
@@ -112,6 +112,16 @@ mod tests {
                 kind: ByeKind::HalfPoint,
             }],
             roster: vec![player("a", "A"), player("b", "B"), player("c", "C")],
+            forbidden_pairs: vec![ForbiddenPair {
+                first: "a".into(),
+                second: "c".into(),
+            }],
+            accelerations: vec![Acceleration {
+                player: "b".into(),
+                points: crate::domain::Points::from_milli(1000),
+                first: 1,
+                last: 2,
+            }],
             refused: Vec::new(),
         };
         Round::plan(request, &[], at(7)).expect("round")

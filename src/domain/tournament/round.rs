@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{Bye, ByeKind, EventId, GameId, NewGame, Pairing, Player, Timestamp};
+use crate::domain::{Bye, ByeKind, EventId, GameId, NewGame, Pairing, Player, Points, Timestamp};
 
 /// The most boards a round may have: a round of 4,000 players, far above
 /// the largest opens, and a `CreateRound` answer of a few hundred KB.
@@ -76,6 +76,10 @@ pub struct RoundRequest {
     pub byes: Vec<RoundBye>,
     /// The starting ranks the round brings.
     pub roster: Vec<Player>,
+    /// Pairs the pairing engine must not pair, from this round on.
+    pub forbidden_pairs: Vec<ForbiddenPair>,
+    /// Accelerations the pairing engine applies.
+    pub accelerations: Vec<Acceleration>,
     /// The fields refused while reading the request (a malformed player,
     /// an unknown bye kind): reported with the plan's own refusals.
     pub refused: Vec<RoundViolation>,
@@ -88,6 +92,30 @@ pub struct RoundBye {
     pub player: Player,
     /// What the bye is.
     pub kind: ByeKind,
+}
+
+/// Two players a pairing engine must never pair (TRF `XXP`): family
+/// members, clubmates in a junior event, as the event's regulations say.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForbiddenPair {
+    /// One player's id.
+    pub first: String,
+    /// The other's.
+    pub second: String,
+}
+
+/// Points a pairing engine adds to a player's score for pairing only,
+/// from round `first` to round `last` (accelerated pairings, TRF `XXA`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Acceleration {
+    /// The player's id.
+    pub player: String,
+    /// The points added.
+    pub points: Points,
+    /// The first round they count in.
+    pub first: u32,
+    /// The last round they count in.
+    pub last: u32,
 }
 
 /// A game the event already holds in the round being planned (made by
@@ -147,6 +175,10 @@ pub struct Round {
     /// (its first round's, usually), for the event's reports.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     roster: Vec<Player>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    forbidden_pairs: Vec<ForbiddenPair>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    accelerations: Vec<Acceleration>,
     created_at: Timestamp,
     /// Whether every board's game has been created.
     complete: bool,
@@ -166,6 +198,12 @@ pub struct RoundSummary {
     /// The starting ranks it brings.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub roster: Vec<Player>,
+    /// The pairs it forbids.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forbidden_pairs: Vec<ForbiddenPair>,
+    /// The accelerations it sets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accelerations: Vec<Acceleration>,
 }
 
 /// A player without an identity or name: the settings a round keeps are
@@ -194,6 +232,8 @@ impl Round {
             boards,
             byes,
             roster,
+            forbidden_pairs,
+            accelerations,
             refused,
         } = request;
         let mut violations = Vec::new();
@@ -224,6 +264,18 @@ impl Round {
                 format!(
                     "has {} byes, more than the {MAX_ROUND_BYES} a round may give",
                     byes.len()
+                ),
+            ));
+        }
+        if forbidden_pairs.len() > MAX_ROUND_BOARDS * 5
+            || accelerations.len() > MAX_ROUND_BOARDS * 2
+        {
+            violations.push(RoundViolation::new(
+                "forbidden_pairs",
+                format!(
+                    "a round may forbid at most {} pairs and accelerate at most {} players",
+                    MAX_ROUND_BOARDS * 5,
+                    MAX_ROUND_BOARDS * 2
                 ),
             ));
         }
@@ -291,6 +343,51 @@ impl Round {
             }
         }
 
+        // Pairs and accelerations name players the round knows.
+        let known = |id: &str| seat_of.contains_key(id) || ranked.contains_key(id);
+        for (index, pair) in forbidden_pairs.iter().enumerate() {
+            let field = format!("forbidden_pairs[{index}]");
+            if pair.first == pair.second {
+                violations.push(RoundViolation::new(field, "names one player twice"));
+                continue;
+            }
+            for id in [&pair.first, &pair.second] {
+                if !known(id) {
+                    violations.push(RoundViolation::new(
+                        field.clone(),
+                        format!("names {id:?}, who is neither paired, given a bye nor ranked in the round"),
+                    ));
+                }
+            }
+        }
+        for (index, acceleration) in accelerations.iter().enumerate() {
+            let field = format!("accelerations[{index}]");
+            if !known(&acceleration.player) {
+                violations.push(RoundViolation::new(
+                    field.clone(),
+                    format!(
+                        "names {:?}, who is neither paired, given a bye nor ranked in the round",
+                        acceleration.player
+                    ),
+                ));
+            }
+            if acceleration.first == 0
+                || acceleration.first > acceleration.last
+                || acceleration.last > Pairing::MAX_ROUND
+            {
+                violations.push(RoundViolation::new(
+                    field.clone(),
+                    format!(
+                        "rounds must run from 1 to at most {}, first to last",
+                        Pairing::MAX_ROUND
+                    ),
+                ));
+            }
+            if acceleration.points < Points::ZERO {
+                violations.push(RoundViolation::new(field, "points must not be negative"));
+            }
+        }
+
         // A game the event already has in this round (made by CreateGame)
         // is refused, whoever plays it: it was created with its own setup
         // and its clock may be running, so it cannot be one of the round's.
@@ -342,6 +439,8 @@ impl Round {
             boards: planned,
             byes,
             roster,
+            forbidden_pairs,
+            accelerations,
             created_at: now,
             complete: false,
             started: None,
@@ -376,6 +475,14 @@ impl Round {
     pub fn roster(&self) -> &[Player] {
         &self.roster
     }
+    /// The pairs it forbids.
+    pub fn forbidden_pairs(&self) -> &[ForbiddenPair] {
+        &self.forbidden_pairs
+    }
+    /// The accelerations it sets.
+    pub fn accelerations(&self) -> &[Acceleration] {
+        &self.accelerations
+    }
     /// Whether every board's game has been created.
     pub fn is_complete(&self) -> bool {
         self.complete
@@ -400,6 +507,8 @@ impl Round {
             && self.number == other.number
             && self.byes == other.byes
             && self.roster == other.roster
+            && self.forbidden_pairs == other.forbidden_pairs
+            && self.accelerations == other.accelerations
             && boards(self) == boards(other)
     }
 
@@ -445,6 +554,8 @@ impl Round {
             number: self.number,
             byes: self.byes.clone(),
             roster: self.roster.clone(),
+            forbidden_pairs: self.forbidden_pairs.clone(),
+            accelerations: self.accelerations.clone(),
         }
     }
 }

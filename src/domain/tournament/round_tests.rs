@@ -1,5 +1,5 @@
 use super::*;
-use crate::domain::{GameRules, StartPosition, Variant, test_support::*};
+use crate::domain::{GameRules, Points, StartPosition, Variant, test_support::*};
 
 fn event() -> EventId {
     EventId::parse("open-2026").expect("event")
@@ -31,6 +31,8 @@ fn request(number: u32, boards: Vec<BoardRequest>, byes: Vec<RoundBye>) -> Round
         boards,
         byes,
         roster: Vec::new(),
+        forbidden_pairs: Vec::new(),
+        accelerations: Vec::new(),
         refused: Vec::new(),
     }
 }
@@ -186,4 +188,52 @@ fn a_round_keeps_its_first_start() {
             by: "first".into()
         })
     );
+}
+
+#[test]
+fn forbidden_pairs_and_accelerations_name_the_rounds_players() {
+    let mut request = request(5, vec![board(1, "a", "b")], Vec::new());
+    request.roster = vec![player("c", "C")];
+    request.forbidden_pairs = vec![
+        ForbiddenPair {
+            first: "a".into(),
+            second: "c".into(),
+        },
+        ForbiddenPair {
+            first: "a".into(),
+            second: "a".into(),
+        },
+        ForbiddenPair {
+            first: "a".into(),
+            second: "stranger".into(),
+        },
+    ];
+    request.accelerations = vec![
+        Acceleration {
+            player: "b".into(),
+            points: Points::from_milli(1000),
+            first: 1,
+            last: 2,
+        },
+        Acceleration {
+            player: "c".into(),
+            points: Points::from_milli(500),
+            first: 3,
+            last: 2,
+        },
+    ];
+    let violations = Round::plan(request.clone(), &[], at(0)).expect_err("refused");
+    assert_eq!(
+        fields(&violations),
+        [
+            "forbidden_pairs[1]",
+            "forbidden_pairs[2]",
+            "accelerations[1]"
+        ]
+    );
+    request.forbidden_pairs.truncate(1);
+    request.accelerations.truncate(1);
+    let round = Round::plan(request, &[], at(0)).expect("planned");
+    assert_eq!(round.summary().forbidden_pairs.len(), 1);
+    assert_eq!(round.summary().accelerations.len(), 1);
 }

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use crate::domain::{
-    Bye, ByeKind, Color, EventId, GameRecordForStandings, Outcome, Player, PointTable, Points,
-    Score, ScoringSystem, Standing,
+    Acceleration, Bye, ByeKind, Color, EventId, ForbiddenPair, GameRecordForStandings, Outcome,
+    Player, PointTable, Points, Score, ScoringSystem, Standing,
 };
 
 /// Pads or cuts `text` to exactly `width` characters, left-aligned.
@@ -50,6 +50,55 @@ pub struct TrfEvent {
     /// Players in starting-rank order, as the event's rounds brought them:
     /// they rank first, in this order (see [`starting_ranks`]).
     pub roster: Vec<Player>,
+    /// Pairs a pairing engine must never pair, written as `XXP` lines (a
+    /// pair naming a player without a rank is left out).
+    pub forbidden_pairs: Vec<ForbiddenPair>,
+    /// Points added for pairing only, written as `XXA` lines, one per
+    /// accelerated player, the points of each round from round 1.
+    pub accelerations: Vec<Acceleration>,
+}
+
+/// The `XXP` and `XXA` lines of `event`, players numbered by `ranks`: one
+/// `XXP a b` line per forbidden pair (bbpPairings forbids every pair of
+/// the players a line lists), and per accelerated player `XXA` with the
+/// rank in columns 5-8 and each round's points from column 10, four
+/// columns each, five apart (a round without acceleration is 0.0).
+fn pairing_constraint_lines(event: &TrfEvent, ranks: &HashMap<&str, usize>) -> Vec<String> {
+    let mut lines = Vec::new();
+    for pair in &event.forbidden_pairs {
+        if let (Some(a), Some(b)) = (
+            ranks.get(pair.first.as_str()),
+            ranks.get(pair.second.as_str()),
+        ) {
+            lines.push(format!("XXP {a:>4} {b:>4}"));
+        }
+    }
+    let mut accelerated: Vec<(usize, Vec<&Acceleration>)> = Vec::new();
+    for acceleration in &event.accelerations {
+        let Some(&rank) = ranks.get(acceleration.player.as_str()) else {
+            continue;
+        };
+        match accelerated.iter_mut().find(|(r, _)| *r == rank) {
+            Some((_, of_player)) => of_player.push(acceleration),
+            None => accelerated.push((rank, vec![acceleration])),
+        }
+    }
+    accelerated.sort_by_key(|(rank, _)| *rank);
+    for (rank, of_player) in accelerated {
+        let last = of_player.iter().map(|a| a.last).max().unwrap_or(0);
+        let mut line = format!("XXA {rank:>4}");
+        for round in 1..=last {
+            let milli: i64 = of_player
+                .iter()
+                .filter(|a| (a.first..=a.last).contains(&round))
+                .map(|a| a.points.milli())
+                .sum();
+            line.push(' ');
+            line.push_str(&trf_points(milli));
+        }
+        lines.push(line);
+    }
+    lines
 }
 
 /// An event's starting ranks, rank 1 first: the players of `roster` in its
@@ -197,7 +246,10 @@ pub fn export(
         "XXR {}\n",
         event.total_rounds.unwrap_or(rounds).max(rounds)
     ));
-    for line in point_system_lines(table) {
+    for line in point_system_lines(table)
+        .into_iter()
+        .chain(pairing_constraint_lines(&event, &ranks))
+    {
         out.push_str(&line);
         out.push('\n');
     }
@@ -245,6 +297,13 @@ pub fn export(
         }
         out.push_str(line.trim_end());
         out.push('\n');
+    }
+    // The pairs and accelerations are not in the bound checked first.
+    if out.len() > max_bytes {
+        return Err(TrfTooLarge {
+            size: out.len(),
+            limit: max_bytes,
+        });
     }
     Ok(out)
 }

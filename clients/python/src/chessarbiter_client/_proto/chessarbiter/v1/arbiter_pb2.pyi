@@ -1293,7 +1293,7 @@ class RoundBye(_message.Message):
     def __init__(self, player: _Optional[_Union[Player, _Mapping]] = ..., kind: _Optional[_Union[ByeKind, str]] = ...) -> None: ...
 
 class Round(_message.Message):
-    __slots__ = ("event_id", "round", "board_count", "byes", "create_time", "start_time", "started_by", "players")
+    __slots__ = ("event_id", "round", "board_count", "byes", "create_time", "start_time", "started_by", "players", "forbidden_pairs", "accelerations")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     BOARD_COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -1302,6 +1302,8 @@ class Round(_message.Message):
     START_TIME_FIELD_NUMBER: _ClassVar[int]
     STARTED_BY_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    FORBIDDEN_PAIRS_FIELD_NUMBER: _ClassVar[int]
+    ACCELERATIONS_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     round: int
     board_count: int
@@ -1310,7 +1312,9 @@ class Round(_message.Message):
     start_time: _timestamp_pb2.Timestamp
     started_by: str
     players: _containers.RepeatedCompositeFieldContainer[Player]
-    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board_count: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., started_by: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ...) -> None: ...
+    forbidden_pairs: _containers.RepeatedCompositeFieldContainer[ForbiddenPair]
+    accelerations: _containers.RepeatedCompositeFieldContainer[Acceleration]
+    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board_count: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., started_by: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ...) -> None: ...
 
 class RoundGame(_message.Message):
     __slots__ = ("board", "game_id", "white", "black", "white_token", "black_token")
@@ -1329,7 +1333,7 @@ class RoundGame(_message.Message):
     def __init__(self, board: _Optional[int] = ..., game_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., white_token: _Optional[str] = ..., black_token: _Optional[str] = ...) -> None: ...
 
 class CreateRoundRequest(_message.Message):
-    __slots__ = ("request_id", "event_id", "round", "settings", "boards", "byes", "players")
+    __slots__ = ("request_id", "event_id", "round", "settings", "boards", "byes", "players", "forbidden_pairs", "accelerations")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
@@ -1337,6 +1341,8 @@ class CreateRoundRequest(_message.Message):
     BOARDS_FIELD_NUMBER: _ClassVar[int]
     BYES_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    FORBIDDEN_PAIRS_FIELD_NUMBER: _ClassVar[int]
+    ACCELERATIONS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     event_id: str
     round: int
@@ -1344,7 +1350,29 @@ class CreateRoundRequest(_message.Message):
     boards: _containers.RepeatedCompositeFieldContainer[RoundBoard]
     byes: _containers.RepeatedCompositeFieldContainer[RoundBye]
     players: _containers.RepeatedCompositeFieldContainer[Player]
-    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., boards: _Optional[_Iterable[_Union[RoundBoard, _Mapping]]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ...) -> None: ...
+    forbidden_pairs: _containers.RepeatedCompositeFieldContainer[ForbiddenPair]
+    accelerations: _containers.RepeatedCompositeFieldContainer[Acceleration]
+    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., boards: _Optional[_Iterable[_Union[RoundBoard, _Mapping]]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ...) -> None: ...
+
+class ForbiddenPair(_message.Message):
+    __slots__ = ("first_player_id", "second_player_id")
+    FIRST_PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    SECOND_PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    first_player_id: str
+    second_player_id: str
+    def __init__(self, first_player_id: _Optional[str] = ..., second_player_id: _Optional[str] = ...) -> None: ...
+
+class Acceleration(_message.Message):
+    __slots__ = ("player_id", "points", "first_round", "last_round")
+    PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    FIRST_ROUND_FIELD_NUMBER: _ClassVar[int]
+    LAST_ROUND_FIELD_NUMBER: _ClassVar[int]
+    player_id: str
+    points: str
+    first_round: int
+    last_round: int
+    def __init__(self, player_id: _Optional[str] = ..., points: _Optional[str] = ..., first_round: _Optional[int] = ..., last_round: _Optional[int] = ...) -> None: ...
 
 class CreateRoundResponse(_message.Message):
     __slots__ = ("round", "games")
@@ -1425,7 +1453,7 @@ class GetRoundResponse(_message.Message):
     def __init__(self, round: _Optional[_Union[Round, _Mapping]] = ..., boards: _Optional[_Iterable[_Union[BoardStatus, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., server_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class ImportPairingsRequest(_message.Message):
-    __slots__ = ("request_id", "event_id", "round", "pairings", "trf", "players", "settings", "byes")
+    __slots__ = ("request_id", "event_id", "round", "pairings", "trf", "players", "settings", "byes", "forbidden_pairs", "accelerations")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
@@ -1434,6 +1462,8 @@ class ImportPairingsRequest(_message.Message):
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
     BYES_FIELD_NUMBER: _ClassVar[int]
+    FORBIDDEN_PAIRS_FIELD_NUMBER: _ClassVar[int]
+    ACCELERATIONS_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     event_id: str
     round: int
@@ -1442,7 +1472,9 @@ class ImportPairingsRequest(_message.Message):
     players: _containers.RepeatedCompositeFieldContainer[Player]
     settings: RoundSettings
     byes: _containers.RepeatedCompositeFieldContainer[RoundBye]
-    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., pairings: _Optional[str] = ..., trf: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ...) -> None: ...
+    forbidden_pairs: _containers.RepeatedCompositeFieldContainer[ForbiddenPair]
+    accelerations: _containers.RepeatedCompositeFieldContainer[Acceleration]
+    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., pairings: _Optional[str] = ..., trf: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ...) -> None: ...
 
 class ImportPairingsResponse(_message.Message):
     __slots__ = ("round", "games")
