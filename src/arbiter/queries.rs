@@ -34,6 +34,9 @@ fn standing_record(game: &Game) -> (GameRecordForStandings, ScoringSystem) {
 pub(super) struct EventRecords {
     pub(super) records: Vec<GameRecordForStandings>,
     systems: Vec<ScoringSystem>,
+    /// The summaries of the event's rounds (their byes, ranks, pairs and
+    /// accelerations), in round order.
+    pub(super) rounds: Vec<crate::domain::RoundSummary>,
 }
 
 impl EventRecords {
@@ -160,6 +163,8 @@ impl Arbiter {
         // A filtered page may need several batches; this bounds the work of
         // one request, returning a short page with a token to go on.
         const MAX_BATCHES: usize = 10;
+        // A round interrupted half-way is not shown in part.
+        let in_creation = self.rounds_in_creation(event_id).await?;
         let mut games = Vec::new();
         let mut moves = 0usize;
         let mut position = after;
@@ -183,7 +188,9 @@ impl Arbiter {
                 let Some((game, now)) = loaded else {
                     continue;
                 };
-                if !listed_where_it_belongs(&game, event_id, &entry) {
+                if !listed_where_it_belongs(&game, event_id, &entry)
+                    || in_creation.contains(&entry.round)
+                {
                     continue;
                 }
                 let (game, as_of) = self.shown_in_event(reader, game, now).await?;
@@ -224,9 +231,17 @@ impl Arbiter {
             .acquire_owned()
             .await
             .map_err(|_| ArbiterError::ShuttingDown)?;
+        let rounds = self.round_summaries(event_id).await?;
+        // A round interrupted half-way is not counted in part.
+        let in_creation: std::collections::HashSet<u32> = rounds
+            .iter()
+            .filter(|s| s.incomplete)
+            .map(|s| s.number)
+            .collect();
         let mut records = EventRecords {
             records: Vec::new(),
             systems: Vec::new(),
+            rounds,
         };
         let mut after: Option<EventPosition> = None;
         let mut listings = 0usize;
@@ -250,6 +265,7 @@ impl Arbiter {
             for (entry, loaded) in listed.into_iter().zip(loaded) {
                 if let Some((game, now)) = loaded
                     && listed_where_it_belongs(&game, event_id, &entry)
+                    && !in_creation.contains(&entry.round)
                 {
                     // Standings and TRF read only results: a game in play
                     // now was in play at any earlier cut-off too, so only a
@@ -287,10 +303,9 @@ impl Arbiter {
         reader: &Reader,
     ) -> Result<StandingsPageRead, ArbiterError> {
         let (event, _permit) = self.event_records(event_id, reader).await?;
-        let rounds = self.round_summaries(event_id).await?;
         rules.bye_points = event.bye_points();
         rules.byes = super::rounds::with_round_byes(
-            &rounds,
+            &event.rounds,
             std::mem::take(&mut rules.byes),
             &event.records,
         );
@@ -333,8 +348,8 @@ impl Arbiter {
             unit: "bytes",
         };
         let (event, _permit) = self.event_records(event_id, reader).await?;
-        let rounds = self.round_summaries(event_id).await?;
-        let byes = super::rounds::with_round_byes(&rounds, byes, &event.records);
+        let rounds = &event.rounds;
+        let byes = super::rounds::with_round_byes(rounds, byes, &event.records);
         let roster: Vec<crate::domain::Player> =
             rounds.iter().flat_map(|r| r.roster.clone()).collect();
         let forbidden_pairs = rounds

@@ -497,6 +497,22 @@ impl Arbiter {
             .collect()
     }
 
+    /// The rounds of the event whose games are still being created (an
+    /// interrupted creation not completed yet): event-wide reads leave
+    /// their games out.
+    pub(super) async fn rounds_in_creation(
+        &self,
+        event_id: &EventId,
+    ) -> Result<HashSet<u32>, ArbiterError> {
+        Ok(self
+            .round_summaries(event_id)
+            .await?
+            .into_iter()
+            .filter(|s| s.incomplete)
+            .map(|s| s.number)
+            .collect())
+    }
+
     /// The event's starting ranks before round `before`, as ExportTrf
     /// numbered its players then: the ranks its rounds brought, then every
     /// other player by first appearance (round, board, White before
@@ -514,7 +530,7 @@ impl Arbiter {
             .into_iter()
             .filter(|s| s.number < before)
             .collect();
-        let byes: Vec<Bye> = summaries.iter().flat_map(RoundSummary::byes).collect();
+        let byes: Vec<Bye> = summaries.iter().flat_map(|s| s.byes()).collect();
         let roster: Vec<Player> = summaries.iter().flat_map(|s| s.roster.clone()).collect();
         Ok(crate::domain::tournament::trf::starting_ranks(
             &roster,

@@ -204,6 +204,11 @@ pub struct RoundSummary {
     /// The accelerations it sets.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accelerations: Vec<Acceleration>,
+    /// Whether the round's games are still being created: event-wide reads
+    /// leave them out until every one exists, so that a round interrupted
+    /// half-way is never seen in part.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
 }
 
 /// A player without an identity or name: the settings a round keeps are
@@ -556,6 +561,7 @@ impl Round {
             roster: self.roster.clone(),
             forbidden_pairs: self.forbidden_pairs.clone(),
             accelerations: self.accelerations.clone(),
+            incomplete: !self.complete,
         }
     }
 }
