@@ -240,6 +240,17 @@ fn accelerations(
             u32::try_from(acceleration.first_round),
             u32::try_from(acceleration.last_round),
         );
+        // The report writes points with one decimal in four columns.
+        let points = points.and_then(|points| {
+            if points.milli() % 100 != 0 || points.milli() >= 100_000 {
+                Err(FieldError::new(
+                    "points",
+                    "must be a multiple of 0.1 below 100, as a TRF writes them",
+                ))
+            } else {
+                Ok(points)
+            }
+        });
         match (points, rounds) {
             (Ok(points), (Ok(first), Ok(last))) => read.push(Acceleration {
                 player: acceleration.player_id.clone(),

@@ -348,8 +348,9 @@ impl Arbiter {
             unit: "bytes",
         };
         let (event, _permit) = self.event_records(event_id, reader).await?;
-        let rounds = &event.rounds;
-        let byes = super::rounds::with_round_byes(rounds, byes, &event.records);
+        let rounds: Vec<&crate::domain::RoundSummary> =
+            event.rounds.iter().filter(|r| !r.incomplete).collect();
+        let byes = super::rounds::with_round_byes(&event.rounds, byes, &event.records);
         let roster: Vec<crate::domain::Player> =
             rounds.iter().flat_map(|r| r.roster.clone()).collect();
         let forbidden_pairs = rounds

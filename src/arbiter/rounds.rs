@@ -120,11 +120,14 @@ impl Arbiter {
     /// say there are more: one read of the list from the round on, one of
     /// the games (a listing whose game does not exist, or belongs
     /// elsewhere, left out).
+    /// Also returns the listings in the round whose games do not exist or
+    /// belong elsewhere (left by a refused or interrupted `CreateGame`),
+    /// which do not take a board.
     async fn games_listed_in_round(
         &self,
         event_id: &EventId,
         number: u32,
-    ) -> Result<Vec<ExistingGame>, ArbiterError> {
+    ) -> Result<(Vec<ExistingGame>, Vec<EventPosition>), ArbiterError> {
         // The last place a list entry of an earlier round can have: game
         // ids are at most 64 characters, none above `z`.
         let before = EventPosition {
@@ -142,19 +145,23 @@ impl Arbiter {
             .collect();
         let ids: Vec<GameId> = listed.iter().map(|e| e.game.clone()).collect();
         let mut found = Vec::new();
+        let mut strays = Vec::new();
         for (entry, loaded) in listed.iter().zip(self.load_current_many(&ids).await?) {
-            if let Some((game, _)) = loaded
-                && super::queries::listed_where_it_belongs(&game, event_id, entry)
-            {
-                found.push(ExistingGame {
-                    game: game.id().clone(),
-                    board: entry.board,
-                    white: game.white().id.clone(),
-                    black: game.black().id.clone(),
-                });
+            match loaded {
+                Some((game, _))
+                    if super::queries::listed_where_it_belongs(&game, event_id, entry) =>
+                {
+                    found.push(ExistingGame {
+                        game: game.id().clone(),
+                        board: entry.board,
+                        white: game.white().id.clone(),
+                        black: game.black().id.clone(),
+                    });
+                }
+                _ => strays.push(entry.clone()),
             }
         }
-        Ok(found)
+        Ok((found, strays))
     }
 
     /// Creates a round all or nothing (see the module's documentation):
@@ -167,9 +174,9 @@ impl Arbiter {
         for _ in 0..MAX_ATTEMPTS {
             let now = self.store.now().await?;
             let existing = self.read_round(&event_id, number).await?;
-            let listed = match &existing {
+            let (listed, strays) = match &existing {
                 // Its own games are listed; the plan is compared below.
-                Some(_) => Vec::new(),
+                Some(_) => (Vec::new(), Vec::new()),
                 None => self.games_listed_in_round(&event_id, number).await?,
             };
             let plan =
@@ -192,8 +199,17 @@ impl Arbiter {
                     &event_id,
                     number,
                     &stored(&plan, 1)?,
-                    plan.boards().len(),
+                    &plan
+                        .boards()
+                        .iter()
+                        .map(|board| EventPosition {
+                            round: number,
+                            board: board.board,
+                            game: board.game.clone(),
+                        })
+                        .collect::<Vec<_>>(),
                     self.max_event_games,
+                    &strays,
                 )
                 .await?;
             match opening {
@@ -265,11 +281,14 @@ impl Arbiter {
                 .await;
         let games = attempts.into_iter().collect::<Result<Vec<_>, _>>()?;
         let round = if round.is_complete() {
+            self.store
+                .round_created(round.event(), round.number())
+                .await?;
             round
         } else {
             let completed = round.clone().completed();
             let (event_id, number) = (round.event().clone(), round.number());
-            if self
+            let round = if self
                 .store
                 .put_round(
                     &event_id,
@@ -285,7 +304,10 @@ impl Arbiter {
                 self.read_round(&event_id, number)
                     .await?
                     .map_or(completed, |(round, _)| round)
-            }
+            };
+            // Every game exists: the event's lists show the round.
+            self.store.round_created(&event_id, number).await?;
+            round
         };
         Ok(CreatedRound { round, games })
     }
@@ -505,11 +527,10 @@ impl Arbiter {
         event_id: &EventId,
     ) -> Result<HashSet<u32>, ArbiterError> {
         Ok(self
-            .round_summaries(event_id)
+            .store
+            .rounds_in_creation(event_id)
             .await?
             .into_iter()
-            .filter(|s| s.incomplete)
-            .map(|s| s.number)
             .collect())
     }
 
@@ -574,7 +595,12 @@ pub(super) fn with_round_byes(
         .iter()
         .map(|b| (b.player.id.as_str(), b.round))
         .collect();
-    let rounds: Vec<Bye> = summaries.iter().flat_map(RoundSummary::byes).collect();
+    // A round still being created counts nothing yet.
+    let rounds: Vec<Bye> = summaries
+        .iter()
+        .filter(|s| !s.incomplete)
+        .flat_map(RoundSummary::byes)
+        .collect();
     let mut byes: Vec<Bye> = rounds
         .iter()
         .filter(|b| {

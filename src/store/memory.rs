@@ -71,6 +71,9 @@ pub struct MemoryStore {
     events: Arc<Mutex<HashMap<EventId, BTreeSet<EventPosition>>>>,
     /// Each event's round records, by round number.
     rounds: Arc<Mutex<HashMap<EventId, BTreeMap<u32, StoredRound>>>>,
+    /// Each event's rounds still in creation (locked after `events` and
+    /// `rounds` when taken with them).
+    in_creation: Arc<Mutex<HashMap<EventId, BTreeSet<u32>>>>,
     /// Announces every commit.
     changes: broadcast::Sender<Change>,
 }
@@ -81,6 +84,7 @@ impl Default for MemoryStore {
             games: Arc::default(),
             events: Arc::default(),
             rounds: Arc::default(),
+            in_creation: Arc::default(),
             changes: broadcast::channel(ANNOUNCEMENTS).0,
         }
     }
@@ -345,11 +349,12 @@ impl Rounds for MemoryStore {
         event_id: &EventId,
         number: u32,
         round: &StoredRound,
-        new_games: usize,
+        listings: &[EventPosition],
         max_event_games: usize,
+        ignoring: &[EventPosition],
     ) -> Result<RoundOpening, StoreError> {
         super::check_round(0, round)?;
-        let events = self
+        let mut events = self
             .events
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -361,16 +366,48 @@ impl Rounds for MemoryStore {
         if event.contains_key(&number) {
             return Ok(RoundOpening::Exists);
         }
-        let listed = events.get(event_id);
-        if listed.is_some_and(|games| games.iter().any(|g| g.round == number)) {
+        let games = events.entry(event_id.clone()).or_default();
+        if games
+            .iter()
+            .any(|g| g.round == number && !ignoring.contains(g))
+        {
             return Ok(RoundOpening::RoundHasGames);
         }
-        let count = listed.map_or(0, BTreeSet::len);
-        if count.saturating_add(new_games) > max_event_games {
+        let new = listings.iter().filter(|l| !games.contains(*l)).count();
+        if games.len().saturating_add(new) > max_event_games {
             return Ok(RoundOpening::EventFull);
         }
+        games.extend(listings.iter().cloned());
         event.insert(number, round.clone());
+        self.in_creation
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .entry(event_id.clone())
+            .or_default()
+            .insert(number);
         Ok(RoundOpening::Opened)
+    }
+
+    async fn rounds_in_creation(&self, event_id: &EventId) -> Result<Vec<u32>, StoreError> {
+        Ok(self
+            .in_creation
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(event_id)
+            .map(|rounds| rounds.iter().copied().collect())
+            .unwrap_or_default())
+    }
+
+    async fn round_created(&self, event_id: &EventId, number: u32) -> Result<(), StoreError> {
+        if let Some(rounds) = self
+            .in_creation
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get_mut(event_id)
+        {
+            rounds.remove(&number);
+        }
+        Ok(())
     }
 
     async fn round_summaries(

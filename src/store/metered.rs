@@ -241,15 +241,29 @@ impl Rounds for MeteredStore {
         event_id: &EventId,
         number: u32,
         round: &StoredRound,
-        new_games: usize,
+        listings: &[EventPosition],
         max_event_games: usize,
+        ignoring: &[EventPosition],
     ) -> Result<RoundOpening, StoreError> {
         self.measured(
             "open_round",
             self.inner
-                .open_round(event_id, number, round, new_games, max_event_games),
+                .open_round(event_id, number, round, listings, max_event_games, ignoring),
         )
         .await
+    }
+
+    async fn rounds_in_creation(&self, event_id: &EventId) -> Result<Vec<u32>, StoreError> {
+        self.measured(
+            "rounds_in_creation",
+            self.inner.rounds_in_creation(event_id),
+        )
+        .await
+    }
+
+    async fn round_created(&self, event_id: &EventId, number: u32) -> Result<(), StoreError> {
+        self.measured("round_created", self.inner.round_created(event_id, number))
+            .await
     }
 
     async fn round_summaries(

@@ -392,20 +392,34 @@ pub trait Rounds: Send + Sync + 'static {
         round: &StoredRound,
     ) -> Result<bool, StoreError>;
 
-    /// Writes the first record of round `number` of event `event_id`
-    /// (`round.version` must be 1), unless the round has one already, the
-    /// event lists games in that round, or its list holds more than
-    /// `max_event_games - new_games` games: all checked and written
-    /// together, so that a round never shares its boards with games made
-    /// beside it, and is never left half-created by a full event.
+    /// Opens round `number` of event `event_id`: writes its first record
+    /// (`round.version` must be 1), lists its games at `listings` and
+    /// marks the round in creation (see [`Rounds::rounds_in_creation`]),
+    /// unless the round has a record already ([`RoundOpening::Exists`]),
+    /// the event lists a game in that round other than those of `ignoring`
+    /// (listings whose games the caller found missing or elsewhere:
+    /// [`RoundOpening::RoundHasGames`]), or the list cannot take the
+    /// round's games within `max_event_games` ([`RoundOpening::EventFull`]).
+    /// All checked and written together, so that a round never shares its
+    /// boards with games made beside it, and a full event refuses it
+    /// before any game exists, whatever else is being created at once.
     async fn open_round(
         &self,
         event_id: &EventId,
         number: u32,
         round: &StoredRound,
-        new_games: usize,
+        listings: &[EventPosition],
         max_event_games: usize,
+        ignoring: &[EventPosition],
     ) -> Result<RoundOpening, StoreError>;
+
+    /// The rounds of event `event_id` still in creation: opened, and not
+    /// yet marked created.
+    async fn rounds_in_creation(&self, event_id: &EventId) -> Result<Vec<u32>, StoreError>;
+
+    /// Marks round `number` of event `event_id` created (every game
+    /// exists); idempotent.
+    async fn round_created(&self, event_id: &EventId, number: u32) -> Result<(), StoreError>;
 
     /// The summaries of every round of event `event_id` with a record, by
     /// round number, at most `limit` of them (the lowest numbers).

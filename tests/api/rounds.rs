@@ -477,6 +477,22 @@ async fn oversized_and_out_of_range_rounds_are_refused(backend: Backend) {
         Code::InvalidArgument,
     );
     assert_eq!(violations(&status), ["settings.scoring.custom.white"]);
+    // An override that contradicts the round's settings: Black's own
+    // control on an untimed round.
+    let mut untimed = round_request(event, 1, vec![board(1, "a", "b")]);
+    untimed.settings = Some(proto::RoundSettings::default());
+    untimed.boards[0].overrides = Some(proto::BoardOverrides {
+        black_time_control: rapid().time_control,
+        ..Default::default()
+    });
+    let status = expect_code(
+        create_round(&mut admin_client, untimed).await,
+        Code::InvalidArgument,
+    );
+    assert_eq!(
+        violations(&status),
+        ["boards[0].overrides.black_time_control"]
+    );
     // Without the admin token: refused.
     let unauthorised = admin_client
         .create_round(with_token(
@@ -693,6 +709,28 @@ async fn a_round_and_games_made_beside_it_never_share_a_round(backend: Backend) 
         Code::InvalidArgument,
     );
     assert_eq!(violations(&status), ["boards"]);
+
+    // A listing a refused CreateGame left behind (its key reused for
+    // round 3) takes no board: round 3 is created whole.
+    let mut reused = common::create_request("reused-key", "");
+    reused.pairing = Some(common::pairing(event, 4, 1));
+    reused.white = Some(player("e"));
+    reused.black = Some(player("f"));
+    common::create(&mut admin_client, reused.clone())
+        .await
+        .expect("made in round 4");
+    reused.pairing = Some(common::pairing(event, 3, 1));
+    let status = expect_code(
+        common::create(&mut admin_client, reused).await,
+        Code::AlreadyExists,
+    );
+    assert_eq!(reason(&status), "REQUEST_ID_REUSED");
+    create_round(
+        &mut admin_client,
+        round_request(event, 3, vec![board(1, "a", "b")]),
+    )
+    .await
+    .expect("round 3, whatever the stray listing");
 }
 
 async fn a_round_the_event_cannot_hold_is_refused_before_any_game(backend: Backend) {

@@ -2038,29 +2038,86 @@ async fn a_round_opens_only_where_no_game_was_made_beside_it_and_the_event_has_r
     let store = subject.store.as_ref();
     let name = "rounds opened";
     let event = event_id(name);
-    // A game made on its own in round 2.
-    add(store, name, (2, 1), &id("made-alone")).await;
-    let opened = |number: u32, new_games: usize, max: usize| {
-        let round = round_at(number, 1);
-        async move {
-            store
-                .open_round(&event_id(name), number, &round, new_games, max)
-                .await
-                .expect("open_round")
-        }
+    // The round's own listings: `n` boards of round `number`.
+    let boards = |number: u32, n: u32| -> Vec<EventPosition> {
+        (1..=n)
+            .map(|board| position(number, board, &id(&format!("r{number}b{board}"))))
+            .collect()
     };
-    assert_eq!(opened(2, 3, ROOMY).await, RoundOpening::RoundHasGames);
+    let opened =
+        |number: u32, listings: Vec<EventPosition>, max: usize, ignoring: Vec<EventPosition>| {
+            let round = round_at(number, 1);
+            async move {
+                store
+                    .open_round(&event_id(name), number, &round, &listings, max, &ignoring)
+                    .await
+                    .expect("open_round")
+            }
+        };
+    // A game made on its own in round 2: the round cannot open, unless the
+    // caller found that listing's game missing (a stray) and ignores it.
+    add(store, name, (2, 1), &id("made-alone")).await;
+    assert_eq!(
+        opened(2, boards(2, 3), ROOMY, Vec::new()).await,
+        RoundOpening::RoundHasGames
+    );
     assert_eq!(read_round(store, &event, 2).await, None);
-    // Rounds 1 and 3 have no game yet: 1 opens; 3 does not fit 1 + 5 in 5.
-    assert_eq!(opened(3, 5, 5).await, RoundOpening::EventFull);
+    // Round 3 (3 games) does not fit 1 + 3 in 3.
+    assert_eq!(
+        opened(3, boards(3, 3), 3, Vec::new()).await,
+        RoundOpening::EventFull
+    );
     assert_eq!(read_round(store, &event, 3).await, None);
-    assert_eq!(opened(1, 4, 5).await, RoundOpening::Opened);
+    // Round 1 opens: its record, its listings, and it is in creation.
+    assert_eq!(
+        opened(1, boards(1, 2), 5, Vec::new()).await,
+        RoundOpening::Opened
+    );
     assert_eq!(read_round(store, &event, 1).await, Some(round_at(1, 1)));
     assert_eq!(summaries(store, &event, ALL).await, summaries_at(&[1], 1));
-    assert_eq!(opened(1, 4, ROOMY).await, RoundOpening::Exists);
+    assert_eq!(
+        all_games(store, name).await,
+        [id("r1b1"), id("r1b2"), id("made-alone")]
+    );
+    assert_eq!(
+        store.rounds_in_creation(&event).await.expect("in creation"),
+        [1]
+    );
+    assert_eq!(
+        opened(1, boards(1, 2), ROOMY, Vec::new()).await,
+        RoundOpening::Exists
+    );
+    // Its listings are taken: a 3-game round now needs 3 more places.
+    assert_eq!(
+        opened(4, boards(4, 3), 5, Vec::new()).await,
+        RoundOpening::EventFull
+    );
+    store.round_created(&event, 1).await.expect("created");
+    store.round_created(&event, 1).await.expect("again");
+    assert!(
+        store
+            .rounds_in_creation(&event)
+            .await
+            .expect("none")
+            .is_empty()
+    );
+    // The stray of round 2, ignored: the round opens.
+    assert_eq!(
+        opened(
+            2,
+            boards(2, 1),
+            ROOMY,
+            vec![position(2, 1, &id("made-alone"))]
+        )
+        .await,
+        RoundOpening::Opened
+    );
     // A round 10 is not round 1: ten-digit numbers compare whole.
     add(store, name, (10, 1), &id("round-ten")).await;
-    assert_eq!(opened(11, 1, ROOMY).await, RoundOpening::Opened);
+    assert_eq!(
+        opened(11, boards(11, 1), ROOMY, Vec::new()).await,
+        RoundOpening::Opened
+    );
 }
 
 async fn a_game_made_alone_is_not_listed_in_a_recorded_round(backend: Backend) {

@@ -219,11 +219,13 @@ impl EventWatcher {
             if blocked.contains(&item.partition) {
                 continue;
             }
-            let delay = self
-                .placements
-                .get(&item.game)
-                .map(|p| p.delay)
-                .unwrap_or_default();
+            let placement = self.placements.get(&item.game).copied().unwrap_or_default();
+            if self.round.is_some_and(|round| placement.round != round) {
+                // Another round's event is passed over at once: it holds
+                // nothing back, whatever its game's delay.
+                return Ok((Some(index), None));
+            }
+            let delay = placement.delay;
             let release = delay.release(item.event.at);
             if release <= now {
                 return Ok((Some(index), None));

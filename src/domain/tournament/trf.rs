@@ -73,28 +73,37 @@ fn pairing_constraint_lines(event: &TrfEvent, ranks: &HashMap<&str, usize>) -> V
             lines.push(format!("XXP {a:>4} {b:>4}"));
         }
     }
-    let mut accelerated: Vec<(usize, Vec<&Acceleration>)> = Vec::new();
+    // Each player's accelerations, a repeat of the same one (given again
+    // with a later round) counted once.
+    let mut accelerated: HashMap<usize, Vec<&Acceleration>> = HashMap::new();
     for acceleration in &event.accelerations {
         let Some(&rank) = ranks.get(acceleration.player.as_str()) else {
             continue;
         };
-        match accelerated.iter_mut().find(|(r, _)| *r == rank) {
-            Some((_, of_player)) => of_player.push(acceleration),
-            None => accelerated.push((rank, vec![acceleration])),
+        let of_player = accelerated.entry(rank).or_default();
+        if !of_player.contains(&acceleration) {
+            of_player.push(acceleration);
         }
     }
+    let mut accelerated: Vec<(usize, Vec<&Acceleration>)> = accelerated.into_iter().collect();
     accelerated.sort_by_key(|(rank, _)| *rank);
     for (rank, of_player) in accelerated {
         let last = of_player.iter().map(|a| a.last).max().unwrap_or(0);
+        let mut by_round = vec![0i64; usize::try_from(last).unwrap_or(0) + 1];
+        for acceleration in &of_player {
+            for round in acceleration.first..=acceleration.last {
+                if let Some(points) = usize::try_from(round)
+                    .ok()
+                    .and_then(|r| by_round.get_mut(r))
+                {
+                    *points += acceleration.points.milli();
+                }
+            }
+        }
         let mut line = format!("XXA {rank:>4}");
-        for round in 1..=last {
-            let milli: i64 = of_player
-                .iter()
-                .filter(|a| (a.first..=a.last).contains(&round))
-                .map(|a| a.points.milli())
-                .sum();
+        for milli in by_round.iter().skip(1) {
             line.push(' ');
-            line.push_str(&trf_points(milli));
+            line.push_str(&trf_points(*milli));
         }
         lines.push(line);
     }

@@ -6,10 +6,12 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 
-use super::RedisStore;
+use super::{RedisStore, keys::event_member};
 use crate::{
     domain::EventId,
-    store::{Corruption, RoundOpening, Rounds, StoreError, StoredRound, check_round},
+    store::{
+        Corruption, EventPosition, RoundOpening, Rounds, StoreError, StoredRound, check_round,
+    },
 };
 
 /// The field of a round's record.
@@ -145,27 +147,31 @@ impl Rounds for RedisStore {
         event_id: &EventId,
         number: u32,
         round: &StoredRound,
-        new_games: usize,
+        listings: &[EventPosition],
         max_event_games: usize,
+        ignoring: &[EventPosition],
     ) -> Result<RoundOpening, StoreError> {
         check_round(0, round)?;
         let mut conn = self.endpoint.connection().await?;
+        let mut invocation = self.open_round.prepare_invoke();
+        invocation
+            .key(self.keys.rounds_key(event_id))
+            .key(self.keys.round_summaries_key(event_id))
+            .key(self.keys.event_key(event_id))
+            .key(self.keys.rounds_in_creation_key(event_id))
+            .arg(number)
+            .arg(format!("{number:010}"))
+            .arg(format!("{:010}", u64::from(number) + 1))
+            .arg(max_event_games)
+            .arg(round.bytes.as_slice())
+            .arg(round.summary.as_slice())
+            .arg(ignoring.len());
+        for position in ignoring.iter().chain(listings) {
+            invocation.arg(event_member(position));
+        }
         let opened: u8 = self
             .endpoint
-            .bounded(
-                self.open_round
-                    .key(self.keys.rounds_key(event_id))
-                    .key(self.keys.round_summaries_key(event_id))
-                    .key(self.keys.event_key(event_id))
-                    .arg(number)
-                    .arg(format!("{number:010}"))
-                    .arg(format!("{:010}", u64::from(number) + 1))
-                    .arg(new_games)
-                    .arg(max_event_games)
-                    .arg(round.bytes.as_slice())
-                    .arg(round.summary.as_slice())
-                    .invoke_async(&mut conn),
-            )
+            .bounded(invocation.invoke_async(&mut conn))
             .await?;
         Ok(match opened {
             1 => RoundOpening::Opened,
@@ -173,6 +179,43 @@ impl Rounds for RedisStore {
             3 => RoundOpening::EventFull,
             _ => RoundOpening::Exists,
         })
+    }
+
+    async fn rounds_in_creation(&self, event_id: &EventId) -> Result<Vec<u32>, StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        let members: Vec<String> = self
+            .endpoint
+            .bounded(
+                redis::cmd("SMEMBERS")
+                    .arg(self.keys.rounds_in_creation_key(event_id))
+                    .query_async(&mut conn),
+            )
+            .await?;
+        members
+            .iter()
+            .map(|member| {
+                member.parse().map_err(|_| {
+                    StoreError::Corrupt(Corruption::RoundField {
+                        event: event_id.clone(),
+                        field: member.clone(),
+                    })
+                })
+            })
+            .collect()
+    }
+
+    async fn round_created(&self, event_id: &EventId, number: u32) -> Result<(), StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        let _: i64 = self
+            .endpoint
+            .bounded(
+                redis::cmd("SREM")
+                    .arg(self.keys.rounds_in_creation_key(event_id))
+                    .arg(number)
+                    .query_async(&mut conn),
+            )
+            .await?;
+        Ok(())
     }
 
     async fn round_summaries(
