@@ -42,7 +42,7 @@ impl Arbiter {
             if let FastVerdict::Dead(_) = start {
                 return Err(new.dead_start().into());
             }
-            self.list_in_event(&game, false).await?;
+            self.list_in_event(&game).await?;
             let commit = Commit {
                 expected: 0,
                 state: codec::encode_state(&game)?,
@@ -86,15 +86,11 @@ impl Arbiter {
         Err(ArbiterError::Contention)
     }
 
-    /// Lists a game under its event, if it has one: a game of a round's
-    /// record as it is (`of_round`), a game made on its own (`CreateGame`)
-    /// only in a round without a record, so that a round and a game made
-    /// beside it never share the round.
-    pub(super) async fn list_in_event(
-        &self,
-        game: &Game,
-        of_round: bool,
-    ) -> Result<(), ArbiterError> {
+    /// Lists a game made on its own (`CreateGame`) under its event, if it
+    /// has one, and only in a round without a record, so that a round and
+    /// a game made beside it never share the round (a round's opening
+    /// lists its own games).
+    async fn list_in_event(&self, game: &Game) -> Result<(), ArbiterError> {
         let pairing = game.pairing();
         let Some(event_id) = &pairing.event_id else {
             return Ok(());
@@ -105,7 +101,7 @@ impl Arbiter {
             game: game.id().clone(),
         };
         let max_games = self.max_event_games;
-        let listing = if of_round || pairing.round == 0 {
+        let listing = if pairing.round == 0 {
             if self
                 .store
                 .add_to_event(event_id, &position, max_games)

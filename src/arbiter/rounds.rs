@@ -5,12 +5,14 @@
 //! any replica:
 //! 1. the plan is checked whole (every board, against the games the event
 //!    already has in the round) and refused whole;
-//! 2. the round's record is written with a compare-and-set (version 0 to
-//!    1): from then on the round exists, every board with its game's
-//!    identifier and setup;
-//! 3. each board's game is created from the record (listed in the event,
-//!    then committed at version 0 to 1, as `CreateGame` does), and the
-//!    record is marked complete.
+//! 2. the round is opened: its record (version 1) written, every board's
+//!    game listed in the event and the round marked in creation, in one
+//!    atomic step that refuses a round the event already has games in, or
+//!    cannot list: from then on the round exists, every board with its
+//!    game's identifier and setup;
+//! 3. each board's game is created from the record (committed at version
+//!    0 to 1, as `CreateGame` does), the record is marked complete, and
+//!    the round created.
 //!
 //! A request interrupted after step 2 leaves a record that is not
 //! complete; the next request that reads the round (a repeat of the
@@ -324,7 +326,7 @@ impl Arbiter {
         let setup = round.setup(&board).ok_or_else(|| round_corrupt(round))?;
         if !round.is_complete() {
             let (game, created) = Game::create(id.clone(), setup, tokens.hashes(), now);
-            self.list_in_event(&game, true).await?;
+            // The round's opening listed every board's game already.
             let commit = Commit {
                 expected: 0,
                 state: codec::encode_state(&game)?,
