@@ -77,7 +77,8 @@ fn score(score: &Score) -> proto::Score {
     }
 }
 
-fn result(
+/// The protobuf form of a result, with its score and review.
+pub fn result(
     result: domain::GameResult,
     points: Option<Score>,
     review: Option<AdjudicationNote>,

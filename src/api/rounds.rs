@@ -439,14 +439,16 @@ pub fn page(page: &RoundPage, next_page_token: String) -> proto::GetRoundRespons
                 ..proto::BoardStatus::default()
             };
             if let Some(game) = game {
-                let view = convert::game(game, page.as_of);
-                status.status = view.status;
-                status.ply = view.ply;
-                status.side_to_move = view.side_to_move;
-                status.clock = view.clock;
+                // The board's own fields only: no legal moves or history.
+                status.status = convert::status(game.status_at(page.as_of)).into();
+                status.ply = convert::int32(game.ply().count(), i32::MAX);
+                status.side_to_move = convert::color(game.side_to_move()).into();
+                status.clock = game.clock_view(page.as_of).as_ref().map(convert::clock);
                 status.white_present = game.present().contains(Color::White);
                 status.black_present = game.present().contains(Color::Black);
-                status.result = view.result;
+                status.result = game
+                    .result()
+                    .map(|r| convert::result(r, game.score(), game.review()));
             }
             status
         })
@@ -507,9 +509,7 @@ impl PairingLines {
         }
         violation
     }
-}
 
-impl PairingLines {
     /// `text` with the fields it mentions (`boards[3].white`,
     /// `byes[0].player`) named as the import request names them.
     fn rename_mentions(&self, text: &str) -> String {
@@ -627,45 +627,7 @@ fn check_trf(trf: &str, ranks: &[Player]) -> Result<(), Status> {
             format!("is longer than {} bytes", crate::arbiter::MAX_TRF_BYTES),
         )]));
     }
-    let lines = crate::domain::trf_starting_ranks(trf).map_err(|v| refused(vec![v]))?;
-    let mut violations = Vec::new();
-    if lines.len() != ranks.len() {
-        violations.push(RoundViolation::new(
-            "trf",
-            format!(
-                "has {} players, but the starting ranks have {}",
-                lines.len(),
-                ranks.len()
-            ),
-        ));
-    }
-    for (rank, name) in &lines {
-        let expected = usize::try_from(*rank)
-            .ok()
-            .and_then(|r| r.checked_sub(1))
-            .and_then(|i| ranks.get(i));
-        let matches = expected.is_some_and(|p| {
-            let shown: String = p.display_name().chars().take(33).collect();
-            shown.trim_end() == name
-        });
-        if !matches {
-            violations.push(RoundViolation::new(
-                "trf",
-                format!(
-                    "starting rank {rank} is {name:?} in the TRF, {} in the event",
-                    expected.map_or("nobody".to_owned(), |p| format!("{:?}", p.display_name()))
-                ),
-            ));
-        }
-        if violations.len() >= 20 {
-            break;
-        }
-    }
-    if violations.is_empty() {
-        Ok(())
-    } else {
-        Err(refused(violations))
-    }
+    crate::domain::check_report(trf, ranks).map_err(refused)
 }
 
 /// The starting ranks a request lists, if it lists any.

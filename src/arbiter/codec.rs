@@ -1,17 +1,40 @@
-//! Games and events to and from the store's opaque records, in the
-//! domain's versioned encoding (see [`crate::domain::stored::encoding`]).
+//! Games, events and rounds to and from the store's opaque records, in
+//! the domain's versioned encoding (see [`crate::domain::stored::encoding`]
+//! and [`crate::domain::stored::round_record`]).
 
 use crate::{
     domain::{
-        Game, GameEvent, GameId,
+        Game, GameEvent, GameId, Round, RoundSummary,
         stored::archive,
         stored::encoding::{self, DecodeError},
+        stored::round_record,
     },
-    store::{Corruption, LogRead, StoreError, StoredArchive, StoredEvent, StoredState},
+    store::{
+        Corruption, LogRead, StoreError, StoredArchive, StoredEvent, StoredRound, StoredState,
+    },
 };
 
-fn corrupt(err: DecodeError) -> StoreError {
+pub fn corrupt(err: DecodeError) -> StoreError {
     StoreError::Corrupt(Corruption::Decode(err))
+}
+
+/// A round's record and summary as the store keeps them, at `version`.
+pub fn encode_round(round: &Round, version: u64) -> Result<StoredRound, StoreError> {
+    Ok(StoredRound {
+        version,
+        bytes: round_record::encode_round(round).map_err(corrupt)?,
+        summary: round_record::encode_summary(&round.summary()).map_err(corrupt)?,
+    })
+}
+
+/// A round from its stored record.
+pub fn decode_round(stored: &StoredRound) -> Result<Round, StoreError> {
+    round_record::decode_round(&stored.bytes).map_err(corrupt)
+}
+
+/// A round's summary from its stored form.
+pub fn decode_round_summary(bytes: &[u8]) -> Result<RoundSummary, StoreError> {
+    round_record::decode_summary(bytes).map_err(corrupt)
 }
 
 /// A game's state as the store keeps it.

@@ -101,21 +101,10 @@ impl Arbiter {
             game: game.id().clone(),
         };
         let max_games = self.max_event_games;
-        let listing = if pairing.round == 0 {
-            if self
-                .store
-                .add_to_event(event_id, &position, max_games)
-                .await?
-            {
-                Listing::Listed
-            } else {
-                Listing::Full
-            }
-        } else {
-            self.store
-                .list_outside_rounds(event_id, &position, max_games)
-                .await?
-        };
+        let listing = self
+            .store
+            .list_outside_rounds(event_id, &position, max_games)
+            .await?;
         match listing {
             Listing::Listed => Ok(()),
             Listing::Full => Err(ArbiterError::EventFull {

@@ -304,7 +304,7 @@ impl Arbiter {
     ) -> Result<StandingsPageRead, ArbiterError> {
         let (event, _permit) = self.event_records(event_id, reader).await?;
         rules.bye_points = event.bye_points();
-        rules.byes = super::rounds::with_round_byes(
+        rules.byes = crate::domain::counted_byes(
             &event.rounds,
             std::mem::take(&mut rules.byes),
             &event.records,
@@ -350,7 +350,7 @@ impl Arbiter {
         let (event, _permit) = self.event_records(event_id, reader).await?;
         let rounds: Vec<&crate::domain::RoundSummary> =
             event.rounds.iter().filter(|r| !r.incomplete).collect();
-        let byes = super::rounds::with_round_byes(&event.rounds, byes, &event.records);
+        let byes = crate::domain::counted_byes(&event.rounds, byes, &event.records);
         let roster: Vec<crate::domain::Player> =
             rounds.iter().flat_map(|r| r.roster.clone()).collect();
         let forbidden_pairs = rounds

@@ -28,11 +28,9 @@ use super::{Arbiter, ArbiterError, MAX_ATTEMPTS, SeatTokens, analysis::FastVerdi
 use crate::{
     domain::{
         Bye, EventId, ExistingGame, Game, GameId, GameStatus, Pairing, PlannedBoard, Player, Round,
-        RoundRequest, RoundSummary, Timestamp, stored::round_record,
+        RoundRequest, RoundSummary, Timestamp,
     },
-    store::{
-        Commit, CommitOutcome, Corruption, EventPosition, RoundOpening, StoreError, StoredRound,
-    },
+    store::{Commit, CommitOutcome, EventPosition, RoundOpening},
 };
 
 /// How many of a round's games are created (or started) at once: enough
@@ -91,18 +89,6 @@ pub struct RoundPage {
     pub as_of: Timestamp,
 }
 
-fn corrupt(err: crate::domain::stored::encoding::DecodeError) -> ArbiterError {
-    ArbiterError::Store(StoreError::Corrupt(Corruption::Decode(err)))
-}
-
-fn stored(round: &Round, version: u64) -> Result<StoredRound, ArbiterError> {
-    Ok(StoredRound {
-        version,
-        bytes: round_record::encode_round(round).map_err(corrupt)?,
-        summary: round_record::encode_summary(&round.summary()).map_err(corrupt)?,
-    })
-}
-
 impl Arbiter {
     /// The round's record and its version, if it has one.
     async fn read_round(
@@ -113,8 +99,7 @@ impl Arbiter {
         let Some(found) = self.store.round(event_id, number).await? else {
             return Ok(None);
         };
-        let round = round_record::decode_round(&found.bytes).map_err(corrupt)?;
-        Ok(Some((round, found.version)))
+        Ok(Some((codec::decode_round(&found)?, found.version)))
     }
 
     /// Games the event already lists in round `number` (made by
@@ -200,7 +185,7 @@ impl Arbiter {
                 .open_round(
                     &event_id,
                     number,
-                    &stored(&plan, 1)?,
+                    &codec::encode_round(&plan, 1)?,
                     &plan
                         .boards()
                         .iter()
@@ -282,34 +267,33 @@ impl Arbiter {
                 .collect()
                 .await;
         let games = attempts.into_iter().collect::<Result<Vec<_>, _>>()?;
-        let round = if round.is_complete() {
-            self.store
-                .round_created(round.event(), round.number())
-                .await?;
-            round
+        // Every game exists: the event's lists may show the round. Marked
+        // before the record, so that a record found complete never leaves
+        // the round hidden (a repeat marks it again).
+        self.store
+            .round_created(round.event(), round.number())
+            .await?;
+        if round.is_complete() {
+            return Ok(CreatedRound { round, games });
+        }
+        let completed = round.clone().completed();
+        let (event_id, number) = (round.event().clone(), round.number());
+        let round = if self
+            .store
+            .put_round(
+                &event_id,
+                number,
+                version,
+                &codec::encode_round(&completed, version + 1)?,
+            )
+            .await?
+        {
+            completed
         } else {
-            let completed = round.clone().completed();
-            let (event_id, number) = (round.event().clone(), round.number());
-            let round = if self
-                .store
-                .put_round(
-                    &event_id,
-                    number,
-                    version,
-                    &stored(&completed, version + 1)?,
-                )
+            // Another replica completed (or started) it meanwhile.
+            self.read_round(&event_id, number)
                 .await?
-            {
-                completed
-            } else {
-                // Another replica completed (or started) it meanwhile.
-                self.read_round(&event_id, number)
-                    .await?
-                    .map_or(completed, |(round, _)| round)
-            };
-            // Every game exists: the event's lists show the round.
-            self.store.round_created(&event_id, number).await?;
-            round
+                .map_or(completed, |(round, _)| round)
         };
         Ok(CreatedRound { round, games })
     }
@@ -401,7 +385,12 @@ impl Arbiter {
             let next = round.clone().started_by(by, at);
             if self
                 .store
-                .put_round(event_id, number, version, &stored(&next, version + 1)?)
+                .put_round(
+                    event_id,
+                    number,
+                    version,
+                    &codec::encode_round(&next, version + 1)?,
+                )
                 .await?
             {
                 tracing::info!(event_id = %event_id, round = number, by, "round started");
@@ -517,7 +506,7 @@ impl Arbiter {
             .round_summaries(event_id, MAX_EVENT_ROUNDS)
             .await?
             .into_iter()
-            .map(|(_, bytes)| round_record::decode_summary(&bytes).map_err(corrupt))
+            .map(|(_, bytes)| Ok(codec::decode_round_summary(&bytes)?))
             .collect()
     }
 
@@ -565,64 +554,14 @@ impl Arbiter {
 
 /// The error of a round record that names settings it does not hold.
 fn round_corrupt(round: &Round) -> ArbiterError {
-    corrupt(crate::domain::stored::encoding::DecodeError::Malformed {
-        what: "round",
-        detail: format!(
-            "round {} of event {} names a board's settings the record does not hold",
-            round.number(),
-            round.event()
-        ),
-    })
-}
-
-/// The byes standings and reports count: the rounds' own, except in a
-/// round where the player has a game (created outside the round since) or
-/// where the request names the player's bye itself, then the request's.
-pub(super) fn with_round_byes(
-    summaries: &[RoundSummary],
-    requested: Vec<Bye>,
-    games: &[crate::domain::GameRecordForStandings],
-) -> Vec<Bye> {
-    let playing: HashSet<(&str, u32)> = games
-        .iter()
-        .filter(|g| !g.aborted)
-        .flat_map(|g| {
-            [
-                (g.white.id.as_str(), g.round),
-                (g.black.id.as_str(), g.round),
-            ]
-        })
-        .collect();
-    let named: HashSet<(&str, u32)> = requested
-        .iter()
-        .map(|b| (b.player.id.as_str(), b.round))
-        .collect();
-    // A round still being created counts nothing yet.
-    let rounds: Vec<Bye> = summaries
-        .iter()
-        .filter(|s| !s.incomplete)
-        .flat_map(RoundSummary::byes)
-        .collect();
-    let mut byes: Vec<Bye> = rounds
-        .iter()
-        .filter(|b| {
-            let key = (b.player.id.as_str(), b.round);
-            !playing.contains(&key) && !named.contains(&key)
-        })
-        .cloned()
-        .collect();
-    // A request's bye keeps the name the round knows the player by.
-    byes.extend(requested.into_iter().map(|bye| {
-        match rounds
-            .iter()
-            .find(|r| r.player.id == bye.player.id && r.round == bye.round)
-        {
-            Some(known) => Bye {
-                player: known.player.clone(),
-                ..bye
-            },
-            None => bye,
-        }
-    }));
-    byes
+    ArbiterError::Store(codec::corrupt(
+        crate::domain::stored::encoding::DecodeError::Malformed {
+            what: "round",
+            detail: format!(
+                "round {} of event {} names a board's settings the record does not hold",
+                round.number(),
+                round.event()
+            ),
+        },
+    ))
 }

@@ -72,12 +72,12 @@ pub use shakmaty::Color;
 pub use time::{Timestamp, TimestampError};
 pub use tournament::bye::{Bye, ByeKind};
 pub use tournament::engine_pairings::{
-    AssignedPairings, EnginePair, EnginePairings, PairingsError, trf_starting_ranks,
+    AssignedPairings, EnginePair, EnginePairings, PairingsError, check_report,
 };
 pub use tournament::pairing::Pairing;
 pub use tournament::round::{
     Acceleration, BoardRequest, ExistingGame, ForbiddenPair, MAX_ROUND_BOARDS, PlannedBoard, Round,
-    RoundBye, RoundRequest, RoundStart, RoundSummary, RoundViolation,
+    RoundBye, RoundRequest, RoundStart, RoundSummary, RoundViolation, counted_byes,
 };
 pub use tournament::scoring::{PointTable, Points, Score, ScoringSystem};
 pub use tournament::standings::{GameRecordForStandings, Standing, StandingsRules, standings};

@@ -78,6 +78,21 @@ pub struct MemoryStore {
     changes: broadcast::Sender<Change>,
 }
 
+/// Lists `position` in an event's `games` unless they hold `max_entries`
+/// others; `true` when it is listed (it was already, or now is). Listed at
+/// each position it is added at, as in Redis: readers keep only a game's
+/// own position.
+fn list(games: &mut BTreeSet<EventPosition>, position: &EventPosition, max_entries: usize) -> bool {
+    if games.contains(position) {
+        return true;
+    }
+    if games.len() >= max_entries {
+        return false;
+    }
+    games.insert(position.clone());
+    true
+}
+
 impl Default for MemoryStore {
     fn default() -> Self {
         Self {
@@ -236,17 +251,11 @@ impl EventIndex for MemoryStore {
             .events
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let games = events.entry(event_id.clone()).or_default();
-        if games.contains(position) {
-            return Ok(true);
-        }
-        if games.len() >= max_entries {
-            return Ok(false);
-        }
-        // Listed at each position it was added at, as in Redis: readers
-        // keep only the game's own position.
-        games.insert(position.clone());
-        Ok(true)
+        Ok(list(
+            events.entry(event_id.clone()).or_default(),
+            position,
+            max_entries,
+        ))
     }
 
     async fn list_outside_rounds(
@@ -272,14 +281,11 @@ impl EventIndex for MemoryStore {
             return Ok(Listing::RoundRecorded);
         }
         let games = events.entry(event_id.clone()).or_default();
-        if games.contains(position) {
-            return Ok(Listing::Listed);
-        }
-        if games.len() >= max_entries {
-            return Ok(Listing::Full);
-        }
-        games.insert(position.clone());
-        Ok(Listing::Listed)
+        Ok(if list(games, position, max_entries) {
+            Listing::Listed
+        } else {
+            Listing::Full
+        })
     }
 
     async fn event_games(

@@ -344,7 +344,7 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
     let mut played = Vec::new();
     for board in 0..load.games {
         let created = admin
-            .create_game(GamePlayer::authorised(
+            .create_game(authorised(
                 load.admin_token.as_deref(),
                 proto::CreateGameRequest {
                     white: Some(proto::Player {
@@ -443,7 +443,7 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
             lag_millis: 0,
         };
         match public
-            .make_move(GamePlayer::authorised(Some(&game.tokens[seat]), request))
+            .make_move(authorised(Some(&game.tokens[seat]), request))
             .await
         {
             Ok(response) => {
@@ -723,16 +723,6 @@ impl GamePlayer {
         (samples, errors)
     }
 
-    fn authorised<T>(token: Option<&str>, message: T) -> Request<T> {
-        let mut request = Request::new(message);
-        if let Some(token) = token
-            && let Ok(value) = format!("Bearer {token}").parse()
-        {
-            request.metadata_mut().insert("authorization", value);
-        }
-        request
-    }
-
     async fn one_game(
         &mut self,
         stop: &AtomicBool,
@@ -747,7 +737,7 @@ impl GamePlayer {
         };
         let created = self
             .admin
-            .create_game(Self::authorised(
+            .create_game(authorised(
                 self.admin_token.as_deref(),
                 proto::CreateGameRequest {
                     white: Some(proto::Player {
@@ -785,7 +775,7 @@ impl GamePlayer {
             let started = Instant::now();
             let response = self
                 .public
-                .make_move(Self::authorised(Some(token), request))
+                .make_move(authorised(Some(token), request))
                 .await?;
             samples.push(Sample {
                 micros: u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX),
@@ -854,6 +844,17 @@ async fn store_loop(
         }
     }
     (samples, errors)
+}
+
+/// `message` with `token` as its bearer, if one is given.
+fn authorised<T>(token: Option<&str>, message: T) -> Request<T> {
+    let mut request = Request::new(message);
+    if let Some(token) = token
+        && let Ok(value) = format!("Bearer {token}").parse()
+    {
+        request.metadata_mut().insert("authorization", value);
+    }
+    request
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {

@@ -9,7 +9,9 @@
 use std::time::{Duration, Instant};
 
 use arbiter::proto::{self, admin_service_client::AdminServiceClient};
-use tonic::{Request, transport::Channel};
+use tonic::transport::Channel;
+
+use super::authorised;
 
 /// What a round load does.
 pub struct RoundLoad {
@@ -25,21 +27,6 @@ pub struct RoundLoad {
     pub reads: usize,
     /// The server's Redis, to count the commands each call costs.
     pub redis_url: Option<String>,
-}
-
-fn authorised<T>(token: Option<&str>, message: T) -> Request<T> {
-    let mut request = Request::new(message);
-    if let Some(token) = token
-        && let Ok(value) = format!("Bearer {token}").parse()
-    {
-        request.metadata_mut().insert("authorization", value);
-    }
-    request
-}
-
-/// Redis's count of the commands it has processed.
-async fn commands(url: Option<&str>) -> Option<u64> {
-    super::redis_commands(url).await
 }
 
 /// One timed call: how long, and how many Redis commands it cost.
@@ -117,7 +104,7 @@ pub async fn round_load(load: RoundLoad) -> Result<(), Box<dyn std::error::Error
         (Timings::default(), Timings::default(), Timings::default());
     for repetition in 0..load.repetitions.max(1) {
         let event = format!("round-load-{run}-{repetition}");
-        let before = commands(redis).await;
+        let before = super::redis_commands(redis).await;
         let began = Instant::now();
         admin
             .create_round(authorised(
@@ -133,9 +120,9 @@ pub async fn round_load(load: RoundLoad) -> Result<(), Box<dyn std::error::Error
             ))
             .await?;
         let took = began.elapsed();
-        create.add(took, spent(before, commands(redis).await));
+        create.add(took, spent(before, super::redis_commands(redis).await));
 
-        let before = commands(redis).await;
+        let before = super::redis_commands(redis).await;
         let began = Instant::now();
         admin
             .start_round(authorised(
@@ -147,10 +134,10 @@ pub async fn round_load(load: RoundLoad) -> Result<(), Box<dyn std::error::Error
             ))
             .await?;
         let took = began.elapsed();
-        start.add(took, spent(before, commands(redis).await));
+        start.add(took, spent(before, super::redis_commands(redis).await));
 
         for _ in 0..load.reads {
-            let before = commands(redis).await;
+            let before = super::redis_commands(redis).await;
             let began = Instant::now();
             let mut token_text = String::new();
             loop {
@@ -172,7 +159,7 @@ pub async fn round_load(load: RoundLoad) -> Result<(), Box<dyn std::error::Error
                 token_text = page.next_page_token;
             }
             let took = began.elapsed();
-            read.add(took, spent(before, commands(redis).await));
+            read.add(took, spent(before, super::redis_commands(redis).await));
         }
     }
     println!(

@@ -222,10 +222,55 @@ impl EnginePairings {
     }
 }
 
+/// Refuses pairings made from another report than the one the event (or
+/// the request) numbers players by: the report's player lines must be
+/// `ranks`, rank for rank, name for name (as an export writes a name: its
+/// first 33 characters). At most 20 differences are named.
+pub fn check_report(trf: &str, ranks: &[Player]) -> Result<(), Vec<RoundViolation>> {
+    let lines = trf_starting_ranks(trf).map_err(|v| vec![v])?;
+    let mut violations = Vec::new();
+    if lines.len() != ranks.len() {
+        violations.push(RoundViolation::new(
+            "trf",
+            format!(
+                "has {} players, but the starting ranks have {}",
+                lines.len(),
+                ranks.len()
+            ),
+        ));
+    }
+    for (rank, name) in &lines {
+        let expected = usize::try_from(*rank)
+            .ok()
+            .and_then(|r| r.checked_sub(1))
+            .and_then(|i| ranks.get(i));
+        let matches = expected.is_some_and(|p| {
+            let shown: String = p.display_name().chars().take(33).collect();
+            shown.trim_end() == name
+        });
+        if !matches {
+            violations.push(RoundViolation::new(
+                "trf",
+                format!(
+                    "starting rank {rank} is {name:?} in the TRF, {} in the event",
+                    expected.map_or("nobody".to_owned(), |p| format!("{:?}", p.display_name()))
+                ),
+            ));
+        }
+        if violations.len() >= 20 {
+            break;
+        }
+    }
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(violations)
+    }
+}
+
 /// The starting ranks of a TRF's player lines (`001`, the rank in columns
-/// 5-8, the name in 15-47): each rank's name, for checking that pairings
-/// were made from the report they are imported with.
-pub fn trf_starting_ranks(trf: &str) -> Result<Vec<(u32, String)>, RoundViolation> {
+/// 5-8, the name in 15-47): each rank's name.
+fn trf_starting_ranks(trf: &str) -> Result<Vec<(u32, String)>, RoundViolation> {
     let mut ranks = Vec::new();
     for (index, line) in trf.lines().enumerate() {
         if !line.starts_with("001") {
@@ -383,6 +428,24 @@ mod tests {
             Ok(vec![(1, "Alice".to_owned()), (2, "Bob".to_owned())])
         );
         assert!(trf_starting_ranks("001  x  Alice\n").is_err());
+        // A report is the ranks' own, name for name.
+        let ranks = [player("alice"), player("bob")];
+        let mine = "001    1      ALICE\n001    2      BOB\n";
+        assert_eq!(check_report(mine, &ranks), Ok(()));
+        let other = "001    1      ALICE\n001    2      CAROL\n001    3      DAVE\n";
+        let reasons: Vec<String> = check_report(other, &ranks)
+            .expect_err("another report")
+            .into_iter()
+            .map(|v| v.reason)
+            .collect();
+        assert_eq!(
+            reasons,
+            [
+                "has 3 players, but the starting ranks have 2",
+                "starting rank 2 is \"CAROL\" in the TRF, \"BOB\" in the event",
+                "starting rank 3 is \"DAVE\" in the TRF, nobody in the event",
+            ]
+        );
         // Names are counted in characters, as the export pads them.
         let cyrillic = "001    1      Владислав Артемьев                   1.0\n";
         assert_eq!(

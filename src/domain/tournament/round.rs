@@ -11,11 +11,14 @@
 //! round interrupted half-way is completed from its record (see
 //! `docs/rounds.md`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{Bye, ByeKind, EventId, GameId, NewGame, Pairing, Player, Points, Timestamp};
+use crate::domain::{
+    Bye, ByeKind, EventId, GameId, GameRecordForStandings, NewGame, Pairing, Player, Points,
+    Timestamp,
+};
 
 /// The most boards a round may have: a round of 4,000 players, far above
 /// the largest opens, and a `CreateRound` answer of a few hundred KB.
@@ -575,6 +578,58 @@ impl RoundSummary {
             kind: bye.kind,
         })
     }
+}
+
+/// The byes standings and reports count: the rounds' own, except in a
+/// round where the player has a game (created outside the round since) or
+/// where the request names the player's bye itself, then the request's.
+pub fn counted_byes(
+    summaries: &[RoundSummary],
+    requested: Vec<Bye>,
+    games: &[GameRecordForStandings],
+) -> Vec<Bye> {
+    let playing: HashSet<(&str, u32)> = games
+        .iter()
+        .filter(|g| !g.aborted)
+        .flat_map(|g| {
+            [
+                (g.white.id.as_str(), g.round),
+                (g.black.id.as_str(), g.round),
+            ]
+        })
+        .collect();
+    let named: HashSet<(&str, u32)> = requested
+        .iter()
+        .map(|b| (b.player.id.as_str(), b.round))
+        .collect();
+    // A round still being created counts nothing yet.
+    let rounds: Vec<Bye> = summaries
+        .iter()
+        .filter(|s| !s.incomplete)
+        .flat_map(RoundSummary::byes)
+        .collect();
+    let mut byes: Vec<Bye> = rounds
+        .iter()
+        .filter(|b| {
+            let key = (b.player.id.as_str(), b.round);
+            !playing.contains(&key) && !named.contains(&key)
+        })
+        .cloned()
+        .collect();
+    // A request's bye keeps the name the round knows the player by.
+    byes.extend(requested.into_iter().map(|bye| {
+        match rounds
+            .iter()
+            .find(|r| r.player.id == bye.player.id && r.round == bye.round)
+        {
+            Some(known) => Bye {
+                player: known.player.clone(),
+                ..bye
+            },
+            None => bye,
+        }
+    }));
+    byes
 }
 
 #[cfg(test)]

@@ -237,3 +237,56 @@ fn forbidden_pairs_and_accelerations_name_the_rounds_players() {
     assert_eq!(round.summary().forbidden_pairs.len(), 1);
     assert_eq!(round.summary().accelerations.len(), 1);
 }
+
+#[test]
+fn a_rounds_byes_give_way_to_games_and_to_the_requests_own() {
+    let bye = |id: &str, kind: ByeKind| RoundBye {
+        player: player(id, &id.to_uppercase()),
+        kind,
+    };
+    let summary = |number: u32, incomplete: bool, byes: Vec<RoundBye>| RoundSummary {
+        number,
+        byes,
+        incomplete,
+        ..RoundSummary::default()
+    };
+    let rounds = [
+        summary(
+            1,
+            false,
+            vec![
+                bye("a", ByeKind::PairingAllocated),
+                bye("b", ByeKind::HalfPoint),
+            ],
+        ),
+        // Still being created: counts nothing yet.
+        summary(2, true, vec![bye("c", ByeKind::FullPoint)]),
+    ];
+    // b has a game in round 1 after all.
+    let games = [GameRecordForStandings {
+        board: 9,
+        white: player("b", "B"),
+        black: player("z", "Z"),
+        finished: None,
+        round: 1,
+        aborted: false,
+    }];
+    // The request gives a a zero-point bye instead, by id alone.
+    let requested = vec![Bye {
+        player: Player {
+            id: "a".into(),
+            name: String::new(),
+        },
+        round: 1,
+        kind: ByeKind::ZeroPoint,
+    }];
+    let counted = counted_byes(&rounds, requested, &games);
+    assert_eq!(
+        counted,
+        [Bye {
+            player: player("a", "A"),
+            round: 1,
+            kind: ByeKind::ZeroPoint,
+        }]
+    );
+}

@@ -11,6 +11,31 @@ use crate::{
     store::{EventIndex, EventPosition, Listing, StoreError},
 };
 
+impl RedisStore {
+    /// Runs `list_in_event.lua`: 1 listed, 0 full, 2 refused by the record
+    /// of round `refused_by` (0: no round refuses it).
+    async fn list(
+        &self,
+        event_id: &EventId,
+        position: &EventPosition,
+        max_entries: usize,
+        refused_by: u32,
+    ) -> Result<u8, StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        self.endpoint
+            .bounded(
+                self.list_in_event
+                    .key(self.keys.event_key(event_id))
+                    .key(self.keys.rounds_key(event_id))
+                    .arg(event_member(position))
+                    .arg(max_entries)
+                    .arg(refused_by)
+                    .invoke_async(&mut conn),
+            )
+            .await
+    }
+}
+
 #[async_trait]
 impl EventIndex for RedisStore {
     async fn add_to_event(
@@ -19,18 +44,7 @@ impl EventIndex for RedisStore {
         position: &EventPosition,
         max_entries: usize,
     ) -> Result<bool, StoreError> {
-        let mut conn = self.endpoint.connection().await?;
-        let listed: u8 = self
-            .endpoint
-            .bounded(
-                self.list_in_event
-                    .key(self.keys.event_key(event_id))
-                    .arg(event_member(position))
-                    .arg(max_entries)
-                    .invoke_async(&mut conn),
-            )
-            .await?;
-        Ok(listed == 1)
+        Ok(self.list(event_id, position, max_entries, 0).await? == 1)
     }
 
     async fn list_outside_rounds(
@@ -39,24 +53,16 @@ impl EventIndex for RedisStore {
         position: &EventPosition,
         max_entries: usize,
     ) -> Result<Listing, StoreError> {
-        let mut conn = self.endpoint.connection().await?;
-        let listed: u8 = self
-            .endpoint
-            .bounded(
-                self.list_outside_rounds
-                    .key(self.keys.event_key(event_id))
-                    .key(self.keys.rounds_key(event_id))
-                    .arg(event_member(position))
-                    .arg(max_entries)
-                    .arg(position.round)
-                    .invoke_async(&mut conn),
-            )
-            .await?;
-        Ok(match listed {
-            1 => Listing::Listed,
-            2 => Listing::RoundRecorded,
-            _ => Listing::Full,
-        })
+        Ok(
+            match self
+                .list(event_id, position, max_entries, position.round)
+                .await?
+            {
+                1 => Listing::Listed,
+                2 => Listing::RoundRecorded,
+                _ => Listing::Full,
+            },
+        )
     }
 
     async fn event_games(

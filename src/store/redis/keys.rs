@@ -11,7 +11,7 @@
 //! | `<prefix>:{g<n>}:deadlines` | sorted set | the bucket's games by the instant they next need the flag sweeper | `commit.lua`, `repair.lua`, `archive.lua` |
 //! | `<prefix>:{g<n>}:sweeping:<game_id>` | string, expiring | a replica's claim on sweeping the game | `Deadlines::claim_sweep` |
 //! | `<prefix>:{g<n>}:feed:<event digest>` | stream | a tournament event's feed in the bucket: `g <game id> v <version>` in commit order | `commit.lua` |
-//! | `<prefix>:{e<event digest>}:games` | sorted set | an event's games, members `<round><board><game_id>` (round and board as ten digits) of one score, so that their lexical order is the list's order | `list_in_event.lua`, `list_outside_rounds.lua`, `open_round.lua` |
+//! | `<prefix>:{e<event digest>}:games` | sorted set | an event's games, members `<round><board><game_id>` (round and board as ten digits) of one score, so that their lexical order is the list's order | `list_in_event.lua`, `open_round.lua` |
 //! | `<prefix>:{e<event digest>}:rounds` | hash | an event's round records: for each round number `N`, `N` (the record), `N:v` (its version, in decimal) and `N:s` (its summary), written together; in the slot of the event's games | `open_round.lua`, `put_round.lua` |
 //! | `<prefix>:{e<event digest>}:rounds-in-creation` | set | the numbers of the event's rounds opened and not yet marked created, which the event's lists leave out | `open_round.lua`; emptied by `Rounds::round_created` |
 //! | `<prefix>:{e<event digest>}:round-summaries` | hash | each round's summary again (`N` → summary), so that standings and exports read the summaries without the records | `open_round.lua`, `put_round.lua` |

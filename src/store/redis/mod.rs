@@ -33,8 +33,8 @@ use self::{
     endpoint::{Connection, Endpoint},
     keys::{BUCKETS, Keys},
     scripts::{
-        ARCHIVE_SCRIPT, COMMIT_SCRIPT, LIST_IN_EVENT_SCRIPT, LIST_OUTSIDE_ROUNDS_SCRIPT,
-        LOG_SCRIPT, OPEN_ROUND_SCRIPT, PUT_ROUND_SCRIPT, REPAIR_SCRIPT,
+        ARCHIVE_SCRIPT, COMMIT_SCRIPT, LIST_IN_EVENT_SCRIPT, LOG_SCRIPT, OPEN_ROUND_SCRIPT,
+        PUT_ROUND_SCRIPT, REPAIR_SCRIPT,
     },
     urls::{ClusterUrl, SentinelUrl},
 };
@@ -60,7 +60,6 @@ pub struct RedisStore {
     list_in_event: Script,
     put_round: Script,
     open_round: Script,
-    list_outside_rounds: Script,
     keys: Keys,
 }
 
@@ -98,7 +97,6 @@ impl RedisStore {
             list_in_event: Script::new(LIST_IN_EVENT_SCRIPT),
             put_round: Script::new(PUT_ROUND_SCRIPT),
             open_round: Script::new(OPEN_ROUND_SCRIPT),
-            list_outside_rounds: Script::new(LIST_OUTSIDE_ROUNDS_SCRIPT),
             keys: Keys::new(&config.key_prefix),
         })
     }

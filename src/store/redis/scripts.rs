@@ -37,8 +37,9 @@ pub(super) const ARCHIVE_SCRIPT: &str = include_str!("archive.lua");
 /// nothing when the game has moved on since.
 pub(super) const REPAIR_SCRIPT: &str = include_str!("repair.lua");
 
-/// Lists a game in its event unless the event's list is full (see the
-/// script's header for its keys and arguments).
+/// Lists a game in its event unless the event's list is full or, when
+/// asked, its round has a record (see the script's header for its keys and
+/// arguments).
 pub(super) const LIST_IN_EVENT_SCRIPT: &str = include_str!("list_in_event.lua");
 
 /// Compare-and-set of one round's record of an event: writes the record,
@@ -49,6 +50,3 @@ pub(super) const PUT_ROUND_SCRIPT: &str = include_str!("put_round.lua");
 /// Opens a round: its first record, unless the event lists games in the
 /// round or cannot take its games.
 pub(super) const OPEN_ROUND_SCRIPT: &str = include_str!("open_round.lua");
-
-/// Lists a game made outside any round's record, unless its round has one.
-pub(super) const LIST_OUTSIDE_ROUNDS_SCRIPT: &str = include_str!("list_outside_rounds.lua");
