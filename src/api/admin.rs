@@ -138,6 +138,26 @@ impl AdminService for ArbiterApi {
         }))
     }
 
+    async fn report_connection(
+        &self,
+        request: Request<proto::ReportConnectionRequest>,
+    ) -> Result<Response<proto::ReportConnectionResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        self.admin.check_intervention(&request)?;
+        let req = request.get_ref();
+        let id = request::game_id(&req.game_id)?;
+        let color = request::color(req.color())?;
+        let done = self
+            .arbiter
+            .report_connection(&id, color, req.connected, self.admin.actor())
+            .await?;
+        let (game, events) = applied(&done);
+        Ok(Response::new(proto::ReportConnectionResponse {
+            game,
+            events,
+        }))
+    }
+
     async fn create_round(
         &self,
         request: Request<proto::CreateRoundRequest>,

@@ -243,6 +243,8 @@ pub fn game(game: &Game, as_of: Timestamp) -> proto::Game {
         black_present: game.present().contains(Color::Black),
         start_time: game.start_time().map(timestamp),
         awaits_start: game.awaits_start(),
+        white_left_time: game.departures().left_at(Color::White).map(timestamp),
+        black_left_time: game.departures().left_at(Color::Black).map(timestamp),
     }
 }
 
@@ -286,6 +288,7 @@ fn rules(rules: GameRules) -> proto::GameRules {
         pending_offer_draws_on_flag: rules.pending_offer_draws_on_flag,
         no_abort: rules.no_abort,
         no_give_time: rules.no_give_time,
+        claim_after_opponent_left_millis: int32(rules.claim_after_opponent_left_ms, i32::MAX),
     }
 }
 
@@ -403,6 +406,15 @@ fn event_kind(kind: &EventKind) -> proto::game_event::Kind {
                 color: color(*side).into(),
             })
         }
+        EventKind::ConnectionReported {
+            color: side,
+            connected,
+            by,
+        } => Kind::ConnectionReported(proto::ConnectionReported {
+            color: color(*side).into(),
+            connected: *connected,
+            by: by.clone(),
+        }),
     }
 }
 
@@ -498,6 +510,7 @@ terminations!(
     NoShow,
     Forfeit,
     ArbiterDecision,
+    OpponentLeft,
 );
 
 #[cfg(test)]
@@ -510,7 +523,7 @@ mod tests {
             .filter_map(|n| proto::Termination::try_from(n).ok())
             .filter(|&t| t != proto::Termination::Unspecified)
             .collect();
-        assert_eq!(named.len(), 16);
+        assert_eq!(named.len(), 17);
         for value in named {
             let domain = termination_from(value).expect("a named termination");
             assert_eq!(termination(domain), value);

@@ -38,6 +38,10 @@ fn rules(rules: Option<&proto::GameRules>) -> Result<GameRules, Status> {
         pending_offer_draws_on_flag: r.pending_offer_draws_on_flag,
         no_abort: r.no_abort,
         no_give_time: r.no_give_time,
+        claim_after_opponent_left_ms: request::non_negative(
+            "rules.claim_after_opponent_left_millis",
+            r.claim_after_opponent_left_millis,
+        )?,
     })
 }
 

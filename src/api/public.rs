@@ -174,6 +174,16 @@ impl ArbiterService for ArbiterApi {
         Ok(Response::new(proto::CheckInResponse { game, events }))
     }
 
+    async fn claim_victory(
+        &self,
+        request: Request<proto::ClaimVictoryRequest>,
+    ) -> Result<Response<proto::ClaimVictoryResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        let (id, token, _) = self.seat(request, |r| &r.game_id)?;
+        let (game, events) = applied(&self.arbiter.claim_victory(&id, &token).await?);
+        Ok(Response::new(proto::ClaimVictoryResponse { game, events }))
+    }
+
     type WatchGameStream = stream::GameStream;
 
     async fn watch_game(

@@ -446,6 +446,9 @@ pub fn page(page: &RoundPage, next_page_token: String) -> proto::GetRoundRespons
                 status.clock = game.clock_view(page.as_of).as_ref().map(convert::clock);
                 status.white_present = game.present().contains(Color::White);
                 status.black_present = game.present().contains(Color::Black);
+                let left = |color| game.departures().left_at(color).map(convert::timestamp);
+                status.white_left_time = left(Color::White);
+                status.black_left_time = left(Color::Black);
                 status.result = game
                     .result()
                     .map(|r| convert::result(r, game.score(), game.review()));

@@ -11,7 +11,7 @@ use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::{
     arbiter::{ArbiterError, GameContext},
-    domain::Rejection,
+    domain::{Rejection, VictoryClaimRefusal},
     proto::ErrorReason,
     store::StoreError,
 };
@@ -147,6 +147,34 @@ fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, Str
             "rules.no_give_time",
             message,
         ),
+        Rejection::VictoryClaimRefused { reason } => {
+            let (code, subject) = match reason {
+                VictoryClaimRefusal::NotAllowed => (
+                    ErrorReason::VictoryClaimNotAllowed,
+                    "rules.claim_after_opponent_left_millis",
+                ),
+                VictoryClaimRefusal::BeforeBothMoved => {
+                    (ErrorReason::VictoryClaimBeforeMoves, "ply")
+                }
+                VictoryClaimRefusal::OpponentConnected => {
+                    (ErrorReason::OpponentConnected, "opponent_left_time")
+                }
+                VictoryClaimRefusal::TooSoon { .. } => {
+                    (ErrorReason::OpponentLeftTooRecently, "opponent_left_time")
+                }
+            };
+            let mut metadata = metadata.clone();
+            if let VictoryClaimRefusal::TooSoon { claimable_at } = reason {
+                let at = super::convert::timestamp(*claimable_at);
+                metadata.insert("claimable_at".to_owned(), rfc3339(&at));
+            }
+            let details = ErrorDetails::with_precondition_failure_violation(
+                reason_code(code),
+                subject,
+                message.clone(),
+            );
+            status_in(Code::FailedPrecondition, code, message, details, metadata)
+        }
         Rejection::ClockNotPaused => precondition(ErrorReason::ClockNotPaused, "clock", message),
         Rejection::Untimed => precondition(ErrorReason::Untimed, "clock", message),
         Rejection::RequestIdReused { .. } => status_in(

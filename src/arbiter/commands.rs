@@ -191,6 +191,29 @@ impl Arbiter {
             .await
     }
 
+    /// Claims the game for the seat holding `token`: the platform has
+    /// reported the opponent gone for long enough.
+    pub async fn claim_victory(&self, id: &GameId, token: &str) -> Result<Applied, ArbiterError> {
+        self.execute(id, token, |game, seat, now| game.claim_victory(seat, now))
+            .await
+    }
+
+    /// The platform `by` reports `color`'s connection: back, or gone from
+    /// now. A report of what is already known changes nothing, so it needs
+    /// no request id.
+    pub async fn report_connection(
+        &self,
+        id: &GameId,
+        color: Color,
+        connected: bool,
+        by: &str,
+    ) -> Result<Applied, ArbiterError> {
+        self.execute_admin(id, None, |game, now| {
+            game.report_connection(color, connected, by, now)
+        })
+        .await
+    }
+
     /// Runs one seat command: load, authorise, decide, commit; again from
     /// the fresh state when a concurrent commit won the race.
     async fn execute(

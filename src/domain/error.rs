@@ -5,7 +5,7 @@ use std::fmt;
 use shakmaty::Square;
 use thiserror::Error;
 
-use crate::domain::{Color, DrawOfferRefusal, Ply};
+use crate::domain::{Color, DrawOfferRefusal, Ply, VictoryClaimRefusal};
 
 /// A request field that failed validation, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -91,6 +91,12 @@ pub enum Rejection {
     /// The game's rules forbid a player giving the opponent time.
     #[error("this game's rules do not allow a player to give the opponent time")]
     GiveTimeNotAllowed,
+    /// A claim of the game against an opponent gone is refused.
+    #[error("the game cannot be claimed: {reason}")]
+    VictoryClaimRefused {
+        /// Why.
+        reason: VictoryClaimRefusal,
+    },
     /// The game waits for an arbiter to start it (a round's games do,
     /// unless scheduled).
     #[error("the game has not been started yet: it starts when the arbiter starts its round")]

@@ -45,6 +45,7 @@ pub use game::broadcast_delay::BroadcastDelay;
 pub use game::chess_move::{MoveRecord, parse_move};
 pub use game::clock::{Clock, ClockView, MoveTime};
 pub use game::dead_position::{DeadProof, Deadness};
+pub use game::departures::{Departures, VictoryClaimRefusal};
 pub use game::draws::{
     ClaimReason, ClaimRefusal, ClaimVerdict, DrawRequests, LastClaim, MAX_DRAW_OFFERS,
     MAX_REFUSED_CLAIMS,

@@ -47,6 +47,7 @@ enum Rpc {
     ClaimDraw,
     AbortGame,
     CheckIn,
+    ClaimVictory,
     WatchGame,
     ListGames,
     WatchEvent,
@@ -59,6 +60,11 @@ enum Rpc {
     ResumeClock,
     SetGameResult,
     InspectGame,
+    ReportConnection,
+    CreateRound,
+    StartRound,
+    GetRound,
+    ImportPairings,
 }
 
 /// Who may call an RPC.
@@ -70,7 +76,7 @@ enum Needs {
 }
 
 impl Rpc {
-    const ALL: [Rpc; 22] = [
+    const ALL: [Rpc; 28] = [
         Rpc::GetGame,
         Rpc::ListMoves,
         Rpc::MakeMove,
@@ -81,6 +87,7 @@ impl Rpc {
         Rpc::ClaimDraw,
         Rpc::AbortGame,
         Rpc::CheckIn,
+        Rpc::ClaimVictory,
         Rpc::WatchGame,
         Rpc::ListGames,
         Rpc::WatchEvent,
@@ -93,6 +100,11 @@ impl Rpc {
         Rpc::ResumeClock,
         Rpc::SetGameResult,
         Rpc::InspectGame,
+        Rpc::ReportConnection,
+        Rpc::CreateRound,
+        Rpc::StartRound,
+        Rpc::GetRound,
+        Rpc::ImportPairings,
     ];
 
     fn needs(self) -> Needs {
@@ -112,13 +124,19 @@ impl Rpc {
             | Rpc::DeclineDraw
             | Rpc::ClaimDraw
             | Rpc::AbortGame
-            | Rpc::CheckIn => Needs::Seat,
+            | Rpc::CheckIn
+            | Rpc::ClaimVictory => Needs::Seat,
             Rpc::CreateGame
             | Rpc::AdjustClock
             | Rpc::PauseClock
             | Rpc::ResumeClock
             | Rpc::SetGameResult
-            | Rpc::InspectGame => Needs::Admin,
+            | Rpc::InspectGame
+            | Rpc::ReportConnection
+            | Rpc::CreateRound
+            | Rpc::StartRound
+            | Rpc::GetRound
+            | Rpc::ImportPairings => Needs::Admin,
         }
     }
 
@@ -184,6 +202,9 @@ impl Rpc {
             })),
             Rpc::AbortGame => unary!(client.abort_game(proto::AbortGameRequest { game_id })),
             Rpc::CheckIn => unary!(client.check_in(proto::CheckInRequest { game_id })),
+            Rpc::ClaimVictory => {
+                unary!(client.claim_victory(proto::ClaimVictoryRequest { game_id }))
+            }
             Rpc::WatchGame => stream!(watch_game(proto::WatchGameRequest {
                 game_id,
                 ..Default::default()
@@ -240,6 +261,36 @@ impl Rpc {
                 ..Default::default()
             })),
             Rpc::InspectGame => unary!(admin.inspect_game(proto::InspectGameRequest { game_id })),
+            // Connected again: a report of what is known, which changes
+            // nothing even when admitted.
+            Rpc::ReportConnection => {
+                unary!(admin.report_connection(proto::ReportConnectionRequest {
+                    game_id,
+                    color: proto::Color::White.into(),
+                    connected: true,
+                }))
+            }
+            // The event's games were made outside rounds: admitted round
+            // calls are refused for that, never for their credentials.
+            Rpc::CreateRound => unary!(admin.create_round(proto::CreateRoundRequest {
+                event_id,
+                round: 2,
+                ..Default::default()
+            })),
+            Rpc::StartRound => {
+                unary!(admin.start_round(proto::StartRoundRequest { event_id, round: 2 }))
+            }
+            Rpc::GetRound => unary!(admin.get_round(proto::GetRoundRequest {
+                event_id,
+                round: 2,
+                ..Default::default()
+            })),
+            Rpc::ImportPairings => unary!(admin.import_pairings(proto::ImportPairingsRequest {
+                event_id,
+                round: 2,
+                pairings: "1\n1 2\n".into(),
+                ..Default::default()
+            })),
         }
     }
 }
@@ -414,7 +465,16 @@ async fn open_mode_admits_creation_and_closes_interventions() {
         ] {
             let result = rpc.call(&app, &game, event, credential).await;
             match (rpc, rpc.needs()) {
-                (Rpc::CreateGame, _) | (_, Needs::Nothing) => assert_admitted(rpc, result, with),
+                // Creation, rounds included, is open to anyone in open mode.
+                (
+                    Rpc::CreateGame
+                    | Rpc::CreateRound
+                    | Rpc::StartRound
+                    | Rpc::GetRound
+                    | Rpc::ImportPairings,
+                    _,
+                )
+                | (_, Needs::Nothing) => assert_admitted(rpc, result, with),
                 (_, Needs::Admin) => assert_refused(
                     rpc,
                     result,

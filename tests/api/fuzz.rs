@@ -282,7 +282,7 @@ impl Decoder for RawCodec {
 }
 
 /// Every method of both services, by path.
-const METHODS: [&str; 22] = [
+const METHODS: [&str; 28] = [
     "ArbiterService/GetGame",
     "ArbiterService/ListMoves",
     "ArbiterService/MakeMove",
@@ -293,6 +293,7 @@ const METHODS: [&str; 22] = [
     "ArbiterService/ClaimDraw",
     "ArbiterService/AbortGame",
     "ArbiterService/CheckIn",
+    "ArbiterService/ClaimVictory",
     "ArbiterService/WatchGame",
     "ArbiterService/ListGames",
     "ArbiterService/WatchEvent",
@@ -305,6 +306,11 @@ const METHODS: [&str; 22] = [
     "AdminService/ResumeClock",
     "AdminService/SetGameResult",
     "AdminService/InspectGame",
+    "AdminService/ReportConnection",
+    "AdminService/CreateRound",
+    "AdminService/StartRound",
+    "AdminService/GetRound",
+    "AdminService/ImportPairings",
 ];
 
 async fn arbitrary_bytes_are_refused_cleanly(backend: Backend) {

@@ -12,6 +12,7 @@ mod chess960;
 mod clocks;
 mod concurrency;
 mod dead_positions;
+mod departures;
 mod draws;
 mod errors;
 mod event_exports;

@@ -672,6 +672,24 @@ async fn a_rounds_rules_forbid_aborts_and_given_time(backend: Backend) {
         .adjust_clock(admin(gift))
         .await
         .expect("a player gives time");
+
+    // The round's status shows who the platform reports gone.
+    let reported = admin_client
+        .report_connection(admin(proto::ReportConnectionRequest {
+            game_id: game.game_id.clone(),
+            color: proto::Color::Black.into(),
+            connected: false,
+        }))
+        .await
+        .expect("Black reported gone")
+        .into_inner();
+    let left = reported.game.expect("game").black_left_time;
+    assert!(left.is_some());
+    let status = get_round(&mut admin_client, event, 1, 0, "")
+        .await
+        .expect("the round");
+    assert_eq!(status.boards[0].black_left_time, left);
+    assert_eq!(status.boards[0].white_left_time, None);
 }
 
 async fn a_round_and_games_made_beside_it_never_share_a_round(backend: Backend) {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import threading
+import time
 import uuid
 
 import chess
@@ -318,3 +319,20 @@ def test_heartbeats_only_when_asked(client: ArbiterClient) -> None:
     assert beat.kind == "heartbeat" and beat.heartbeat is not None
     assert beat.version == 1 and beat.resume_token == ""
     assert watch.version == 1 and watch.resume_token == snapshot.resume_token
+
+
+def test_a_player_reported_gone_loses_to_the_opponents_claim(client: ArbiterClient) -> None:
+    rules = pb.GameRules(claim_after_opponent_left_millis=300)
+    game = client.create_game("alice", "bob", rules=rules)
+    client.make_move(game.game_id, game.white_token, "e4", 0)
+    client.make_move(game.game_id, game.black_token, "e5", 1)
+    reported = client.report_connection(game.game_id, pb.COLOR_WHITE, connected=False)
+    assert reported.game.HasField("white_left_time")
+    assert [e.WhichOneof("kind") for e in reported.events] == ["connection_reported"]
+    with pytest.raises(ArbiterError) as early:
+        client.claim_victory(game.game_id, game.black_token)
+    assert early.value.reason == "OPPONENT_LEFT_TOO_RECENTLY"
+    time.sleep(0.4)
+    won = client.claim_victory(game.game_id, game.black_token)
+    assert won.game.result.outcome == pb.OUTCOME_BLACK_WINS
+    assert won.game.result.termination == pb.TERMINATION_OPPONENT_LEFT

@@ -309,6 +309,17 @@ export class ArbiterClient {
     return result(await this.unary((o) => this.arbiter.abortGame({ gameId }, o), bearer(token)));
   }
 
+  /**
+   * Claims the game because the platform reported the opponent gone for the
+   * rules' `claimAfterOpponentLeftMillis` (0 gives no claim): the claimant
+   * wins, or draws when unable to checkmate. Refused otherwise, e.g.
+   * `OPPONENT_CONNECTED`, or `OPPONENT_LEFT_TOO_RECENTLY` with `claimable_at`
+   * in its metadata.
+   */
+  async claimVictory(gameId: string, token: string): Promise<ActionResult> {
+    return result(await this.unary((o) => this.arbiter.claimVictory({ gameId }, o), bearer(token)));
+  }
+
   // --- watching ------------------------------------------------------------
 
   /**
@@ -376,6 +387,16 @@ export class ArbiterClient {
             },
     };
     return result(await this.unary((o) => this.admin.setGameResult(request, o), this.adminHeaders, request.requestId !== ""));
+  }
+
+  /**
+   * Reports a player's connection: gone from now (`connected: false`), or
+   * back. A report of what is already known changes nothing, so it is safe
+   * to repeat.
+   */
+  async reportConnection(gameId: string, color: Color, options: { connected: boolean }): Promise<ActionResult> {
+    const request = { gameId, color, connected: options.connected };
+    return result(await this.unary((o) => this.admin.reportConnection(request, o), this.adminHeaders));
   }
 
   /** Stops both clocks. */

@@ -482,3 +482,35 @@ for (const protocol of ["grpc", "grpc-web"] as const) {
     });
   });
 }
+
+for (const protocol of ["grpc", "grpc-web"] as const) {
+  describe(`a player gone over ${protocol}`, () => {
+    test("loses to the opponent's claim once gone long enough", async () => {
+      const opened = clients(protocol);
+      try {
+        const platform = opened.open();
+        const suffix = Math.random().toString(16).slice(2, 10);
+        const game = await platform.createGame(
+          { id: `w-${suffix}`, name: "White" },
+          { id: `b-${suffix}`, name: "Black" },
+          { rules: { claimAfterOpponentLeftMillis: 300 } },
+        );
+        await play(platform, game, new Chess(), ["e4", "e5"]);
+        const reported = await platform.reportConnection(game.gameId, pb.Color.WHITE, { connected: false });
+        assert.ok(reported.game.whiteLeftTime !== undefined);
+        assert.deepEqual(
+          reported.events.map((e) => e.kind.case),
+          ["connectionReported"],
+        );
+        const early = await rejection(platform.claimVictory(game.gameId, game.blackToken));
+        assert.equal(early.reason, "OPPONENT_LEFT_TOO_RECENTLY");
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        const won = await platform.claimVictory(game.gameId, game.blackToken);
+        assert.equal(won.game.result?.outcome, pb.Outcome.BLACK_WINS);
+        assert.equal(won.game.result?.termination, pb.Termination.OPPONENT_LEFT);
+      } finally {
+        opened.close();
+      }
+    });
+  });
+}

@@ -607,6 +607,7 @@ fn kind_names(events: &[GameEvent]) -> Vec<&'static str> {
             EventKind::ResultSet { .. } => "ResultSet",
             EventKind::PlayerCheckedIn { .. } => "PlayerCheckedIn",
             EventKind::GameStarted { .. } => "GameStarted",
+            EventKind::ConnectionReported { .. } => "ConnectionReported",
         })
         .collect()
 }

@@ -1042,6 +1042,20 @@ fn ended_by(termination: Termination) -> Played {
             let game = timed(StartPosition::Standard, GameRules::default(), schedule);
             run_out(play(game, &[]), at(30_000))
         }
+        Termination::OpponentLeft => {
+            let rules = GameRules {
+                claim_after_opponent_left_ms: 10_000,
+                ..GameRules::default()
+            };
+            let game = timed(StartPosition::Standard, rules, Schedule::default());
+            let p = play(game, &["e4", "e5"]);
+            let d = p
+                .game
+                .report_connection(Color::White, false, "platform", at(9_000));
+            let p = p.apply(d);
+            let d = p.game.claim_victory(Color::Black, at(19_000));
+            p.apply(d)
+        }
     };
     assert_eq!(
         p.game.result().map(|r| r.termination),

@@ -123,6 +123,17 @@ pub enum EventKind {
         #[serde(with = "serde_chess::color")]
         color: Color,
     },
+    /// The platform reported a player's connection: gone (since this
+    /// event's time), or connected again.
+    ConnectionReported {
+        /// Whose connection.
+        #[serde(with = "serde_chess::color")]
+        color: Color,
+        /// Connected again (`false`: gone).
+        connected: bool,
+        /// Who reported it.
+        by: String,
+    },
     /// The game was called off before both players had moved: no result.
     /// It ends the game; only an arbiter's ruling (`ResultSet`) may follow.
     GameAborted {

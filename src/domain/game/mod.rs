@@ -18,6 +18,7 @@
 //! | position identity | 9.2.3 | `repetition` |
 //! | fivefold repetition, 75 moves | 9.6 | `endings` |
 //! | aborting before both have moved | (platform rule) | `state` |
+//! | a claim of the game when the opponent left, on the platform's report | (platform rule, after lichess) | `departures`, `departure_commands` |
 //! | arbiter's clock controls and rulings, forfeits | 12 | `clock_commands`, `timing` (`Ruling`) |
 //! | an arbiter's command run once per request | (platform rule) | `admin_commands`, `admin_request` |
 //! | broadcast delay: the public's view as of a cut-off | (platform rule) | `broadcast_delay`, `public_view` |
@@ -29,13 +30,13 @@
 //! - the vocabulary: `ply`, `outcome`, `variant`, `time_control`, `rules`,
 //!   `arbiter_reason`, `seat_hashes`, `broadcast_delay`, `lag`, `clock`,
 //!   `chess_move`, `repetition`, `board`, `draws` (offer and claim records),
-//!   `timing` (schedule and rulings), `presence`, `admin_request`, `event`
+//!   `timing` (schedule and rulings), `presence`, `departures`, `admin_request`, `event`
 //!   (what the log records), `serde_chess` (serde for the chess library's
 //!   types);
 //! - `setup`: what is fixed when a game is created; `state`: the game itself
 //!   and the move, resignation and abort commands;
 //! - the other commands, each an `impl Game` of its own: `draw_commands`,
-//!   `clock_commands`, `admin_commands`;
+//!   `clock_commands`, `admin_commands`, `departure_commands`;
 //! - the analysis the commands lean on: `endings`, `dead_position`,
 //!   `adjudication`; and `public_view`, the game as the public sees it under
 //!   a broadcast delay.
@@ -50,6 +51,8 @@ pub(super) mod chess_move;
 pub(super) mod clock;
 pub(super) mod clock_commands;
 pub mod dead_position;
+pub(super) mod departure_commands;
+pub(super) mod departures;
 pub(super) mod draw_commands;
 pub(super) mod draws;
 pub(super) mod endings;

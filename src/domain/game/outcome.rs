@@ -79,6 +79,11 @@ pub enum Termination {
     /// The arbiter decided the result of a played game (adjudication, or a
     /// correction).
     ArbiterDecision,
+    /// The platform reported the player gone for longer than the game's
+    /// rules allow, and the opponent claimed the game: won, or drawn when
+    /// the claimant cannot checkmate by any series of legal moves (judged
+    /// as a flag under the game's profile). A played game.
+    OpponentLeft,
 }
 
 impl Termination {
@@ -103,6 +108,7 @@ impl Termination {
             Termination::NoShow => "forfeit: absent when the default time ran out",
             Termination::Forfeit => "forfeit",
             Termination::ArbiterDecision => "arbiter's decision",
+            Termination::OpponentLeft => "claim after the opponent left the game",
         }
     }
 }

@@ -132,6 +132,9 @@ impl Replay {
                 }
             }
             EventKind::PlayerCheckedIn { color } => game.set_checked_in(*color),
+            EventKind::ConnectionReported {
+                color, connected, ..
+            } => game.set_departure(*color, (!*connected).then_some(event.at)),
             EventKind::GameAborted { by } => game.set_aborted(*by),
         }
         game.stamp_replayed(event);

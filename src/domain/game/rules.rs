@@ -33,6 +33,16 @@ pub struct GameRules {
     /// form while false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub no_give_time: bool,
+    /// How long (in milliseconds) the platform must have reported a
+    /// player gone before the opponent may claim the game (see
+    /// `departure_commands`); 0: no such claim. Left out of the stored
+    /// form while 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub claim_after_opponent_left_ms: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 /// Why the regulations forbid a draw offer (FIDE 9.1.1).

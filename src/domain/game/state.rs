@@ -4,10 +4,10 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
 
 use crate::domain::{
-    AdjudicationNote, AdminRequest, Board, Clock, DrawRequests, EventKind, GameEvent, GameId,
-    GameResult, GameRules, LastClaim, MoveRecord, NewGame, Outcome, Pairing, Player, Ply, Presence,
-    Rejection, ReportedLag, Score, ScoringSystem, SeatHashes, Termination, Timestamp, TokenHash,
-    Variant,
+    AdjudicationNote, AdminRequest, Board, Clock, Departures, DrawRequests, EventKind, GameEvent,
+    GameId, GameResult, GameRules, LastClaim, MoveRecord, NewGame, Outcome, Pairing, Player, Ply,
+    Presence, Rejection, ReportedLag, Score, ScoringSystem, SeatHashes, Termination, Timestamp,
+    TokenHash, Variant,
     game::dead_position::DeadProof,
     game::endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     game::serde_chess,
@@ -120,6 +120,9 @@ pub struct Game {
     /// replaces any scheduled start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     started_at: Option<Timestamp>,
+    /// Who the platform reported gone, and since when.
+    #[serde(default, skip_serializing_if = "Departures::is_empty")]
+    departures: Departures,
 }
 
 impl Game {
@@ -161,6 +164,7 @@ impl Game {
             legacy_fingerprint: None,
             checked_in: Presence::NOBODY,
             started_at: None,
+            departures: Departures::default(),
         };
         let event = GameEvent {
             version: 1,
@@ -204,6 +208,7 @@ impl Game {
             legacy_fingerprint: Some(fingerprint),
             checked_in: Presence::NOBODY,
             started_at: None,
+            departures: Departures::default(),
         }
     }
 
@@ -608,6 +613,16 @@ impl Game {
         self.started_at = Some(at);
     }
 
+    /// Who the platform reported gone, and since when.
+    pub fn departures(&self) -> Departures {
+        self.departures
+    }
+
+    /// Records `color` gone since `at` (`None`: connected again).
+    pub(in crate::domain) fn set_departure(&mut self, color: Color, at: Option<Timestamp>) {
+        self.departures = self.departures.with(color, at);
+    }
+
     /// The players who checked in.
     pub fn checked_in(&self) -> Presence {
         self.checked_in
@@ -683,6 +698,8 @@ impl Game {
         kinds: &mut Vec<EventKind>,
     ) {
         let mover = self.side_to_move();
+        // A player who moves is connected, whatever was reported.
+        self.set_departure(mover, None);
         if self.draw_offer() == Some(!mover) {
             self.set_draw_offer(None);
             kinds.push(EventKind::DrawDeclined { by: mover });
@@ -735,7 +752,10 @@ impl Game {
         self.end(result, None, review, kinds);
     }
 
-    fn end(
+    /// Ends the game with `result`, by the action of seat `by` (if a seat
+    /// ended it), awaiting an arbiter's review for the reason `review`
+    /// (when given); any pending offer lapses.
+    pub(in crate::domain) fn end(
         &mut self,
         result: GameResult,
         by: Option<Color>,

@@ -135,7 +135,7 @@ fn termination_tag(termination: Termination) -> &'static str {
         Termination::Timeout
         | Termination::TimeoutVsInsufficientMaterial
         | Termination::TimeoutWithPendingDrawOffer => "time forfeit",
-        Termination::NoShow | Termination::Forfeit => "abandoned",
+        Termination::NoShow | Termination::Forfeit | Termination::OpponentLeft => "abandoned",
         Termination::ArbiterDecision => "adjudication",
     }
 }

@@ -363,6 +363,7 @@ replies_with_the_game!(
     proto::DeclineDrawRequest => decline_draw,
     proto::AbortGameRequest => abort_game,
     proto::CheckInRequest => check_in,
+    proto::ClaimVictoryRequest => claim_victory,
 );
 
 /// A claim's reply also carries the ruling.
@@ -721,6 +722,7 @@ pub fn kinds(events: &[proto::GameEvent]) -> Vec<&'static str> {
             Kind::ResultDecided(_) => "result_decided",
             Kind::PlayerCheckedIn(_) => "player_checked_in",
             Kind::GameStarted(_) => "game_started",
+            Kind::ConnectionReported(_) => "connection_reported",
         })
         .collect()
 }
@@ -765,6 +767,7 @@ replies_with_events!(
     proto::ClaimDrawRequest => claim_draw,
     proto::AbortGameRequest => abort_game,
     proto::CheckInRequest => check_in,
+    proto::ClaimVictoryRequest => claim_victory,
 );
 
 /// Sends `command` for the seat holding `token`; returns the game and the

@@ -326,6 +326,18 @@ class ArbiterClient:
         )
         return ActionResult(response.game, tuple(response.events))
 
+    def claim_victory(self, game_id: str, token: str) -> ActionResult:
+        """Claims the game because the platform reported the opponent gone long enough.
+
+        The game's rules set how long (``claim_after_opponent_left_millis``; 0 gives no claim);
+        the claimant wins, or draws when unable to checkmate. Refused (``OPPONENT_CONNECTED``,
+        ``OPPONENT_LEFT_TOO_RECENTLY`` with ``claimable_at`` in its metadata, ...) otherwise.
+        """
+        response = self._unary(
+            self.arbiter.ClaimVictory, pb.ClaimVictoryRequest(game_id=game_id), _bearer(token)
+        )
+        return ActionResult(response.game, tuple(response.events))
+
     # --- watching ---------------------------------------------------------------
 
     def watch_game(
@@ -428,6 +440,15 @@ class ArbiterClient:
         response = self._unary(
             self.admin.SetGameResult, request, self._admin_metadata, retry=bool(request.request_id)
         )
+        return ActionResult(response.game, tuple(response.events))
+
+    def report_connection(self, game_id: str, color: pb.Color, *, connected: bool) -> ActionResult:
+        """Reports a player's connection (admin token required): gone from now, or back.
+
+        A report of what is already known changes nothing, so it is safe to repeat.
+        """
+        request = pb.ReportConnectionRequest(game_id=game_id, color=color, connected=connected)
+        response = self._unary(self.admin.ReportConnection, request, self._admin_metadata)
         return ActionResult(response.game, tuple(response.events))
 
     def pause_clock(self, game_id: str, *, reason: str, request_id: Optional[str] = None) -> ActionResult:

@@ -47,6 +47,10 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_ROUND_NOT_FOUND: _ClassVar[ErrorReason]
     ERROR_REASON_ABORT_NOT_ALLOWED: _ClassVar[ErrorReason]
     ERROR_REASON_GIVE_TIME_NOT_ALLOWED: _ClassVar[ErrorReason]
+    ERROR_REASON_VICTORY_CLAIM_NOT_ALLOWED: _ClassVar[ErrorReason]
+    ERROR_REASON_VICTORY_CLAIM_BEFORE_MOVES: _ClassVar[ErrorReason]
+    ERROR_REASON_OPPONENT_CONNECTED: _ClassVar[ErrorReason]
+    ERROR_REASON_OPPONENT_LEFT_TOO_RECENTLY: _ClassVar[ErrorReason]
     ERROR_REASON_WATCHER_TOO_SLOW: _ClassVar[ErrorReason]
     ERROR_REASON_DRAW_REQUEST_LIMIT: _ClassVar[ErrorReason]
     ERROR_REASON_MALFORMED_REQUEST: _ClassVar[ErrorReason]
@@ -107,6 +111,7 @@ class Termination(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TERMINATION_NO_SHOW: _ClassVar[Termination]
     TERMINATION_FORFEIT: _ClassVar[Termination]
     TERMINATION_ARBITER_DECISION: _ClassVar[Termination]
+    TERMINATION_OPPONENT_LEFT: _ClassVar[Termination]
 
 class Forfeit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -210,6 +215,10 @@ ERROR_REASON_ROUND_EXISTS: ErrorReason
 ERROR_REASON_ROUND_NOT_FOUND: ErrorReason
 ERROR_REASON_ABORT_NOT_ALLOWED: ErrorReason
 ERROR_REASON_GIVE_TIME_NOT_ALLOWED: ErrorReason
+ERROR_REASON_VICTORY_CLAIM_NOT_ALLOWED: ErrorReason
+ERROR_REASON_VICTORY_CLAIM_BEFORE_MOVES: ErrorReason
+ERROR_REASON_OPPONENT_CONNECTED: ErrorReason
+ERROR_REASON_OPPONENT_LEFT_TOO_RECENTLY: ErrorReason
 ERROR_REASON_WATCHER_TOO_SLOW: ErrorReason
 ERROR_REASON_DRAW_REQUEST_LIMIT: ErrorReason
 ERROR_REASON_MALFORMED_REQUEST: ErrorReason
@@ -252,6 +261,7 @@ TERMINATION_TIMEOUT_WITH_PENDING_DRAW_OFFER: Termination
 TERMINATION_NO_SHOW: Termination
 TERMINATION_FORFEIT: Termination
 TERMINATION_ARBITER_DECISION: Termination
+TERMINATION_OPPONENT_LEFT: Termination
 FORFEIT_UNSPECIFIED: Forfeit
 FORFEIT_WHITE: Forfeit
 FORFEIT_BLACK: Forfeit
@@ -381,20 +391,22 @@ class Pairing(_message.Message):
     def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board: _Optional[int] = ...) -> None: ...
 
 class GameRules(_message.Message):
-    __slots__ = ("draw_offers_from_move", "sofia_rules", "profile", "pending_offer_draws_on_flag", "no_abort", "no_give_time")
+    __slots__ = ("draw_offers_from_move", "sofia_rules", "profile", "pending_offer_draws_on_flag", "no_abort", "no_give_time", "claim_after_opponent_left_millis")
     DRAW_OFFERS_FROM_MOVE_FIELD_NUMBER: _ClassVar[int]
     SOFIA_RULES_FIELD_NUMBER: _ClassVar[int]
     PROFILE_FIELD_NUMBER: _ClassVar[int]
     PENDING_OFFER_DRAWS_ON_FLAG_FIELD_NUMBER: _ClassVar[int]
     NO_ABORT_FIELD_NUMBER: _ClassVar[int]
     NO_GIVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    CLAIM_AFTER_OPPONENT_LEFT_MILLIS_FIELD_NUMBER: _ClassVar[int]
     draw_offers_from_move: int
     sofia_rules: bool
     profile: RulesProfile
     pending_offer_draws_on_flag: bool
     no_abort: bool
     no_give_time: bool
-    def __init__(self, draw_offers_from_move: _Optional[int] = ..., sofia_rules: _Optional[bool] = ..., profile: _Optional[_Union[RulesProfile, str]] = ..., pending_offer_draws_on_flag: _Optional[bool] = ..., no_abort: _Optional[bool] = ..., no_give_time: _Optional[bool] = ...) -> None: ...
+    claim_after_opponent_left_millis: int
+    def __init__(self, draw_offers_from_move: _Optional[int] = ..., sofia_rules: _Optional[bool] = ..., profile: _Optional[_Union[RulesProfile, str]] = ..., pending_offer_draws_on_flag: _Optional[bool] = ..., no_abort: _Optional[bool] = ..., no_give_time: _Optional[bool] = ..., claim_after_opponent_left_millis: _Optional[int] = ...) -> None: ...
 
 class PointTable(_message.Message):
     __slots__ = ("win", "draw", "loss")
@@ -509,7 +521,7 @@ class MoveRecord(_message.Message):
     def __init__(self, ply: _Optional[int] = ..., uci: _Optional[str] = ..., san: _Optional[str] = ..., color: _Optional[_Union[Color, str]] = ..., move_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., time_spent_millis: _Optional[int] = ..., clock_millis: _Optional[int] = ..., lag_credit_millis: _Optional[int] = ...) -> None: ...
 
 class Game(_message.Message):
-    __slots__ = ("game_id", "version", "status", "setup", "create_time", "update_time", "fen", "side_to_move", "ply", "in_check", "legal_moves", "last_move", "moves", "result", "draw_offered_by", "aborted_by", "can_claim_threefold", "can_claim_fifty_moves", "halfmove_clock", "repetition_count", "clock", "white_present", "black_present", "start_time", "awaits_start")
+    __slots__ = ("game_id", "version", "status", "setup", "create_time", "update_time", "fen", "side_to_move", "ply", "in_check", "legal_moves", "last_move", "moves", "result", "draw_offered_by", "aborted_by", "can_claim_threefold", "can_claim_fifty_moves", "halfmove_clock", "repetition_count", "clock", "white_present", "black_present", "start_time", "awaits_start", "white_left_time", "black_left_time")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -535,6 +547,8 @@ class Game(_message.Message):
     BLACK_PRESENT_FIELD_NUMBER: _ClassVar[int]
     START_TIME_FIELD_NUMBER: _ClassVar[int]
     AWAITS_START_FIELD_NUMBER: _ClassVar[int]
+    WHITE_LEFT_TIME_FIELD_NUMBER: _ClassVar[int]
+    BLACK_LEFT_TIME_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     status: GameStatus
@@ -560,10 +574,12 @@ class Game(_message.Message):
     black_present: bool
     start_time: _timestamp_pb2.Timestamp
     awaits_start: bool
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., setup: _Optional[_Union[GameSetup, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., fen: _Optional[str] = ..., side_to_move: _Optional[_Union[Color, str]] = ..., ply: _Optional[int] = ..., in_check: _Optional[bool] = ..., legal_moves: _Optional[_Iterable[str]] = ..., last_move: _Optional[_Union[MoveRecord, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveRecord, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., draw_offered_by: _Optional[_Union[Color, str]] = ..., aborted_by: _Optional[_Union[Color, str]] = ..., can_claim_threefold: _Optional[bool] = ..., can_claim_fifty_moves: _Optional[bool] = ..., halfmove_clock: _Optional[int] = ..., repetition_count: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., white_present: _Optional[bool] = ..., black_present: _Optional[bool] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., awaits_start: _Optional[bool] = ...) -> None: ...
+    white_left_time: _timestamp_pb2.Timestamp
+    black_left_time: _timestamp_pb2.Timestamp
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., status: _Optional[_Union[GameStatus, str]] = ..., setup: _Optional[_Union[GameSetup, _Mapping]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., fen: _Optional[str] = ..., side_to_move: _Optional[_Union[Color, str]] = ..., ply: _Optional[int] = ..., in_check: _Optional[bool] = ..., legal_moves: _Optional[_Iterable[str]] = ..., last_move: _Optional[_Union[MoveRecord, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[MoveRecord, _Mapping]]] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., draw_offered_by: _Optional[_Union[Color, str]] = ..., aborted_by: _Optional[_Union[Color, str]] = ..., can_claim_threefold: _Optional[bool] = ..., can_claim_fifty_moves: _Optional[bool] = ..., halfmove_clock: _Optional[int] = ..., repetition_count: _Optional[int] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., white_present: _Optional[bool] = ..., black_present: _Optional[bool] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., awaits_start: _Optional[bool] = ..., white_left_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., black_left_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("version", "game_id", "event_time", "clock", "game_created", "move_made", "game_ended", "draw_offered", "draw_declined", "draw_claim_refused", "game_aborted", "clock_adjusted", "clock_paused", "clock_resumed", "result_decided", "player_checked_in", "game_started")
+    __slots__ = ("version", "game_id", "event_time", "clock", "game_created", "move_made", "game_ended", "draw_offered", "draw_declined", "draw_claim_refused", "game_aborted", "clock_adjusted", "clock_paused", "clock_resumed", "result_decided", "player_checked_in", "game_started", "connection_reported")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
@@ -581,6 +597,7 @@ class GameEvent(_message.Message):
     RESULT_DECIDED_FIELD_NUMBER: _ClassVar[int]
     PLAYER_CHECKED_IN_FIELD_NUMBER: _ClassVar[int]
     GAME_STARTED_FIELD_NUMBER: _ClassVar[int]
+    CONNECTION_REPORTED_FIELD_NUMBER: _ClassVar[int]
     version: int
     game_id: str
     event_time: _timestamp_pb2.Timestamp
@@ -598,7 +615,18 @@ class GameEvent(_message.Message):
     result_decided: ResultDecided
     player_checked_in: PlayerCheckedIn
     game_started: GameStarted
-    def __init__(self, version: _Optional[int] = ..., game_id: _Optional[str] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., move_made: _Optional[_Union[MoveMade, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., draw_offered: _Optional[_Union[DrawOffered, _Mapping]] = ..., draw_declined: _Optional[_Union[DrawDeclined, _Mapping]] = ..., draw_claim_refused: _Optional[_Union[DrawClaimRefused, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., clock_adjusted: _Optional[_Union[ClockAdjusted, _Mapping]] = ..., clock_paused: _Optional[_Union[ClockPaused, _Mapping]] = ..., clock_resumed: _Optional[_Union[ClockResumed, _Mapping]] = ..., result_decided: _Optional[_Union[ResultDecided, _Mapping]] = ..., player_checked_in: _Optional[_Union[PlayerCheckedIn, _Mapping]] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ...) -> None: ...
+    connection_reported: ConnectionReported
+    def __init__(self, version: _Optional[int] = ..., game_id: _Optional[str] = ..., event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., game_created: _Optional[_Union[GameCreated, _Mapping]] = ..., move_made: _Optional[_Union[MoveMade, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ..., draw_offered: _Optional[_Union[DrawOffered, _Mapping]] = ..., draw_declined: _Optional[_Union[DrawDeclined, _Mapping]] = ..., draw_claim_refused: _Optional[_Union[DrawClaimRefused, _Mapping]] = ..., game_aborted: _Optional[_Union[GameAborted, _Mapping]] = ..., clock_adjusted: _Optional[_Union[ClockAdjusted, _Mapping]] = ..., clock_paused: _Optional[_Union[ClockPaused, _Mapping]] = ..., clock_resumed: _Optional[_Union[ClockResumed, _Mapping]] = ..., result_decided: _Optional[_Union[ResultDecided, _Mapping]] = ..., player_checked_in: _Optional[_Union[PlayerCheckedIn, _Mapping]] = ..., game_started: _Optional[_Union[GameStarted, _Mapping]] = ..., connection_reported: _Optional[_Union[ConnectionReported, _Mapping]] = ...) -> None: ...
+
+class ConnectionReported(_message.Message):
+    __slots__ = ("color", "connected", "by")
+    COLOR_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    color: Color
+    connected: bool
+    by: str
+    def __init__(self, color: _Optional[_Union[Color, str]] = ..., connected: _Optional[bool] = ..., by: _Optional[str] = ...) -> None: ...
 
 class GameStarted(_message.Message):
     __slots__ = ("by",)
@@ -863,6 +891,38 @@ class CheckInRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ...) -> None: ...
 
 class CheckInResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class ClaimVictoryRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class ClaimVictoryResponse(_message.Message):
+    __slots__ = ("game", "events")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class ReportConnectionRequest(_message.Message):
+    __slots__ = ("game_id", "color", "connected")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    COLOR_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    color: Color
+    connected: bool
+    def __init__(self, game_id: _Optional[str] = ..., color: _Optional[_Union[Color, str]] = ..., connected: _Optional[bool] = ...) -> None: ...
+
+class ReportConnectionResponse(_message.Message):
     __slots__ = ("game", "events")
     GAME_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
@@ -1415,7 +1475,7 @@ class GetRoundRequest(_message.Message):
     def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class BoardStatus(_message.Message):
-    __slots__ = ("board", "game_id", "white", "black", "status", "ply", "side_to_move", "clock", "white_present", "black_present", "result")
+    __slots__ = ("board", "game_id", "white", "black", "status", "ply", "side_to_move", "clock", "white_present", "black_present", "result", "white_left_time", "black_left_time")
     BOARD_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     WHITE_FIELD_NUMBER: _ClassVar[int]
@@ -1427,6 +1487,8 @@ class BoardStatus(_message.Message):
     WHITE_PRESENT_FIELD_NUMBER: _ClassVar[int]
     BLACK_PRESENT_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
+    WHITE_LEFT_TIME_FIELD_NUMBER: _ClassVar[int]
+    BLACK_LEFT_TIME_FIELD_NUMBER: _ClassVar[int]
     board: int
     game_id: str
     white: Player
@@ -1438,7 +1500,9 @@ class BoardStatus(_message.Message):
     white_present: bool
     black_present: bool
     result: GameResult
-    def __init__(self, board: _Optional[int] = ..., game_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., ply: _Optional[int] = ..., side_to_move: _Optional[_Union[Color, str]] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., white_present: _Optional[bool] = ..., black_present: _Optional[bool] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ...) -> None: ...
+    white_left_time: _timestamp_pb2.Timestamp
+    black_left_time: _timestamp_pb2.Timestamp
+    def __init__(self, board: _Optional[int] = ..., game_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., status: _Optional[_Union[GameStatus, str]] = ..., ply: _Optional[int] = ..., side_to_move: _Optional[_Union[Color, str]] = ..., clock: _Optional[_Union[ClockState, _Mapping]] = ..., white_present: _Optional[bool] = ..., black_present: _Optional[bool] = ..., result: _Optional[_Union[GameResult, _Mapping]] = ..., white_left_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., black_left_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class GetRoundResponse(_message.Message):
     __slots__ = ("round", "boards", "next_page_token", "server_time")

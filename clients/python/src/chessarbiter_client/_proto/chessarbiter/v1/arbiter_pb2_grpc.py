@@ -109,6 +109,11 @@ class ArbiterServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CheckInRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.CheckInResponse.FromString,
                 _registered_method=True)
+        self.ClaimVictory = channel.unary_unary(
+                '/chessarbiter.v1.ArbiterService/ClaimVictory',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ClaimVictoryRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ClaimVictoryResponse.FromString,
+                _registered_method=True)
         self.WatchGame = channel.unary_stream(
                 '/chessarbiter.v1.ArbiterService/WatchGame',
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.WatchGameRequest.SerializeToString,
@@ -280,6 +285,24 @@ class ArbiterServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ClaimVictory(self, request, context):
+        """Claims the game for the seat whose token is presented because the
+        platform has reported the opponent gone (AdminService.ReportConnection)
+        for at least the rules' claim_after_opponent_left_millis, once both
+        players have made a move. The claimant wins as if the opponent's flag
+        had fallen: a draw when the claimant cannot checkmate by any series of
+        legal moves. A repeat by the seat that claimed succeeds without change.
+
+        Errors: MISSING_TOKEN, NOT_A_SEAT, GAME_NOT_FOUND, GAME_OVER,
+        GAME_ABORTED, NOT_STARTED, CLOCK_PAUSED, VICTORY_CLAIM_NOT_ALLOWED,
+        VICTORY_CLAIM_BEFORE_MOVES, OPPONENT_CONNECTED,
+        OPPONENT_LEFT_TOO_RECENTLY, CONTENTION (retry), STORAGE_UNAVAILABLE
+        (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def WatchGame(self, request, context):
         """Streams a game's events, resumable from any version already seen.
 
@@ -396,6 +419,11 @@ def add_ArbiterServiceServicer_to_server(servicer, server):
                     servicer.CheckIn,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.CheckInRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CheckInResponse.SerializeToString,
+            ),
+            'ClaimVictory': grpc.unary_unary_rpc_method_handler(
+                    servicer.ClaimVictory,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ClaimVictoryRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ClaimVictoryResponse.SerializeToString,
             ),
             'WatchGame': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchGame,
@@ -734,6 +762,33 @@ class ArbiterService:
             _registered_method=True)
 
     @staticmethod
+    def ClaimVictory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.ArbiterService/ClaimVictory',
+            chessarbiter_dot_v1_dot_arbiter__pb2.ClaimVictoryRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.ClaimVictoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def WatchGame(request,
             target,
             options=(),
@@ -942,6 +997,11 @@ class AdminServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameResponse.FromString,
                 _registered_method=True)
+        self.ReportConnection = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/ReportConnection',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ReportConnectionRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ReportConnectionResponse.FromString,
+                _registered_method=True)
         self.CreateRound = channel.unary_unary(
                 '/chessarbiter.v1.AdminService/CreateRound',
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateRoundRequest.SerializeToString,
@@ -1047,6 +1107,22 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReportConnection(self, request, context):
+        """The platform reports a player's connection to the game: gone (from
+        now) or back. Only the platform knows it; a game whose rules set
+        claim_after_opponent_left_millis lets the opponent claim it
+        (ClaimVictory) once the player has been gone that long. A report that
+        says what is already known succeeds without change; a move by the
+        player also ends a reported absence. The event names who reported it.
+
+        Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, GAME_NOT_FOUND,
+        GAME_OVER, GAME_ABORTED, CONTENTION (retry), STORAGE_UNAVAILABLE
+        (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CreateRound(self, request, context):
         """Creates every game of a round in one request, all or nothing: the
         boards with both players (each game from the round's settings and the
@@ -1141,6 +1217,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.InspectGame,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameResponse.SerializeToString,
+            ),
+            'ReportConnection': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReportConnection,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ReportConnectionRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ReportConnectionResponse.SerializeToString,
             ),
             'CreateRound': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateRound,
@@ -1332,6 +1413,33 @@ class AdminService:
             '/chessarbiter.v1.AdminService/InspectGame',
             chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameRequest.SerializeToString,
             chessarbiter_dot_v1_dot_arbiter__pb2.InspectGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReportConnection(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/ReportConnection',
+            chessarbiter_dot_v1_dot_arbiter__pb2.ReportConnectionRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.ReportConnectionResponse.FromString,
             options,
             channel_credentials,
             insecure,
