@@ -2,7 +2,7 @@
 //! except that reading a game whose time has run out commits that ending
 //! first (see [`Arbiter::load_current`]).
 
-use std::sync::Arc;
+use std::{collections::HashSet, sync::Arc};
 
 use tokio::sync::OwnedSemaphorePermit;
 
@@ -163,8 +163,14 @@ impl Arbiter {
         // A filtered page may need several batches; this bounds the work of
         // one request, returning a short page with a token to go on.
         const MAX_BATCHES: usize = 10;
-        // A round interrupted half-way is not shown in part.
+        // A round interrupted half-way is completed first, and one that
+        // cannot be is not shown in part.
         let in_creation = self.rounds_in_creation(event_id).await?;
+        let in_creation = if in_creation.is_empty() {
+            in_creation
+        } else {
+            self.complete_interrupted(event_id, in_creation).await?
+        };
         let mut games = Vec::new();
         let mut moves = 0usize;
         let mut position = after;
@@ -231,18 +237,22 @@ impl Arbiter {
             .acquire_owned()
             .await
             .map_err(|_| ArbiterError::ShuttingDown)?;
-        let rounds = self.round_summaries(event_id).await?;
-        // A round interrupted half-way is not counted in part.
-        let in_creation: std::collections::HashSet<u32> = rounds
+        let mut rounds = self.round_summaries(event_id).await?;
+        // A round interrupted half-way is completed first, and one that
+        // cannot be is not counted in part.
+        let interrupted: Vec<u32> = rounds
             .iter()
             .filter(|s| s.incomplete)
             .map(|s| s.number)
             .collect();
-        let mut records = EventRecords {
-            records: Vec::new(),
-            systems: Vec::new(),
-            rounds,
-        };
+        let in_creation = self.complete_interrupted(event_id, interrupted).await?;
+        for summary in &mut rounds {
+            summary.incomplete = in_creation.contains(&summary.number);
+        }
+        let known: HashSet<u32> = rounds.iter().map(|s| s.number).collect();
+        // Each game counted, with its round; filtered once the listing is
+        // read (see below).
+        let mut counted: Vec<(u32, GameRecordForStandings, ScoringSystem)> = Vec::new();
         let mut after: Option<EventPosition> = None;
         let mut listings = 0usize;
         loop {
@@ -276,17 +286,49 @@ impl Arbiter {
                         game
                     };
                     let (record, system) = standing_record(&game);
-                    records.records.push(record);
-                    if !records.systems.contains(&system) {
-                        records.systems.push(system);
-                    }
+                    counted.push((entry.round, record, system));
                 }
                 after = Some(entry);
             }
             if exhausted {
-                return Ok((records, permit));
+                break;
             }
         }
+        // A round opened while the listing was read has its games listed
+        // at once but created one by one: the read is taken as of its
+        // start, before that round. Its summary, written with the listing,
+        // tells it from a round of games created one at a time (which has
+        // none); read again only when the listing holds such rounds.
+        let unknown: HashSet<u32> = counted
+            .iter()
+            .map(|(round, ..)| *round)
+            .filter(|round| !known.contains(round))
+            .collect();
+        let opened_since: HashSet<u32> = if unknown.is_empty() {
+            HashSet::new()
+        } else {
+            self.round_summaries(event_id)
+                .await?
+                .into_iter()
+                .map(|s| s.number)
+                .filter(|round| unknown.contains(round))
+                .collect()
+        };
+        let mut records = EventRecords {
+            records: Vec::new(),
+            systems: Vec::new(),
+            rounds,
+        };
+        for (round, record, system) in counted {
+            if opened_since.contains(&round) {
+                continue;
+            }
+            records.records.push(record);
+            if !records.systems.contains(&system) {
+                records.systems.push(system);
+            }
+        }
+        Ok((records, permit))
     }
 
     /// A page of the event's standings under `rules`, derived from the

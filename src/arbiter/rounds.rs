@@ -510,6 +510,37 @@ impl Arbiter {
             .collect()
     }
 
+    /// Completes each round of `numbers` whose creation was interrupted,
+    /// as any read of that round does, so that an event-wide read can count
+    /// it whole; returns those still not complete: a round whose tokens
+    /// were issued under another secret (`TOKENS_NOT_REISSUABLE`), which
+    /// stays left out. A store failure fails the read. A round still being
+    /// created by its own request is completed twice over, harmlessly: each
+    /// game is committed once, whichever commit comes first.
+    pub(super) async fn complete_interrupted(
+        &self,
+        event_id: &EventId,
+        numbers: impl IntoIterator<Item = u32> + Send,
+    ) -> Result<HashSet<u32>, ArbiterError> {
+        let mut left = HashSet::new();
+        for number in numbers {
+            match self.completed_round(event_id, number).await {
+                Ok(_) | Err(ArbiterError::RoundNotFound { .. }) => {}
+                Err(err @ ArbiterError::TokensNotReissuable { .. }) => {
+                    tracing::warn!(
+                        event = %event_id,
+                        round = number,
+                        error = %err,
+                        "an interrupted round cannot be completed by this replica"
+                    );
+                    left.insert(number);
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        Ok(left)
+    }
+
     /// The rounds of the event whose games are still being created (an
     /// interrupted creation not completed yet): event-wide reads leave
     /// their games out.

@@ -75,6 +75,14 @@ struct Faults {
     listings: AtomicUsize,
     /// Commits refused by an injected failure.
     refused: AtomicUsize,
+    /// Whether the next read of an event's list waits, once it has told
+    /// `listing_reached`, for `listing_released`: something else happens
+    /// between a read's first step and its listing.
+    hold_next_listing: AtomicBool,
+    /// Told when a held listing read is waiting.
+    listing_reached: tokio::sync::Notify,
+    /// Lets a held listing read go on.
+    listing_released: tokio::sync::Notify,
 }
 
 /// Takes one from `counter` if it is not zero.
@@ -210,6 +218,10 @@ impl EventIndex for FaultyStore {
         after: Option<&EventPosition>,
         limit: usize,
     ) -> Result<Vec<EventPosition>, StoreError> {
+        if self.faults.hold_next_listing.swap(false, Ordering::SeqCst) {
+            self.faults.listing_reached.notify_one();
+            self.faults.listing_released.notified().await;
+        }
         self.inner.event_games(event_id, after, limit).await
     }
 }
@@ -1225,12 +1237,159 @@ async fn a_round_interrupted_half_way_is_completed_from_its_record(backend: Back
     }
 }
 
+/// A round opened while a standings read is under way (after it read the
+/// event's rounds, before its listing), and interrupted there: the read
+/// counts none of its games, as of its start; later reads leave it out
+/// until it is completed, then count it whole.
+async fn a_round_opened_during_a_standings_read_is_not_counted_in_part(backend: Backend) {
+    let app = Arc::new(FaultyApp::spawn(backend, false).await);
+    let mut admin_client = app.admin_client().await;
+    let event = "Overlapping {Open}";
+    create(
+        &mut admin_client,
+        listed_request("", event, (1, 1), ("x", "y")),
+    )
+    .await
+    .expect("a game of round 1, made alone");
+    let standings = |app: Arc<FaultyApp>| async move {
+        app.client()
+            .await
+            .get_standings(proto::GetStandingsRequest {
+                event_id: event.into(),
+                ..Default::default()
+            })
+            .await
+            .expect("standings")
+            .into_inner()
+    };
+
+    app.faults.hold_next_listing.store(true, Ordering::SeqCst);
+    let read = tokio::spawn(standings(app.clone()));
+    app.faults.listing_reached.notified().await;
+    let player = |id: String| proto::Player {
+        id: id.clone(),
+        name: id.to_uppercase(),
+    };
+    let request = proto::CreateRoundRequest {
+        request_id: "overlapping-round-2".into(),
+        event_id: event.into(),
+        round: 2,
+        boards: (1..=5)
+            .map(|n| proto::RoundBoard {
+                board: n,
+                white: Some(player(format!("w{n}"))),
+                black: Some(player(format!("b{n}"))),
+                overrides: None,
+            })
+            .collect(),
+        ..Default::default()
+    };
+    app.faults.commits_before_crash.store(2, Ordering::SeqCst);
+    app.faults.crash_after_commits.store(true, Ordering::SeqCst);
+    expect_code(
+        admin_client
+            .create_round(common::admin(request.clone()))
+            .await,
+        Code::Unavailable,
+    );
+    app.faults.listing_released.notify_one();
+    let ids = |rows: &[proto::Standing]| {
+        let mut ids: Vec<String> = rows
+            .iter()
+            .map(|row| row.player.as_ref().expect("player").id.clone())
+            .collect();
+        ids.sort();
+        ids
+    };
+    let during = read.await.expect("the read");
+    assert_eq!(ids(&during.standings), ["x", "y"], "{during:?}");
+    // The store is back: the next read completes the round and counts it
+    // whole.
+    app.faults
+        .crash_after_commits
+        .store(false, Ordering::SeqCst);
+    let complete = standings(app.clone()).await;
+    assert_eq!(complete.standings.len(), 12, "{complete:?}");
+    let event_id = EventId::parse(event).expect("event id");
+    let record = app
+        .inner
+        .round(&event_id, 2)
+        .await
+        .expect("read")
+        .expect("record");
+    assert!(encoding_round(&record.bytes).is_complete());
+    // The request sent again returns the same round.
+    let created = admin_client
+        .create_round(common::admin(request))
+        .await
+        .expect("the same round")
+        .into_inner();
+    assert_eq!(created.games.len(), 5);
+}
+
+/// A round interrupted half-way is completed by the next listing of the
+/// event, which then shows all of its games.
+async fn a_listing_completes_an_interrupted_round(backend: Backend) {
+    let app = FaultyApp::spawn(backend, false).await;
+    let mut admin_client = app.admin_client().await;
+    let mut client = app.client().await;
+    let event = "Listed {Open}";
+    let player = |id: String| proto::Player {
+        id: id.clone(),
+        name: id.to_uppercase(),
+    };
+    let request = proto::CreateRoundRequest {
+        request_id: "listed-round-1".into(),
+        event_id: event.into(),
+        round: 1,
+        boards: (1..=4)
+            .map(|n| proto::RoundBoard {
+                board: n,
+                white: Some(player(format!("w{n}"))),
+                black: Some(player(format!("b{n}"))),
+                overrides: None,
+            })
+            .collect(),
+        ..Default::default()
+    };
+    app.faults.commits_before_crash.store(1, Ordering::SeqCst);
+    app.faults.crash_after_commits.store(true, Ordering::SeqCst);
+    expect_code(
+        admin_client.create_round(common::admin(request)).await,
+        Code::Unavailable,
+    );
+    app.faults
+        .crash_after_commits
+        .store(false, Ordering::SeqCst);
+    let games = client
+        .list_games(proto::ListGamesRequest {
+            event_id: event.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("list")
+        .into_inner()
+        .games;
+    let boards: Vec<i32> = games
+        .iter()
+        .map(|g| {
+            g.setup
+                .as_ref()
+                .and_then(|s| s.pairing.as_ref())
+                .map_or(0, |p| p.board)
+        })
+        .collect();
+    assert_eq!(boards, [1, 2, 3, 4]);
+}
+
 fn encoding_round(bytes: &[u8]) -> arbiter::domain::Round {
     arbiter::domain::stored::round_record::decode_round(bytes).expect("a round record")
 }
 
 on_every_backend!(
     a_round_interrupted_half_way_is_completed_from_its_record,
+    a_round_opened_during_a_standings_read_is_not_counted_in_part,
+    a_listing_completes_an_interrupted_round,
     a_creation_that_fails_after_its_listing_leaves_no_phantom,
     a_failed_shared_read_is_retried_not_fatal_to_its_watchers,
     a_move_whose_commit_fails_keeps_the_old_deadline,
