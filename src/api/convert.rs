@@ -462,6 +462,8 @@ pub fn tie_break(tie_break: TieBreak) -> proto::TieBreak {
         TieBreak::GamesWithBlack => (Kind::GamesWithBlack, Cut::NONE),
         TieBreak::ProgressiveScore(cut) => (Kind::ProgressiveScore, cut),
         TieBreak::AverageRatingOfOpponents(cut) => (Kind::AverageRatingOfOpponents, cut),
+        TieBreak::TournamentPerformanceRating(cut) => (Kind::TournamentPerformanceRating, cut),
+        TieBreak::AverageOfOpponentsPerformance(cut) => (Kind::AverageOfOpponentsPerformance, cut),
     };
     proto::TieBreak {
         kind: kind.into(),

@@ -41,6 +41,12 @@ pub fn tie_breaks(raw: &[proto::TieBreak]) -> Result<TieBreakOrder, Status> {
             proto::TieBreakKind::AverageRatingOfOpponents => {
                 TieBreak::AverageRatingOfOpponents(cut)
             }
+            proto::TieBreakKind::TournamentPerformanceRating => {
+                TieBreak::TournamentPerformanceRating(cut)
+            }
+            proto::TieBreakKind::AverageOfOpponentsPerformance => {
+                TieBreak::AverageOfOpponentsPerformance(cut)
+            }
             proto::TieBreakKind::DirectEncounter => TieBreak::DirectEncounter,
             proto::TieBreakKind::SonnebornBerger => TieBreak::SonnebornBerger(cut),
             proto::TieBreakKind::Koya => TieBreak::Koya,
@@ -139,6 +145,8 @@ mod tests {
             TieBreak::GamesWithBlack,
             TieBreak::ProgressiveScore(Cut::lowest(2)),
             TieBreak::AverageRatingOfOpponents(Cut::NONE),
+            TieBreak::TournamentPerformanceRating(Cut::lowest(1)),
+            TieBreak::AverageOfOpponentsPerformance(Cut::median(1)),
         ];
         let sent: Vec<proto::TieBreak> = all.iter().map(|&t| convert::tie_break(t)).collect();
         let order = tie_breaks(&sent).expect("valid");
@@ -161,7 +169,8 @@ mod tests {
         assert_eq!(
             codes,
             [
-                "DE", "BH", "FB", "AOB", "SB", "KS", "WIN", "WON", "BPG", "PS", "ARO"
+                "DE", "BH", "FB", "AOB", "SB", "KS", "WIN", "WON", "BPG", "PS", "ARO", "TPR",
+                "APRO"
             ]
         );
     }

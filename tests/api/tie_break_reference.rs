@@ -40,6 +40,20 @@ fn tie_breaks() -> Vec<(&'static str, TieBreak)> {
         ("ARO", TieBreak::AverageRatingOfOpponents(Cut::NONE)),
         ("ARO/C1", TieBreak::AverageRatingOfOpponents(Cut::lowest(1))),
         ("ARO/M1", TieBreak::AverageRatingOfOpponents(Cut::median(1))),
+        ("TPR", TieBreak::TournamentPerformanceRating(Cut::NONE)),
+        (
+            "TPR/C1",
+            TieBreak::TournamentPerformanceRating(Cut::lowest(1)),
+        ),
+        (
+            "TPR/M1",
+            TieBreak::TournamentPerformanceRating(Cut::median(1)),
+        ),
+        ("APRO", TieBreak::AverageOfOpponentsPerformance(Cut::NONE)),
+        (
+            "APRO/C1",
+            TieBreak::AverageOfOpponentsPerformance(Cut::lowest(1)),
+        ),
     ]
 }
 
@@ -319,6 +333,11 @@ fn proto_tie_breaks() -> Vec<arbiter::proto::TieBreak> {
         wire(Kind::AverageRatingOfOpponents, 0, 0),
         wire(Kind::AverageRatingOfOpponents, 1, 0),
         wire(Kind::AverageRatingOfOpponents, 1, 1),
+        wire(Kind::TournamentPerformanceRating, 0, 0),
+        wire(Kind::TournamentPerformanceRating, 1, 0),
+        wire(Kind::TournamentPerformanceRating, 1, 1),
+        wire(Kind::AverageOfOpponentsPerformance, 0, 0),
+        wire(Kind::AverageOfOpponentsPerformance, 1, 0),
     ]
 }
 

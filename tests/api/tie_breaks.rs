@@ -263,6 +263,8 @@ async fn a_nine_round_swiss_with_forfeits_and_byes(backend: Backend) {
             ("BPG", false),
             ("PS", true),
             ("ARO", true),
+            ("TPR", true),
+            ("APRO", true),
         ]
         .map(|(code, cuts)| (code.to_owned(), cuts))
     );

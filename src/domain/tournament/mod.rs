@@ -7,6 +7,7 @@
 //! | points per result, Armageddon | Laws 10, event regulations | `scoring` |
 //! | standings and tie-breaks | FIDE Tie-Break Regulations 2023 (C.07) | `standings`, `tie_break` |
 //! | byes, forfeits and absences in standings | C.07 Art. 16 | `bye`, `standings` |
+//! | rating performance (ARO, TPR, APRO) | C.07 Art. 10; B.02 Table 8.1(a) | `performance`, `standings` |
 //! | a round: its games all or nothing, its byes, its start | FIDE Laws 6.6, 6.7; event regulations | `round` |
 //! | a pairing engine's pairings (bbpPairings, JaVaFo `-p`) | FIDE C.04 (Swiss systems) | `engine_pairings` |
 //! | PGN of a game or an event | PGN standard | `pgn` |
@@ -15,6 +16,7 @@
 pub(super) mod bye;
 pub(super) mod engine_pairings;
 pub(super) mod pairing;
+pub(super) mod performance;
 pub mod pgn;
 pub(super) mod round;
 pub(super) mod scoring;

@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::domain::{
     Bye, ByeKind, Color, Cut, FieldError, Outcome, Player, PointTable, Points, Score, TieBreak,
     TieBreakOrder,
+    tournament::performance::{average_rating, performance_rating},
 };
 
 /// What standings and the TRF report need from one game.
@@ -117,6 +118,11 @@ impl GameScore {
             Self::Loss => table.loss(),
         }
     }
+}
+
+/// A whole number as a tie-break value.
+fn whole(n: i64) -> Points {
+    Points::from_milli(n.saturating_mul(1000))
 }
 
 /// One thing a player had in a round (or, for round 0, outside the rounds).
@@ -682,48 +688,96 @@ impl<'a> Tournament<'a> {
         values
     }
 
-    /// The average rating of the opponents met over the board (ARO, Art.
-    /// 10.1), with its cuts counted in games: a game against an unrated
-    /// opponent, which the average leaves out, is the first cut, lowest or
-    /// highest (as FIDE's reference implementation cuts); then the lowest
-    /// or highest rating.
-    fn average_rating_of_opponents(&self, record: &Record, cut: Cut) -> Points {
-        let opponents: Vec<Option<u32>> = record
+    /// The games played over the board against rated opponents that the
+    /// rating tie-breaks count (ARO, TPR: Art. 10), after their cuts,
+    /// counted in games: a game against an unrated opponent, which they
+    /// leave out, is the first cut, lowest or highest (as FIDE's reference
+    /// implementation cuts); then the lowest or highest rating (the
+    /// earliest of equal lowest ones, the latest of equal highest ones).
+    /// Each with the result's weight (1, ½, 0) in thousandths.
+    fn rated_games(&self, record: &Record, cut: Cut) -> std::collections::VecDeque<(u32, i64)> {
+        let games: Vec<(Option<u32>, i64)> = record
             .entries()
             .filter_map(|entry| match entry {
                 Entry::Game {
                     opponent,
                     played: true,
+                    score,
                     ..
-                } => Some(self.rules.ratings.get(opponent).copied()),
+                } => Some((
+                    self.rules.ratings.get(opponent).copied(),
+                    score.weight().milli(),
+                )),
                 _ => None,
             })
             .collect();
-        let mut unrated = opponents.iter().filter(|r| r.is_none()).count();
-        let mut ratings: std::collections::VecDeque<u32> = {
-            let mut rated: Vec<u32> = opponents.into_iter().flatten().collect();
-            rated.sort_unstable();
-            rated.into()
-        };
+        let mut unrated = games.iter().filter(|(r, _)| r.is_none()).count();
+        let mut rated: Vec<(u32, i64)> = games
+            .into_iter()
+            .filter_map(|(rating, weight)| rating.map(|r| (r, weight)))
+            .collect();
+        // Stable: games of equal ratings stay in round order.
+        rated.sort_by_key(|&(rating, _)| rating);
+        let mut rated: std::collections::VecDeque<(u32, i64)> = rated.into();
         for highest in std::iter::repeat_n(false, cut.lowest as usize)
             .chain(std::iter::repeat_n(true, cut.highest as usize))
         {
             if unrated > 0 {
                 unrated -= 1;
             } else if highest {
-                ratings.pop_back();
+                rated.pop_back();
             } else {
-                ratings.pop_front();
+                rated.pop_front();
             }
         }
-        if ratings.is_empty() {
+        rated
+    }
+
+    /// The average rating of the opponents met over the board (ARO, Art.
+    /// 10.1), rounded to the nearest whole number (halves up), after the
+    /// cuts of [`Self::rated_games`].
+    fn average_rating_of_opponents(&self, record: &Record, cut: Cut) -> Points {
+        let games = self.rated_games(record, cut);
+        average_rating(games.iter().map(|&(rating, _)| rating))
+            .map_or(Points::ZERO, |average| whole(i64::from(average)))
+    }
+
+    /// The tournament performance rating (TPR, Art. 10) over the games
+    /// of [`Self::rated_games`]; `None` without a rated opponent.
+    fn tournament_performance(&self, record: &Record, cut: Cut) -> Option<i64> {
+        let games = self.rated_games(record, cut);
+        let ratings: Vec<u32> = games.iter().map(|&(rating, _)| rating).collect();
+        let score: i64 = games.iter().map(|&(_, weight)| weight).sum();
+        performance_rating(&ratings, u64::try_from(score).unwrap_or(0))
+    }
+
+    /// The average of the opponents' performance ratings (APRO, Art.
+    /// 10.4): over the games played over the board, each opponent's TPR
+    /// with the same cuts, those not above 0 left out, rounded to the
+    /// nearest whole number (halves up), as the reference implementation
+    /// averages them.
+    fn average_of_opponents_performance(&self, record: &Record, cut: Cut) -> Points {
+        let performances: Vec<i64> = record
+            .entries()
+            .filter_map(|entry| match entry {
+                Entry::Game {
+                    opponent,
+                    played: true,
+                    ..
+                } => self
+                    .records
+                    .get(opponent)
+                    .and_then(|theirs| self.tournament_performance(theirs, cut)),
+                _ => None,
+            })
+            .filter(|&tpr| tpr > 0)
+            .collect();
+        if performances.is_empty() {
             return Points::ZERO;
         }
-        let sum: u64 = ratings.iter().map(|&r| u64::from(r)).sum();
-        let n = ratings.len() as u64;
-        // Rounded to the nearest whole number, halves up.
-        let average = (2 * sum + n) / (2 * n);
-        Points::from_milli(i64::try_from(average).unwrap_or(0) * 1000)
+        let sum: i64 = performances.iter().sum();
+        let n = i64::try_from(performances.len()).unwrap_or(i64::MAX);
+        whole((2 * sum + n) / (2 * n))
     }
 
     /// The value of every tie-break but direct encounter, which depends on
@@ -763,6 +817,12 @@ impl<'a> Tournament<'a> {
             TieBreak::ProgressiveScore(cut) => cut_sum(self.progressive_values(record), cut),
             TieBreak::AverageRatingOfOpponents(cut) => {
                 self.average_rating_of_opponents(record, cut)
+            }
+            TieBreak::TournamentPerformanceRating(cut) => self
+                .tournament_performance(record, cut)
+                .map_or(Points::ZERO, whole),
+            TieBreak::AverageOfOpponentsPerformance(cut) => {
+                self.average_of_opponents_performance(record, cut)
             }
         }
     }

@@ -90,6 +90,16 @@ pub enum TieBreak {
     /// over the games played over the board against a rated opponent,
     /// rounded to the nearest whole number.
     AverageRatingOfOpponents(Cut),
+    /// Tournament performance rating (TPR, Art. 10), with the modifiers
+    /// of ARO: the opponents' average rating (as ARO computes it, after its
+    /// cuts) plus the rating difference of the percentage scored in those
+    /// games (FIDE Rating Regulations, Table 8.1(a)).
+    TournamentPerformanceRating(Cut),
+    /// Average of opponents' performance ratings (APRO, Art. 10): the
+    /// mean of the TPR (with this tie-break's cuts) of the opponents met
+    /// over the board, a TPR not above 0 left out, rounded to a whole
+    /// number.
+    AverageOfOpponentsPerformance(Cut),
 }
 
 impl TieBreak {
@@ -104,7 +114,7 @@ impl TieBreak {
     ];
 
     /// Every tie-break the arbiter computes, each once, without a cut.
-    pub const OFFERED: [TieBreak; 11] = [
+    pub const OFFERED: [TieBreak; 13] = [
         TieBreak::DirectEncounter,
         TieBreak::Buchholz(Cut::NONE),
         TieBreak::ForeBuchholz(Cut::NONE),
@@ -116,6 +126,8 @@ impl TieBreak {
         TieBreak::GamesWithBlack,
         TieBreak::ProgressiveScore(Cut::NONE),
         TieBreak::AverageRatingOfOpponents(Cut::NONE),
+        TieBreak::TournamentPerformanceRating(Cut::NONE),
+        TieBreak::AverageOfOpponentsPerformance(Cut::NONE),
     ];
 
     /// The cut, for the tie-breaks that take one.
@@ -126,7 +138,9 @@ impl TieBreak {
             | Self::AverageOfOpponentsBuchholz(cut)
             | Self::ForeBuchholz(cut)
             | Self::ProgressiveScore(cut)
-            | Self::AverageRatingOfOpponents(cut) => Some(cut),
+            | Self::AverageRatingOfOpponents(cut)
+            | Self::TournamentPerformanceRating(cut)
+            | Self::AverageOfOpponentsPerformance(cut) => Some(cut),
             _ => None,
         }
     }
@@ -148,6 +162,8 @@ impl fmt::Display for TieBreak {
             Self::GamesWithBlack => "BPG",
             Self::ProgressiveScore(_) => "PS",
             Self::AverageRatingOfOpponents(_) => "ARO",
+            Self::TournamentPerformanceRating(_) => "TPR",
+            Self::AverageOfOpponentsPerformance(_) => "APRO",
         };
         f.write_str(name)?;
         match self.cut() {
@@ -166,7 +182,7 @@ pub struct TieBreakOrder(Vec<TieBreak>);
 
 impl TieBreakOrder {
     /// The most tie-breaks a list may hold.
-    pub const MAX_LEN: usize = 24;
+    pub const MAX_LEN: usize = 32;
 
     /// The order a request asks for; an empty list means
     /// [`TieBreak::DEFAULT_ORDER`]. Refused (as `tie_breaks`) when a
