@@ -17,6 +17,7 @@ mod auth;
 pub mod codec;
 mod convert;
 mod create;
+pub mod feed;
 pub mod limits;
 mod public;
 mod request;

@@ -492,6 +492,57 @@ impl Arbiter {
         Ok(pgn::export(&view.game, &view.moves))
     }
 
+    /// The game in PGN for a broadcast, as the public sees it (under its
+    /// broadcast delay): see [`pgn::export_for_broadcast`].
+    pub async fn broadcast_game(&self, id: &GameId) -> Result<String, ArbiterError> {
+        let view = self.get_game(id, true, &Reader::Token(None)).await?;
+        Ok(pgn::export_for_broadcast(
+            &view.game,
+            &view.moves,
+            view.as_of,
+        ))
+    }
+
+    /// Every game of an event (of its round `round` when given) in PGN for
+    /// a broadcast, in round and board order, as the public sees them, one
+    /// after the other. Reads the event's list up to the round and no
+    /// further (a list in round order).
+    pub async fn broadcast_event(
+        &self,
+        event_id: &EventId,
+        round: Option<u32>,
+    ) -> Result<String, ArbiterError> {
+        const PAGE: usize = 100;
+        let reader = Reader::Token(None);
+        let mut out = String::new();
+        let mut after = None;
+        loop {
+            let (views, next) = self
+                .list_games(event_id, ListFilter::default(), after, PAGE, true, &reader)
+                .await?;
+            for view in &views {
+                let of_game = view.game.pairing().round;
+                if round.is_some_and(|wanted| of_game > wanted) {
+                    return Ok(out);
+                }
+                if round.is_none_or(|wanted| of_game == wanted) {
+                    if !out.is_empty() {
+                        out.push('\n');
+                    }
+                    out.push_str(&pgn::export_for_broadcast(
+                        &view.game,
+                        &view.moves,
+                        view.as_of,
+                    ));
+                }
+            }
+            match next {
+                Some(position) => after = Some(position),
+                None => return Ok(out),
+            }
+        }
+    }
+
     /// A page of an event's games in PGN, in round and board order, after
     /// `after`: each game's id and text, and where the next page starts.
     pub async fn export_event_pgn(

@@ -73,6 +73,12 @@ pub struct Config {
     #[arg(long, env = "ARBITER_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
 
+    /// An address to serve the broadcast feed on (every game in PGN over
+    /// plain HTTP, for relays such as lichess's broadcasts to poll, with
+    /// each game's broadcast delay applied); none by default.
+    #[arg(long, env = "ARBITER_FEED_LISTEN")]
+    pub feed_listen: Option<SocketAddr>,
+
     /// Redis URL: `redis://host:6379/0` (or `rediss://` for TLS),
     /// `redis+sentinel://host:26379,…/<service>` for the primary a set of
     /// Sentinels names, `redis+cluster://host:6379,…` (or
@@ -298,6 +304,8 @@ pub struct Settings {
     pub health_listen: Option<SocketAddr>,
     /// Where to serve the metrics, if anywhere.
     pub metrics_listen: Option<SocketAddr>,
+    /// Where to serve the broadcast feed, if anywhere.
+    pub feed_listen: Option<SocketAddr>,
     /// The web origins allowed to call with gRPC-Web (`*`: any).
     pub cors_allowed_origins: Vec<String>,
 }
@@ -389,6 +397,7 @@ impl Config {
             },
             health_listen: self.health_listen,
             metrics_listen: self.metrics_listen,
+            feed_listen: self.feed_listen,
             cors_allowed_origins: self
                 .cors_allowed_origins
                 .iter()

@@ -129,6 +129,10 @@ pub async fn serve(
         }
         None => None,
     };
+    let feed_port = match settings.feed_listen {
+        Some(address) => Some(feed_port(address, arbiter.clone(), shutdown.clone()).await?),
+        None => None,
+    };
     let health_port = match settings.health_listen {
         Some(address) => {
             Some(health_port(address, health_service.clone(), shutdown.clone()).await?)
@@ -174,13 +178,38 @@ pub async fn serve(
                 .await?;
         }
     }
-    for port in [health_port, metrics_port].into_iter().flatten() {
+    for port in [health_port, metrics_port, feed_port].into_iter().flatten() {
         let _ = port.await;
     }
     let _ = health_task.await;
     let _ = sweeper_task.await;
     tracing::info!("server stopped");
     Ok(())
+}
+
+/// Serves the broadcast feed ([`crate::api::feed`]) on `address` until
+/// `shutdown`.
+async fn feed_port(
+    address: std::net::SocketAddr,
+    arbiter: Arbiter,
+    shutdown: CancellationToken,
+) -> Result<tokio::task::JoinHandle<()>, ServeError> {
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .map_err(|err| format!("cannot listen for the broadcast feed on {address}: {err}"))?;
+    tracing::info!(
+        address = %listener.local_addr()?,
+        "serving the broadcast feed (PGN over HTTP)"
+    );
+    let app = crate::api::feed::router(arbiter);
+    Ok(tokio::spawn(async move {
+        let served = axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown.cancelled_owned())
+            .await;
+        if let Err(err) = served {
+            tracing::error!(error = %err, "the broadcast feed stopped");
+        }
+    }))
 }
 
 /// The configured store.

@@ -16,6 +16,7 @@ mod departures;
 mod draws;
 mod errors;
 mod event_exports;
+mod feed;
 mod fuzz;
 mod game_play;
 mod lag;

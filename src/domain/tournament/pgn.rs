@@ -13,8 +13,28 @@ const LINE_WIDTH: usize = 79;
 /// tags for a non-standard start, the platform's identifiers, and the
 /// movetext ending in the result.
 pub fn export(game: &Game, moves: &[MoveRecord]) -> String {
+    write(game, moves, None)
+}
+
+/// The game as a broadcast relays it (lichess's broadcasts, DGT-style
+/// relays): as [`export`], but `Round` is `"round.board"` when the game
+/// has a board (the relays match games between polls by it), and a timed
+/// game still being played also says its clocks as of `as_of` in
+/// `WhiteClock` and `BlackClock` (`h:mm:ss`, as `%clk`).
+pub fn export_for_broadcast(game: &Game, moves: &[MoveRecord], as_of: Timestamp) -> String {
+    write(game, moves, Some(as_of))
+}
+
+/// The PGN of `game`; for a broadcast when `broadcast_at` is set (see
+/// [`export_for_broadcast`]).
+fn write(game: &Game, moves: &[MoveRecord], broadcast_at: Option<Timestamp>) -> String {
     let result = game.result().map_or("*", |r| r.outcome.pgn());
     let pairing = game.pairing();
+    let round = match (pairing.round, pairing.board, broadcast_at) {
+        (0, _, _) => "?".to_owned(),
+        (round, board, Some(_)) if board != 0 => format!("{round}.{board}"),
+        (round, _, _) => round.to_string(),
+    };
     let mut tags: Vec<(&str, String)> = vec![
         (
             "Event",
@@ -25,14 +45,7 @@ pub fn export(game: &Game, moves: &[MoveRecord]) -> String {
         ),
         ("Site", "?".to_owned()),
         ("Date", pgn_date(game.created_at())),
-        (
-            "Round",
-            if pairing.round == 0 {
-                "?".to_owned()
-            } else {
-                pairing.round.to_string()
-            },
-        ),
+        ("Round", round),
         ("White", game.white().display_name().to_owned()),
         ("Black", game.black().display_name().to_owned()),
         ("Result", result.to_owned()),
@@ -61,6 +74,13 @@ pub fn export(game: &Game, moves: &[MoveRecord]) -> String {
             tags.push(("WhiteTimeControl", white));
             tags.push(("BlackTimeControl", black));
         }
+    }
+    if let Some(at) = broadcast_at
+        && game.status() == GameStatus::Active
+        && let Some(clock) = game.clock_view(at)
+    {
+        tags.push(("WhiteClock", clock_text(clock.white_ms)));
+        tags.push(("BlackClock", clock_text(clock.black_ms)));
     }
     let standard_start = game.variant() == Variant::Standard
         && game.initial_fen() == crate::domain::game::state::STANDARD_FEN;
@@ -285,6 +305,68 @@ mod tests {
         assert_eq!(seconds_text(50), "0.050");
         assert_eq!(seconds_text(3_000), "3.000");
         assert_eq!(seconds_text(61_234), "61.234");
+    }
+
+    /// A ten-minute game of round 3, board 7, created at `at(0)`.
+    fn round_game() -> Game {
+        use crate::domain::{
+            DelayMode, GameRules, NewGame, Pairing, Period, Schedule, StartPosition, TimeControl,
+            Timing, test_support::*,
+        };
+        let control = TimeControl::new(
+            "time_control",
+            vec![Period {
+                time_ms: 600_000,
+                moves: 0,
+                increment_ms: 0,
+                delay_ms: 0,
+            }],
+            DelayMode::Simple,
+        )
+        .expect("control");
+        let new = NewGame::new(
+            player("w", "White"),
+            player("b", "Black"),
+            Variant::Standard,
+            &StartPosition::Standard,
+            Pairing::parse("Open", 3, 7).expect("pairing"),
+            GameRules::default(),
+        )
+        .expect("setup")
+        .with_clock(
+            Some(Timing {
+                white: control.clone(),
+                black: control,
+                clock_starts_after_first_moves: false,
+            }),
+            Schedule::default(),
+        );
+        Game::create(game_id(), new, seats(), at(0)).0
+    }
+
+    #[test]
+    fn a_broadcast_names_round_and_board_and_the_running_clocks() {
+        use crate::domain::test_support::*;
+        let game = round_game();
+        let plain = export(&game, &[]);
+        assert!(plain.contains("[Round \"3\"]\n"), "{plain}");
+        assert!(!plain.contains("WhiteClock"));
+        let (game, _) = changed(game.play_move(
+            Color::White,
+            crate::domain::Ply::new(0),
+            "e4",
+            false,
+            at(4_000),
+        ));
+        let relayed = export_for_broadcast(&game, &[], at(65_000));
+        assert!(relayed.contains("[Round \"3.7\"]\n"), "{relayed}");
+        // White used 4 s; Black's clock has run 61 s since.
+        assert!(relayed.contains("[WhiteClock \"0:09:56\"]"), "{relayed}");
+        assert!(relayed.contains("[BlackClock \"0:08:59\"]"), "{relayed}");
+        let (over, _) = changed(game.resign(Color::Black, at(70_000)));
+        let ended = export_for_broadcast(&over, &[], at(90_000));
+        assert!(!ended.contains("WhiteClock"), "{ended}");
+        assert!(ended.contains("[Result \"1-0\"]"));
     }
 
     #[test]

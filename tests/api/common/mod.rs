@@ -147,6 +147,7 @@ pub fn settings(store: StoreChoice) -> Settings {
         tls: None,
         health_listen: None,
         metrics_listen: None,
+        feed_listen: None,
         cors_allowed_origins: Vec::new(),
     }
 }
