@@ -13,24 +13,148 @@
 //! (stable for its life), `Round "round.board"`, `[%clk]` after every timed
 //! move and, while it is played, `WhiteClock`/`BlackClock` (see
 //! [`crate::domain::tournament::pgn::export_for_broadcast`]). Answers are
-//! `200` with `application/x-chess-pgn`, `404` for an unknown game, `400`
-//! for a malformed id or round, `503` while the store is unreachable; an
-//! event without games is an empty `200`.
+//! `200` with `application/x-chess-pgn`, `404` for an unknown game or an
+//! event (or round) without games, `400` for a malformed id or round, `503`
+//! while the store is unreachable.
+//!
+//! Cheap to poll by many: a replica builds each answer at most once a
+//! second ([`FRESH_FOR`]; one build shared by every poll that asks while it
+//! runs), with its gzip form and a strong `ETag`, so that a poll that sends
+//! the `ETag` back (`If-None-Match`) gets a `304` without a body and a
+//! thousand pollers of a round cost the store what one does.
+
+use std::{
+    collections::HashMap,
+    io::Write as _,
+    sync::{Arc, Mutex, PoisonError},
+    time::{Duration, Instant},
+};
 
 use axum::{
     Router,
+    body::Bytes,
     extract::{Path, State},
-    http::{StatusCode, header},
+    http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
     routing::get,
 };
+use sha2::{Digest, Sha256};
+use tokio::sync::OnceCell;
 use tonic::Code;
 
 use super::{request, rounds};
-use crate::arbiter::{Arbiter, ArbiterError};
+use crate::{
+    arbiter::{Arbiter, ArbiterError},
+    domain::{EventId, GameId},
+};
 
 /// The media type of PGN.
 const PGN: &str = "application/x-chess-pgn; charset=utf-8";
+
+/// How long an answer built once is served to every poll.
+pub const FRESH_FOR: Duration = Duration::from_secs(1);
+
+/// The most answers a replica keeps; past it, those no longer fresh go.
+const MAX_KEPT: usize = 4_096;
+
+/// What a URL serves.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Subject {
+    Game(GameId),
+    Event(EventId, Option<u32>),
+}
+
+/// An answer built once: the PGN, its gzip form and their tags.
+struct Built {
+    pgn: Bytes,
+    gzip: Bytes,
+    etag: HeaderValue,
+    gzip_etag: HeaderValue,
+}
+
+/// One answer, built by the first poll that asks for it.
+struct Slot {
+    made: Instant,
+    built: OnceCell<Built>,
+}
+
+/// The feed's state: the arbiter and the answers built lately.
+#[derive(Clone)]
+struct Feed {
+    arbiter: Arbiter,
+    kept: Arc<Mutex<HashMap<Subject, Arc<Slot>>>>,
+}
+
+impl Feed {
+    /// The answer for `subject`: the one built within [`FRESH_FOR`], or one
+    /// built now (once, for every poll that asks meanwhile). A failed
+    /// build is not kept.
+    async fn answer(&self, subject: Subject) -> Result<Arc<Slot>, ArbiterError> {
+        let slot = {
+            let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+            match kept.get(&subject) {
+                Some(slot) if slot.made.elapsed() < FRESH_FOR => slot.clone(),
+                _ => {
+                    if kept.len() >= MAX_KEPT {
+                        kept.retain(|_, slot| slot.made.elapsed() < FRESH_FOR);
+                    }
+                    let slot = Arc::new(Slot {
+                        made: Instant::now(),
+                        built: OnceCell::new(),
+                    });
+                    kept.insert(subject.clone(), slot.clone());
+                    slot
+                }
+            }
+        };
+        let built = slot
+            .built
+            .get_or_try_init(|| async {
+                let pgn = match &subject {
+                    Subject::Game(id) => self.arbiter.broadcast_game(id).await?,
+                    Subject::Event(event_id, round) => {
+                        self.arbiter.broadcast_event(event_id, *round).await?
+                    }
+                };
+                Ok::<_, ArbiterError>(built(pgn))
+            })
+            .await;
+        if let Err(err) = built {
+            let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+            if kept
+                .get(&subject)
+                .is_some_and(|kept| Arc::ptr_eq(kept, &slot))
+            {
+                kept.remove(&subject);
+            }
+            return Err(err);
+        }
+        Ok(slot)
+    }
+}
+
+/// `pgn` with its gzip form and strong tags (a digest of the text; the
+/// gzip form's tag differs, as its bytes do).
+fn built(pgn: String) -> Built {
+    let digest = Sha256::digest(pgn.as_bytes());
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    // Writing to memory cannot fail.
+    let gzip = encoder
+        .write_all(pgn.as_bytes())
+        .and_then(|()| encoder.finish())
+        .unwrap_or_default();
+    let tag = |suffix: &str| {
+        HeaderValue::from_str(&format!("\"{hex}{suffix}\""))
+            .unwrap_or_else(|_| HeaderValue::from_static("\"\""))
+    };
+    Built {
+        etag: tag(""),
+        gzip_etag: tag("-gz"),
+        pgn: Bytes::from(pgn),
+        gzip: Bytes::from(gzip),
+    }
+}
 
 /// The feed's routes over `arbiter`.
 pub fn router(arbiter: Arbiter) -> Router {
@@ -38,10 +162,13 @@ pub fn router(arbiter: Arbiter) -> Router {
         .route("/games/{file}", get(game))
         .route("/events/{event}/games.pgn", get(event))
         .route("/events/{event}/rounds/{round}/games.pgn", get(round))
-        .with_state(arbiter)
+        .with_state(Feed {
+            arbiter,
+            kept: Arc::default(),
+        })
 }
 
-async fn game(State(arbiter): State<Arbiter>, Path(file): Path<String>) -> Response {
+async fn game(State(feed): State<Feed>, Path(file): Path<String>, headers: HeaderMap) -> Response {
     let Some(raw) = file.strip_suffix(".pgn") else {
         return refused(
             StatusCode::NOT_FOUND,
@@ -52,20 +179,29 @@ async fn game(State(arbiter): State<Arbiter>, Path(file): Path<String>) -> Respo
         Ok(id) => id,
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
     };
-    answer(arbiter.broadcast_game(&id).await)
+    answer(feed.answer(Subject::Game(id)).await, &headers, "")
 }
 
-async fn event(State(arbiter): State<Arbiter>, Path(event): Path<String>) -> Response {
+async fn event(
+    State(feed): State<Feed>,
+    Path(event): Path<String>,
+    headers: HeaderMap,
+) -> Response {
     let event_id = match request::event_id(&event) {
         Ok(id) => id,
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
     };
-    answer(arbiter.broadcast_event(&event_id, None).await)
+    answer(
+        feed.answer(Subject::Event(event_id, None)).await,
+        &headers,
+        "the event has no games",
+    )
 }
 
 async fn round(
-    State(arbiter): State<Arbiter>,
+    State(feed): State<Feed>,
     Path((event, round)): Path<(String, String)>,
+    headers: HeaderMap,
 ) -> Response {
     let event_id = match request::event_id(&event) {
         Ok(id) => id,
@@ -76,20 +212,67 @@ async fn round(
         Ok(Err(status)) => return refused(StatusCode::BAD_REQUEST, status.message()),
         Err(_) => return refused(StatusCode::BAD_REQUEST, "the round is not a number"),
     };
-    answer(arbiter.broadcast_event(&event_id, Some(number)).await)
+    answer(
+        feed.answer(Subject::Event(event_id, Some(number))).await,
+        &headers,
+        "the event has no games in this round",
+    )
 }
 
-/// The PGN, or the error as a status and a line of text.
-fn answer(read: Result<String, ArbiterError>) -> Response {
+/// Whether an `If-None-Match` in `headers` names `etag` (or is `*`).
+fn matches(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let Ok(wanted) = etag.to_str() else {
+        return false;
+    };
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .map(|tag| tag.trim().trim_start_matches("W/"))
+        .any(|tag| tag == "*" || tag == wanted)
+}
+
+/// The PGN (gzip when the poller takes it; `304` when it has it already),
+/// `404` with `empty` for an empty answer, or the error as a status and a
+/// line of text.
+fn answer(read: Result<Arc<Slot>, ArbiterError>, headers: &HeaderMap, empty: &str) -> Response {
     match read {
-        Ok(pgn) => (
-            [
-                (header::CONTENT_TYPE, PGN),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            pgn,
-        )
-            .into_response(),
+        Ok(slot) => {
+            let Some(built) = slot.built.get() else {
+                return refused(StatusCode::SERVICE_UNAVAILABLE, "try again");
+            };
+            if built.pgn.is_empty() {
+                return refused(StatusCode::NOT_FOUND, empty);
+            }
+            let gzip = headers
+                .get_all(header::ACCEPT_ENCODING)
+                .iter()
+                .filter_map(|value| value.to_str().ok())
+                .any(|value| value.to_ascii_lowercase().contains("gzip"));
+            let (etag, body) = if gzip {
+                (&built.gzip_etag, built.gzip.clone())
+            } else {
+                (&built.etag, built.pgn.clone())
+            };
+            let mut response =
+                if matches(headers, &built.etag) || matches(headers, &built.gzip_etag) {
+                    StatusCode::NOT_MODIFIED.into_response()
+                } else {
+                    let mut response = body.into_response();
+                    let out = response.headers_mut();
+                    out.insert(header::CONTENT_TYPE, HeaderValue::from_static(PGN));
+                    if gzip {
+                        out.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+                    }
+                    response
+                };
+            let out = response.headers_mut();
+            out.insert(header::ETAG, etag.clone());
+            out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            out.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+            response
+        }
         Err(err) => {
             let status = tonic::Status::from(err);
             let code = match status.code() {

@@ -32,6 +32,13 @@ async fn spawn(backend: Backend) -> (TestApp, SocketAddr) {
 /// `GET path` over a plain HTTP/1.1 connection: the status line's code,
 /// the head and the body. Waits for the port to listen.
 async fn get(port: SocketAddr, path: &str) -> (u16, String, String) {
+    let (code, head, body) = get_with(port, path, "").await;
+    (code, head, String::from_utf8(body).expect("UTF-8"))
+}
+
+/// `GET path` with `headers` (each line ending in `\r\n`): the code, the
+/// head and the body's bytes.
+async fn get_with(port: SocketAddr, path: &str, headers: &str) -> (u16, String, Vec<u8>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let reply = tokio::time::timeout(Duration::from_secs(20), async {
         loop {
@@ -39,23 +46,37 @@ async fn get(port: SocketAddr, path: &str) -> (u16, String, String) {
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             };
-            let request =
-                format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+            let request = format!(
+                "GET {path} HTTP/1.1\r\nHost: localhost\r\n{headers}Connection: close\r\n\r\n"
+            );
             stream.write_all(request.as_bytes()).await.expect("request");
-            let mut reply = String::new();
-            stream.read_to_string(&mut reply).await.expect("reply");
+            let mut reply = Vec::new();
+            stream.read_to_end(&mut reply).await.expect("reply");
             return reply;
         }
     })
     .await
     .expect("the feed answers");
-    let (head, body) = reply.split_once("\r\n\r\n").expect("a head and a body");
+    let split = reply
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head and a body");
+    let head = String::from_utf8(reply[..split].to_vec()).expect("an ASCII head");
+    let body = reply[split + 4..].to_vec();
     let code = head
         .split(' ')
         .nth(1)
         .and_then(|code| code.parse().ok())
         .expect("a status code");
-    (code, head.to_owned(), body.to_owned())
+    (code, head, body)
+}
+
+/// The value of header `name` in `head`.
+fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.eq_ignore_ascii_case(name).then(|| value.trim())
+    })
 }
 
 /// A ten-minute game of the event at `round` and `board`.
@@ -126,6 +147,23 @@ async fn a_rounds_games_are_served_in_board_order_with_their_clocks(backend: Bac
     assert!(round[1].contains("[Round \"1.2\"]"));
     assert!(round[1].contains(&format!("[GameId \"{}\"]", second.id)));
 
+    // An independent PGN reader reads the round back: two games, the
+    // moves played, a clock after each, the result still open.
+    let read = crate::pgn::parse_all(&body);
+    assert_eq!(read.len(), 2);
+    let sans: Vec<String> = read[0].sans.iter().map(ToString::to_string).collect();
+    assert_eq!(sans, ["e4", "e5"]);
+    assert_eq!(read[0].comments.len(), 2);
+    assert!(
+        read[0]
+            .comments
+            .iter()
+            .all(|c| c.starts_with("[%clk 0:10:"))
+    );
+    assert_eq!(read[0].outcome.as_deref(), Some("*"));
+    assert_eq!(read[0].tag("GameId"), Some(first.id.as_str()));
+    assert_eq!(read[1].tag("Round"), Some("1.2"));
+
     let (code, _, body) = get(port, &format!("/events/{EVENT_PATH}/games.pgn")).await;
     assert_eq!(code, 200);
     let event = games(&body);
@@ -177,12 +215,92 @@ async fn the_feed_refuses_what_it_cannot_serve(backend: Backend) {
     assert_eq!(get(port, "/events/x/rounds/0/games.pgn").await.0, 400);
     assert_eq!(get(port, "/events/x/rounds/two/games.pgn").await.0, 400);
     assert_eq!(get(port, "/nothing").await.0, 404);
-    let (code, _, body) = get(port, "/events/nobody/rounds/1/games.pgn").await;
-    assert_eq!((code, body.as_str()), (200, ""));
+    let (code, head, body) = get(port, "/events/nobody/rounds/1/games.pgn").await;
+    assert_eq!(code, 404, "an event without games: {head}");
+    assert!(body.contains("no games"), "{body}");
+    assert_eq!(get(port, "/events/nobody/games.pgn").await.0, 404);
+}
+
+/// A poll that sends the ETag back gets a 304 until the round changes; a
+/// poller that takes gzip gets the same text compressed; a crowd of polls
+/// at once costs the store one read of the event's list.
+async fn polls_are_cheap_with_etags_gzip_and_one_build(backend: Backend) {
+    let port = free_port();
+    let metrics = free_port();
+    let mut settings = settings(backend.store());
+    settings.feed_listen = Some(port);
+    settings.metrics_listen = Some(metrics);
+    let app = TestApp::spawn_with(settings, None).await;
+    let mut client = app.client().await;
+    let board = game(&app, 1, 1, 0).await;
+    let path = format!("/events/{EVENT_PATH}/rounds/1/games.pgn");
+
+    let (code, head, body) = get_with(port, &path, "").await;
+    assert_eq!(code, 200);
+    let etag = header(&head, "etag").expect("an ETag").to_owned();
+    assert!(
+        etag.starts_with('"') && etag.ends_with('"'),
+        "a strong tag: {etag}"
+    );
+    let (code, head, empty) = get_with(port, &path, &format!("If-None-Match: {etag}\r\n")).await;
+    assert_eq!(code, 304, "{head}");
+    assert!(empty.is_empty());
+    assert_eq!(header(&head, "etag"), Some(etag.as_str()));
+
+    // gzip: the same text.
+    let (code, head, gzipped) = get_with(port, &path, "Accept-Encoding: gzip\r\n").await;
+    assert_eq!(code, 200);
+    assert_eq!(header(&head, "content-encoding"), Some("gzip"));
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gzipped[..]), &mut text)
+        .expect("gzip");
+    assert_eq!(text.as_bytes(), &body[..]);
+
+    // A move: once the answer is rebuilt (within a second), the old tag no
+    // longer matches.
+    seat(&mut client, &board.white, make_move(&board.id, 0, "c4"))
+        .await
+        .expect("c4");
+    let changed = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let (code, _, body) =
+                get_with(port, &path, &format!("If-None-Match: {etag}\r\n")).await;
+            if code == 200 {
+                return String::from_utf8(body).expect("UTF-8");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the change reaches the feed");
+    assert!(changed.contains("1. c4"), "{changed}");
+
+    // A hundred polls at once: the list read once (or twice, across a
+    // rebuild), never once a poll.
+    let lists = || async {
+        let (_, _, text) = get_with(metrics, "/metrics", "").await;
+        String::from_utf8(text)
+            .expect("UTF-8")
+            .lines()
+            .find_map(|line| {
+                line.strip_prefix(
+                    r#"arbiter_store_operation_duration_seconds_count{operation="event_games"} "#,
+                )
+                .and_then(|n| n.parse::<u64>().ok())
+            })
+            .unwrap_or(0)
+    };
+    let before = lists().await;
+    let polls = (0..100).map(|_| get_with(port, &path, ""));
+    let answers = futures::future::join_all(polls).await;
+    assert!(answers.iter().all(|(code, _, _)| *code == 200));
+    let read = lists().await - before;
+    assert!(read <= 2, "{read} list reads for 100 polls");
 }
 
 on_every_backend!(
     a_rounds_games_are_served_in_board_order_with_their_clocks,
     the_feed_keeps_the_broadcast_delay,
     the_feed_refuses_what_it_cannot_serve,
+    polls_are_cheap_with_etags_gzip_and_one_build,
 );

@@ -31,15 +31,15 @@ const SHUFFLE: [&str; 4] = ["Nf3", "Nf6", "Ng1", "Ng8"];
 
 /// One game as an independent PGN reader sees it.
 #[derive(Debug, Default)]
-struct ParsedGame {
-    tags: Vec<(String, String)>,
-    sans: Vec<SanPlus>,
-    comments: Vec<String>,
-    outcome: Option<String>,
+pub(crate) struct ParsedGame {
+    pub(crate) tags: Vec<(String, String)>,
+    pub(crate) sans: Vec<SanPlus>,
+    pub(crate) comments: Vec<String>,
+    pub(crate) outcome: Option<String>,
 }
 
 impl ParsedGame {
-    fn tag(&self, name: &str) -> Option<&str> {
+    pub(crate) fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
             .find(|(tag, _)| tag == name)
@@ -109,6 +109,16 @@ impl Visitor for Collector {
     fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output {
         movetext
     }
+}
+
+/// Every game of a multi-game `pgn`, in order.
+pub(crate) fn parse_all(pgn: &str) -> Vec<ParsedGame> {
+    let mut reader = Reader::new(Cursor::new(pgn.as_bytes()));
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(&mut Collector).expect("readable PGN") {
+        games.push(game);
+    }
+    games
 }
 
 /// Reads exactly one game from `pgn`.
@@ -638,16 +648,6 @@ async fn long_games(backend: Backend) {
         _ => &DRAWN,
     };
     check_export(&mut client, &game.id, expected).await;
-}
-
-/// Reads every game in `pgn`.
-fn parse_all(pgn: &str) -> Vec<ParsedGame> {
-    let mut reader = Reader::new(Cursor::new(pgn.as_bytes()));
-    let mut games = Vec::new();
-    while let Some(game) = reader.read_game(&mut Collector).expect("readable PGN") {
-        games.push(game);
-    }
-    games
 }
 
 /// Every message of an ExportPgn stream, whole (game id and text).
