@@ -7,7 +7,11 @@
 //! - `GET /events/{event}/games.pgn`: every game of an event, in round and
 //!   board order;
 //! - `GET /events/{event}/rounds/{round}/games.pgn`: the games of one
-//!   round, in board order (what a lichess broadcast round polls).
+//!   round, in board order (what a lichess broadcast round polls);
+//! - `GET /events/{event}/rounds/{round}/round.json` (or `index.json`) and
+//!   `…/game-{n}.pgn`: the same round as a DGT LiveChess-style index (a
+//!   pairing a game, in board order) and each game on its own, `n` from 1
+//!   in board order.
 //!
 //! Event ids are percent-encoded in the path. Each game carries `GameId`
 //! (stable for its life), `Round "round.board"`, `[%clk]` after every timed
@@ -44,7 +48,7 @@ use tonic::Code;
 
 use super::{request, rounds};
 use crate::{
-    arbiter::{Arbiter, ArbiterError},
+    arbiter::{Arbiter, ArbiterError, BroadcastGame},
     domain::{EventId, GameId},
 };
 
@@ -64,18 +68,26 @@ enum Subject {
     Event(EventId, Option<u32>),
 }
 
-/// An answer built once: the PGN, its gzip form and their tags.
+/// A body built once: the text, its gzip form and their tags.
 struct Built {
-    pgn: Bytes,
+    text: Bytes,
     gzip: Bytes,
     etag: HeaderValue,
     gzip_etag: HeaderValue,
 }
 
-/// One answer, built by the first poll that asks for it.
+/// What a subject serves: its PGN and, for a round, its DGT-style index
+/// and each game on its own, in board order.
+struct Answers {
+    pgn: Built,
+    index: Option<Built>,
+    games: Vec<Built>,
+}
+
+/// One subject's answers, built by the first poll that asks for them.
 struct Slot {
     made: Instant,
-    built: OnceCell<Built>,
+    built: OnceCell<Answers>,
 }
 
 /// The feed's state: the arbiter and the answers built lately.
@@ -110,13 +122,17 @@ impl Feed {
         let built = slot
             .built
             .get_or_try_init(|| async {
-                let pgn = match &subject {
-                    Subject::Game(id) => self.arbiter.broadcast_game(id).await?,
+                Ok::<_, ArbiterError>(match &subject {
+                    Subject::Game(id) => Answers {
+                        pgn: built(self.arbiter.broadcast_game(id).await?),
+                        index: None,
+                        games: Vec::new(),
+                    },
                     Subject::Event(event_id, round) => {
-                        self.arbiter.broadcast_event(event_id, *round).await?
+                        let games = self.arbiter.broadcast_event(event_id, *round).await?;
+                        answers(&games, round.is_some())
                     }
-                };
-                Ok::<_, ArbiterError>(built(pgn))
+                })
             })
             .await;
         if let Err(err) = built {
@@ -133,7 +149,49 @@ impl Feed {
     }
 }
 
-/// `pgn` with its gzip form and strong tags (a digest of the text; the
+/// The answers of an event's (or, with `round`, a round's) `games`: the
+/// multi-game PGN and, for a round, the index lichess reads as a DGT
+/// LiveChess `round.json` (a pairing a game, in board order, with the
+/// players' names, the result and whether the game is live) and each
+/// game's PGN (its `game-{n}.pgn`, n from 1 in board order).
+fn answers(games: &[BroadcastGame], round: bool) -> Answers {
+    let pgn = games
+        .iter()
+        .map(|game| game.pgn.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    if !round {
+        return Answers {
+            pgn: built(pgn),
+            index: None,
+            games: Vec::new(),
+        };
+    }
+    let pairings: Vec<serde_json::Value> = games
+        .iter()
+        .map(|game| {
+            serde_json::json!({
+                "white": { "lname": game.white },
+                "black": { "lname": game.black },
+                "result": game.result,
+                "live": game.live,
+                "board": game.board,
+            })
+        })
+        .collect();
+    let index = if games.is_empty() {
+        String::new()
+    } else {
+        serde_json::json!({ "pairings": pairings }).to_string()
+    };
+    Answers {
+        pgn: built(pgn),
+        index: Some(built(index)),
+        games: games.iter().map(|game| built(game.pgn.clone())).collect(),
+    }
+}
+
+/// `text` with its gzip form and strong tags (a digest of the text; the
 /// gzip form's tag differs, as its bytes do).
 fn built(pgn: String) -> Built {
     let digest = Sha256::digest(pgn.as_bytes());
@@ -151,7 +209,7 @@ fn built(pgn: String) -> Built {
     Built {
         etag: tag(""),
         gzip_etag: tag("-gz"),
-        pgn: Bytes::from(pgn),
+        text: Bytes::from(pgn),
         gzip: Bytes::from(gzip),
     }
 }
@@ -161,7 +219,7 @@ pub fn router(arbiter: Arbiter) -> Router {
     Router::new()
         .route("/games/{file}", get(game))
         .route("/events/{event}/games.pgn", get(event))
-        .route("/events/{event}/rounds/{round}/games.pgn", get(round))
+        .route("/events/{event}/rounds/{round}/{file}", get(round))
         .with_state(Feed {
             arbiter,
             kept: Arc::default(),
@@ -179,7 +237,8 @@ async fn game(State(feed): State<Feed>, Path(file): Path<String>, headers: Heade
         Ok(id) => id,
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
     };
-    answer(feed.answer(Subject::Game(id)).await, &headers, "")
+    let read = feed.answer(Subject::Game(id)).await;
+    answer(read, &headers, PGN, "", |answers| Some(&answers.pgn))
 }
 
 async fn event(
@@ -191,18 +250,47 @@ async fn event(
         Ok(id) => id,
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
     };
-    answer(
-        feed.answer(Subject::Event(event_id, None)).await,
-        &headers,
-        "the event has no games",
-    )
+    let read = feed.answer(Subject::Event(event_id, None)).await;
+    answer(read, &headers, PGN, "the event has no games", |answers| {
+        Some(&answers.pgn)
+    })
+}
+
+/// What a round's URL names: its games in one PGN, its index, or one game
+/// by its place in board order (from 1).
+enum RoundFile {
+    Games,
+    Index,
+    Game(usize),
+}
+
+impl RoundFile {
+    fn parse(file: &str) -> Option<Self> {
+        match file {
+            "games.pgn" => Some(Self::Games),
+            "round.json" | "index.json" => Some(Self::Index),
+            _ => file
+                .strip_prefix("game-")?
+                .strip_suffix(".pgn")?
+                .parse()
+                .ok()
+                .filter(|&n: &usize| n >= 1)
+                .map(Self::Game),
+        }
+    }
 }
 
 async fn round(
     State(feed): State<Feed>,
-    Path((event, round)): Path<(String, String)>,
+    Path((event, round, file)): Path<(String, String, String)>,
     headers: HeaderMap,
 ) -> Response {
+    let Some(file) = RoundFile::parse(&file) else {
+        return refused(
+            StatusCode::NOT_FOUND,
+            "a round serves games.pgn, round.json (or index.json) and game-{n}.pgn",
+        );
+    };
     let event_id = match request::event_id(&event) {
         Ok(id) => id,
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
@@ -212,12 +300,25 @@ async fn round(
         Ok(Err(status)) => return refused(StatusCode::BAD_REQUEST, status.message()),
         Err(_) => return refused(StatusCode::BAD_REQUEST, "the round is not a number"),
     };
-    answer(
-        feed.answer(Subject::Event(event_id, Some(number))).await,
-        &headers,
-        "the event has no games in this round",
-    )
+    let read = feed.answer(Subject::Event(event_id, Some(number))).await;
+    let empty = "the event has no games in this round";
+    match file {
+        RoundFile::Games => answer(read, &headers, PGN, empty, |answers| Some(&answers.pgn)),
+        RoundFile::Index => answer(read, &headers, JSON, empty, |answers| {
+            answers.index.as_ref()
+        }),
+        RoundFile::Game(n) => answer(
+            read,
+            &headers,
+            PGN,
+            "the round has no such game",
+            |answers| answers.games.get(n - 1),
+        ),
+    }
 }
+
+/// The media type of the round's index.
+const JSON: &str = "application/json";
 
 /// Whether an `If-None-Match` in `headers` names `etag` (or is `*`).
 fn matches(headers: &HeaderMap, etag: &HeaderValue) -> bool {
@@ -233,58 +334,68 @@ fn matches(headers: &HeaderMap, etag: &HeaderValue) -> bool {
         .any(|tag| tag == "*" || tag == wanted)
 }
 
-/// The PGN (gzip when the poller takes it; `304` when it has it already),
-/// `404` with `empty` for an empty answer, or the error as a status and a
-/// line of text.
-fn answer(read: Result<Arc<Slot>, ArbiterError>, headers: &HeaderMap, empty: &str) -> Response {
-    match read {
-        Ok(slot) => {
-            let Some(built) = slot.built.get() else {
-                return refused(StatusCode::SERVICE_UNAVAILABLE, "try again");
-            };
-            if built.pgn.is_empty() {
-                return refused(StatusCode::NOT_FOUND, empty);
-            }
-            let gzip = headers
-                .get_all(header::ACCEPT_ENCODING)
-                .iter()
-                .filter_map(|value| value.to_str().ok())
-                .any(|value| value.to_ascii_lowercase().contains("gzip"));
-            let (etag, body) = if gzip {
-                (&built.gzip_etag, built.gzip.clone())
-            } else {
-                (&built.etag, built.pgn.clone())
-            };
-            let mut response =
-                if matches(headers, &built.etag) || matches(headers, &built.gzip_etag) {
-                    StatusCode::NOT_MODIFIED.into_response()
-                } else {
-                    let mut response = body.into_response();
-                    let out = response.headers_mut();
-                    out.insert(header::CONTENT_TYPE, HeaderValue::from_static(PGN));
-                    if gzip {
-                        out.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-                    }
-                    response
-                };
-            let out = response.headers_mut();
-            out.insert(header::ETAG, etag.clone());
-            out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-            out.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
-            response
+/// The body `pick` chooses of the answers, as `content_type` (gzip when
+/// the poller takes it; `304` when it has it already), `404` with `empty`
+/// when there is none or it is empty, or the error as a status and a line
+/// of text.
+fn answer(
+    read: Result<Arc<Slot>, ArbiterError>,
+    headers: &HeaderMap,
+    content_type: &'static str,
+    empty: &str,
+    pick: impl Fn(&Answers) -> Option<&Built>,
+) -> Response {
+    let slot = match read {
+        Ok(slot) => slot,
+        Err(err) => return failed(err),
+    };
+    let Some(built) = slot
+        .built
+        .get()
+        .and_then(pick)
+        .filter(|b| !b.text.is_empty())
+    else {
+        return refused(StatusCode::NOT_FOUND, empty);
+    };
+    let gzip = headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .any(|value| value.to_ascii_lowercase().contains("gzip"));
+    let (etag, body) = if gzip {
+        (&built.gzip_etag, built.gzip.clone())
+    } else {
+        (&built.etag, built.text.clone())
+    };
+    let mut response = if matches(headers, &built.etag) || matches(headers, &built.gzip_etag) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let mut response = body.into_response();
+        let out = response.headers_mut();
+        out.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+        if gzip {
+            out.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
         }
-        Err(err) => {
-            let status = tonic::Status::from(err);
-            let code = match status.code() {
-                Code::NotFound => StatusCode::NOT_FOUND,
-                Code::InvalidArgument | Code::OutOfRange => StatusCode::BAD_REQUEST,
-                Code::Unavailable | Code::Aborted => StatusCode::SERVICE_UNAVAILABLE,
-                Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
-                _ => StatusCode::INTERNAL_SERVER_ERROR,
-            };
-            refused(code, status.message())
-        }
-    }
+        response
+    };
+    let out = response.headers_mut();
+    out.insert(header::ETAG, etag.clone());
+    out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    out.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    response
+}
+
+/// An error as a status and a line of text.
+fn failed(err: ArbiterError) -> Response {
+    let status = tonic::Status::from(err);
+    let code = match status.code() {
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::InvalidArgument | Code::OutOfRange => StatusCode::BAD_REQUEST,
+        Code::Unavailable | Code::Aborted => StatusCode::SERVICE_UNAVAILABLE,
+        Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    refused(code, status.message())
 }
 
 fn refused(code: StatusCode, message: &str) -> Response {

@@ -47,8 +47,8 @@ pub use self::audience::{Placement, Reader};
 pub use self::error::{ArbiterError, GameContext};
 pub use self::inspect::Inspection;
 pub use self::queries::{
-    ListCursor, ListFilter, MAX_CONCURRENT_EVENT_READS, MAX_STANDINGS_PAGE, MAX_TRF_BYTES,
-    MovePage, StandingsPage, StandingsPageRead,
+    BroadcastGame, ListCursor, ListFilter, MAX_CONCURRENT_EVENT_READS, MAX_STANDINGS_PAGE,
+    MAX_TRF_BYTES, MovePage, StandingsPage, StandingsPageRead,
 };
 pub use self::rounds::{CreatedRound, RoundPage, RoundSeats, StartedRound};
 pub use self::seats::{SeatKeys, SeatTokens};

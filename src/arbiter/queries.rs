@@ -124,6 +124,24 @@ pub const MAX_PAGE_MOVES: usize = 40_000;
 /// Where a page of an event's games ends: the next page starts after it.
 pub type ListCursor = EventPosition;
 
+/// One game of a broadcast: its board, players and result as the public
+/// sees them, and its PGN.
+#[derive(Clone, Debug)]
+pub struct BroadcastGame {
+    /// The board (0 when none).
+    pub board: u32,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The result in PGN (`*` while the game goes on).
+    pub result: &'static str,
+    /// Whether the game is being played.
+    pub live: bool,
+    /// The game in PGN.
+    pub pgn: String,
+}
+
 /// A page of a game's moves and where the next page starts (the version of
 /// the last event read), if the log goes on.
 pub type MovePage = (Vec<MoveRecord>, Option<u64>);
@@ -503,18 +521,18 @@ impl Arbiter {
         ))
     }
 
-    /// Every game of an event (of its round `round` when given) in PGN for
-    /// a broadcast, in round and board order, as the public sees them, one
-    /// after the other. Reads the event's list up to the round and no
-    /// further (a list in round order).
+    /// Every game of an event (of its round `round` when given) for a
+    /// broadcast, in round and board order, as the public sees them. Reads
+    /// the event's list up to the round and no further (a list in round
+    /// order).
     pub async fn broadcast_event(
         &self,
         event_id: &EventId,
         round: Option<u32>,
-    ) -> Result<String, ArbiterError> {
+    ) -> Result<Vec<BroadcastGame>, ArbiterError> {
         const PAGE: usize = 100;
         let reader = Reader::Token(None);
-        let mut out = String::new();
+        let mut games = Vec::new();
         let mut after = None;
         loop {
             let (views, next) = self
@@ -523,22 +541,22 @@ impl Arbiter {
             for view in &views {
                 let of_game = view.game.pairing().round;
                 if round.is_some_and(|wanted| of_game > wanted) {
-                    return Ok(out);
+                    return Ok(games);
                 }
                 if round.is_none_or(|wanted| of_game == wanted) {
-                    if !out.is_empty() {
-                        out.push('\n');
-                    }
-                    out.push_str(&pgn::export_for_broadcast(
-                        &view.game,
-                        &view.moves,
-                        view.as_of,
-                    ));
+                    games.push(BroadcastGame {
+                        board: view.game.pairing().board,
+                        white: view.game.white().display_name().to_owned(),
+                        black: view.game.black().display_name().to_owned(),
+                        result: view.game.result().map_or("*", |r| r.outcome.pgn()),
+                        live: view.game.status() == crate::domain::GameStatus::Active,
+                        pgn: pgn::export_for_broadcast(&view.game, &view.moves, view.as_of),
+                    });
                 }
             }
             match next {
                 Some(position) => after = Some(position),
-                None => return Ok(out),
+                None => return Ok(games),
             }
         }
     }

@@ -164,6 +164,35 @@ async fn a_rounds_games_are_served_in_board_order_with_their_clocks(backend: Bac
     assert_eq!(read[0].tag("GameId"), Some(first.id.as_str()));
     assert_eq!(read[1].tag("Round"), Some("1.2"));
 
+    // The same round as a DGT LiveChess-style index and a file a game, as
+    // lichess reads a round.json source.
+    for name in ["round.json", "index.json"] {
+        let (code, head, index) = get(port, &format!("/events/{EVENT_PATH}/rounds/1/{name}")).await;
+        assert_eq!(code, 200, "{head}");
+        assert!(
+            header(&head, "content-type").is_some_and(|t| t.starts_with("application/json")),
+            "{head}"
+        );
+        let index: serde_json::Value = serde_json::from_str(&index).expect("JSON");
+        let pairings = index["pairings"].as_array().expect("pairings");
+        assert_eq!(pairings.len(), 2);
+        assert_eq!(pairings[0]["white"]["lname"], "White 1.1");
+        assert_eq!(pairings[0]["black"]["lname"], "Black 1.1");
+        assert_eq!(pairings[0]["result"], "*");
+        assert_eq!(pairings[0]["live"], true);
+        assert_eq!(pairings[1]["board"], 2);
+    }
+    for (n, game) in [(1, round[0]), (2, round[1])] {
+        let (code, _, text) =
+            get(port, &format!("/events/{EVENT_PATH}/rounds/1/game-{n}.pgn")).await;
+        assert_eq!(code, 200);
+        assert_eq!(text.trim_end(), game.trim_end());
+    }
+    for missing in ["game-3.pgn", "game-0.pgn", "game-x.pgn", "other.txt"] {
+        let (code, _, _) = get(port, &format!("/events/{EVENT_PATH}/rounds/1/{missing}")).await;
+        assert_eq!(code, 404, "{missing}");
+    }
+
     let (code, _, body) = get(port, &format!("/events/{EVENT_PATH}/games.pgn")).await;
     assert_eq!(code, 200);
     let event = games(&body);
