@@ -23,7 +23,8 @@
 //! - [`api`]: the gRPC surface, two services (`ArbiterService` for players and
 //!   viewers, `AdminService` for the platform and its arbiters). Maps protobuf
 //!   to the arbiter and back, checks tokens, turns rejections into status
-//!   codes with details whose reasons are the proto's `ErrorReason` values.
+//!   codes with details whose reasons are the proto's `ErrorReason` values;
+//!   and the broadcast feed, every game in PGN over HTTP for relays.
 //! - [`server`]: configuration, health, reflection, TLS, the metrics port,
 //!   graceful shutdown, the flag sweeper.
 //! - [`metrics`]: the Prometheus metrics every layer records into.

@@ -11,6 +11,9 @@
 //! errors to statuses ([`status`], whose reasons come from the proto's
 //! `ErrorReason`). [`codec`] is prost's codec, except that a malformed
 //! request is the client's error. They hold no rules.
+//!
+//! Beside them, [`feed`] is the broadcast feed: every game in PGN over
+//! plain HTTP for relays to poll, as the public sees it.
 
 mod admin;
 mod auth;
