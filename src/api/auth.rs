@@ -106,6 +106,23 @@ impl AdminToken {
         Reader::Token(bearer(request).ok().map(|token| TokenHash::of(&token)))
     }
 
+    /// Whether an HTTP `Authorization` value is `Bearer <the admin token>`
+    /// (compared in constant time); never in open mode.
+    pub fn admits_authorization(&self, authorization: Option<&str>) -> bool {
+        let (Some(expected), Some(value)) = (&self.expected, authorization) else {
+            return false;
+        };
+        let Some(token) = value
+            .strip_prefix("Bearer ")
+            .or_else(|| value.strip_prefix("bearer "))
+            .map(str::trim)
+        else {
+            return false;
+        };
+        let presented: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+        bool::from(presented.ct_eq(expected))
+    }
+
     fn matches<T>(expected: &[u8; 32], request: &Request<T>) -> Result<(), Status> {
         let presented: [u8; 32] = Sha256::digest(bearer(request)?.as_bytes()).into();
         if bool::from(presented.ct_eq(expected)) {

@@ -48,7 +48,8 @@ use tonic::Code;
 
 use super::{request, rounds};
 use crate::{
-    arbiter::{Arbiter, ArbiterError, BroadcastGame},
+    api::auth::AdminToken,
+    arbiter::{Arbiter, ArbiterError, BroadcastGame, Reader},
     domain::{EventId, GameId},
 };
 
@@ -61,11 +62,12 @@ pub const FRESH_FOR: Duration = Duration::from_secs(1);
 /// The most answers a replica keeps; past it, those no longer fresh go.
 const MAX_KEPT: usize = 4_096;
 
-/// What a URL serves.
+/// What a URL serves, and to whom: the public, or (`live`) the holder of
+/// the admin token, who reads every game live.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Subject {
-    Game(GameId),
-    Event(EventId, Option<u32>),
+    Game(GameId, bool),
+    Event(EventId, Option<u32>, bool),
 }
 
 /// A body built once: the text, its gzip form and their tags.
@@ -90,11 +92,23 @@ struct Slot {
     built: OnceCell<Answers>,
 }
 
-/// The feed's state: the arbiter and the answers built lately.
+/// The feed's state: the arbiter, the admin token that reads it live, and
+/// the answers built lately.
 #[derive(Clone)]
 struct Feed {
     arbiter: Arbiter,
+    admin: AdminToken,
     kept: Arc<Mutex<HashMap<Subject, Arc<Slot>>>>,
+}
+
+impl Feed {
+    /// Whether the poll carries the admin token: the live feed.
+    fn live(&self, headers: &HeaderMap) -> bool {
+        let authorization = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok());
+        self.admin.admits_authorization(authorization)
+    }
 }
 
 impl Feed {
@@ -122,14 +136,24 @@ impl Feed {
         let built = slot
             .built
             .get_or_try_init(|| async {
+                let reader = |live: bool| {
+                    if live {
+                        Reader::Admin
+                    } else {
+                        Reader::Token(None)
+                    }
+                };
                 Ok::<_, ArbiterError>(match &subject {
-                    Subject::Game(id) => Answers {
-                        pgn: built(self.arbiter.broadcast_game(id).await?),
+                    Subject::Game(id, live) => Answers {
+                        pgn: built(self.arbiter.broadcast_game(id, &reader(*live)).await?),
                         index: None,
                         games: Vec::new(),
                     },
-                    Subject::Event(event_id, round) => {
-                        let games = self.arbiter.broadcast_event(event_id, *round).await?;
+                    Subject::Event(event_id, round, live) => {
+                        let games = self
+                            .arbiter
+                            .broadcast_event(event_id, *round, &reader(*live))
+                            .await?;
                         answers(&games, round.is_some())
                     }
                 })
@@ -214,14 +238,16 @@ fn built(pgn: String) -> Built {
     }
 }
 
-/// The feed's routes over `arbiter`.
-pub fn router(arbiter: Arbiter) -> Router {
+/// The feed's routes over `arbiter`; a poll with `Authorization: Bearer`
+/// and `admin`'s token reads every game live (the organiser's own relay).
+pub fn router(arbiter: Arbiter, admin: AdminToken) -> Router {
     Router::new()
         .route("/games/{file}", get(game))
         .route("/events/{event}/games.pgn", get(event))
         .route("/events/{event}/rounds/{round}/{file}", get(round))
         .with_state(Feed {
             arbiter,
+            admin,
             kept: Arc::default(),
         })
 }
@@ -237,7 +263,7 @@ async fn game(State(feed): State<Feed>, Path(file): Path<String>, headers: Heade
         Ok(id) => id,
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
     };
-    let read = feed.answer(Subject::Game(id)).await;
+    let read = feed.answer(Subject::Game(id, feed.live(&headers))).await;
     answer(read, &headers, PGN, "", |answers| Some(&answers.pgn))
 }
 
@@ -250,7 +276,9 @@ async fn event(
         Ok(id) => id,
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
     };
-    let read = feed.answer(Subject::Event(event_id, None)).await;
+    let read = feed
+        .answer(Subject::Event(event_id, None, feed.live(&headers)))
+        .await;
     answer(read, &headers, PGN, "the event has no games", |answers| {
         Some(&answers.pgn)
     })
@@ -300,7 +328,9 @@ async fn round(
         Ok(Err(status)) => return refused(StatusCode::BAD_REQUEST, status.message()),
         Err(_) => return refused(StatusCode::BAD_REQUEST, "the round is not a number"),
     };
-    let read = feed.answer(Subject::Event(event_id, Some(number))).await;
+    let read = feed
+        .answer(Subject::Event(event_id, Some(number), feed.live(&headers)))
+        .await;
     let empty = "the event has no games in this round";
     match file {
         RoundFile::Games => answer(read, &headers, PGN, empty, |answers| Some(&answers.pgn)),

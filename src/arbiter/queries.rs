@@ -510,10 +510,14 @@ impl Arbiter {
         Ok(pgn::export(&view.game, &view.moves))
     }
 
-    /// The game in PGN for a broadcast, as the public sees it (under its
-    /// broadcast delay): see [`pgn::export_for_broadcast`].
-    pub async fn broadcast_game(&self, id: &GameId) -> Result<String, ArbiterError> {
-        let view = self.get_game(id, true, &Reader::Token(None)).await?;
+    /// The game in PGN for a broadcast, as `reader` sees it (the public
+    /// under its broadcast delay): see [`pgn::export_for_broadcast`].
+    pub async fn broadcast_game(
+        &self,
+        id: &GameId,
+        reader: &Reader,
+    ) -> Result<String, ArbiterError> {
+        let view = self.get_game(id, true, reader).await?;
         Ok(pgn::export_for_broadcast(
             &view.game,
             &view.moves,
@@ -522,21 +526,21 @@ impl Arbiter {
     }
 
     /// Every game of an event (of its round `round` when given) for a
-    /// broadcast, in round and board order, as the public sees them. Reads
+    /// broadcast, in round and board order, as `reader` sees them. Reads
     /// the event's list up to the round and no further (a list in round
     /// order).
     pub async fn broadcast_event(
         &self,
         event_id: &EventId,
         round: Option<u32>,
+        reader: &Reader,
     ) -> Result<Vec<BroadcastGame>, ArbiterError> {
         const PAGE: usize = 100;
-        let reader = Reader::Token(None);
         let mut games = Vec::new();
         let mut after = None;
         loop {
             let (views, next) = self
-                .list_games(event_id, ListFilter::default(), after, PAGE, true, &reader)
+                .list_games(event_id, ListFilter::default(), after, PAGE, true, reader)
                 .await?;
             for view in &views {
                 let of_game = view.game.pairing().round;

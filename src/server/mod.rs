@@ -63,9 +63,10 @@ pub async fn serve(
         .with_archive_after(settings.archive_after)
         .with_analysis(settings.analysis)
         .with_max_event_games(settings.max_event_games);
+    let admin = admin_token(settings.admin_token.as_deref(), settings.dev_insecure);
     let api = ArbiterApi::new(
         arbiter.clone(),
-        admin_token(settings.admin_token.as_deref(), settings.dev_insecure),
+        admin.clone(),
         shutdown.clone(),
         settings.heartbeat,
         settings.stream_limits,
@@ -130,7 +131,7 @@ pub async fn serve(
         None => None,
     };
     let feed_port = match settings.feed_listen {
-        Some(address) => Some(feed_port(address, arbiter.clone(), shutdown.clone()).await?),
+        Some(address) => Some(feed_port(address, arbiter.clone(), admin, shutdown.clone()).await?),
         None => None,
     };
     let health_port = match settings.health_listen {
@@ -192,6 +193,7 @@ pub async fn serve(
 async fn feed_port(
     address: std::net::SocketAddr,
     arbiter: Arbiter,
+    admin: AdminToken,
     shutdown: CancellationToken,
 ) -> Result<tokio::task::JoinHandle<()>, ServeError> {
     let listener = tokio::net::TcpListener::bind(address)
@@ -201,7 +203,7 @@ async fn feed_port(
         address = %listener.local_addr()?,
         "serving the broadcast feed (PGN over HTTP)"
     );
-    let app = crate::api::feed::router(arbiter);
+    let app = crate::api::feed::router(arbiter, admin);
     Ok(tokio::spawn(async move {
         let served = axum::serve(listener, app)
             .with_graceful_shutdown(shutdown.cancelled_owned())

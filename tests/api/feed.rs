@@ -229,8 +229,22 @@ async fn the_feed_keeps_the_broadcast_delay(backend: Backend) {
         !body.contains("d4"),
         "the move is ten minutes from public: {body}"
     );
-    let (_, _, round) = get(port, &format!("/events/{EVENT_PATH}/rounds/1/games.pgn")).await;
+    let round_path = format!("/events/{EVENT_PATH}/rounds/1/games.pgn");
+    let (_, _, round) = get(port, &round_path).await;
     assert!(!round.contains("d4"), "{round}");
+    // The organiser's own relay, with the admin token, reads it live; a
+    // wrong token is the public.
+    let live = format!("Authorization: Bearer {}\r\n", common::ADMIN_TOKEN);
+    for path in [format!("/games/{}.pgn", delayed.id), round_path.clone()] {
+        let (code, _, body) = get_with(port, &path, &live).await;
+        assert_eq!(code, 200);
+        assert!(
+            String::from_utf8(body).expect("UTF-8").contains("1. d4"),
+            "{path} live"
+        );
+        let (_, _, body) = get_with(port, &path, "Authorization: Bearer wrong\r\n").await;
+        assert!(!String::from_utf8(body).expect("UTF-8").contains("d4"));
+    }
 }
 
 /// Unknown games are 404, malformed ids and rounds 400, an event without
