@@ -79,6 +79,16 @@ pub struct Config {
     #[arg(long, env = "ARBITER_FEED_LISTEN")]
     pub feed_listen: Option<SocketAddr>,
 
+    /// Connections the broadcast feed serves at once; past it, new ones
+    /// wait to be accepted.
+    #[arg(long, env = "ARBITER_FEED_MAX_CONNECTIONS", default_value_t = 1024)]
+    pub feed_max_connections: usize,
+
+    /// Seconds a feed connection may send nothing before it is closed (a
+    /// slow or idle client).
+    #[arg(long, env = "ARBITER_FEED_IDLE_SECONDS", default_value_t = 30)]
+    pub feed_idle_seconds: u64,
+
     /// Redis URL: `redis://host:6379/0` (or `rediss://` for TLS),
     /// `redis+sentinel://host:26379,…/<service>` for the primary a set of
     /// Sentinels names, `redis+cluster://host:6379,…` (or
@@ -306,6 +316,8 @@ pub struct Settings {
     pub metrics_listen: Option<SocketAddr>,
     /// Where to serve the broadcast feed, if anywhere.
     pub feed_listen: Option<SocketAddr>,
+    /// The feed's connections at once, and how long one may send nothing.
+    pub feed_limits: (usize, std::time::Duration),
     /// The web origins allowed to call with gRPC-Web (`*`: any).
     pub cors_allowed_origins: Vec<String>,
 }
@@ -398,6 +410,10 @@ impl Config {
             health_listen: self.health_listen,
             metrics_listen: self.metrics_listen,
             feed_listen: self.feed_listen,
+            feed_limits: (
+                self.feed_max_connections,
+                std::time::Duration::from_secs(self.feed_idle_seconds.max(1)),
+            ),
             cors_allowed_origins: self
                 .cors_allowed_origins
                 .iter()

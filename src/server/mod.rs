@@ -7,10 +7,12 @@
 //!   Prometheus; `rpc_metrics`: calls counted and timed by method and
 //!   code; [`telemetry`]: logs and traces.
 //! - `metadata_limit` and `large_replies`: bounds on what one call may
-//!   send and what a replica holds for slow readers.
+//!   send and what a replica holds for slow readers; `bounded_listener`:
+//!   the broadcast feed's port, its connections and idle clients bounded.
 //! - `sweeper`: the flag sweeper's loop; [`supervise`]: background tasks
 //!   restarted after a panic, their state visible in health.
 
+mod bounded_listener;
 mod config;
 pub mod health;
 mod large_replies;
@@ -131,7 +133,16 @@ pub async fn serve(
         None => None,
     };
     let feed_port = match settings.feed_listen {
-        Some(address) => Some(feed_port(address, arbiter.clone(), admin, shutdown.clone()).await?),
+        Some(address) => Some(
+            feed_port(
+                address,
+                settings.feed_limits,
+                arbiter.clone(),
+                admin,
+                shutdown.clone(),
+            )
+            .await?,
+        ),
         None => None,
     };
     let health_port = match settings.health_listen {
@@ -192,6 +203,7 @@ pub async fn serve(
 /// `shutdown`.
 async fn feed_port(
     address: std::net::SocketAddr,
+    (max_connections, idle): (usize, Duration),
     arbiter: Arbiter,
     admin: AdminToken,
     shutdown: CancellationToken,
@@ -204,6 +216,7 @@ async fn feed_port(
         "serving the broadcast feed (PGN over HTTP)"
     );
     let app = crate::api::feed::router(arbiter, admin);
+    let listener = bounded_listener::BoundedListener::new(listener, max_connections, idle);
     Ok(tokio::spawn(async move {
         let served = axum::serve(listener, app)
             .with_graceful_shutdown(shutdown.cancelled_owned())

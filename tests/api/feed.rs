@@ -262,6 +262,20 @@ async fn the_feed_refuses_what_it_cannot_serve(backend: Backend) {
     assert_eq!(code, 404, "an event without games: {head}");
     assert!(body.contains("no games"), "{body}");
     assert_eq!(get(port, "/events/nobody/games.pgn").await.0, 404);
+    // Only GET.
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(port)
+        .await
+        .expect("connects");
+    stream
+        .write_all(
+            b"POST /events/x/games.pgn HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+        )
+        .await
+        .expect("request");
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).await.expect("reply");
+    assert!(reply.starts_with("HTTP/1.1 405"), "{reply}");
 }
 
 /// A poll that sends the ETag back gets a 304 until the round changes; a
@@ -347,3 +361,47 @@ on_every_backend!(
     the_feed_refuses_what_it_cannot_serve,
     polls_are_cheap_with_etags_gzip_and_one_build,
 );
+
+/// The feed's port closes a connection that sends nothing, so that idle
+/// clients holding every place (here both of two) cannot keep it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_do_not_hold_the_feed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let port = free_port();
+    let mut settings = settings(Backend::Memory.store());
+    settings.feed_listen = Some(port);
+    settings.feed_limits = (2, Duration::from_secs(1));
+    let _app = TestApp::spawn_with(settings, None).await;
+    // The port answers.
+    assert_eq!(get(port, "/games/none.pgn").await.0, 404);
+    // Two clients connect and send nothing: they hold both places...
+    let mut idle = Vec::new();
+    for _ in 0..2 {
+        idle.push(
+            tokio::net::TcpStream::connect(port)
+                .await
+                .expect("connects"),
+        );
+    }
+    // ...until the idle time closes them, and the port serves again.
+    for stream in &mut idle {
+        let mut byte = [0u8; 1];
+        let read = tokio::time::timeout(Duration::from_secs(20), stream.read(&mut byte))
+            .await
+            .expect("the idle connection is closed");
+        assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
+    }
+    let mut stream = tokio::net::TcpStream::connect(port)
+        .await
+        .expect("connects");
+    stream
+        .write_all(b"GET /games/none.pgn HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .expect("request");
+    let mut reply = String::new();
+    tokio::time::timeout(Duration::from_secs(20), stream.read_to_string(&mut reply))
+        .await
+        .expect("served after the idle ones left")
+        .expect("reply");
+    assert!(reply.starts_with("HTTP/1.1 404"), "{reply}");
+}
