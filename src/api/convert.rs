@@ -53,9 +53,18 @@ fn optional_color(side: Option<Color>) -> Option<i32> {
 
 /// The protobuf form of a player.
 pub fn player(player: &domain::Player) -> proto::Player {
+    let details = &player.details;
     proto::Player {
         id: player.id.clone(),
         name: player.name.clone(),
+        rating: details
+            .rating
+            .map_or(0, |r| i32::try_from(r).unwrap_or(i32::MAX)),
+        title: details.title.clone().unwrap_or_default(),
+        fide_id: details
+            .fide_id
+            .map_or(0, |id| i32::try_from(id).unwrap_or(i32::MAX)),
+        team: details.team.clone().unwrap_or_default(),
     }
 }
 

@@ -6,8 +6,8 @@ use super::{request, status};
 use crate::{
     domain::{
         BroadcastDelay, DelayMode, FieldError, GameRules, LagCompensation, NewGame, Pairing,
-        Period, Player, PointTable, RequestId, RulesProfile, Schedule, ScoringSystem,
-        StartPosition, TimeControl, Timing, Variant,
+        Period, Player, PlayerDetails, PointTable, RequestId, RulesProfile, Schedule,
+        ScoringSystem, StartPosition, TimeControl, Timing, Variant,
     },
     proto,
 };
@@ -18,7 +18,17 @@ fn invalid(field: &'static str, reason: &str) -> Status {
 
 fn player(field: &'static str, player: Option<&proto::Player>) -> Result<Player, Status> {
     let player = player.ok_or_else(|| invalid(field, "is required"))?;
-    Player::parse(field, &player.id, &player.name).map_err(|err| status::invalid_field(&err))
+    let details = PlayerDetails::parse(
+        field,
+        i64::from(player.rating),
+        &player.title,
+        i64::from(player.fide_id),
+        &player.team,
+    )
+    .map_err(|err| status::invalid_field(&err))?;
+    Player::parse(field, &player.id, &player.name)
+        .map(|parsed| parsed.with_details(details))
+        .map_err(|err| status::invalid_field(&err))
 }
 
 fn rules(rules: Option<&proto::GameRules>) -> Result<GameRules, Status> {

@@ -50,7 +50,7 @@ use super::{request, rounds};
 use crate::{
     api::auth::AdminToken,
     arbiter::{Arbiter, ArbiterError, BroadcastGame, Reader},
-    domain::{EventId, GameId},
+    domain::{EventId, GameId, Player},
 };
 
 /// The media type of PGN.
@@ -195,8 +195,8 @@ fn answers(games: &[BroadcastGame], round: bool) -> Answers {
         .iter()
         .map(|game| {
             serde_json::json!({
-                "white": { "lname": game.white },
-                "black": { "lname": game.black },
+                "white": dgt_player(&game.white),
+                "black": dgt_player(&game.black),
                 "result": game.result,
                 "live": game.live,
                 "board": game.board,
@@ -213,6 +213,19 @@ fn answers(games: &[BroadcastGame], round: bool) -> Answers {
         index: Some(built(index)),
         games: games.iter().map(|game| built(game.pgn.clone())).collect(),
     }
+}
+
+/// A player as a DGT LiveChess `round.json` names them: the display name
+/// (as `lname`), and the title and FIDE id when known.
+fn dgt_player(player: &Player) -> serde_json::Value {
+    let mut named = serde_json::json!({ "lname": player.display_name() });
+    if let Some(title) = &player.details.title {
+        named["title"] = title.clone().into();
+    }
+    if let Some(id) = player.details.fide_id {
+        named["fideid"] = id.into();
+    }
+    named
 }
 
 /// `text` with its gzip form and strong tags (a digest of the text; the

@@ -271,6 +271,7 @@ mod tests {
         let player = |id: &str| Player {
             id: id.to_owned(),
             name: id.to_owned(),
+            ..Default::default()
         };
         let new = NewGame::new(
             player("w"),

@@ -130,10 +130,10 @@ pub type ListCursor = EventPosition;
 pub struct BroadcastGame {
     /// The board (0 when none).
     pub board: u32,
-    /// White's name.
-    pub white: String,
-    /// Black's name.
-    pub black: String,
+    /// White.
+    pub white: crate::domain::Player,
+    /// Black.
+    pub black: crate::domain::Player,
     /// The result in PGN (`*` while the game goes on).
     pub result: &'static str,
     /// Whether the game is being played.
@@ -550,8 +550,8 @@ impl Arbiter {
                 if round.is_none_or(|wanted| of_game == wanted) {
                     games.push(BroadcastGame {
                         board: view.game.pairing().board,
-                        white: view.game.white().display_name().to_owned(),
-                        black: view.game.black().display_name().to_owned(),
+                        white: view.game.white().clone(),
+                        black: view.game.black().clone(),
                         result: view.game.result().map_or("*", |r| r.outcome.pgn()),
                         live: view.game.status() == crate::domain::GameStatus::Active,
                         pgn: pgn::export_for_broadcast(&view.game, &view.moves, view.as_of),

@@ -68,7 +68,7 @@ pub use game::time_control::{DelayMode, Pace, Period, TimeControl};
 pub use game::timing::{Ruling, Schedule, Timing};
 pub use game::variant::{CHESS960_POSITIONS, Variant, chess960_fen, chess960_position_for};
 pub use ids::{EventId, GameId, RequestId};
-pub use player::Player;
+pub use player::{Player, PlayerDetails};
 pub use shakmaty::Color;
 pub use time::{Timestamp, TimestampError};
 pub use tournament::bye::{Bye, ByeKind};

@@ -23,6 +23,7 @@ pub fn player(id: &str, name: &str) -> Player {
     Player {
         id: id.to_owned(),
         name: name.to_owned(),
+        ..Default::default()
     }
 }
 

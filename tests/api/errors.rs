@@ -762,6 +762,7 @@ async fn missing_or_malformed_credentials_are_unauthenticated(backend: Backend) 
     request.black = Some(proto::Player {
         id: "carol".to_owned(),
         name: "Carol".to_owned(),
+        ..Default::default()
     });
     let created = create(&mut admin_client, admin(request))
         .await
@@ -989,6 +990,7 @@ async fn create_game_is_idempotent_per_request_id(backend: Backend) {
     different.black = Some(proto::Player {
         id: "carol".to_owned(),
         name: "Carol".to_owned(),
+        ..Default::default()
     });
     let status = assert_refused(
         create(&mut admin_client, admin(different)).await,

@@ -24,10 +24,12 @@ fn pairing(
     request.white = Some(proto::Player {
         id: white.0.to_owned(),
         name: white.1.to_owned(),
+        ..Default::default()
     });
     request.black = Some(proto::Player {
         id: black.0.to_owned(),
         name: black.1.to_owned(),
+        ..Default::default()
     });
     request
 }

@@ -86,16 +86,28 @@ async fn game(app: &TestApp, round: i32, board: i32, delay_millis: i32) -> NewGa
     request.white = Some(proto::Player {
         id: format!("w{round}{board}"),
         name: format!("White {round}.{board}"),
+        ..Default::default()
     });
     request.black = Some(proto::Player {
         id: format!("b{round}{board}"),
         name: format!("Black {round}.{board}"),
+        ..Default::default()
     });
     request.time_control = Some(proto::TimeControl {
         periods: vec![period(600_000, 0, 5_000, 0)],
         ..Default::default()
     });
     request.broadcast_delay_millis = delay_millis;
+    if board == 1 {
+        // Board 1's players with what broadcasts show of them.
+        if let Some(white) = request.white.as_mut() {
+            (white.rating, white.title, white.fide_id, white.team) =
+                (2712, "GM".into(), 1_503_014, "Norway".into());
+        }
+        if let Some(black) = request.black.as_mut() {
+            (black.rating, black.title) = (2650, "IM".into());
+        }
+    }
     create(&mut app.admin_client().await, request)
         .await
         .expect("created")
@@ -144,6 +156,17 @@ async fn a_rounds_games_are_served_in_board_order_with_their_clocks(backend: Bac
     assert!(round[0].contains("1. e4 {[%clk 0:10:"), "{}", round[0]);
     assert!(round[0].contains("[WhiteClock \"0:10:0"), "{}", round[0]);
     assert!(round[0].contains("[BlackClock \"0:"), "{}", round[0]);
+    for tag in [
+        "[WhiteElo \"2712\"]",
+        "[WhiteTitle \"GM\"]",
+        "[WhiteFideId \"1503014\"]",
+        "[WhiteTeam \"Norway\"]",
+        "[BlackElo \"2650\"]",
+        "[BlackTitle \"IM\"]",
+    ] {
+        assert!(round[0].contains(tag), "{tag} in {}", round[0]);
+    }
+    assert!(!round[0].contains("BlackFideId") && !round[1].contains("WhiteElo"));
     assert!(round[1].contains("[Round \"1.2\"]"));
     assert!(round[1].contains(&format!("[GameId \"{}\"]", second.id)));
 
@@ -177,6 +200,9 @@ async fn a_rounds_games_are_served_in_board_order_with_their_clocks(backend: Bac
         let pairings = index["pairings"].as_array().expect("pairings");
         assert_eq!(pairings.len(), 2);
         assert_eq!(pairings[0]["white"]["lname"], "White 1.1");
+        assert_eq!(pairings[0]["white"]["title"], "GM");
+        assert_eq!(pairings[0]["white"]["fideid"], 1_503_014);
+        assert!(pairings[1]["white"].get("title").is_none());
         assert_eq!(pairings[0]["black"]["lname"], "Black 1.1");
         assert_eq!(pairings[0]["result"], "*");
         assert_eq!(pairings[0]["live"], true);
@@ -356,6 +382,7 @@ async fn polls_are_cheap_with_etags_gzip_and_one_build(backend: Backend) {
 }
 
 on_every_backend!(
+    a_players_details_are_checked,
     a_rounds_games_are_served_in_board_order_with_their_clocks,
     the_feed_keeps_the_broadcast_delay,
     the_feed_refuses_what_it_cannot_serve,
@@ -404,4 +431,42 @@ async fn idle_connections_do_not_hold_the_feed() {
         .expect("served after the idle ones left")
         .expect("reply");
     assert!(reply.starts_with("HTTP/1.1 404"), "{reply}");
+}
+
+/// A player's details are checked with the rest of the request: a title
+/// FIDE does not award, or a rating out of range, is refused, naming the
+/// seat, and creates nothing.
+async fn a_players_details_are_checked(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin_client = app.admin_client().await;
+    for (rating, title) in [(5000, ""), (0, "XM"), (-3, "")] {
+        let mut request = create_request("", "");
+        request.pairing = Some(pairing("Checked", 1, 1));
+        if let Some(white) = request.white.as_mut() {
+            (white.rating, white.title) = (rating, title.into());
+        }
+        let status = create(&mut admin_client, request)
+            .await
+            .expect_err("refused");
+        assert_eq!(status.code(), tonic::Code::InvalidArgument);
+        assert_eq!(common::reason(&status), "INVALID_FIELD");
+        assert!(status.message().contains("white"), "{}", status.message());
+    }
+    // What was given is read back.
+    let mut request = create_request("", "");
+    if let Some(black) = request.black.as_mut() {
+        (black.rating, black.title, black.fide_id, black.team) =
+            (1900, "WFM".into(), 42, "Club".into());
+    }
+    let created = create(&mut admin_client, request).await.expect("created");
+    let black = common::setup(&created.game).black.clone().expect("black");
+    assert_eq!(
+        (
+            black.rating,
+            black.title.as_str(),
+            black.fide_id,
+            black.team.as_str()
+        ),
+        (1900, "WFM", 42, "Club")
+    );
 }

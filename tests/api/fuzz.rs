@@ -206,6 +206,7 @@ async fn hostile_text_is_refused_cleanly(backend: Backend) {
         request.white = Some(proto::Player {
             id: text.clone(),
             name: text.clone(),
+            ..Default::default()
         });
         request.scoring = Some(proto::Scoring {
             system: Some(proto::scoring::System::Custom(proto::CustomScoring {
@@ -624,6 +625,7 @@ async fn hostile_numbers_and_metadata_are_refused_cleanly(backend: Backend) {
         request.white = Some(proto::Player {
             id: format!("w{index}"),
             name: String::new(),
+            ..Default::default()
         });
         request.scheduled_start_time = Some(prost_types::Timestamp { seconds, nanos });
         let input = format!("{seconds}s {nanos}ns round {round} board {board}");

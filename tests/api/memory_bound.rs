@@ -117,6 +117,7 @@ async fn a_burst_of_the_costliest_reads_holds_bounded_memory(redis: Option<(Stri
             *seat = Some(proto::Player {
                 id: format!("{board}{side}-{}", "i".repeat(100)),
                 name: "\u{265A}".repeat(200),
+                ..Default::default()
             });
         }
         admin_client

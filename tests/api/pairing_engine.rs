@@ -34,6 +34,7 @@ fn players() -> Vec<proto::Player> {
         .map(|n| proto::Player {
             id: format!("p{n:02}"),
             name: format!("Player {n:02}"),
+            ..Default::default()
         })
         .collect()
 }

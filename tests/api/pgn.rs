@@ -557,10 +557,12 @@ async fn tag_values_are_escaped(backend: Backend) {
     request.white = Some(proto::Player {
         id: r#"id "with" quotes"#.to_owned(),
         name: r#"Bobby "The Rook" \ Fischer ] [x"#.to_owned(),
+        ..Default::default()
     });
     request.black = Some(proto::Player {
         id: "no-name".to_owned(),
         name: String::new(),
+        ..Default::default()
     });
     request.pairing = Some(pairing(r#"Open "A" \ 2026"#, 0, 0));
     let game = create(&mut app.admin_client().await, request)

@@ -28,6 +28,7 @@ fn paired(event: &str, round: i32, board: i32) -> proto::CreateGameRequest {
         *seat = Some(proto::Player {
             id: format!("r{round}b{board}{side}"),
             name: format!("Player {round}.{board}{side}"),
+            ..Default::default()
         });
     }
     request

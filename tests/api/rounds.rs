@@ -16,6 +16,7 @@ fn player(id: &str) -> proto::Player {
     proto::Player {
         id: id.to_owned(),
         name: format!("Player {}", id.to_uppercase()),
+        ..Default::default()
     }
 }
 

@@ -37,6 +37,7 @@ fn player(id: &str) -> proto::Player {
     proto::Player {
         id: id.to_owned(),
         name: name_of(id),
+        ..Default::default()
     }
 }
 

@@ -447,6 +447,7 @@ fn listed_request(
     let player = |id: &str| proto::Player {
         id: id.to_owned(),
         name: id.to_owned(),
+        ..Default::default()
     };
     proto::CreateGameRequest {
         white: Some(player(white)),
@@ -1133,6 +1134,7 @@ async fn a_round_interrupted_half_way_is_completed_from_its_record(backend: Back
     let player = |id: &str| proto::Player {
         id: id.to_owned(),
         name: id.to_uppercase(),
+        ..Default::default()
     };
     let request = proto::CreateRoundRequest {
         request_id: "interrupted-round-1".into(),
@@ -1269,6 +1271,7 @@ async fn a_round_opened_during_a_standings_read_is_not_counted_in_part(backend: 
     let player = |id: String| proto::Player {
         id: id.clone(),
         name: id.to_uppercase(),
+        ..Default::default()
     };
     let request = proto::CreateRoundRequest {
         request_id: "overlapping-round-2".into(),
@@ -1337,6 +1340,7 @@ async fn a_listing_completes_an_interrupted_round(backend: Backend) {
     let player = |id: String| proto::Player {
         id: id.clone(),
         name: id.to_uppercase(),
+        ..Default::default()
     };
     let request = proto::CreateRoundRequest {
         request_id: "listed-round-1".into(),

@@ -73,6 +73,7 @@ fn player(start: u32) -> Player {
     Player {
         id: format!("p{start:02}"),
         name: String::new(),
+        ..Default::default()
     }
 }
 
@@ -350,6 +351,7 @@ async fn a_sample_of_the_vectors_through_the_api(backend: crate::common::Backend
     let wire_player = |player: &Player| proto::Player {
         id: player.id.clone(),
         name: player.id.clone(),
+        ..Default::default()
     };
     for vector in vectors().into_iter().take(THROUGH_THE_API) {
         let event = format!("reference {}", vector.name);

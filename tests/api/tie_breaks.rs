@@ -13,6 +13,7 @@ fn player(id: &str) -> proto::Player {
     proto::Player {
         id: id.to_owned(),
         name: format!("Player, {id}"),
+        ..Default::default()
     }
 }
 

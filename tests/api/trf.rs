@@ -24,10 +24,12 @@ fn pairing(
     request.white = Some(proto::Player {
         id: white.to_owned(),
         name: format!("Player, {white}"),
+        ..Default::default()
     });
     request.black = Some(proto::Player {
         id: black.to_owned(),
         name: format!("Player, {black}"),
+        ..Default::default()
     });
     request
 }

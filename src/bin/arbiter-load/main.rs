@@ -350,10 +350,12 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
                     white: Some(proto::Player {
                         id: "watched-white".into(),
                         name: "Watched, White".into(),
+                        ..Default::default()
                     }),
                     black: Some(proto::Player {
                         id: "watched-black".into(),
                         name: "Watched, Black".into(),
+                        ..Default::default()
                     }),
                     pairing: Some(proto::Pairing {
                         event_id: event_id.clone(),
@@ -743,10 +745,12 @@ impl GamePlayer {
                     white: Some(proto::Player {
                         id: "load-white".into(),
                         name: "Load, White".into(),
+                        ..Default::default()
                     }),
                     black: Some(proto::Player {
                         id: "load-black".into(),
                         name: "Load, Black".into(),
+                        ..Default::default()
                     }),
                     time_control: self.timed.then_some(hour),
                     ..Default::default()

@@ -71,10 +71,12 @@ fn board(n: usize) -> proto::RoundBoard {
         white: Some(proto::Player {
             id: format!("white-{n}"),
             name: format!("White, {n}"),
+            ..Default::default()
         }),
         black: Some(proto::Player {
             id: format!("black-{n}"),
             name: format!("Black, {n}"),
+            ..Default::default()
         }),
         overrides: None,
     }

@@ -1728,10 +1728,12 @@ fn with_rules(rules: GameRules) -> Game {
         Player {
             id: "w".into(),
             name: "W".into(),
+            ..Default::default()
         },
         Player {
             id: "b".into(),
             name: "B".into(),
+            ..Default::default()
         },
         Variant::Standard,
         &StartPosition::Standard,

@@ -86,6 +86,7 @@ fn alice_bob(pairing: Pairing) -> (Player, Player, Pairing) {
     let player = |id: &str, name: &str| Player {
         id: id.to_owned(),
         name: name.to_owned(),
+        ..Default::default()
     };
     (player("alice", "Alice"), player("bob", "Bob"), pairing)
 }

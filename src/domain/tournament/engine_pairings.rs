@@ -306,6 +306,7 @@ mod tests {
         Player {
             id: id.to_owned(),
             name: id.to_uppercase(),
+            ..Default::default()
         }
     }
 

@@ -50,6 +50,30 @@ fn write(game: &Game, moves: &[MoveRecord], broadcast_at: Option<Timestamp>) -> 
         ("Black", game.black().display_name().to_owned()),
         ("Result", result.to_owned()),
     ];
+    // What the platform gave of each player: rating, title, FIDE id, team.
+    for (player, [elo, title, fide_id, team]) in [
+        (
+            game.white(),
+            ["WhiteElo", "WhiteTitle", "WhiteFideId", "WhiteTeam"],
+        ),
+        (
+            game.black(),
+            ["BlackElo", "BlackTitle", "BlackFideId", "BlackTeam"],
+        ),
+    ] {
+        let details = &player.details;
+        let given = [
+            (elo, details.rating.map(|r| r.to_string())),
+            (title, details.title.clone()),
+            (fide_id, details.fide_id.map(|id| id.to_string())),
+            (team, details.team.clone()),
+        ];
+        tags.extend(
+            given
+                .into_iter()
+                .filter_map(|(tag, value)| Some((tag, value?))),
+        );
+    }
     if pairing.board != 0 {
         tags.push(("Board", pairing.board.to_string()));
     }

@@ -220,6 +220,7 @@ fn nobody() -> Player {
     Player {
         id: String::new(),
         name: String::new(),
+        ..Default::default()
     }
 }
 

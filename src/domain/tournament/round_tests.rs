@@ -276,6 +276,7 @@ fn a_rounds_byes_give_way_to_games_and_to_the_requests_own() {
         player: Player {
             id: "a".into(),
             name: String::new(),
+            ..Default::default()
         },
         round: 1,
         kind: ByeKind::ZeroPoint,

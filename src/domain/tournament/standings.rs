@@ -942,6 +942,7 @@ pub fn standings(
                 player: record.player.clone().unwrap_or(Player {
                     id: id.clone(),
                     name: String::new(),
+                    ..Default::default()
                 }),
                 points: own,
                 played: count(|e| matches!(e, Entry::Game { played: true, .. })),
@@ -1076,6 +1077,7 @@ mod tests {
         Player {
             id: id.to_owned(),
             name: id.to_uppercase(),
+            ..Default::default()
         }
     }
 

@@ -392,6 +392,7 @@ mod tests {
         Player {
             id: id.to_owned(),
             name: format!("Player, {id}"),
+            ..Default::default()
         }
     }
 
@@ -639,6 +640,7 @@ mod tests {
         let wide = |id: &str| Player {
             id: id.to_owned(),
             name: "\u{1F600}".repeat(Player::MAX_NAME_LEN),
+            ..Default::default()
         };
         let last = crate::domain::Pairing::MAX_ROUND;
         let mut games = Vec::new();

@@ -275,10 +275,12 @@ pub fn create_request(request_id: &str, fen: &str) -> proto::CreateGameRequest {
         white: Some(proto::Player {
             id: "alice".to_owned(),
             name: "Alice".to_owned(),
+            ..Default::default()
         }),
         black: Some(proto::Player {
             id: "bob".to_owned(),
             name: "Bob".to_owned(),
+            ..Default::default()
         }),
         start: (!fen.is_empty())
             .then(|| proto::create_game_request::Start::InitialFen(fen.to_owned())),

@@ -377,12 +377,20 @@ class ClockState(_message.Message):
     def __init__(self, read_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., white_millis: _Optional[int] = ..., black_millis: _Optional[int] = ..., running: _Optional[_Union[Color, str]] = ..., paused: _Optional[bool] = ..., white_period: _Optional[int] = ..., black_period: _Optional[int] = ..., white_moves_left: _Optional[int] = ..., black_moves_left: _Optional[int] = ..., delay_left_millis: _Optional[int] = ...) -> None: ...
 
 class Player(_message.Message):
-    __slots__ = ("id", "name")
+    __slots__ = ("id", "name", "rating", "title", "fide_id", "team")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    FIDE_ID_FIELD_NUMBER: _ClassVar[int]
+    TEAM_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+    rating: int
+    title: str
+    fide_id: int
+    team: str
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., rating: _Optional[int] = ..., title: _Optional[str] = ..., fide_id: _Optional[int] = ..., team: _Optional[str] = ...) -> None: ...
 
 class Pairing(_message.Message):
     __slots__ = ("event_id", "round", "board")
