@@ -495,3 +495,21 @@ async fn open_mode_admits_creation_and_closes_interventions() {
         }
     }
 }
+
+/// The matrix covers every method of the contract, so that a new RPC cannot
+/// be left out of it unnoticed.
+#[test]
+fn every_method_is_in_the_matrix() {
+    let mut listed: Vec<String> = Rpc::ALL
+        .iter()
+        .map(|rpc| {
+            let service = match rpc.needs() {
+                Needs::Admin => "AdminService",
+                Needs::Nothing | Needs::Seat => "ArbiterService",
+            };
+            format!("{service}/{rpc:?}")
+        })
+        .collect();
+    listed.sort();
+    assert_eq!(listed, crate::common::every_method());
+}

@@ -697,3 +697,12 @@ on_every_backend!(
     arbitrary_bytes_are_refused_cleanly,
     a_random_client_leaves_every_game_consistent,
 );
+
+/// The list above covers every method of the contract, so that a new RPC
+/// cannot be left out of these tests unnoticed.
+#[test]
+fn every_method_is_fuzzed() {
+    let mut listed: Vec<String> = METHODS.iter().map(|m| (*m).to_owned()).collect();
+    listed.sort();
+    assert_eq!(listed, crate::common::every_method());
+}

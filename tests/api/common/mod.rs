@@ -793,3 +793,25 @@ impl TestApp {
         Self::spawn_with(settings, None).await
     }
 }
+
+/// Every method of both services, as `Service/Method`, read from the
+/// contract's file descriptor: what a test meant to cover every RPC checks
+/// its own list against.
+pub fn every_method() -> Vec<String> {
+    use prost::Message;
+    let set = prost_types::FileDescriptorSet::decode(arbiter::proto::FILE_DESCRIPTOR_SET)
+        .expect("the file descriptor set");
+    let mut methods: Vec<String> = set
+        .file
+        .iter()
+        .flat_map(|file| &file.service)
+        .flat_map(|service| {
+            service
+                .method
+                .iter()
+                .map(move |method| format!("{}/{}", service.name(), method.name()))
+        })
+        .collect();
+    methods.sort();
+    methods
+}
