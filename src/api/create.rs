@@ -20,9 +20,9 @@ fn player(field: &'static str, player: Option<&proto::Player>) -> Result<Player,
     let player = player.ok_or_else(|| invalid(field, "is required"))?;
     let details = PlayerDetails::parse(
         field,
-        i64::from(player.rating),
+        player.rating,
         &player.title,
-        i64::from(player.fide_id),
+        player.fide_id,
         &player.team,
     )
     .map_err(|err| status::invalid_field(&err))?;

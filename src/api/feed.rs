@@ -230,13 +230,13 @@ fn dgt_player(player: &Player) -> serde_json::Value {
 
 /// `text` with its gzip form and strong tags (a digest of the text; the
 /// gzip form's tag differs, as its bytes do).
-fn built(pgn: String) -> Built {
-    let digest = Sha256::digest(pgn.as_bytes());
+fn built(text: String) -> Built {
+    let digest = Sha256::digest(text.as_bytes());
     let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     // Writing to memory cannot fail.
     let gzip = encoder
-        .write_all(pgn.as_bytes())
+        .write_all(text.as_bytes())
         .and_then(|()| encoder.finish())
         .unwrap_or_default();
     let tag = |suffix: &str| {
@@ -246,7 +246,7 @@ fn built(pgn: String) -> Built {
     Built {
         etag: tag(""),
         gzip_etag: tag("-gz"),
-        text: Bytes::from(pgn),
+        text: Bytes::from(text),
         gzip: Bytes::from(gzip),
     }
 }

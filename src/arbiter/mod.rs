@@ -72,6 +72,11 @@ const MAX_ATTEMPTS: usize = 8;
 /// How long after its end a game's log is archived unless told otherwise.
 const DEFAULT_ARCHIVE_AFTER: Duration = Duration::from_secs(60);
 
+/// How long a round may stay in creation before an event-wide read takes
+/// it for interrupted and completes it, unless told otherwise: far longer
+/// than a creation takes, so that readers never redo one under way.
+const DEFAULT_STALLED_ROUND_AFTER: Duration = Duration::from_secs(10);
+
 /// A game as clients read it: its state and, in a full view, its moves.
 #[derive(Clone, Debug)]
 pub struct GameView {
@@ -144,6 +149,9 @@ pub struct Arbiter {
     heartbeats: watch::Heartbeats,
     /// How long after its end a game's log is archived.
     archive_after: Duration,
+    /// How long a round stays in creation before event-wide reads complete
+    /// it.
+    stalled_round_after: Duration,
     /// What the arbiter records for the metrics port.
     metrics: Arc<Metrics>,
     /// Dead-position analysis off the async workers.
@@ -189,6 +197,7 @@ impl Arbiter {
             set_aside: sweep::SetAside::default(),
             heartbeats: watch::Heartbeats::default(),
             archive_after: DEFAULT_ARCHIVE_AFTER,
+            stalled_round_after: DEFAULT_STALLED_ROUND_AFTER,
             analyst: analysis::Analyst::new(AnalysisConfig::default(), metrics.clone()),
             public_replays: audience::PublicReplays::default(),
             known_placements: audience::KnownPlacements::default(),
@@ -239,6 +248,14 @@ impl Arbiter {
     /// by default).
     pub fn with_archive_after(mut self, after: Duration) -> Self {
         self.archive_after = after;
+        self
+    }
+
+    /// The same arbiter, taking a round still in creation `after` its
+    /// record was written for interrupted (10 s by default): event-wide
+    /// reads then complete it.
+    pub fn with_stalled_round_after(mut self, after: Duration) -> Self {
+        self.stalled_round_after = after;
         self
     }
 

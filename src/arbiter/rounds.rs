@@ -510,22 +510,39 @@ impl Arbiter {
             .collect()
     }
 
-    /// Completes each round of `numbers` whose creation was interrupted,
-    /// as any read of that round does, so that an event-wide read can count
-    /// it whole; returns those still not complete: a round whose tokens
-    /// were issued under another secret (`TOKENS_NOT_REISSUABLE`), which
-    /// stays left out. A store failure fails the read. A round still being
-    /// created by its own request is completed twice over, harmlessly: each
-    /// game is committed once, whichever commit comes first.
+    /// Completes each round of `numbers` that is still in creation well
+    /// after its record was written (an interrupted creation), as any read
+    /// of that round does, so that an event-wide read can count it whole;
+    /// returns those still not complete, which the read leaves out: a
+    /// round younger than that (most likely still being created by its own
+    /// request, which a crowd of readers must not redo), and one whose
+    /// tokens were issued under another secret (`TOKENS_NOT_REISSUABLE`).
+    /// A store failure fails the read.
     pub(super) async fn complete_interrupted(
         &self,
         event_id: &EventId,
         numbers: impl IntoIterator<Item = u32> + Send,
     ) -> Result<HashSet<u32>, ArbiterError> {
         let mut left = HashSet::new();
+        let mut now = None;
+        let stalled_after = u64::try_from(self.stalled_round_after.as_millis()).unwrap_or(u64::MAX);
         for number in numbers {
-            match self.completed_round(event_id, number).await {
-                Ok(_) | Err(ArbiterError::RoundNotFound { .. }) => {}
+            let Some((round, version)) = self.read_round(event_id, number).await? else {
+                continue;
+            };
+            if round.is_complete() {
+                continue;
+            }
+            let now = match now {
+                Some(now) => now,
+                None => *now.insert(self.store.now().await?),
+            };
+            if now < round.created_at().plus_millis(stalled_after) {
+                left.insert(number);
+                continue;
+            }
+            match self.complete_round(round, version).await {
+                Ok(_) => {}
                 Err(err @ ArbiterError::TokensNotReissuable { .. }) => {
                     tracing::warn!(
                         event = %event_id,

@@ -52,9 +52,9 @@ impl PlayerDetails {
     /// given); `field` names the seat.
     pub fn parse(
         field: &'static str,
-        rating: i64,
+        rating: i32,
         title: &str,
-        fide_id: i64,
+        fide_id: i32,
         team: &str,
     ) -> Result<Self, FieldError> {
         let rating = match u32::try_from(rating) {

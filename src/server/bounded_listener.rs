@@ -43,10 +43,9 @@ impl axum::serve::Listener for BoundedListener {
 
     async fn accept(&mut self) -> (Self::Io, Self::Addr) {
         // A permit first: past the limit, connections wait in the backlog.
-        let permit = loop {
-            if let Ok(permit) = self.permits.clone().acquire_owned().await {
-                break permit;
-            }
+        // The semaphore is never closed, so a permit always comes.
+        let Ok(permit) = self.permits.clone().acquire_owned().await else {
+            return std::future::pending().await;
         };
         loop {
             match self.inner.accept().await {

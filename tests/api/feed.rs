@@ -7,19 +7,13 @@ use std::{net::SocketAddr, time::Duration};
 use arbiter::proto;
 
 use crate::common::{
-    self, Backend, NewGame, TestApp, create, create_request, make_move, pairing, period, seat,
-    settings,
+    self, Backend, NewGame, TestApp, create, create_request, free_port, make_move, pairing, period,
+    seat, settings,
 };
 
 const EVENT: &str = "Club Open {2026}";
 /// The event id as a path segment.
 const EVENT_PATH: &str = "Club%20Open%20%7B2026%7D";
-
-/// A free port on the loopback interface.
-fn free_port() -> SocketAddr {
-    let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("free port");
-    probe.local_addr().expect("address")
-}
 
 /// A server on `backend` with its feed on a port of its own.
 async fn spawn(backend: Backend) -> (TestApp, SocketAddr) {
@@ -37,38 +31,18 @@ async fn get(port: SocketAddr, path: &str) -> (u16, String, String) {
 }
 
 /// `GET path` with `headers` (each line ending in `\r\n`): the code, the
-/// head and the body's bytes.
+/// head and the body's bytes. Waits for the port to listen.
 async fn get_with(port: SocketAddr, path: &str, headers: &str) -> (u16, String, Vec<u8>) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let reply = tokio::time::timeout(Duration::from_secs(20), async {
+    tokio::time::timeout(Duration::from_secs(20), async {
         loop {
-            let Ok(mut stream) = tokio::net::TcpStream::connect(port).await else {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            };
-            let request = format!(
-                "GET {path} HTTP/1.1\r\nHost: localhost\r\n{headers}Connection: close\r\n\r\n"
-            );
-            stream.write_all(request.as_bytes()).await.expect("request");
-            let mut reply = Vec::new();
-            stream.read_to_end(&mut reply).await.expect("reply");
-            return reply;
+            match common::http_get(port, path, headers).await {
+                Ok(reply) => return reply,
+                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+            }
         }
     })
     .await
-    .expect("the feed answers");
-    let split = reply
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a head and a body");
-    let head = String::from_utf8(reply[..split].to_vec()).expect("an ASCII head");
-    let body = reply[split + 4..].to_vec();
-    let code = head
-        .split(' ')
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .expect("a status code");
-    (code, head, body)
+    .expect("the feed answers")
 }
 
 /// The value of header `name` in `head`.

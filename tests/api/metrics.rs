@@ -10,13 +10,9 @@ use arbiter::proto;
 use tonic::Code;
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
-use crate::common::{Backend, TestApp, create, create_request, make_move, seat, settings, watch};
-
-/// A free port on the loopback interface.
-fn free_port() -> SocketAddr {
-    let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("free port");
-    probe.local_addr().expect("address")
-}
+use crate::common::{
+    Backend, TestApp, create, create_request, free_port, make_move, seat, settings, watch,
+};
 
 /// A server on `backend` with its metrics on a port of its own.
 async fn spawn(backend: Backend) -> (TestApp, SocketAddr) {
@@ -49,22 +45,13 @@ async fn scrape(port: SocketAddr) -> (HashMap<String, f64>, String) {
     (samples, text)
 }
 
-/// `GET /metrics` over a plain TCP connection.
+/// `GET /metrics`: the text, when the port answers it in OpenMetrics.
 async fn get_metrics(port: SocketAddr) -> std::io::Result<String> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(port).await?;
-    stream
-        .write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        .await?;
-    let mut reply = String::new();
-    stream.read_to_string(&mut reply).await?;
-    let (head, body) = reply
-        .split_once("\r\n\r\n")
-        .ok_or_else(|| std::io::Error::other("no HTTP body"))?;
-    if !head.starts_with("HTTP/1.1 200") || !head.contains("application/openmetrics-text") {
+    let (code, head, body) = crate::common::http_get(port, "/metrics", "").await?;
+    if code != 200 || !head.contains("application/openmetrics-text") {
         return Err(std::io::Error::other(format!("unexpected reply: {head}")));
     }
-    Ok(body.to_owned())
+    String::from_utf8(body).map_err(std::io::Error::other)
 }
 
 fn value(samples: &HashMap<String, f64>, key: &str) -> f64 {

@@ -239,8 +239,15 @@ struct FaultyApp {
 
 impl FaultyApp {
     /// Serves a fresh store of `backend`; with `sweeper`, a flag sweeper
-    /// runs beside it as in the server.
+    /// runs beside it as in the server. A round still in creation counts
+    /// as interrupted at once (see [`FaultyApp::spawn_with`]).
     async fn spawn(backend: Backend, sweeper: bool) -> Self {
+        Self::spawn_with(backend, sweeper, Duration::ZERO).await
+    }
+
+    /// As [`FaultyApp::spawn`], taking a round still in creation for
+    /// interrupted `stalled_round_after` its record was written.
+    async fn spawn_with(backend: Backend, sweeper: bool, stalled_round_after: Duration) -> Self {
         let inner: Arc<dyn GameStore> = match backend.redis_config() {
             None => Arc::new(MemoryStore::new()),
             Some(config) => Arc::new(RedisStore::new(&config).expect("redis store")),
@@ -257,7 +264,8 @@ impl FaultyApp {
         );
         // Archiving at once, as the test servers do.
         let arbiter = Arbiter::new(store, SeatKeys::from_secret(TOKEN_SECRET.as_bytes()))
-            .with_archive_after(Duration::ZERO);
+            .with_archive_after(Duration::ZERO)
+            .with_stalled_round_after(stalled_round_after);
         let shutdown = CancellationToken::new();
         let api = ArbiterApi::new(
             arbiter.clone(),
@@ -1131,33 +1139,10 @@ async fn a_round_interrupted_half_way_is_completed_from_its_record(backend: Back
     let mut admin_client = app.admin_client().await;
     let mut client = app.client().await;
     let event = "Interrupted {Open}";
-    let player = |id: &str| proto::Player {
-        id: id.to_owned(),
-        name: id.to_uppercase(),
-        ..Default::default()
-    };
-    let request = proto::CreateRoundRequest {
-        request_id: "interrupted-round-1".into(),
-        event_id: event.into(),
-        round: 1,
-        boards: (1..=5)
-            .map(|n| proto::RoundBoard {
-                board: n,
-                white: Some(player(&format!("w{n}"))),
-                black: Some(player(&format!("b{n}"))),
-                overrides: None,
-            })
-            .collect(),
-        ..Default::default()
-    };
-    app.faults.commits_before_crash.store(2, Ordering::SeqCst);
-    app.faults.crash_after_commits.store(true, Ordering::SeqCst);
-    let status = expect_code(
-        admin_client
-            .create_round(common::admin(request.clone()))
-            .await,
-        Code::Unavailable,
-    );
+    let request = round_of("interrupted-round-1", event, 1, 5);
+    let status = app
+        .create_round_crashing(&mut admin_client, &request, 2)
+        .await;
     assert_eq!(reason(&status), "STORAGE_UNAVAILABLE");
     // Two games exist; the round's record says what the other three are.
     let event_id = EventId::parse(event).expect("event id");
@@ -1268,33 +1253,9 @@ async fn a_round_opened_during_a_standings_read_is_not_counted_in_part(backend: 
     app.faults.hold_next_listing.store(true, Ordering::SeqCst);
     let read = tokio::spawn(standings(app.clone()));
     app.faults.listing_reached.notified().await;
-    let player = |id: String| proto::Player {
-        id: id.clone(),
-        name: id.to_uppercase(),
-        ..Default::default()
-    };
-    let request = proto::CreateRoundRequest {
-        request_id: "overlapping-round-2".into(),
-        event_id: event.into(),
-        round: 2,
-        boards: (1..=5)
-            .map(|n| proto::RoundBoard {
-                board: n,
-                white: Some(player(format!("w{n}"))),
-                black: Some(player(format!("b{n}"))),
-                overrides: None,
-            })
-            .collect(),
-        ..Default::default()
-    };
-    app.faults.commits_before_crash.store(2, Ordering::SeqCst);
-    app.faults.crash_after_commits.store(true, Ordering::SeqCst);
-    expect_code(
-        admin_client
-            .create_round(common::admin(request.clone()))
-            .await,
-        Code::Unavailable,
-    );
+    let request = round_of("overlapping-round-2", event, 2, 5);
+    app.create_round_crashing(&mut admin_client, &request, 2)
+        .await;
     app.faults.listing_released.notify_one();
     let ids = |rows: &[proto::Standing]| {
         let mut ids: Vec<String> = rows
@@ -1330,6 +1291,51 @@ async fn a_round_opened_during_a_standings_read_is_not_counted_in_part(backend: 
     assert_eq!(created.games.len(), 5);
 }
 
+/// A round in creation a moment ago is most likely still being created by
+/// its own request: a listing of the event leaves it out rather than redo
+/// it (a crowd of readers would otherwise each create its games again).
+async fn a_listing_leaves_a_round_just_opened_to_its_own_request(backend: Backend) {
+    let app = FaultyApp::spawn_with(backend, false, Duration::from_secs(3_600)).await;
+    let mut admin_client = app.admin_client().await;
+    let mut client = app.client().await;
+    let event = "Young {Open}";
+    let request = round_of("young-round-1", event, 1, 4);
+    app.create_round_crashing(&mut admin_client, &request, 1)
+        .await;
+    app.faults
+        .crash_after_commits
+        .store(false, Ordering::SeqCst);
+    let games = client
+        .list_games(proto::ListGamesRequest {
+            event_id: event.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("list")
+        .into_inner()
+        .games;
+    assert!(games.is_empty(), "{games:?}");
+    let event_id = EventId::parse(event).expect("event id");
+    let record = app
+        .inner
+        .round(&event_id, 1)
+        .await
+        .expect("read")
+        .expect("record");
+    assert!(!encoding_round(&record.bytes).is_complete(), "not redone");
+    // A read of the round itself completes it, as ever.
+    let page = admin_client
+        .get_round(common::admin(proto::GetRoundRequest {
+            event_id: event.into(),
+            round: 1,
+            ..Default::default()
+        }))
+        .await
+        .expect("get round")
+        .into_inner();
+    assert_eq!(page.boards.len(), 4);
+}
+
 /// A round interrupted half-way is completed by the next listing of the
 /// event, which then shows all of its games.
 async fn a_listing_completes_an_interrupted_round(backend: Backend) {
@@ -1337,31 +1343,9 @@ async fn a_listing_completes_an_interrupted_round(backend: Backend) {
     let mut admin_client = app.admin_client().await;
     let mut client = app.client().await;
     let event = "Listed {Open}";
-    let player = |id: String| proto::Player {
-        id: id.clone(),
-        name: id.to_uppercase(),
-        ..Default::default()
-    };
-    let request = proto::CreateRoundRequest {
-        request_id: "listed-round-1".into(),
-        event_id: event.into(),
-        round: 1,
-        boards: (1..=4)
-            .map(|n| proto::RoundBoard {
-                board: n,
-                white: Some(player(format!("w{n}"))),
-                black: Some(player(format!("b{n}"))),
-                overrides: None,
-            })
-            .collect(),
-        ..Default::default()
-    };
-    app.faults.commits_before_crash.store(1, Ordering::SeqCst);
-    app.faults.crash_after_commits.store(true, Ordering::SeqCst);
-    expect_code(
-        admin_client.create_round(common::admin(request)).await,
-        Code::Unavailable,
-    );
+    let request = round_of("listed-round-1", event, 1, 4);
+    app.create_round_crashing(&mut admin_client, &request, 1)
+        .await;
     app.faults
         .crash_after_commits
         .store(false, Ordering::SeqCst);
@@ -1386,6 +1370,55 @@ async fn a_listing_completes_an_interrupted_round(backend: Backend) {
     assert_eq!(boards, [1, 2, 3, 4]);
 }
 
+/// A round of `event` with `boards` boards, `w1` against `b1` on board 1
+/// and so on, idempotent by `request_id`.
+fn round_of(request_id: &str, event: &str, round: i32, boards: i32) -> proto::CreateRoundRequest {
+    let player = |id: String| proto::Player {
+        name: id.to_uppercase(),
+        id,
+        ..Default::default()
+    };
+    proto::CreateRoundRequest {
+        request_id: request_id.into(),
+        event_id: event.into(),
+        round,
+        boards: (1..=boards)
+            .map(|n| proto::RoundBoard {
+                board: n,
+                white: Some(player(format!("w{n}"))),
+                black: Some(player(format!("b{n}"))),
+                overrides: None,
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+impl FaultyApp {
+    /// Sends `request` while the store dies after `commits` more commits:
+    /// the creation is interrupted there, and answers unavailable. The
+    /// store stays dead until the test revives it.
+    async fn create_round_crashing(
+        &self,
+        admin_client: &mut AdminClient,
+        request: &proto::CreateRoundRequest,
+        commits: usize,
+    ) -> tonic::Status {
+        self.faults
+            .commits_before_crash
+            .store(commits, Ordering::SeqCst);
+        self.faults
+            .crash_after_commits
+            .store(true, Ordering::SeqCst);
+        expect_code(
+            admin_client
+                .create_round(common::admin(request.clone()))
+                .await,
+            Code::Unavailable,
+        )
+    }
+}
+
 fn encoding_round(bytes: &[u8]) -> arbiter::domain::Round {
     arbiter::domain::stored::round_record::decode_round(bytes).expect("a round record")
 }
@@ -1394,6 +1427,7 @@ on_every_backend!(
     a_round_interrupted_half_way_is_completed_from_its_record,
     a_round_opened_during_a_standings_read_is_not_counted_in_part,
     a_listing_completes_an_interrupted_round,
+    a_listing_leaves_a_round_just_opened_to_its_own_request,
     a_creation_that_fails_after_its_listing_leaves_no_phantom,
     a_failed_shared_read_is_retried_not_fatal_to_its_watchers,
     a_move_whose_commit_fails_keeps_the_old_deadline,
@@ -1467,13 +1501,6 @@ impl Drop for ServerBinary {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|addr| addr.port())
-        .expect("a free loopback port")
-}
-
 async fn public_client(port: u16) -> Client {
     connect_retrying(|| ArbiterServiceClient::connect(format!("http://127.0.0.1:{port}"))).await
 }
@@ -1510,7 +1537,7 @@ async fn play_until_refused(port: u16, game: common::NewGame, answered: Arc<Atom
 async fn a_server_killed_mid_game_loses_no_deadline() {
     const GAMES: usize = 6;
     let redis = fresh_redis_config();
-    let first_port = free_port();
+    let first_port = crate::common::free_port().port();
     let mut first = ServerBinary::start(first_port, &redis);
     let mut admin = admin_client(first_port).await;
     let mut games = Vec::new();
@@ -1572,7 +1599,7 @@ async fn a_server_killed_mid_game_loses_no_deadline() {
     }
 
     // A second server on the same Redis: its sweeper finds every flag.
-    let second_port = free_port();
+    let second_port = crate::common::free_port().port();
     let _second = ServerBinary::start(second_port, &redis);
     let mut client = public_client(second_port).await;
     for game in &games {

@@ -58,14 +58,6 @@ fn attribute(span: &Span, key: &str) -> Option<String> {
         })
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("free port")
-        .local_addr()
-        .expect("address")
-        .port()
-}
-
 struct Server(Child);
 
 impl Drop for Server {
@@ -99,7 +91,7 @@ async fn calls_are_traced_into_the_callers_trace() {
             .add_service(TraceServiceServer::new(collector.clone()))
             .serve_with_incoming(TcpListenerStream::new(listener)),
     );
-    let port = free_port();
+    let port = crate::common::free_port().port();
     let logs = tempfile::NamedTempFile::new().expect("log file");
     let _server = Server(
         Command::new(env!("CARGO_BIN_EXE_chess-arbiter"))

@@ -815,3 +815,38 @@ pub fn every_method() -> Vec<String> {
     methods.sort();
     methods
 }
+
+/// A free port on the loopback interface.
+pub fn free_port() -> std::net::SocketAddr {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free loopback port")
+}
+
+/// `GET path` with `headers` (each line ending in `\r\n`) over a plain
+/// HTTP/1.1 connection to `port`: the status code, the head and the body's
+/// bytes; an error when the port does not answer.
+pub async fn http_get(
+    port: std::net::SocketAddr,
+    path: &str,
+    headers: &str,
+) -> std::io::Result<(u16, String, Vec<u8>)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(port).await?;
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n{headers}Connection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await?;
+    let mut reply = Vec::new();
+    stream.read_to_end(&mut reply).await?;
+    let split = reply
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| std::io::Error::other("no HTTP body"))?;
+    let head = String::from_utf8_lossy(&reply[..split]).into_owned();
+    let code = head
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .ok_or_else(|| std::io::Error::other(format!("no status code in {head}")))?;
+    Ok((code, head, reply[split + 4..].to_vec()))
+}
