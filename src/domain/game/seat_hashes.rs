@@ -22,7 +22,13 @@ impl TokenHash {
     }
 
     fn to_hex(self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut out = String::with_capacity(64);
+        for byte in self.0 {
+            out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+            out.push(char::from(DIGITS[usize::from(byte & 0xf)]));
+        }
+        out
     }
 
     fn from_hex(text: &str) -> Option<Self> {
@@ -37,16 +43,28 @@ impl TokenHash {
     }
 }
 
+/// In hex when readable (JSON), its 32 bytes in a binary form.
 impl Serialize for TokenHash {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_hex())
+        if s.is_human_readable() {
+            s.serialize_str(&self.to_hex())
+        } else {
+            s.serialize_bytes(&self.0)
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for TokenHash {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let malformed = || serde::de::Error::custom("malformed token hash");
+        if !d.is_human_readable() {
+            let bytes = serde_bytes::ByteBuf::deserialize(d)?;
+            return <[u8; 32]>::try_from(bytes.as_slice())
+                .map(Self)
+                .map_err(|_| malformed());
+        }
         let text = String::deserialize(d)?;
-        Self::from_hex(&text).ok_or_else(|| serde::de::Error::custom("malformed token hash"))
+        Self::from_hex(&text).ok_or_else(malformed)
     }
 }
 

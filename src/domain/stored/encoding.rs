@@ -1,15 +1,21 @@
 //! The stored form of games and events, versioned.
 //!
 //! A state or event is either a JSON envelope that names its schema,
-//! `{"schema":2,"game":{…}}` or `{"schema":2,"event":{…}}`, or a binary
+//! `{"schema":3,"game":{…}}` or `{"schema":3,"event":{…}}`, or a binary
 //! record (first byte [`packed::BINARY`], never `{`):
 //! - a move, the event nearly every commit writes, packed in about 60
 //!   bytes (see [`crate::domain::stored::packed`]);
+//! - the state of a game in progress, read and written on every move: the
+//!   kind byte, the schema byte, then the game in MessagePack with its
+//!   fields named (so a field added later reads as absent, as in JSON);
+//!   the types that know a compact form use it there (a position packed,
+//!   the repetition history as packed identities, token hashes as bytes),
+//!   see `is_human_readable` in `game::serde_chess` and
+//!   `game::repetition`;
 //! - the state of a game that has ended, its JSON deflated: it is written
 //!   rarely from then on, and a finished game should cost little memory.
 //!
-//! The state of a game in progress stays JSON, readable with `redis-cli`;
-//! the admin RPC `InspectGame` returns any game's stored records decoded
+//! The admin RPC `InspectGame` returns any game's stored records decoded
 //! to JSON (binary records and archives included). The schema
 //! number changes whenever the stored form does, so a replica can tell
 //! what it reads: a newer schema than it knows is refused with a clear
@@ -20,7 +26,8 @@
 //! Schema 0 is the bare JSON the first release wrote: a state without a
 //! setup (its creation request survives only as a digest, see
 //! `game::setup::legacy_fingerprint`) and events without an envelope. Schema 1 is
-//! schema 2 without binary records.
+//! schema 2 without binary records; schema 2 is schema 3 with the live state
+//! as JSON.
 
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
@@ -38,7 +45,7 @@ use crate::domain::{
 };
 
 /// The schema this release writes.
-pub const SCHEMA: u32 = 2;
+pub const SCHEMA: u32 = 3;
 
 /// The most a deflated state may inflate to: far above any real state.
 const MAX_STATE_BYTES: usize = 1 << 20;
@@ -162,20 +169,53 @@ fn schema_in_prefix(bytes: &[u8]) -> Option<u32> {
     std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()
 }
 
-/// A game's state in the current schema: JSON while the game is in
-/// progress, deflated JSON once it is over.
+/// A game's state in the current schema: the binary live state while the
+/// game is in progress, deflated JSON once it is over.
 pub fn encode_game(game: &Game) -> Result<Vec<u8>, DecodeError> {
+    if !game.is_over() {
+        let mut out = Vec::with_capacity(1024);
+        out.extend_from_slice(&LIVE_STATE_START);
+        rmp_serde::encode::write_named(&mut out, game).map_err(|err| DecodeError::Malformed {
+            what: "state",
+            detail: err.to_string(),
+        })?;
+        return Ok(out);
+    }
     let json = serde_json::to_vec(&EnvelopeOut {
         schema: SCHEMA,
         body: Body::Game(game),
     })
     .map_err(malformed("state"))?;
-    if game.is_over() {
-        let mut out = vec![packed::BINARY, kind::DEFLATED_STATE];
-        out.extend(miniz_oxide::deflate::compress_to_vec(&json, 6));
-        return Ok(out);
+    let mut out = vec![packed::BINARY, kind::DEFLATED_STATE];
+    out.extend(miniz_oxide::deflate::compress_to_vec(&json, 6));
+    Ok(out)
+}
+
+/// How a binary live state starts: the binary marker, its kind, and the
+/// schema it was written in (one byte).
+const LIVE_STATE_START: [u8; 3] = [packed::BINARY, kind::LIVE_STATE, SCHEMA as u8];
+
+/// A game from its binary live state (the bytes after its kind).
+fn decode_live_state(rest: &[u8]) -> Result<Game, DecodeError> {
+    let Some((&schema, body)) = rest.split_first() else {
+        return Err(DecodeError::Malformed {
+            what: "state",
+            detail: "a live state without its schema".to_owned(),
+        });
+    };
+    if u32::from(schema) > SCHEMA {
+        return Err(DecodeError::NewerSchema {
+            what: "state",
+            schema: u32::from(schema),
+        });
     }
-    Ok(json)
+    // Read in place (strings borrowed while they are parsed); a state cut
+    // short fails, and nothing this release writes follows one.
+    let game: Game = rmp_serde::from_slice(body).map_err(|err| DecodeError::Malformed {
+        what: "state",
+        detail: err.to_string(),
+    })?;
+    Ok(game)
 }
 
 /// A game's state as JSON in the current schema, whatever form it is
@@ -199,6 +239,9 @@ pub fn readable_event(event: &GameEvent) -> String {
 
 /// A game from its stored state, in any schema this release reads.
 pub fn decode_game(bytes: &[u8]) -> Result<Game, DecodeError> {
+    if let Some(rest) = bytes.strip_prefix(&[packed::BINARY, kind::LIVE_STATE]) {
+        return decode_live_state(rest);
+    }
     if let Some(deflated) = bytes.strip_prefix(&[packed::BINARY, kind::DEFLATED_STATE]) {
         let json = miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, MAX_STATE_BYTES)
             .map_err(|err| DecodeError::Malformed {

@@ -348,16 +348,13 @@ fn schema_1_records_still_decode() {
     // from it starts counting from zero, and is otherwise the same.
     let decoded = decode_game(&read("stored-v1/game.state.json")).expect("state");
     assert!(decoded.draw_requests().is_empty());
-    let counted = String::from_utf8(encode_game(&game).expect("encode")).expect("json");
+    let counted = readable_game(&game);
     let start = counted
         .find(",\"draw_requests\":")
         .expect("the golden game offered a draw");
     let end = start + counted[start..].find('}').expect("its end") + 1;
     let uncounted = format!("{}{}", &counted[..start], &counted[end..]);
-    assert_eq!(
-        String::from_utf8(encode_game(&decoded).expect("encode")).expect("json"),
-        uncounted
-    );
+    assert_eq!(readable_game(&decoded), uncounted);
     let log = read("stored-v1/game.events.jsonl");
     let stored: Vec<GameEvent> = log
         .split(|b| *b == b'\n')
@@ -379,17 +376,73 @@ fn hex_lines(records: &[Vec<u8>]) -> Vec<u8> {
     out.into_bytes()
 }
 
-#[test]
-fn schema_2_bytes_are_pinned() {
-    let (game, events) = golden_game();
-    let state = encode_game(&game).expect("encode");
-    golden("stored-v2/game.state.json", &state);
+/// Records from a hex file, one a line.
+fn from_hex_lines(bytes: &[u8]) -> Vec<Vec<u8>> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(|line| {
+            (0..line.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&line[i..i + 2], 16).expect("hex"))
+                .collect()
+        })
+        .collect()
+}
+
+/// Checks that the schema 2 files `name` (a JSON state and hex events)
+/// still decode to `game` and `events`.
+#[track_caller]
+fn schema_2_decodes(name: &str, game: &Game, events: &[GameEvent]) {
+    let state = read(&format!("stored-v2/{name}.state.json"));
+    assert!(state.starts_with(br#"{"schema":2,"#));
+    assert_eq!(&decode_game(&state).expect("decode"), game, "{name}");
+    let log = from_hex_lines(&read(&format!("stored-v2/{name}.events.hex")));
+    assert_eq!(log.len(), events.len(), "{name}");
+    for (bytes, event) in log.iter().zip(events) {
+        assert_eq!(&decode_event(bytes).expect("decode"), event, "{name}");
+    }
+}
+
+/// Pins the current schema's bytes of `game` (binary, hex) and `events`
+/// under `stored-v3/{name}`, and checks that they read back.
+#[track_caller]
+fn schema_3_pinned(name: &str, game: &Game, events: &[GameEvent]) -> Vec<Vec<u8>> {
+    let state = encode_game(game).expect("encode");
+    assert_eq!(&state[..3], &[0xA2, 4, 3], "a live state, schema 3");
+    golden(
+        &format!("stored-v3/{name}.state.hex"),
+        &hex_lines(std::slice::from_ref(&state)),
+    );
+    assert_eq!(&decode_game(&state).expect("decode"), game, "{name}");
     let log: Vec<Vec<u8>> = events
         .iter()
         .map(|event| encode_event(event).expect("encode"))
         .collect();
-    golden("stored-v2/game.events.hex", &hex_lines(&log));
-    assert_eq!(decode_game(&state).expect("decode"), game);
+    golden(&format!("stored-v3/{name}.events.hex"), &hex_lines(&log));
+    for (bytes, event) in log.iter().zip(events) {
+        assert_eq!(&decode_event(bytes).expect("decode"), event, "{name}");
+    }
+    log
+}
+
+#[test]
+fn schema_2_records_still_decode() {
+    let (game, events) = golden_game();
+    schema_2_decodes("game", &game, &events);
+    let (game, events) = lag_golden_game();
+    schema_2_decodes("lag", &game, &events);
+    let (game, events) = delayed_golden_game();
+    schema_2_decodes("delayed", &game, &events);
+    let (game, _) = golden_game();
+    let over = finished_golden_game(&game);
+    let finished = from_hex_lines(&read("stored-v2/finished.state.hex"));
+    assert_eq!(decode_game(&finished[0]).expect("decode"), over);
+}
+
+#[test]
+fn schema_3_bytes_are_pinned() {
+    let (game, events) = golden_game();
+    let log = schema_3_pinned("game", &game, &events);
     for (bytes, event) in log.iter().zip(&events) {
         assert_eq!(&decode_event(bytes).expect("decode"), event);
     }
@@ -398,6 +451,16 @@ fn schema_2_bytes_are_pinned() {
         let packed = bytes.first() == Some(&0xA2);
         assert_eq!(packed, event.move_record().is_some(), "{event:?}");
     }
+    // Readable through InspectGame as JSON, the history as EPDs.
+    let readable = readable_game(&game);
+    assert!(readable.starts_with(r#"{"schema":3,"game":"#), "{readable}");
+    assert!(
+        readable.contains(
+            r#""positions":["rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -"]"#
+        ),
+        "{readable}"
+    );
+    assert_eq!(decode_game(readable.as_bytes()).expect("readable"), game);
 }
 
 /// A blitz game that compensates lag: the state keeps the policy and each
@@ -466,7 +529,7 @@ fn lag_golden_game() -> (Game, Vec<GameEvent>) {
 }
 
 #[test]
-fn schema_2_bytes_with_lag_compensation_are_pinned() {
+fn schema_3_bytes_with_lag_compensation_are_pinned() {
     let (game, events) = lag_golden_game();
     let credits: Vec<u64> = events
         .iter()
@@ -475,29 +538,24 @@ fn schema_2_bytes_with_lag_compensation_are_pinned() {
         .map(|time| time.lag_credit_ms)
         .collect();
     assert_eq!(credits, [300, 1_500, 0, 500]);
-    let state = encode_game(&game).expect("encode");
-    golden("stored-v2/lag.state.json", &state);
-    let log: Vec<Vec<u8>> = events
-        .iter()
-        .map(|event| encode_event(event).expect("encode"))
-        .collect();
-    golden("stored-v2/lag.events.hex", &hex_lines(&log));
-    assert_eq!(decode_game(&state).expect("decode"), game);
+    let log = schema_3_pinned("lag", &game, &events);
     for (bytes, event) in log.iter().zip(&events) {
-        assert_eq!(&decode_event(bytes).expect("decode"), event);
         let packed = bytes.first() == Some(&0xA2);
         assert_eq!(packed, event.move_record().is_some(), "{event:?}");
     }
 }
 
+/// The golden game, resigned by Black.
+fn finished_golden_game(game: &Game) -> Game {
+    let now = Timestamp::from_unix_millis(1_800_000_005_000);
+    changed_game(game.resign(Color::Black, now))
+}
+
 #[test]
 fn a_finished_game_is_stored_deflated_and_reads_back() {
     let (game, _) = golden_game();
-    let now = Timestamp::from_unix_millis(1_800_000_005_000);
-    let Ok(Decision::Changed { game: over, .. }) = game.resign(Color::Black, now) else {
-        panic!("resignation refused");
-    };
-    let json_len = encode_game(&game).expect("encode").len();
+    let over = finished_golden_game(&game);
+    let json_len = readable_game(&game).len();
     let bytes = encode_game(&over).expect("encode");
     assert_eq!(&bytes[..2], &[0xA2, 2]);
     assert!(
@@ -505,9 +563,9 @@ fn a_finished_game_is_stored_deflated_and_reads_back() {
         "{} bytes against {json_len}",
         bytes.len()
     );
-    assert_eq!(decode_game(&bytes).expect("decode"), *over);
+    assert_eq!(decode_game(&bytes).expect("decode"), over);
     golden(
-        "stored-v2/finished.state.hex",
+        "stored-v3/finished.state.hex",
         &hex_lines(std::slice::from_ref(&bytes)),
     );
     for len in 2..bytes.len() {
@@ -518,10 +576,17 @@ fn a_finished_game_is_stored_deflated_and_reads_back() {
 #[test]
 fn newer_and_malformed_records_are_refused_with_the_reason() {
     assert_eq!(
-        decode_game(br#"{"schema":3,"game":{}}"#),
+        decode_game(br#"{"schema":4,"game":{}}"#),
         Err(DecodeError::NewerSchema {
             what: "state",
-            schema: 3
+            schema: 4
+        })
+    );
+    assert_eq!(
+        decode_game(&[0xA2, 4, 4, 0x80]),
+        Err(DecodeError::NewerSchema {
+            what: "state",
+            schema: 4
         })
     );
     assert_eq!(
@@ -546,6 +611,21 @@ fn newer_and_malformed_records_are_refused_with_the_reason() {
             decode_event(junk),
             Err(DecodeError::Malformed { what: "event", .. })
         ));
+    }
+    // A live state cut short or empty.
+    let (game, _) = golden_game();
+    let state = encode_game(&game).expect("encode");
+    for junk in [&b"\xa2\x04"[..], b"\xa2\x04\x03", b"\xa2\x04\x03\x80"] {
+        assert!(
+            matches!(
+                decode_game(junk),
+                Err(DecodeError::Malformed { what: "state", .. })
+            ),
+            "{junk:?}"
+        );
+    }
+    for len in 3..state.len() {
+        assert!(decode_game(&state[..len]).is_err(), "{len} bytes decoded");
     }
 }
 
@@ -586,16 +666,9 @@ fn schema_0_armageddon_draws_read_back_as_draws_on_the_board() {
     assert_eq!(score.map(|s| s.scored_as), Some(Outcome::BlackWins));
 }
 
-#[test]
-fn a_delayed_game_keeps_its_delay_and_games_without_one_their_bytes() {
-    // Games stored before delays existed (and every live game) read as live.
-    for path in ["stored-v2/game.state.json", "stored-v1/game.state.json"] {
-        let game = decode_game(&read(path)).expect("state");
-        assert!(game.setup().broadcast_delay().is_live(), "{path}");
-    }
+/// The golden game's setup with a 15-minute broadcast delay, after 1. e4.
+fn delayed_golden_game() -> (Game, Vec<GameEvent>) {
     let (original, _) = golden_game();
-    assert!(!readable_game(&original).contains("broadcast_delay"));
-
     let t0 = original.created_at();
     let delay = BroadcastDelay::parse("broadcast_delay_millis", 900_000).expect("15 minutes");
     let setup = original.setup().clone().with_broadcast_delay(delay);
@@ -608,24 +681,29 @@ fn a_delayed_game_keeps_its_delay_and_games_without_one_their_bytes() {
     else {
         panic!("e4 refused");
     };
-    let state = encode_game(&game).expect("encode");
-    golden("stored-v2/delayed.state.json", &state);
+    (*game, std::iter::once(created).chain(moved).collect())
+}
+
+#[test]
+fn a_delayed_game_keeps_its_delay_and_games_without_one_their_bytes() {
+    // Games stored before delays existed (and every live game) read as live.
+    for path in ["stored-v2/game.state.json", "stored-v1/game.state.json"] {
+        let game = decode_game(&read(path)).expect("state");
+        assert!(game.setup().broadcast_delay().is_live(), "{path}");
+    }
+    let (original, _) = golden_game();
+    assert!(!readable_game(&original).contains("broadcast_delay"));
+
+    let delay = BroadcastDelay::parse("broadcast_delay_millis", 900_000).expect("15 minutes");
+    let (game, events) = delayed_golden_game();
+    let t0 = game.created_at();
+    let log = schema_3_pinned("delayed", &game, &events);
     assert!(
-        String::from_utf8_lossy(&state).contains("\"broadcast_delay\":900000"),
+        readable_game(&game).contains("\"broadcast_delay\":900000"),
         "the setup keeps the delay"
     );
-    let decoded = decode_game(&state).expect("decode");
-    assert_eq!(decoded, *game);
+    let decoded = decode_game(&encode_game(&game).expect("encode")).expect("decode");
     assert_eq!(decoded.setup().broadcast_delay(), delay);
-    let events: Vec<GameEvent> = std::iter::once(created).chain(moved).collect();
-    let log: Vec<Vec<u8>> = events
-        .iter()
-        .map(|event| encode_event(event).expect("encode"))
-        .collect();
-    golden("stored-v2/delayed.events.hex", &hex_lines(&log));
-    for (bytes, event) in log.iter().zip(&events) {
-        assert_eq!(&decode_event(bytes).expect("decode"), event);
-    }
     let EventKind::GameCreated { setup } = &decode_event(&log[0]).expect("created").kind else {
         panic!("the log starts with the creation");
     };
@@ -672,4 +750,53 @@ fn the_schema_is_read_from_the_envelope_s_start() {
             String::from_utf8_lossy(other)
         );
     }
+}
+
+#[test]
+fn the_binary_live_state_keeps_the_repetition_history_and_the_castling_rules() {
+    // Knights out and back twice: the position after 2... d6 recurs, and
+    // the history must say so after a round trip in either form.
+    let (mut game, _) = golden_game();
+    let t0 = game.created_at();
+    for (i, text) in ["Nc3", "Nc6", "Nb1", "Nb8", "Nc3", "Nc6", "Nb1", "Nb8"]
+        .iter()
+        .enumerate()
+    {
+        let now = t0.plus_millis(10_000 + 1_000 * i as u64);
+        game = changed_game(game.play_move(game.side_to_move(), game.ply(), text, false, now));
+    }
+    assert_eq!(game.repetition_count(), 3);
+    assert!(game.can_claim_threefold());
+    let binary = decode_game(&encode_game(&game).expect("encode")).expect("binary");
+    let readable = decode_game(readable_game(&game).as_bytes()).expect("readable");
+    for decoded in [&binary, &readable] {
+        assert_eq!(decoded, &game);
+        assert_eq!(decoded.repetition_count(), 3);
+        assert!(decoded.can_claim_threefold());
+    }
+
+    // A Chess960 game keeps its castling rules and rooks.
+    let (white, black, pairing) = alice_bob(Pairing::default());
+    let request = NewGame::new(
+        white,
+        black,
+        Variant::Chess960,
+        &StartPosition::Chess960(0),
+        pairing,
+        GameRules::default(),
+    )
+    .expect("request");
+    let (game, _) = Game::create(
+        GameId::parse("golden-960").expect("id"),
+        request,
+        game.seats(),
+        t0,
+    );
+    let game = changed_game(game.play_move(Color::White, Ply::START, "g3", false, t0));
+    let bytes = encode_game(&game).expect("encode");
+    assert_eq!(&bytes[..2], &[0xA2, 4], "a game in progress");
+    let decoded = decode_game(&bytes).expect("binary");
+    assert_eq!(decoded, game);
+    assert_eq!(decoded.position().castles().mode(), CastlingMode::Chess960);
+    assert_eq!(decoded.fen(), game.fen());
 }

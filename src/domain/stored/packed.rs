@@ -36,6 +36,9 @@ pub mod kind {
     pub const DEFLATED_STATE: u8 = 2;
     /// The archived log of a game that has ended.
     pub const ARCHIVE: u8 = 3;
+    /// The state of a game in progress, in MessagePack (see
+    /// [`crate::domain::stored::encoding`]).
+    pub const LIVE_STATE: u8 = 4;
 }
 
 const COLOR_BLACK: u8 = 1;
