@@ -31,7 +31,7 @@ use std::{
     collections::HashMap,
     io::Write as _,
     sync::{Arc, Mutex, PoisonError},
-    time::{Duration, Instant},
+    time::{Duration, Instant, SystemTime},
 };
 
 use axum::{
@@ -76,6 +76,9 @@ struct Built {
     gzip: Bytes,
     etag: HeaderValue,
     gzip_etag: HeaderValue,
+    /// When the text was first built as it is (kept across rebuilds that
+    /// find it unchanged), to the second: its `Last-Modified`.
+    modified: SystemTime,
 }
 
 /// What a subject serves: its PGN and, for a round, its DGT-style index
@@ -84,6 +87,29 @@ struct Answers {
     pgn: Built,
     index: Option<Built>,
     games: Vec<Built>,
+}
+
+impl Answers {
+    /// Each body that `before` (the subject's previous answers) had with
+    /// the same text keeps the time it was first built.
+    fn dated_after(mut self, before: Option<&Answers>) -> Self {
+        let Some(before) = before else {
+            return self;
+        };
+        let keep = |now: &mut Built, then: &Built| {
+            if now.etag == then.etag {
+                now.modified = then.modified;
+            }
+        };
+        keep(&mut self.pgn, &before.pgn);
+        if let (Some(now), Some(then)) = (self.index.as_mut(), before.index.as_ref()) {
+            keep(now, then);
+        }
+        for (now, then) in self.games.iter_mut().zip(&before.games) {
+            keep(now, then);
+        }
+        self
+    }
 }
 
 /// One subject's answers, built by the first poll that asks for them.
@@ -116,11 +142,12 @@ impl Feed {
     /// built now (once, for every poll that asks meanwhile). A failed
     /// build is not kept.
     async fn answer(&self, subject: Subject) -> Result<Arc<Slot>, ArbiterError> {
-        let slot = {
+        let (slot, before) = {
             let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
             match kept.get(&subject) {
-                Some(slot) if slot.made.elapsed() < FRESH_FOR => slot.clone(),
-                _ => {
+                Some(slot) if slot.made.elapsed() < FRESH_FOR => (slot.clone(), None),
+                previous => {
+                    let before = previous.cloned();
                     if kept.len() >= MAX_KEPT {
                         kept.retain(|_, slot| slot.made.elapsed() < FRESH_FOR);
                     }
@@ -129,7 +156,7 @@ impl Feed {
                         built: OnceCell::new(),
                     });
                     kept.insert(subject.clone(), slot.clone());
-                    slot
+                    (slot, before)
                 }
             }
         };
@@ -143,7 +170,7 @@ impl Feed {
                         Reader::Token(None)
                     }
                 };
-                Ok::<_, ArbiterError>(match &subject {
+                let answers = match &subject {
                     Subject::Game(id, live) => Answers {
                         pgn: built(self.arbiter.broadcast_game(id, &reader(*live)).await?),
                         index: None,
@@ -156,7 +183,9 @@ impl Feed {
                             .await?;
                         answers(&games, round.is_some())
                     }
-                })
+                };
+                let before = before.as_ref().and_then(|slot| slot.built.get());
+                Ok::<_, ArbiterError>(answers.dated_after(before))
             })
             .await;
         if let Err(err) = built {
@@ -244,6 +273,7 @@ fn built(text: String) -> Built {
             .unwrap_or_else(|_| HeaderValue::from_static("\"\""))
     };
     Built {
+        modified: SystemTime::now(),
         etag: tag(""),
         gzip_etag: tag("-gz"),
         text: Bytes::from(text),
@@ -276,8 +306,9 @@ async fn game(State(feed): State<Feed>, Path(file): Path<String>, headers: Heade
         Ok(id) => id,
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
     };
-    let read = feed.answer(Subject::Game(id, feed.live(&headers))).await;
-    answer(read, &headers, PGN, "", |answers| Some(&answers.pgn))
+    let live = feed.live(&headers);
+    let read = feed.answer(Subject::Game(id, live)).await;
+    answer(read, live, &headers, PGN, "", |answers| Some(&answers.pgn))
 }
 
 async fn event(
@@ -289,12 +320,16 @@ async fn event(
         Ok(id) => id,
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
     };
-    let read = feed
-        .answer(Subject::Event(event_id, None, feed.live(&headers)))
-        .await;
-    answer(read, &headers, PGN, "the event has no games", |answers| {
-        Some(&answers.pgn)
-    })
+    let live = feed.live(&headers);
+    let read = feed.answer(Subject::Event(event_id, None, live)).await;
+    answer(
+        read,
+        live,
+        &headers,
+        PGN,
+        "the event has no games",
+        |answers| Some(&answers.pgn),
+    )
 }
 
 /// What a round's URL names: its games in one PGN, its index, or one game
@@ -341,17 +376,21 @@ async fn round(
         Ok(Err(status)) => return refused(StatusCode::BAD_REQUEST, status.message()),
         Err(_) => return refused(StatusCode::BAD_REQUEST, "the round is not a number"),
     };
+    let live = feed.live(&headers);
     let read = feed
-        .answer(Subject::Event(event_id, Some(number), feed.live(&headers)))
+        .answer(Subject::Event(event_id, Some(number), live))
         .await;
     let empty = "the event has no games in this round";
     match file {
-        RoundFile::Games => answer(read, &headers, PGN, empty, |answers| Some(&answers.pgn)),
-        RoundFile::Index => answer(read, &headers, JSON, empty, |answers| {
+        RoundFile::Games => answer(read, live, &headers, PGN, empty, |answers| {
+            Some(&answers.pgn)
+        }),
+        RoundFile::Index => answer(read, live, &headers, JSON, empty, |answers| {
             answers.index.as_ref()
         }),
         RoundFile::Game(n) => answer(
             read,
+            live,
             &headers,
             PGN,
             "the round has no such game",
@@ -383,6 +422,7 @@ fn matches(headers: &HeaderMap, etag: &HeaderValue) -> bool {
 /// of text.
 fn answer(
     read: Result<Arc<Slot>, ArbiterError>,
+    live: bool,
     headers: &HeaderMap,
     content_type: &'static str,
     empty: &str,
@@ -410,7 +450,19 @@ fn answer(
     } else {
         (&built.etag, built.text.clone())
     };
-    let mut response = if matches(headers, &built.etag) || matches(headers, &built.gzip_etag) {
+    let modified = httpdate::fmt_http_date(built.modified);
+    // A tag, when the poller sends one, decides; a date only without
+    // (RFC 9110, 13.1.3).
+    let unchanged = if headers.contains_key(header::IF_NONE_MATCH) {
+        matches(headers, &built.etag) || matches(headers, &built.gzip_etag)
+    } else {
+        headers
+            .get(header::IF_MODIFIED_SINCE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| httpdate::parse_http_date(value).ok())
+            .is_some_and(|since| httpdate::HttpDate::from(built.modified) <= since.into())
+    };
+    let mut response = if unchanged {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
         let mut response = body.into_response();
@@ -423,7 +475,18 @@ fn answer(
     };
     let out = response.headers_mut();
     out.insert(header::ETAG, etag.clone());
-    out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if let Ok(modified) = HeaderValue::from_str(&modified) {
+        out.insert(header::LAST_MODIFIED, modified);
+    }
+    // The public feed may be kept by a shared cache for as long as a
+    // replica keeps an answer (it shows nothing the delay hides); the live
+    // feed never (it is the organiser's, read with a credential).
+    let cache = if live {
+        "private, no-store"
+    } else {
+        "public, max-age=1"
+    };
+    out.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     out.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
     response
 }

@@ -4,11 +4,11 @@
 
 use std::{net::SocketAddr, time::Duration};
 
-use arbiter::proto;
+use arbiter::{proto, server::Settings};
 
 use crate::common::{
     self, Backend, NewGame, TestApp, create, create_request, free_port, make_move, pairing, period,
-    seat, settings,
+    resign, seat, settings,
 };
 
 const EVENT: &str = "Club Open {2026}";
@@ -17,10 +17,46 @@ const EVENT_PATH: &str = "Club%20Open%20%7B2026%7D";
 
 /// A server on `backend` with its feed on a port of its own.
 async fn spawn(backend: Backend) -> (TestApp, SocketAddr) {
-    let port = free_port();
-    let mut settings = settings(backend.store());
-    settings.feed_listen = Some(port);
-    (TestApp::spawn_with(settings, None).await, port)
+    spawn_feed(backend, |_| {}).await
+}
+
+/// A server whose feed listens on a free port, with `adjust` applied to
+/// its settings. A port probed free can be taken by another test's server
+/// before this one binds it (the server then stops): the feed is checked
+/// to be this server's, and another port tried, a few times at most.
+async fn spawn_feed(backend: Backend, adjust: impl Fn(&mut Settings)) -> (TestApp, SocketAddr) {
+    let mut seen = Vec::new();
+    for _ in 0..5 {
+        let port = free_port();
+        let mut settings = settings(backend.store());
+        settings.feed_listen = Some(port);
+        adjust(&mut settings);
+        let app = TestApp::spawn_with(settings, None).await;
+        match ours(port).await {
+            Ok(()) => return (app, port),
+            Err(why) => seen.push(format!("{port}: {why}")),
+        }
+    }
+    panic!("the feed never listened: {seen:#?}");
+}
+
+/// Whether the feed at `port` answers as this project's does (an unknown
+/// game is a 404 with a line of text), within five seconds.
+async fn ours(port: SocketAddr) -> Result<(), String> {
+    tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Ok((code, _, body)) = common::http_get(port, "/games/none.pgn", "").await {
+                return if code == 404 && body.ends_with(b"\n") {
+                    Ok(())
+                } else {
+                    Err(format!("another server answers: {code}"))
+                };
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .map_err(|_| "no answer".to_owned())?
 }
 
 /// `GET path` over a plain HTTP/1.1 connection: the status line's code,
@@ -225,25 +261,30 @@ async fn the_feed_keeps_the_broadcast_delay(backend: Backend) {
     let (code, _, body) = get(port, &format!("/games/{}.pgn", delayed.id)).await;
     assert_eq!(code, 200);
     assert!(body.contains(&format!("[GameId \"{}\"]", delayed.id)));
+    // (The move's text: a random game id may hold "d4".)
     assert!(
-        !body.contains("d4"),
+        !body.contains("1. d4"),
         "the move is ten minutes from public: {body}"
     );
     let round_path = format!("/events/{EVENT_PATH}/rounds/1/games.pgn");
     let (_, _, round) = get(port, &round_path).await;
-    assert!(!round.contains("d4"), "{round}");
+    assert!(!round.contains("1. d4"), "{round}");
     // The organiser's own relay, with the admin token, reads it live; a
     // wrong token is the public.
     let live = format!("Authorization: Bearer {}\r\n", common::ADMIN_TOKEN);
     for path in [format!("/games/{}.pgn", delayed.id), round_path.clone()] {
-        let (code, _, body) = get_with(port, &path, &live).await;
+        let (code, head, body) = get_with(port, &path, &live).await;
         assert_eq!(code, 200);
+        // Never kept by a shared cache, unlike the public feed.
+        assert_eq!(header(&head, "cache-control"), Some("private, no-store"));
+        let (_, public, _) = get_with(port, &path, "").await;
+        assert_eq!(header(&public, "cache-control"), Some("public, max-age=1"));
         assert!(
             String::from_utf8(body).expect("UTF-8").contains("1. d4"),
             "{path} live"
         );
         let (_, _, body) = get_with(port, &path, "Authorization: Bearer wrong\r\n").await;
-        assert!(!String::from_utf8(body).expect("UTF-8").contains("d4"));
+        assert!(!String::from_utf8(body).expect("UTF-8").contains("1. d4"));
     }
 }
 
@@ -282,12 +323,11 @@ async fn the_feed_refuses_what_it_cannot_serve(backend: Backend) {
 /// poller that takes gzip gets the same text compressed; a crowd of polls
 /// at once costs the store one read of the event's list.
 async fn polls_are_cheap_with_etags_gzip_and_one_build(backend: Backend) {
-    let port = free_port();
-    let metrics = free_port();
-    let mut settings = settings(backend.store());
-    settings.feed_listen = Some(port);
-    settings.metrics_listen = Some(metrics);
-    let app = TestApp::spawn_with(settings, None).await;
+    let (app, port) = spawn_feed(backend, |settings| {
+        settings.metrics_listen = Some(free_port());
+    })
+    .await;
+    let metrics = app.settings.metrics_listen.expect("a metrics port");
     let mut client = app.client().await;
     let board = game(&app, 1, 1, 0).await;
     let path = format!("/events/{EVENT_PATH}/rounds/1/games.pgn");
@@ -312,6 +352,46 @@ async fn polls_are_cheap_with_etags_gzip_and_one_build(backend: Backend) {
     std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gzipped[..]), &mut text)
         .expect("gzip");
     assert_eq!(text.as_bytes(), &body[..]);
+
+    // Last-Modified: If-Modified-Since with it is a 304 (without a tag),
+    // and a rebuild that finds the text unchanged keeps the date.
+    let (_, head, _) = get_with(port, &path, "").await;
+    let modified = header(&head, "last-modified")
+        .expect("a Last-Modified")
+        .to_owned();
+    let (code, _, _) = get_with(port, &path, &format!("If-Modified-Since: {modified}\r\n")).await;
+    assert_eq!(code, 304);
+    let (code, _, _) = get_with(
+        port,
+        &path,
+        "If-Modified-Since: Mon, 01 Jan 2001 00:00:00 GMT\r\n",
+    )
+    .await;
+    assert_eq!(code, 200, "changed since 2001");
+    // A tag that does not match decides over a date that does.
+    let (code, _, _) = get_with(
+        port,
+        &path,
+        &format!("If-None-Match: \"other\"\r\nIf-Modified-Since: {modified}\r\n"),
+    )
+    .await;
+    assert_eq!(code, 200, "the tag decides");
+    // A game that has ended does not change (a running one's clocks do):
+    // rebuilt a second later, it keeps its tag and its date.
+    let over = game(&app, 2, 1, 0).await;
+    seat(&mut client, &over.white, resign(&over.id))
+        .await
+        .expect("resigned");
+    let over_path = format!("/games/{}.pgn", over.id);
+    let (_, first, _) = get_with(port, &over_path, "").await;
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    let (_, rebuilt, _) = get_with(port, &over_path, "").await;
+    assert_eq!(header(&rebuilt, "etag"), header(&first, "etag"));
+    assert!(header(&first, "last-modified").is_some());
+    assert_eq!(
+        header(&rebuilt, "last-modified"),
+        header(&first, "last-modified")
+    );
 
     // A move: once the answer is rebuilt (within a second), the old tag no
     // longer matches.
@@ -368,11 +448,10 @@ on_every_backend!(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_connections_do_not_hold_the_feed() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let port = free_port();
-    let mut settings = settings(Backend::Memory.store());
-    settings.feed_listen = Some(port);
-    settings.feed_limits = (2, Duration::from_secs(1));
-    let _app = TestApp::spawn_with(settings, None).await;
+    let (_app, port) = spawn_feed(Backend::Memory, |settings| {
+        settings.feed_limits = (2, Duration::from_secs(1));
+    })
+    .await;
     // The port answers.
     assert_eq!(get(port, "/games/none.pgn").await.0, 404);
     // Two clients connect and send nothing: they hold both places...
