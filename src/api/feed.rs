@@ -42,6 +42,7 @@ use axum::{
     response::{IntoResponse, Response},
     routing::get,
 };
+use httpdate::HttpDate;
 use sha2::{Digest, Sha256};
 use tokio::sync::OnceCell;
 use tonic::Code;
@@ -77,8 +78,9 @@ struct Built {
     etag: HeaderValue,
     gzip_etag: HeaderValue,
     /// When the text was first built as it is (kept across rebuilds that
-    /// find it unchanged), to the second: its `Last-Modified`.
-    modified: SystemTime,
+    /// find it unchanged), to the second, and as its `Last-Modified`.
+    modified: HttpDate,
+    last_modified: HeaderValue,
 }
 
 /// What a subject serves: its PGN and, for a round, its DGT-style index
@@ -99,6 +101,7 @@ impl Answers {
         let keep = |now: &mut Built, then: &Built| {
             if now.etag == then.etag {
                 now.modified = then.modified;
+                now.last_modified = then.last_modified.clone();
             }
         };
         keep(&mut self.pgn, &before.pgn);
@@ -272,8 +275,11 @@ fn built(text: String) -> Built {
         HeaderValue::from_str(&format!("\"{hex}{suffix}\""))
             .unwrap_or_else(|_| HeaderValue::from_static("\"\""))
     };
+    let modified = HttpDate::from(SystemTime::now());
     Built {
-        modified: SystemTime::now(),
+        last_modified: HeaderValue::from_str(&modified.to_string())
+            .unwrap_or_else(|_| HeaderValue::from_static("")),
+        modified,
         etag: tag(""),
         gzip_etag: tag("-gz"),
         text: Bytes::from(text),
@@ -450,7 +456,6 @@ fn answer(
     } else {
         (&built.etag, built.text.clone())
     };
-    let modified = httpdate::fmt_http_date(built.modified);
     // A tag, when the poller sends one, decides; a date only without
     // (RFC 9110, 13.1.3).
     let unchanged = if headers.contains_key(header::IF_NONE_MATCH) {
@@ -459,8 +464,8 @@ fn answer(
         headers
             .get(header::IF_MODIFIED_SINCE)
             .and_then(|value| value.to_str().ok())
-            .and_then(|value| httpdate::parse_http_date(value).ok())
-            .is_some_and(|since| httpdate::HttpDate::from(built.modified) <= since.into())
+            .and_then(|value| value.parse::<HttpDate>().ok())
+            .is_some_and(|since| built.modified <= since)
     };
     let mut response = if unchanged {
         StatusCode::NOT_MODIFIED.into_response()
@@ -475,9 +480,7 @@ fn answer(
     };
     let out = response.headers_mut();
     out.insert(header::ETAG, etag.clone());
-    if let Ok(modified) = HeaderValue::from_str(&modified) {
-        out.insert(header::LAST_MODIFIED, modified);
-    }
+    out.insert(header::LAST_MODIFIED, built.last_modified.clone());
     // The public feed may be kept by a shared cache for as long as a
     // replica keeps an answer (it shows nothing the delay hides); the live
     // feed never (it is the organiser's, read with a credential).

@@ -126,9 +126,9 @@ impl Repetition {
         })
     }
 
-    /// How many times `identity` is in the history.
-    fn occurrences(&self, identity: &Identity) -> usize {
-        let (header, bytes) = (identity.header(), identity.bytes());
+    /// How many times the identity of `header` and `bytes` is in the
+    /// history.
+    fn occurrences(&self, header: u8, bytes: &[u8]) -> usize {
         self.iter()
             .filter(|&(h, b)| h == header && b == bytes)
             .count()
@@ -145,16 +145,15 @@ impl Repetition {
 
     /// How often `pos` has appeared, counting the current position.
     pub fn count(&self, pos: &Chess) -> usize {
-        self.occurrences(&Identity::of(pos))
+        let identity = Identity::of(pos);
+        self.occurrences(identity.header(), identity.bytes())
     }
 
     /// How often the current position has appeared (at least 1).
     pub fn current_count(&self) -> usize {
-        self.iter().last().map_or(0, |(header, bytes)| {
-            self.iter()
-                .filter(|&(h, b)| h == header && b == bytes)
-                .count()
-        })
+        self.iter()
+            .last()
+            .map_or(0, |(header, bytes)| self.occurrences(header, bytes))
     }
 
     /// How often the position after a move would have appeared, counting
