@@ -5,7 +5,8 @@
 //!
 //! - `GET /games/{game}.pgn`: one game;
 //! - `GET /events/{event}/games.pgn`: every game of an event, in round and
-//!   board order;
+//!   board order, sent round after round from the rounds' own answers
+//!   (never built in one piece);
 //! - `GET /events/{event}/rounds/{round}/games.pgn`: the games of one
 //!   round, in board order (what a lichess broadcast round polls);
 //! - `GET /events/{event}/rounds/{round}/round.json` (or `index.json`) and
@@ -36,7 +37,7 @@ use std::{
 
 use axum::{
     Router,
-    body::Bytes,
+    body::{Body, Bytes},
     extract::{Path, State},
     http::{HeaderMap, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
@@ -65,30 +66,60 @@ const MAX_KEPT: usize = 4_096;
 
 /// What a URL serves, and to whom: the public, or (`live`) the holder of
 /// the admin token, who reads every game live.
+/// A round is built on its own (round 0: the games without a round); the
+/// whole event is served round after round from the rounds' answers.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Subject {
     Game(GameId, bool),
-    Event(EventId, Option<u32>, bool),
+    Round(EventId, u32, bool),
+}
+
+/// What a body is known by: its strong tags (of the text and of its gzip
+/// form) and when the text was first built as it is (kept across rebuilds
+/// that find it unchanged), to the second, and as its `Last-Modified`.
+struct Tags {
+    etag: HeaderValue,
+    gzip_etag: HeaderValue,
+    modified: HttpDate,
+    last_modified: HeaderValue,
+}
+
+impl Tags {
+    /// The tags of a text whose digest is `digest`, built now.
+    fn of(digest: &[u8]) -> Self {
+        let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+        let tag = |suffix: &str| {
+            HeaderValue::from_str(&format!("\"{hex}{suffix}\""))
+                .unwrap_or_else(|_| HeaderValue::from_static("\"\""))
+        };
+        Self::dated(tag(""), tag("-gz"), HttpDate::from(SystemTime::now()))
+    }
+
+    fn dated(etag: HeaderValue, gzip_etag: HeaderValue, modified: HttpDate) -> Self {
+        Self {
+            last_modified: HeaderValue::from_str(&modified.to_string())
+                .unwrap_or_else(|_| HeaderValue::from_static("")),
+            modified,
+            etag,
+            gzip_etag,
+        }
+    }
 }
 
 /// A body built once: the text, its gzip form and their tags.
 struct Built {
     text: Bytes,
     gzip: Bytes,
-    etag: HeaderValue,
-    gzip_etag: HeaderValue,
-    /// When the text was first built as it is (kept across rebuilds that
-    /// find it unchanged), to the second, and as its `Last-Modified`.
-    modified: HttpDate,
-    last_modified: HeaderValue,
+    tags: Tags,
 }
 
-/// What a subject serves: its PGN and, for a round, its DGT-style index
-/// and each game on its own, in board order.
+/// What a subject serves: its PGN and, for a round, its DGT-style index,
+/// each game on its own, in board order, and the next round with games.
 struct Answers {
     pgn: Built,
     index: Option<Built>,
     games: Vec<Built>,
+    next_round: Option<u32>,
 }
 
 impl Answers {
@@ -99,9 +130,9 @@ impl Answers {
             return self;
         };
         let keep = |now: &mut Built, then: &Built| {
-            if now.etag == then.etag {
-                now.modified = then.modified;
-                now.last_modified = then.last_modified.clone();
+            if now.tags.etag == then.tags.etag {
+                now.tags.modified = then.tags.modified;
+                now.tags.last_modified = then.tags.last_modified.clone();
             }
         };
         keep(&mut self.pgn, &before.pgn);
@@ -178,13 +209,14 @@ impl Feed {
                         pgn: built(self.arbiter.broadcast_game(id, &reader(*live)).await?),
                         index: None,
                         games: Vec::new(),
+                        next_round: None,
                     },
-                    Subject::Event(event_id, round, live) => {
-                        let games = self
+                    Subject::Round(event_id, round, live) => {
+                        let (games, next_round) = self
                             .arbiter
-                            .broadcast_event(event_id, *round, &reader(*live))
+                            .broadcast_round(event_id, *round, &reader(*live))
                             .await?;
-                        answers(&games, round.is_some())
+                        answers(&games, next_round)
                     }
                 };
                 let before = before.as_ref().and_then(|slot| slot.built.get());
@@ -205,24 +237,17 @@ impl Feed {
     }
 }
 
-/// The answers of an event's (or, with `round`, a round's) `games`: the
-/// multi-game PGN and, for a round, the index lichess reads as a DGT
-/// LiveChess `round.json` (a pairing a game, in board order, with the
-/// players' names, the result and whether the game is live) and each
-/// game's PGN (its `game-{n}.pgn`, n from 1 in board order).
-fn answers(games: &[BroadcastGame], round: bool) -> Answers {
+/// The answers of a round's `games`: the multi-game PGN, the index
+/// lichess reads as a DGT LiveChess `round.json` (a pairing a game, in
+/// board order, with the players' names, the result and whether the game
+/// is live) and each game's PGN (its `game-{n}.pgn`, n from 1 in board
+/// order); `next_round` is the next round with games.
+fn answers(games: &[BroadcastGame], next_round: Option<u32>) -> Answers {
     let pgn = games
         .iter()
         .map(|game| game.pgn.as_str())
         .collect::<Vec<_>>()
         .join("\n");
-    if !round {
-        return Answers {
-            pgn: built(pgn),
-            index: None,
-            games: Vec::new(),
-        };
-    }
     let pairings: Vec<serde_json::Value> = games
         .iter()
         .map(|game| {
@@ -244,13 +269,21 @@ fn answers(games: &[BroadcastGame], round: bool) -> Answers {
         pgn: built(pgn),
         index: Some(built(index)),
         games: games.iter().map(|game| built(game.pgn.clone())).collect(),
+        next_round,
     }
 }
 
-/// A player as a DGT LiveChess `round.json` names them: the display name
-/// (as `lname`), and the title and FIDE id when known.
+/// A player as a DGT LiveChess `round.json` names them: a name written
+/// "Last, First" (as FIDE lists players) as `lname` and `fname`, any other
+/// whole as `lname`; and the title and FIDE id when known.
 fn dgt_player(player: &Player) -> serde_json::Value {
-    let mut named = serde_json::json!({ "lname": player.display_name() });
+    let name = player.display_name();
+    let mut named = match name.split_once(',') {
+        Some((last, first)) if !last.trim().is_empty() && !first.trim().is_empty() => {
+            serde_json::json!({ "fname": first.trim(), "lname": last.trim() })
+        }
+        _ => serde_json::json!({ "lname": name }),
+    };
     if let Some(title) = &player.details.title {
         named["title"] = title.clone().into();
     }
@@ -263,25 +296,15 @@ fn dgt_player(player: &Player) -> serde_json::Value {
 /// `text` with its gzip form and strong tags (a digest of the text; the
 /// gzip form's tag differs, as its bytes do).
 fn built(text: String) -> Built {
-    let digest = Sha256::digest(text.as_bytes());
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    let tags = Tags::of(&Sha256::digest(text.as_bytes()));
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     // Writing to memory cannot fail.
     let gzip = encoder
         .write_all(text.as_bytes())
         .and_then(|()| encoder.finish())
         .unwrap_or_default();
-    let tag = |suffix: &str| {
-        HeaderValue::from_str(&format!("\"{hex}{suffix}\""))
-            .unwrap_or_else(|_| HeaderValue::from_static("\"\""))
-    };
-    let modified = HttpDate::from(SystemTime::now());
     Built {
-        last_modified: HeaderValue::from_str(&modified.to_string())
-            .unwrap_or_else(|_| HeaderValue::from_static("")),
-        modified,
-        etag: tag(""),
-        gzip_etag: tag("-gz"),
+        tags,
         text: Bytes::from(text),
         gzip: Bytes::from(gzip),
     }
@@ -317,6 +340,10 @@ async fn game(State(feed): State<Feed>, Path(file): Path<String>, headers: Heade
     answer(read, live, &headers, PGN, "", |answers| Some(&answers.pgn))
 }
 
+/// Every game of the event, round after round (the games without a round
+/// first), each round from its own answer: the text is never built in one
+/// piece, but sent as the rounds' texts one after another (compressed as
+/// it goes for a poller that takes gzip), tagged by the rounds' tags.
 async fn event(
     State(feed): State<Feed>,
     Path(event): Path<String>,
@@ -327,15 +354,89 @@ async fn event(
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
     };
     let live = feed.live(&headers);
-    let read = feed.answer(Subject::Event(event_id, None, live)).await;
-    answer(
-        read,
+    let mut rounds = Vec::new();
+    let mut round = 0;
+    loop {
+        let slot = match feed
+            .answer(Subject::Round(event_id.clone(), round, live))
+            .await
+        {
+            Ok(slot) => slot,
+            Err(err) => return failed(err),
+        };
+        let next = slot.built.get().and_then(|answers| answers.next_round);
+        rounds.push(slot);
+        // Rounds come in increasing order; the list is read to its end.
+        match next {
+            Some(next) if next > round => round = next,
+            _ => break,
+        }
+    }
+    let parts: Vec<&Built> = rounds
+        .iter()
+        .filter_map(|slot| slot.built.get())
+        .map(|answers| &answers.pgn)
+        .filter(|built| !built.text.is_empty())
+        .collect();
+    if parts.is_empty() {
+        return refused(StatusCode::NOT_FOUND, "the event has no games");
+    }
+    let mut digest = Sha256::new();
+    for part in &parts {
+        digest.update(part.tags.etag.as_bytes());
+    }
+    let modified = parts
+        .iter()
+        .map(|part| SystemTime::from(part.tags.modified))
+        .max()
+        .unwrap_or(SystemTime::UNIX_EPOCH);
+    let mut tags = Tags::of(&digest.finalize());
+    tags = Tags::dated(tags.etag, tags.gzip_etag, HttpDate::from(modified));
+    // Rounds are separated by a blank line, as games are within one.
+    let mut texts = Vec::with_capacity(parts.len() * 2);
+    for (n, part) in parts.iter().enumerate() {
+        if n > 0 {
+            texts.push(Bytes::from_static(b"\n"));
+        }
+        texts.push(part.text.clone());
+    }
+    respond(
+        &tags,
         live,
         &headers,
         PGN,
-        "the event has no games",
-        |answers| Some(&answers.pgn),
+        move |gzip| {
+            if gzip {
+                Body::from_stream(gzipped(texts))
+            } else {
+                Body::from_stream(futures::stream::iter(
+                    texts.into_iter().map(Ok::<_, std::io::Error>),
+                ))
+            }
+        },
     )
+}
+
+/// `texts` one after another in one gzip stream, compressed as the body
+/// is sent.
+fn gzipped(texts: Vec<Bytes>) -> impl futures::Stream<Item = std::io::Result<Bytes>> + Send {
+    use futures::TryStreamExt as _;
+    let encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    futures::stream::unfold(
+        (texts.into_iter(), Some(encoder)),
+        |(mut texts, encoder)| async move {
+            let mut encoder = encoder?;
+            match texts.next() {
+                Some(text) => {
+                    let written = encoder.write_all(&text);
+                    let out = std::mem::take(encoder.get_mut());
+                    Some((written.map(|()| Bytes::from(out)), (texts, Some(encoder))))
+                }
+                None => Some((encoder.finish().map(Bytes::from), (texts, None))),
+            }
+        },
+    )
+    .try_filter(|chunk| futures::future::ready(!chunk.is_empty()))
 }
 
 /// What a round's URL names: its games in one PGN, its index, or one game
@@ -384,7 +485,7 @@ async fn round(
     };
     let live = feed.live(&headers);
     let read = feed
-        .answer(Subject::Event(event_id, Some(number), live))
+        .answer(Subject::Round(event_id, number, live))
         .await;
     let empty = "the event has no games in this round";
     match file {
@@ -446,31 +547,44 @@ fn answer(
     else {
         return refused(StatusCode::NOT_FOUND, empty);
     };
+    let (text, gzip) = (built.text.clone(), built.gzip.clone());
+    respond(&built.tags, live, headers, content_type, move |gzipped| {
+        Body::from(if gzipped { gzip } else { text })
+    })
+}
+
+/// A body known by `tags`, as `content_type`: `304` without a body when
+/// the poller has it already, else the body `body` gives (gzip when asked
+/// with `true`, for a poller that takes it), with the caching headers of
+/// the public or the `live` feed.
+fn respond(
+    tags: &Tags,
+    live: bool,
+    headers: &HeaderMap,
+    content_type: &'static str,
+    body: impl FnOnce(bool) -> Body,
+) -> Response {
     let gzip = headers
         .get_all(header::ACCEPT_ENCODING)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .any(|value| value.to_ascii_lowercase().contains("gzip"));
-    let (etag, body) = if gzip {
-        (&built.gzip_etag, built.gzip.clone())
-    } else {
-        (&built.etag, built.text.clone())
-    };
+    let etag = if gzip { &tags.gzip_etag } else { &tags.etag };
     // A tag, when the poller sends one, decides; a date only without
     // (RFC 9110, 13.1.3).
     let unchanged = if headers.contains_key(header::IF_NONE_MATCH) {
-        matches(headers, &built.etag) || matches(headers, &built.gzip_etag)
+        matches(headers, &tags.etag) || matches(headers, &tags.gzip_etag)
     } else {
         headers
             .get(header::IF_MODIFIED_SINCE)
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.parse::<HttpDate>().ok())
-            .is_some_and(|since| built.modified <= since)
+            .is_some_and(|since| tags.modified <= since)
     };
     let mut response = if unchanged {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let mut response = body.into_response();
+        let mut response = body(gzip).into_response();
         let out = response.headers_mut();
         out.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
         if gzip {
@@ -480,7 +594,7 @@ fn answer(
     };
     let out = response.headers_mut();
     out.insert(header::ETAG, etag.clone());
-    out.insert(header::LAST_MODIFIED, built.last_modified.clone());
+    out.insert(header::LAST_MODIFIED, tags.last_modified.clone());
     // The public feed may be kept by a shared cache for as long as a
     // replica keeps an answer (it shows nothing the delay hides); the live
     // feed never (it is the organiser's, read with a credential).

@@ -525,29 +525,30 @@ impl Arbiter {
         ))
     }
 
-    /// Every game of an event (of its round `round` when given) for a
-    /// broadcast, in round and board order, as `reader` sees them. Reads
-    /// the event's list up to the round and no further (a list in round
-    /// order).
-    pub async fn broadcast_event(
+    /// The games of round `round` of an event (0: the games without a
+    /// round) for a broadcast, in board order, as `reader` sees them, and
+    /// the next round that has games, if any. The event's list is read
+    /// from the round's first game (a list in round order) to the first
+    /// game of the next round, and no further.
+    pub async fn broadcast_round(
         &self,
         event_id: &EventId,
-        round: Option<u32>,
+        round: u32,
         reader: &Reader,
-    ) -> Result<Vec<BroadcastGame>, ArbiterError> {
+    ) -> Result<(Vec<BroadcastGame>, Option<u32>), ArbiterError> {
         const PAGE: usize = 100;
         let mut games = Vec::new();
-        let mut after = None;
+        let mut after = EventPosition::before_round(round);
         loop {
             let (views, next) = self
                 .list_games(event_id, ListFilter::default(), after, PAGE, true, reader)
                 .await?;
             for view in &views {
                 let of_game = view.game.pairing().round;
-                if round.is_some_and(|wanted| of_game > wanted) {
-                    return Ok(games);
+                if of_game > round {
+                    return Ok((games, Some(of_game)));
                 }
-                if round.is_none_or(|wanted| of_game == wanted) {
+                if of_game == round {
                     games.push(BroadcastGame {
                         board: view.game.pairing().board,
                         white: view.game.white().clone(),
@@ -560,7 +561,7 @@ impl Arbiter {
             }
             match next {
                 Some(position) => after = Some(position),
-                None => return Ok(games),
+                None => return Ok((games, None)),
             }
         }
     }

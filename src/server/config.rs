@@ -79,6 +79,25 @@ pub struct Config {
     #[arg(long, env = "ARBITER_FEED_LISTEN")]
     pub feed_listen: Option<SocketAddr>,
 
+    /// PEM certificate chain for TLS on the broadcast feed's port (with
+    /// `--feed-tls-key-file`); read again when the file changes. Without
+    /// it the feed is plain HTTP.
+    #[arg(
+        long,
+        env = "ARBITER_FEED_TLS_CERT_FILE",
+        requires = "feed_tls_key_file",
+        requires = "feed_listen"
+    )]
+    pub feed_tls_cert_file: Option<PathBuf>,
+
+    /// PEM private key for the feed's TLS (with `--feed-tls-cert-file`).
+    #[arg(
+        long,
+        env = "ARBITER_FEED_TLS_KEY_FILE",
+        requires = "feed_tls_cert_file"
+    )]
+    pub feed_tls_key_file: Option<PathBuf>,
+
     /// Connections the broadcast feed serves at once; past it, new ones
     /// wait to be accepted.
     #[arg(long, env = "ARBITER_FEED_MAX_CONNECTIONS", default_value_t = 1024)]
@@ -318,6 +337,8 @@ pub struct Settings {
     pub feed_listen: Option<SocketAddr>,
     /// The feed's connections at once, and how long one may send nothing.
     pub feed_limits: (usize, std::time::Duration),
+    /// TLS on the feed's port, if configured (no client certificates).
+    pub feed_tls: Option<TlsFiles>,
     /// The web origins allowed to call with gRPC-Web (`*`: any).
     pub cors_allowed_origins: Vec<String>,
 }
@@ -410,6 +431,15 @@ impl Config {
             health_listen: self.health_listen,
             metrics_listen: self.metrics_listen,
             feed_listen: self.feed_listen,
+            feed_tls: match (&self.feed_tls_cert_file, &self.feed_tls_key_file) {
+                (Some(cert), Some(key)) => Some(TlsFiles {
+                    cert: cert.clone(),
+                    key: key.clone(),
+                    client_ca: None,
+                    client_auth: ClientAuth::Optional,
+                }),
+                _ => None,
+            },
             feed_limits: (
                 self.feed_max_connections,
                 std::time::Duration::from_secs(self.feed_idle_seconds.max(1)),

@@ -126,6 +126,11 @@ pub async fn serve(
         .saturating_add(100);
     // Built first, so that bad TLS files stop the server before it serves.
     let tls = settings.tls.as_ref().map(tls::acceptor).transpose()?;
+    let feed_tls = settings
+        .feed_tls
+        .as_ref()
+        .map(tls::http1_acceptor)
+        .transpose()?;
     let metrics_port = match settings.metrics_listen {
         Some(address) => {
             Some(metrics_port::serve(address, metrics.clone(), shutdown.clone()).await?)
@@ -137,6 +142,7 @@ pub async fn serve(
             feed_port(
                 address,
                 settings.feed_limits,
+                feed_tls,
                 arbiter.clone(),
                 admin,
                 shutdown.clone(),
@@ -204,6 +210,7 @@ pub async fn serve(
 async fn feed_port(
     address: std::net::SocketAddr,
     (max_connections, idle): (usize, Duration),
+    tls: Option<tokio_rustls::TlsAcceptor>,
     arbiter: Arbiter,
     admin: AdminToken,
     shutdown: CancellationToken,
@@ -213,10 +220,11 @@ async fn feed_port(
         .map_err(|err| format!("cannot listen for the broadcast feed on {address}: {err}"))?;
     tracing::info!(
         address = %listener.local_addr()?,
+        tls = tls.is_some(),
         "serving the broadcast feed (PGN over HTTP)"
     );
     let app = crate::api::feed::router(arbiter, admin);
-    let listener = bounded_listener::BoundedListener::new(listener, max_connections, idle);
+    let listener = bounded_listener::BoundedListener::new(listener, max_connections, idle, tls)?;
     Ok(tokio::spawn(async move {
         let served = axum::serve(listener, app)
             .with_graceful_shutdown(shutdown.cancelled_owned())

@@ -67,9 +67,21 @@ fn provider() -> Arc<CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
 }
 
-/// The acceptor for `files`: refuses to start on files that cannot be
-/// read, or a key that does not match its certificate.
+/// The gRPC port's acceptor for `files` (HTTP/2, and HTTP/1.1 for
+/// gRPC-Web): refuses to start on files that cannot be read, or a key that
+/// does not match its certificate.
 pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, TlsError> {
+    // gRPC is HTTP/2; gRPC-Web from a browser may come over HTTP/1.1.
+    acceptor_for(files, vec![b"h2".to_vec(), b"http/1.1".to_vec()])
+}
+
+/// The broadcast feed's acceptor for `files` (HTTP/1.1 only), refusing as
+/// [`acceptor`] does.
+pub fn http1_acceptor(files: &TlsFiles) -> Result<TlsAcceptor, TlsError> {
+    acceptor_for(files, vec![b"http/1.1".to_vec()])
+}
+
+fn acceptor_for(files: &TlsFiles, alpn: Vec<Vec<u8>>) -> Result<TlsAcceptor, TlsError> {
     let provider = provider();
     let resolver = ReloadingCert::load(files.clone(), provider.clone())?;
     let builder = ServerConfig::builder_with_provider(provider.clone())
@@ -97,9 +109,28 @@ pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, TlsError> {
         }
     };
     let mut config = builder.with_cert_resolver(Arc::new(resolver));
-    // gRPC is HTTP/2; gRPC-Web from a browser may come over HTTP/1.1.
-    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    config.alpn_protocols = alpn;
     Ok(TlsAcceptor::from(Arc::new(config)))
+}
+
+/// `stream` after its TLS handshake, or `None` when the handshake fails or
+/// takes longer than [`HANDSHAKE_TIMEOUT`].
+pub async fn handshake(
+    acceptor: &TlsAcceptor,
+    stream: tokio::net::TcpStream,
+    peer: std::net::SocketAddr,
+) -> Option<TlsStream<tokio::net::TcpStream>> {
+    match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
+        Ok(Ok(stream)) => Some(stream),
+        Ok(Err(err)) => {
+            tracing::debug!(%peer, error = %err, "TLS handshake failed");
+            None
+        }
+        Err(_) => {
+            tracing::debug!(%peer, "TLS handshake timed out");
+            None
+        }
+    }
 }
 
 /// The connections `listener` accepts, each after its TLS handshake. The
@@ -129,12 +160,8 @@ pub fn incoming(
             }
             let (acceptor, ready) = (acceptor.clone(), ready.clone());
             tokio::spawn(async move {
-                match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
-                    Ok(Ok(stream)) => {
-                        let _ = ready.send(Ok(stream)).await;
-                    }
-                    Ok(Err(err)) => tracing::debug!(%peer, error = %err, "TLS handshake failed"),
-                    Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
+                if let Some(stream) = handshake(&acceptor, stream, peer).await {
+                    let _ = ready.send(Ok(stream)).await;
                 }
             });
         }

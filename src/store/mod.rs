@@ -127,6 +127,21 @@ pub struct EventPosition {
     pub game: GameId,
 }
 
+impl EventPosition {
+    /// A position just before every game of round `round` (none for round
+    /// 0, the first of the list): after the last place round `round - 1`
+    /// can hold, the highest board and the highest game id.
+    pub fn before_round(round: u32) -> Option<Self> {
+        let previous = round.checked_sub(1)?;
+        let last = "z".repeat(GameId::MAX_LEN);
+        Some(Self {
+            round: previous,
+            board: u32::MAX,
+            game: GameId::parse(&last).ok()?,
+        })
+    }
+}
+
 /// What a commit did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CommitOutcome {
@@ -520,4 +535,29 @@ pub trait ChangeFeed: Send {
     /// broken and announcements may have been missed: ask the store for a
     /// new feed.
     async fn next(&mut self) -> Result<Change, StoreError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(round: u32, board: u32, game: &str) -> EventPosition {
+        EventPosition {
+            round,
+            board,
+            game: GameId::parse(game).unwrap(),
+        }
+    }
+
+    #[test]
+    fn a_round_starts_after_every_place_of_the_round_before() {
+        assert_eq!(EventPosition::before_round(0), None);
+        let start = EventPosition::before_round(3).unwrap();
+        for earlier in [at(2, u32::MAX, "zzzz"), at(2, 7, "z"), at(0, 0, "a")] {
+            assert!(earlier < start, "{earlier:?}");
+        }
+        for later in [at(3, 0, "0"), at(3, 0, "-"), at(3, 1, "a"), at(4, 0, "a")] {
+            assert!(later > start, "{later:?}");
+        }
+    }
 }

@@ -435,7 +435,83 @@ async fn polls_are_cheap_with_etags_gzip_and_one_build(backend: Backend) {
     assert!(read <= 2, "{read} list reads for 100 polls");
 }
 
+/// The whole event is sent round after round, the games without a round
+/// first, a round skipped by nobody's mistake (none has games) left out;
+/// it is tagged, answered with 304 when unchanged, and compressed as one
+/// gzip stream. A round's feed reads its own round, however many come
+/// before it.
+async fn the_whole_event_is_sent_round_after_round(backend: Backend) {
+    let (app, port) = spawn(backend).await;
+    let unpaired = {
+        let mut request = create_request("", "");
+        request.pairing = Some(pairing(EVENT, 0, 0));
+        create(&mut app.admin_client().await, request)
+            .await
+            .expect("created")
+    };
+    let third = game(&app, 3, 1, 0).await;
+    let first = game(&app, 1, 1, 0).await;
+    let second = game(&app, 1, 2, 0).await;
+    let path = format!("/events/{EVENT_PATH}/games.pgn");
+
+    let (code, head, body) = get_with(port, &path, "").await;
+    assert_eq!(code, 200, "{head}");
+    assert_eq!(header(&head, "transfer-encoding"), Some("chunked"), "{head}");
+    let body = String::from_utf8(body).expect("UTF-8");
+    let read = crate::pgn::parse_all(&body);
+    let ids: Vec<_> = read.iter().map(|game| game.tag("GameId")).collect();
+    assert_eq!(
+        ids,
+        [&unpaired.id, &first.id, &second.id, &third.id].map(|id| Some(id.as_str())),
+        "{body}"
+    );
+    assert_eq!(games(&body).len(), 4);
+    // Each round's text as its own URL serves it, a blank line between.
+    let (_, _, one) = get(port, &format!("/events/{EVENT_PATH}/rounds/1/games.pgn")).await;
+    let (_, _, three) = get(port, &format!("/events/{EVENT_PATH}/rounds/3/games.pgn")).await;
+    assert!(body.contains(&format!("{one}\n{three}")), "{body}");
+    let (code, _, _) = get(port, &format!("/events/{EVENT_PATH}/rounds/2/games.pgn")).await;
+    assert_eq!(code, 404, "round 2 has no games");
+
+    let etag = header(&head, "etag").expect("an ETag").to_owned();
+    assert!(etag.starts_with('"') && etag.ends_with('"'), "{etag}");
+    assert!(header(&head, "last-modified").is_some(), "{head}");
+    let (code, _, empty) = get_with(port, &path, &format!("If-None-Match: {etag}\r\n")).await;
+    assert_eq!(code, 304);
+    assert!(empty.is_empty());
+
+    let (code, head, gzipped) = get_with(port, &path, "Accept-Encoding: gzip\r\n").await;
+    assert_eq!(code, 200);
+    assert_eq!(header(&head, "content-encoding"), Some("gzip"));
+    let gzip_etag = header(&head, "etag").expect("an ETag").to_owned();
+    assert_ne!(gzip_etag, etag, "the compressed bytes have a tag of their own");
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gzipped[..]), &mut text)
+        .expect("one gzip stream");
+    assert_eq!(text, body);
+
+    // A move changes the round's text, and so the event's tag.
+    let mut client = app.client().await;
+    seat(&mut client, &third.white, make_move(&third.id, 0, "Nf3"))
+        .await
+        .expect("Nf3");
+    let changed = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let (code, _, body) =
+                get_with(port, &path, &format!("If-None-Match: {etag}\r\n")).await;
+            if code == 200 {
+                return String::from_utf8(body).expect("UTF-8");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the change reaches the event's feed");
+    assert!(changed.contains("1. Nf3"), "{changed}");
+}
+
 on_every_backend!(
+    the_whole_event_is_sent_round_after_round,
     a_players_details_are_checked,
     a_rounds_games_are_served_in_board_order_with_their_clocks,
     the_feed_keeps_the_broadcast_delay,
@@ -521,5 +597,76 @@ async fn a_players_details_are_checked(backend: Backend) {
             black.team.as_str()
         ),
         (1900, "WFM", 42, "Club")
+    );
+}
+
+/// With a certificate and key, the feed is served over TLS (HTTP/1.1), the
+/// same answers as in the clear; a client that speaks plain HTTP to it gets
+/// no answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_feed_is_served_over_tls() {
+    use std::sync::Arc;
+
+    use arbiter::server::tls::{ClientAuth, TlsFiles};
+    let ca = crate::redis_tls::ca("feed CA");
+    let (cert, key) = crate::redis_tls::leaf(&ca, "feed", true);
+    let dir = tempfile::tempdir().expect("dir");
+    let (cert_path, key_path) = (dir.path().join("feed.crt"), dir.path().join("feed.key"));
+    std::fs::write(&cert_path, cert.pem()).expect("cert");
+    std::fs::write(&key_path, key.serialize_pem()).expect("key");
+    let port = free_port();
+    let mut settings = settings(Backend::Memory.store());
+    settings.feed_listen = Some(port);
+    settings.feed_tls = Some(TlsFiles {
+        cert: cert_path,
+        key: key_path,
+        client_ca: None,
+        client_auth: ClientAuth::Optional,
+    });
+    let app = TestApp::spawn_with(settings, None).await;
+    let first = game(&app, 1, 1, 0).await;
+
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(ca.der().clone()).expect("the CA");
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .expect("versions")
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let get_tls = |path: String| {
+        let connector = connector.clone();
+        async move {
+            let tcp = tokio::net::TcpStream::connect(port).await?;
+            let name = rustls_pki_types::ServerName::try_from("localhost")
+                .map_err(std::io::Error::other)?;
+            let tls = connector.connect(name, tcp).await?;
+            common::http_get_on(tls, &path, "").await
+        }
+    };
+    let path = format!("/events/{EVENT_PATH}/rounds/1/games.pgn");
+    let (code, head, body) = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            match get_tls(path.clone()).await {
+                Ok(reply) => return reply,
+                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+            }
+        }
+    })
+    .await
+    .expect("the feed answers over TLS");
+    assert_eq!(code, 200, "{head}");
+    let body = String::from_utf8(body).expect("UTF-8");
+    assert!(body.contains(&format!("[GameId \"{}\"]", first.id)), "{body}");
+
+    // Plain HTTP on the TLS port: no HTTP answer.
+    let plain = tokio::time::timeout(Duration::from_secs(20), common::http_get(port, &path, ""))
+        .await
+        .expect("the connection ends");
+    assert!(
+        plain.as_ref().is_err() || plain.as_ref().is_ok_and(|(code, _, _)| *code != 200),
+        "{plain:?}"
     );
 }

@@ -149,6 +149,7 @@ pub fn settings(store: StoreChoice) -> Settings {
         metrics_listen: None,
         feed_listen: None,
         feed_limits: (64, Duration::from_secs(30)),
+        feed_tls: None,
         cors_allowed_origins: Vec::new(),
     }
 }
@@ -831,8 +832,18 @@ pub async fn http_get(
     path: &str,
     headers: &str,
 ) -> std::io::Result<(u16, String, Vec<u8>)> {
+    let stream = tokio::net::TcpStream::connect(port).await?;
+    http_get_on(stream, path, headers).await
+}
+
+/// `GET path` with `headers` on `stream` (plain or TLS), as [`http_get`]
+/// does; a chunked body is returned decoded.
+pub async fn http_get_on(
+    mut stream: impl tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+    path: &str,
+    headers: &str,
+) -> std::io::Result<(u16, String, Vec<u8>)> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(port).await?;
     let request =
         format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n{headers}Connection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await?;
@@ -848,5 +859,39 @@ pub async fn http_get(
         .nth(1)
         .and_then(|code| code.parse().ok())
         .ok_or_else(|| std::io::Error::other(format!("no status code in {head}")))?;
-    Ok((code, head, reply[split + 4..].to_vec()))
+    let body = &reply[split + 4..];
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    let body = if chunked {
+        dechunk(body)?
+    } else {
+        body.to_vec()
+    };
+    Ok((code, head, body))
+}
+
+/// A chunked HTTP/1.1 body, decoded (RFC 9112, 7.1); it must end with its
+/// last chunk.
+fn dechunk(mut body: &[u8]) -> std::io::Result<Vec<u8>> {
+    let bad = |why: &str| std::io::Error::other(format!("bad chunked body: {why}"));
+    let mut out = Vec::new();
+    loop {
+        let line_end = body
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .ok_or_else(|| bad("no chunk size"))?;
+        let size_text = std::str::from_utf8(&body[..line_end]).map_err(|_| bad("size"))?;
+        let size_text = size_text.split(';').next().unwrap_or("").trim();
+        let size = usize::from_str_radix(size_text, 16).map_err(|_| bad("size"))?;
+        body = &body[line_end + 2..];
+        if size == 0 {
+            return Ok(out);
+        }
+        if body.len() < size + 2 || &body[size..size + 2] != b"\r\n" {
+            return Err(bad("a chunk is cut"));
+        }
+        out.extend_from_slice(&body[..size]);
+        body = &body[size + 2..];
+    }
 }
