@@ -400,21 +400,15 @@ async fn event(
         }
         texts.push(part.text.clone());
     }
-    respond(
-        &tags,
-        live,
-        &headers,
-        PGN,
-        move |gzip| {
-            if gzip {
-                Body::from_stream(gzipped(texts))
-            } else {
-                Body::from_stream(futures::stream::iter(
-                    texts.into_iter().map(Ok::<_, std::io::Error>),
-                ))
-            }
-        },
-    )
+    respond(&tags, live, &headers, PGN, move |gzip| {
+        if gzip {
+            Body::from_stream(gzipped(texts))
+        } else {
+            Body::from_stream(futures::stream::iter(
+                texts.into_iter().map(Ok::<_, std::io::Error>),
+            ))
+        }
+    })
 }
 
 /// `texts` one after another in one gzip stream, compressed as the body
@@ -484,9 +478,7 @@ async fn round(
         Err(_) => return refused(StatusCode::BAD_REQUEST, "the round is not a number"),
     };
     let live = feed.live(&headers);
-    let read = feed
-        .answer(Subject::Round(event_id, number, live))
-        .await;
+    let read = feed.answer(Subject::Round(event_id, number, live)).await;
     let empty = "the event has no games in this round";
     match file {
         RoundFile::Games => answer(read, live, &headers, PGN, empty, |answers| {
