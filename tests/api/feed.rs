@@ -256,6 +256,20 @@ async fn a_rounds_games_are_served_in_board_order_with_their_clocks(backend: Bac
     let (_, _, body) = get(port, &format!("/games/{}.pgn", second.id)).await;
     assert!(body.contains("[Result \"0-1\"]"), "{body}");
     assert!(!body.contains("WhiteClock"), "{body}");
+    // After a last move with a clock, the ending shares its comment: one
+    // comment a move, as readers such as chess.js require.
+    seat(&mut client, &first.white, common::resign(&first.id))
+        .await
+        .expect("resigns");
+    let (_, _, body) = get(port, &format!("/games/{}.pgn", first.id)).await;
+    assert!(!body.contains("} {"), "{body}");
+    let read = crate::pgn::parse_all(&body);
+    let last = read[0].comments.last().expect("a comment");
+    assert!(
+        last.starts_with("[%clk 0:10:") && last.contains("resign"),
+        "{last:?} in {body}"
+    );
+    assert_eq!(read[0].comments.len(), 2, "{body}");
 }
 
 /// The feed is public: a delayed game shows none of its recent moves.

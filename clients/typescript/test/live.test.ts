@@ -17,6 +17,7 @@ import {
   endsGame,
   pb,
 } from "@chess-arbiter/client";
+import { play } from "./games.js";
 import { ArbiterServer, CORS_ORIGIN } from "./server.js";
 import { TcpProxy } from "./tcp-proxy.js";
 
@@ -50,18 +51,6 @@ function clients(protocol: Protocol) {
 async function newGame(client: ArbiterClient): Promise<CreatedGame> {
   const suffix = Math.random().toString(16).slice(2, 10);
   return client.createGame({ id: `w-${suffix}`, name: "White, Walter" }, { id: `b-${suffix}`, name: "Black, Bella" });
-}
-
-/** Plays `sans` from `chess`'s position, each through the seat to move, chosen by chess.js. */
-async function play(client: ArbiterClient, created: CreatedGame, chess: Chess, sans: string[]): Promise<void> {
-  for (const san of sans) {
-    const token = chess.turn() === "w" ? created.whiteToken : created.blackToken;
-    const ply = chess.history().length;
-    const move = chess.move(san);
-    const result = await client.makeMove(created.gameId, token, move, ply);
-    assert.ok(result.applied, `${san} was applied`);
-    assert.equal(result.game.fen, chess.fen());
-  }
 }
 
 /** Collects a watch's updates until it ends. */

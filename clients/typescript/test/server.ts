@@ -6,7 +6,10 @@
  * `cargo build --bin chess-arbiter --locked` and passes its path). The server
  * keeps its games in memory, listens on a free loopback port, has an admin
  * token, a token secret, no write rate limits, and allows gRPC-Web calls from
- * http://localhost:5173; it is ready once it answers a call.
+ * http://localhost:5173; it is ready once it answers a call. With `feed: true`
+ * it also serves the broadcast feed (ARBITER_FEED_LISTEN) on a free loopback
+ * port of its own, at `feedUrl`. A server that cannot listen because a port
+ * was taken meanwhile is started again on other free ports.
  *
  * Run as a script, it starts a server, runs a command with ARBITER_URL and
  * ARBITER_ADMIN_TOKEN set, stops the server and exits with the command's
@@ -37,31 +40,59 @@ function binary(): string {
   return path;
 }
 
-/** A loopback port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => resolvePort(port));
+/** A loopback port nothing listens on right now, other than the `taken` ones. */
+export async function freePort(...taken: number[]): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolvePort, reject) => {
+      const probe = createServer();
+      probe.once("error", reject);
+      probe.listen(0, "127.0.0.1", () => {
+        const address = probe.address();
+        const found = typeof address === "object" && address !== null ? address.port : 0;
+        probe.close(() => resolvePort(found));
+      });
     });
-  });
+    if (!taken.includes(port)) return port;
+  }
 }
 
-/** A running server: where it listens, its admin token, its log. */
+/** Options of {@link ArbiterServer.start}. */
+export interface ServerOptions {
+  /** Serves the broadcast feed too, on a free loopback port of its own (`feedUrl`). */
+  readonly feed?: boolean;
+}
+
+/** How many times a server is started on fresh ports when one was taken meanwhile. */
+const START_ATTEMPTS = 3;
+
+/** A server that could not listen: a port probed free was taken before it bound it. */
+class PortTaken extends Error {}
+
+/** A running server: where it listens (and its feed, when it serves one), its admin token, its log. */
 export class ArbiterServer {
   private constructor(
     readonly url: string,
     readonly adminToken: string,
+    /** The broadcast feed's base URL (`http://127.0.0.1:<port>`), when the server serves it. */
+    readonly feedUrl: string | undefined,
     private readonly process: ChildProcess,
     private readonly dir: string,
   ) {}
 
   /** Starts a server and waits until it answers (60 s at most). */
-  static async start(): Promise<ArbiterServer> {
+  static async start(options: ServerOptions = {}): Promise<ArbiterServer> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await ArbiterServer.startOnce(options);
+      } catch (error) {
+        if (!(error instanceof PortTaken) || attempt === START_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private static async startOnce(options: ServerOptions): Promise<ArbiterServer> {
     const port = await freePort();
+    const feedPort = options.feed ? await freePort(port) : undefined;
     const adminToken = randomBytes(16).toString("hex");
     const dir = mkdtempSync(join(tmpdir(), "arbiter-ts-"));
     const env: NodeJS.ProcessEnv = {};
@@ -77,9 +108,11 @@ export class ArbiterServer {
       ARBITER_CORS_ALLOWED_ORIGINS: CORS_ORIGIN,
       ARBITER_SHUTDOWN_GRACE_SECONDS: "1",
     });
+    if (feedPort !== undefined) env["ARBITER_FEED_LISTEN"] = `127.0.0.1:${feedPort}`;
     const log = openSync(join(dir, "server.log"), "w");
     const child = spawn(binary(), [], { env, stdio: ["ignore", log, log] });
-    const server = new ArbiterServer(`http://127.0.0.1:${port}`, adminToken, child, dir);
+    const feedUrl = feedPort === undefined ? undefined : `http://127.0.0.1:${feedPort}`;
+    const server = new ArbiterServer(`http://127.0.0.1:${port}`, adminToken, feedUrl, child, dir);
     try {
       await server.waitUntilReady();
     } catch (error) {
@@ -104,7 +137,9 @@ export class ArbiterServer {
     try {
       for (;;) {
         if (this.process.exitCode !== null) {
-          throw new Error(`the server exited with status ${this.process.exitCode}:\n${this.logTail()}`);
+          const log = this.logTail();
+          const message = `the server exited with status ${this.process.exitCode}:\n${log}`;
+          throw /address already in use/i.test(log) ? new PortTaken(message) : new Error(message);
         }
         try {
           await probe.getGame("readiness-probe");

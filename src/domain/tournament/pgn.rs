@@ -223,7 +223,23 @@ fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result:
     if let Some(comment) = comment {
         // Braces cannot be escaped inside a PGN comment.
         let text = comment.replace(['{', '}'], "");
-        tokens.extend(format!("{{{text}}}").split(' ').map(str::to_owned));
+        // After a last move with a clock, one comment holds both (readers
+        // such as chess.js take one comment a move): `{[%clk 0:10:09]
+        // White resigns}`.
+        let after_clock = tokens
+            .last_mut()
+            .filter(|last| last.starts_with("{[%clk") && last.ends_with('}'))
+            .map(String::pop)
+            .is_some();
+        let words = text.split(' ').map(str::to_owned);
+        if after_clock {
+            tokens.extend(words);
+            if let Some(last) = tokens.last_mut() {
+                last.push('}');
+            }
+        } else {
+            tokens.extend(format!("{{{text}}}").split(' ').map(str::to_owned));
+        }
     }
     tokens.push(result.to_owned());
     wrap(&tokens)
