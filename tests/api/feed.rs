@@ -261,7 +261,18 @@ async fn a_rounds_games_are_served_in_board_order_with_their_clocks(backend: Bac
     seat(&mut client, &first.white, common::resign(&first.id))
         .await
         .expect("resigns");
-    let (_, _, body) = get(port, &format!("/games/{}.pgn", first.id)).await;
+    // (Polled a moment ago: the answer is kept a second.)
+    let body = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let (_, _, body) = get(port, &format!("/games/{}.pgn", first.id)).await;
+            if body.contains("[Result \"0-1\"]") {
+                return body;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the resignation reaches the feed");
     assert!(!body.contains("} {"), "{body}");
     let read = crate::pgn::parse_all(&body);
     let last = read[0].comments.last().expect("a comment");
@@ -325,6 +336,21 @@ async fn the_feed_refuses_what_it_cannot_serve(backend: Backend) {
     assert_eq!(code, 404, "an event without games: {head}");
     assert!(body.contains("no games"), "{body}");
     assert_eq!(get(port, "/events/nobody/games.pgn").await.0, 404);
+    // Nothing climbs out of the feed's names, and a huge path is refused
+    // (or the connection closed) without hurting the port.
+    assert_eq!(get(port, "/games/../../etc/passwd").await.0, 404);
+    assert_eq!(get(port, "/games/..%2F..%2Fetc%2Fpasswd.pgn").await.0, 400);
+    assert_eq!(
+        get(port, "/events/..%2F..%2Fetc/rounds/1/games.pgn")
+            .await
+            .0,
+        404
+    );
+    let huge = format!("/games/{}.pgn", "a".repeat(200_000));
+    if let Ok((code, head, _)) = common::http_get(port, &huge, "").await {
+        assert!((400..500).contains(&code), "{head}");
+    }
+    assert_eq!(get(port, "/games/none.pgn").await.0, 404, "still serving");
     // Only GET.
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut stream = tokio::net::TcpStream::connect(port)
