@@ -224,18 +224,28 @@ pub fn game_view(view: &GameView) -> proto::Game {
 /// The protobuf view of a game without its moves, with its clocks as of
 /// `as_of`.
 pub fn game(game: &Game, as_of: Timestamp) -> proto::Game {
+    game_as(game, as_of, false)
+}
+
+/// `game` as of `as_of`; `compact`, without its setup and legal moves
+/// (`REPLY_VIEW_COMPACT`), neither of which is then computed.
+pub fn game_as(game: &Game, as_of: Timestamp, compact: bool) -> proto::Game {
     proto::Game {
         game_id: game.id().to_string(),
         version: version(game.version()),
         status: status(game.status_at(as_of)).into(),
-        setup: Some(setup(game.setup())),
+        setup: (!compact).then(|| setup(game.setup())),
         create_time: Some(timestamp(game.created_at())),
         update_time: Some(timestamp(game.updated_at())),
         fen: game.fen(),
         side_to_move: color(game.side_to_move()).into(),
         ply: int32(game.ply().count(), i32::MAX),
         in_check: game.in_check(),
-        legal_moves: game.legal_moves_uci(),
+        legal_moves: if compact {
+            Vec::new()
+        } else {
+            game.legal_moves_uci()
+        },
         last_move: game.last_move().map(move_record),
         moves: Vec::new(),
         result: game

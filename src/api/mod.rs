@@ -144,9 +144,17 @@ impl ArbiterApi {
 
 /// The game a command left and the events it produced, as protobuf.
 fn applied<T>(applied: &Applied<T>) -> (Option<proto::Game>, Vec<proto::GameEvent>) {
+    applied_as(applied, false)
+}
+
+/// As [`applied`]; `compact`, the game without its setup and legal moves.
+fn applied_as<T>(
+    applied: &Applied<T>,
+    compact: bool,
+) -> (Option<proto::Game>, Vec<proto::GameEvent>) {
     let id = applied.game.id().to_string();
     (
-        Some(convert::game(&applied.game, applied.as_of)),
+        Some(convert::game_as(&applied.game, applied.as_of, compact)),
         convert::game_events(&id, &applied.events),
     )
 }

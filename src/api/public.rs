@@ -3,7 +3,7 @@
 use tonic::{Request, Response, Status};
 
 use super::{
-    ArbiterApi, applied, convert,
+    ArbiterApi, applied, applied_as, convert,
     request::{self, PgnSubject},
     standings_request, stream,
 };
@@ -77,11 +77,12 @@ impl ArbiterService for ArbiterApi {
         let (id, token, req) = self.seat(request, |r| &r.game_id)?;
         let ply = request::ply(req.ply)?;
         let lag = request::lag(req.lag_millis)?;
+        let compact = request::compact_reply(req.reply_view)?;
         let done = self
             .arbiter
             .make_move(&id, &token, ply, &req.r#move, req.offer_draw, lag)
             .await?;
-        let (game, events) = applied(&done);
+        let (game, events) = applied_as(&done, compact);
         Ok(Response::new(proto::MakeMoveResponse { game, events }))
     }
 

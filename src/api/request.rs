@@ -129,6 +129,19 @@ pub fn status_filter(status: proto::GameStatus) -> Option<GameStatus> {
     }
 }
 
+/// Whether a move's reply is to be compact (`REPLY_VIEW_COMPACT`); a value
+/// the contract does not define is refused.
+pub fn compact_reply(view: i32) -> Result<bool, Status> {
+    match proto::ReplyView::try_from(view) {
+        Ok(proto::ReplyView::Compact) => Ok(true),
+        Ok(proto::ReplyView::Unspecified | proto::ReplyView::Game) => Ok(false),
+        Err(_) => Err(status::invalid_field(&FieldError::new(
+            "reply_view",
+            format!("{view} is not a ReplyView"),
+        ))),
+    }
+}
+
 /// Whether a read asks for the full view (with the moves).
 pub fn full_view(view: proto::GameView) -> bool {
     view == proto::GameView::Full

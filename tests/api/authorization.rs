@@ -189,6 +189,7 @@ impl Rpc {
                 ply: 0,
                 offer_draw: false,
                 lag_millis: 0,
+                reply_view: 0,
             })),
             Rpc::ResignGame => unary!(client.resign_game(proto::ResignGameRequest { game_id })),
             Rpc::OfferDraw => unary!(client.offer_draw(proto::OfferDrawRequest { game_id })),

@@ -681,7 +681,64 @@ async fn list_moves_starts_at_any_ply(backend: Backend) {
     }
 }
 
+/// A move asked with `REPLY_VIEW_COMPACT` is answered with the game without
+/// its setup and legal moves, the rest as in the whole reply; a view the
+/// contract does not define is refused, and the move is not played.
+async fn a_compact_reply_leaves_out_the_setup_and_the_legal_moves(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let game = app.new_game().await;
+    let compact = proto::MakeMoveRequest {
+        reply_view: proto::ReplyView::Compact.into(),
+        ..make_move(&game.id, 0, "e4")
+    };
+    let (moved, events) = common::seat_with_events(&mut client, &game.white, compact)
+        .await
+        .expect("e4");
+    assert!(moved.setup.is_none(), "{moved:?}");
+    assert!(moved.legal_moves.is_empty(), "{moved:?}");
+    let whole = get(&mut client, &game.id).await;
+    assert_eq!(
+        proto::Game {
+            setup: None,
+            legal_moves: Vec::new(),
+            clock: None,
+            ..whole.clone()
+        },
+        proto::Game {
+            clock: None,
+            ..moved.clone()
+        },
+        "the rest as the game reads"
+    );
+    assert_eq!(moved.last_move.as_ref().map(|m| m.san.as_str()), Some("e4"));
+    assert_eq!(events.len(), 1);
+
+    let refused = proto::MakeMoveRequest {
+        reply_view: 9,
+        ..make_move(&game.id, 1, "e5")
+    };
+    let status = seat(&mut client, &game.black, refused)
+        .await
+        .expect_err("refused");
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert_eq!(reason(&status), "INVALID_FIELD");
+    assert!(
+        status.message().contains("reply_view"),
+        "{}",
+        status.message()
+    );
+    assert_eq!(get(&mut client, &game.id).await.version, whole.version);
+
+    // Not set: the whole game.
+    let moved = seat(&mut client, &game.black, make_move(&game.id, 1, "e5"))
+        .await
+        .expect("e5");
+    assert!(moved.setup.is_some() && !moved.legal_moves.is_empty());
+}
+
 on_every_backend!(
+    a_compact_reply_leaves_out_the_setup_and_the_legal_moves,
     a_move_response_carries_its_events_and_the_last_move,
     list_moves_pages_through_a_long_game,
     list_moves_starts_at_any_ply,

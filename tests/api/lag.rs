@@ -70,6 +70,7 @@ async fn play(
     };
     let request = proto::MakeMoveRequest {
         lag_millis,
+        reply_view: 0,
         ..make_move(&game.id, current.ply, mv)
     };
     let response = client
@@ -273,6 +274,7 @@ async fn invalid_policies_and_lags_are_refused(backend: Backend) {
     for lag_millis in [-1, 60_001, i32::MIN, i32::MAX] {
         let request = proto::MakeMoveRequest {
             lag_millis,
+            reply_view: 0,
             ..make_move(&game.id, 0, "e4")
         };
         assert_invalid_field(seat(&mut client, &game.white, request).await, "lag_millis");
@@ -282,6 +284,7 @@ async fn invalid_policies_and_lags_are_refused(backend: Backend) {
     // The largest lag is accepted.
     let request = proto::MakeMoveRequest {
         lag_millis: 60_000,
+        reply_view: 0,
         ..make_move(&game.id, 0, "e4")
     };
     seat(&mut client, &game.white, request)
@@ -309,6 +312,7 @@ async fn a_late_move_loses_on_time_whatever_its_lag(backend: Backend) {
     tokio::time::sleep(Duration::from_millis(FLAG_MS as u64 + 250)).await;
     let request = proto::MakeMoveRequest {
         lag_millis: 3_000,
+        reply_view: 0,
         ..make_move(&game.id, 0, "e4")
     };
     let status = expect_code(

@@ -73,6 +73,10 @@ enum Mode {
         /// Play timed games (an hour each, so no flag falls).
         #[arg(long)]
         timed: bool,
+        /// Asks for compact replies (`REPLY_VIEW_COMPACT`: no setup, no
+        /// legal moves), keeping each game's board here to choose moves.
+        #[arg(long)]
+        compact: bool,
         /// Seed of the random moves.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -174,6 +178,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             seconds,
             max_plies,
             timed,
+            compact,
             seed,
         } => {
             let mut channels = Vec::new();
@@ -191,6 +196,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     admin_token: admin_token.clone(),
                     max_plies,
                     timed,
+                    compact,
                     rng: StdRng::seed_from_u64(seed.wrapping_add(caller as u64)),
                 };
                 tasks.push(tokio::spawn(game.play(stop.clone())));
@@ -443,6 +449,7 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
             ply: game.game.ply,
             offer_draw: false,
             lag_millis: 0,
+            reply_view: proto::ReplyView::Unspecified.into(),
         };
         match public
             .make_move(authorised(Some(&game.tokens[seat]), request))
@@ -703,6 +710,7 @@ struct GamePlayer {
     admin_token: Option<String>,
     max_plies: i32,
     timed: bool,
+    compact: bool,
     rng: StdRng,
 }
 
@@ -762,20 +770,51 @@ impl GamePlayer {
             .game
             .ok_or_else(|| tonic::Status::internal("CreateGame returned no game"))?;
         let tokens = [created.white_token, created.black_token];
-        while !stop.load(Ordering::Relaxed)
-            && game.status == proto::GameStatus::Active as i32
-            && game.ply < self.max_plies
-            && !game.legal_moves.is_empty()
-        {
-            let pick = self.rng.random_range(0..game.legal_moves.len());
+        // The board, kept here for compact replies (which carry no legal
+        // moves).
+        let mut board = shakmaty::Chess::default();
+        loop {
+            let legal: Vec<String> = if self.compact {
+                use shakmaty::Position as _;
+                board
+                    .legal_moves()
+                    .iter()
+                    .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+                    .collect()
+            } else {
+                game.legal_moves.clone()
+            };
+            if stop.load(Ordering::Relaxed)
+                || game.status != proto::GameStatus::Active as i32
+                || game.ply >= self.max_plies
+                || legal.is_empty()
+            {
+                break;
+            }
+            let pick = self.rng.random_range(0..legal.len());
             let token = &tokens[usize::from(game.side_to_move == proto::Color::Black as i32)];
             let request = proto::MakeMoveRequest {
                 game_id: game.game_id.clone(),
-                r#move: game.legal_moves[pick].clone(),
+                r#move: legal[pick].clone(),
                 ply: game.ply,
                 offer_draw: false,
                 lag_millis: 0,
+                reply_view: if self.compact {
+                    proto::ReplyView::Compact.into()
+                } else {
+                    proto::ReplyView::Unspecified.into()
+                },
             };
+            if self.compact {
+                use shakmaty::Position as _;
+                let uci: shakmaty::uci::UciMove = legal[pick]
+                    .parse()
+                    .map_err(|_| tonic::Status::internal("a legal move in UCI"))?;
+                let played = uci
+                    .to_move(&board)
+                    .map_err(|_| tonic::Status::internal("a legal move"))?;
+                board.play_unchecked(played);
+            }
             let started = Instant::now();
             let response = self
                 .public

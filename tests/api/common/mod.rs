@@ -404,6 +404,7 @@ pub fn make_move(game_id: &str, ply: i32, mv: &str) -> proto::MakeMoveRequest {
         ply,
         offer_draw: false,
         lag_millis: 0,
+        reply_view: 0,
     }
 }
 

@@ -151,6 +151,12 @@ class GameView(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_VIEW_BASIC: _ClassVar[GameView]
     GAME_VIEW_FULL: _ClassVar[GameView]
 
+class ReplyView(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    REPLY_VIEW_UNSPECIFIED: _ClassVar[ReplyView]
+    REPLY_VIEW_GAME: _ClassVar[ReplyView]
+    REPLY_VIEW_COMPACT: _ClassVar[ReplyView]
+
 class DrawClaimVerdict(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     DRAW_CLAIM_VERDICT_UNSPECIFIED: _ClassVar[DrawClaimVerdict]
@@ -284,6 +290,9 @@ SCORING_PRESET_FOOTBALL: ScoringPreset
 GAME_VIEW_UNSPECIFIED: GameView
 GAME_VIEW_BASIC: GameView
 GAME_VIEW_FULL: GameView
+REPLY_VIEW_UNSPECIFIED: ReplyView
+REPLY_VIEW_GAME: ReplyView
+REPLY_VIEW_COMPACT: ReplyView
 DRAW_CLAIM_VERDICT_UNSPECIFIED: DrawClaimVerdict
 DRAW_CLAIM_VERDICT_UPHELD: DrawClaimVerdict
 DRAW_CLAIM_VERDICT_REFUSED: DrawClaimVerdict
@@ -781,18 +790,20 @@ class ListMovesResponse(_message.Message):
     def __init__(self, moves: _Optional[_Iterable[_Union[MoveRecord, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class MakeMoveRequest(_message.Message):
-    __slots__ = ("game_id", "move", "ply", "offer_draw", "lag_millis")
+    __slots__ = ("game_id", "move", "ply", "offer_draw", "lag_millis", "reply_view")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     PLY_FIELD_NUMBER: _ClassVar[int]
     OFFER_DRAW_FIELD_NUMBER: _ClassVar[int]
     LAG_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    REPLY_VIEW_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     move: str
     ply: int
     offer_draw: bool
     lag_millis: int
-    def __init__(self, game_id: _Optional[str] = ..., move: _Optional[str] = ..., ply: _Optional[int] = ..., offer_draw: _Optional[bool] = ..., lag_millis: _Optional[int] = ...) -> None: ...
+    reply_view: ReplyView
+    def __init__(self, game_id: _Optional[str] = ..., move: _Optional[str] = ..., ply: _Optional[int] = ..., offer_draw: _Optional[bool] = ..., lag_millis: _Optional[int] = ..., reply_view: _Optional[_Union[ReplyView, str]] = ...) -> None: ...
 
 class MakeMoveResponse(_message.Message):
     __slots__ = ("game", "events")
