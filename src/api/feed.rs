@@ -64,10 +64,10 @@ pub const FRESH_FOR: Duration = Duration::from_secs(1);
 /// The most answers a replica keeps; past it, those no longer fresh go.
 const MAX_KEPT: usize = 4_096;
 
-/// What a URL serves, and to whom: the public, or (`live`) the holder of
-/// the admin token, who reads every game live.
-/// A round is built on its own (round 0: the games without a round); the
-/// whole event is served round after round from the rounds' answers.
+/// What an answer is built for, and to whom: the public, or (`live`) the
+/// holder of the admin token, who reads every game live. A round is built
+/// on its own (round 0: the games without a round); the whole event is
+/// served round after round from the rounds' answers.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Subject {
     Game(GameId, bool),
@@ -85,23 +85,20 @@ struct Tags {
 }
 
 impl Tags {
-    /// The tags of a text whose digest is `digest`, built now.
-    fn of(digest: &[u8]) -> Self {
+    /// The tags of a text whose digest is `digest`, modified at
+    /// `modified`.
+    fn of(digest: &[u8], modified: HttpDate) -> Self {
         let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
         let tag = |suffix: &str| {
             HeaderValue::from_str(&format!("\"{hex}{suffix}\""))
                 .unwrap_or_else(|_| HeaderValue::from_static("\"\""))
         };
-        Self::dated(tag(""), tag("-gz"), HttpDate::from(SystemTime::now()))
-    }
-
-    fn dated(etag: HeaderValue, gzip_etag: HeaderValue, modified: HttpDate) -> Self {
         Self {
+            etag: tag(""),
+            gzip_etag: tag("-gz"),
             last_modified: HeaderValue::from_str(&modified.to_string())
                 .unwrap_or_else(|_| HeaderValue::from_static("")),
             modified,
-            etag,
-            gzip_etag,
         }
     }
 }
@@ -296,7 +293,10 @@ fn dgt_player(player: &Player) -> serde_json::Value {
 /// `text` with its gzip form and strong tags (a digest of the text; the
 /// gzip form's tag differs, as its bytes do).
 fn built(text: String) -> Built {
-    let tags = Tags::of(&Sha256::digest(text.as_bytes()));
+    let tags = Tags::of(
+        &Sha256::digest(text.as_bytes()),
+        HttpDate::from(SystemTime::now()),
+    );
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     // Writing to memory cannot fail.
     let gzip = encoder
@@ -390,8 +390,7 @@ async fn event(
         .map(|part| SystemTime::from(part.tags.modified))
         .max()
         .unwrap_or(SystemTime::UNIX_EPOCH);
-    let mut tags = Tags::of(&digest.finalize());
-    tags = Tags::dated(tags.etag, tags.gzip_etag, HttpDate::from(modified));
+    let tags = Tags::of(&digest.finalize(), HttpDate::from(modified));
     // Rounds are separated by a blank line, as games are within one.
     let mut texts = Vec::with_capacity(parts.len() * 2);
     for (n, part) in parts.iter().enumerate() {

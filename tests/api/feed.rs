@@ -127,6 +127,21 @@ async fn game(app: &TestApp, round: i32, board: i32, delay_millis: i32) -> NewGa
         .expect("created")
 }
 
+/// The body `path` serves once its tag is no longer `etag` (within 20 s).
+async fn changed_since(port: SocketAddr, path: &str, etag: &str) -> String {
+    tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let (code, _, body) = get_with(port, path, &format!("If-None-Match: {etag}\r\n")).await;
+            if code == 200 {
+                return String::from_utf8(body).expect("UTF-8");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the change reaches the feed")
+}
+
 /// The games of a multi-game PGN, each from its `[Event` tag.
 fn games(pgn: &str) -> Vec<&str> {
     let starts: Vec<usize> = pgn.match_indices("[Event ").map(|(at, _)| at).collect();
@@ -446,18 +461,7 @@ async fn polls_are_cheap_with_etags_gzip_and_one_build(backend: Backend) {
     seat(&mut client, &board.white, make_move(&board.id, 0, "c4"))
         .await
         .expect("c4");
-    let changed = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            let (code, _, body) =
-                get_with(port, &path, &format!("If-None-Match: {etag}\r\n")).await;
-            if code == 200 {
-                return String::from_utf8(body).expect("UTF-8");
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    })
-    .await
-    .expect("the change reaches the feed");
+    let changed = changed_since(port, &path, &etag).await;
     assert!(changed.contains("1. c4"), "{changed}");
 
     // A thousand polls, a hundred at a time: the list read once for each
@@ -558,18 +562,7 @@ async fn the_whole_event_is_sent_round_after_round(backend: Backend) {
     seat(&mut client, &third.white, make_move(&third.id, 0, "Nf3"))
         .await
         .expect("Nf3");
-    let changed = tokio::time::timeout(Duration::from_secs(20), async {
-        loop {
-            let (code, _, body) =
-                get_with(port, &path, &format!("If-None-Match: {etag}\r\n")).await;
-            if code == 200 {
-                return String::from_utf8(body).expect("UTF-8");
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    })
-    .await
-    .expect("the change reaches the event's feed");
+    let changed = changed_since(port, &path, &etag).await;
     assert!(changed.contains("1. Nf3"), "{changed}");
 }
 

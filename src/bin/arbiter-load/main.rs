@@ -774,28 +774,37 @@ impl GamePlayer {
         // moves).
         let mut board = shakmaty::Chess::default();
         loop {
-            let legal: Vec<String> = if self.compact {
-                use shakmaty::Position as _;
-                board
-                    .legal_moves()
-                    .iter()
-                    .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
-                    .collect()
-            } else {
-                game.legal_moves.clone()
-            };
             if stop.load(Ordering::Relaxed)
                 || game.status != proto::GameStatus::Active as i32
                 || game.ply >= self.max_plies
-                || legal.is_empty()
             {
                 break;
             }
-            let pick = self.rng.random_range(0..legal.len());
+            // A random legal move: from the board kept here for a compact
+            // reply, else from the reply's own list.
+            let chosen = if self.compact {
+                use shakmaty::Position as _;
+                let legal = board.legal_moves();
+                let Some(played) = legal
+                    .get(self.rng.random_range(0..legal.len().max(1)))
+                    .cloned()
+                else {
+                    break;
+                };
+                let uci = played.to_uci(shakmaty::CastlingMode::Standard).to_string();
+                board.play_unchecked(played);
+                uci
+            } else {
+                if game.legal_moves.is_empty() {
+                    break;
+                }
+                let pick = self.rng.random_range(0..game.legal_moves.len());
+                game.legal_moves[pick].clone()
+            };
             let token = &tokens[usize::from(game.side_to_move == proto::Color::Black as i32)];
             let request = proto::MakeMoveRequest {
                 game_id: game.game_id.clone(),
-                r#move: legal[pick].clone(),
+                r#move: chosen,
                 ply: game.ply,
                 offer_draw: false,
                 lag_millis: 0,
@@ -805,16 +814,6 @@ impl GamePlayer {
                     proto::ReplyView::Unspecified.into()
                 },
             };
-            if self.compact {
-                use shakmaty::Position as _;
-                let uci: shakmaty::uci::UciMove = legal[pick]
-                    .parse()
-                    .map_err(|_| tonic::Status::internal("a legal move in UCI"))?;
-                let played = uci
-                    .to_move(&board)
-                    .map_err(|_| tonic::Status::internal("a legal move"))?;
-                board.play_unchecked(played);
-            }
             let started = Instant::now();
             let response = self
                 .public

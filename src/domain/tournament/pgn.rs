@@ -226,20 +226,12 @@ fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result:
         // After a last move with a clock, one comment holds both (readers
         // such as chess.js take one comment a move): `{[%clk 0:10:09]
         // White resigns}`.
-        let after_clock = tokens
-            .last_mut()
-            .filter(|last| last.starts_with("{[%clk") && last.ends_with('}'))
-            .map(String::pop)
-            .is_some();
-        let words = text.split(' ').map(str::to_owned);
-        if after_clock {
-            tokens.extend(words);
-            if let Some(last) = tokens.last_mut() {
-                last.push('}');
-            }
-        } else {
-            tokens.extend(format!("{{{text}}}").split(' ').map(str::to_owned));
-        }
+        let clocked = moves.last().is_some_and(|record| record.time.is_some());
+        let comment = match tokens.pop_if(|_| clocked) {
+            Some(clock) => format!("{} {text}}}", clock.trim_end_matches('}')),
+            None => format!("{{{text}}}"),
+        };
+        tokens.extend(comment.split(' ').map(str::to_owned));
     }
     tokens.push(result.to_owned());
     wrap(&tokens)
