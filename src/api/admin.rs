@@ -1,18 +1,25 @@
-//! `AdminService`: creating games and the arbiter's interventions, every
-//! call behind the admin token and idempotent by its `request_id`.
+//! `AdminService`: creating games and rounds, the arbiter's
+//! interventions and the credentials, every call behind the admin token or
+//! a credential whose role and event allow it, and idempotent by its
+//! `request_id`.
 
 use tonic::{Request, Response, Status};
 
-use super::{ArbiterApi, applied, convert, create, request, rounds};
+use super::{ArbiterApi, applied, convert, create, credentials, request, rounds, status};
 use crate::{
     arbiter::ArbiterError,
-    domain::{ArbiterReason, GameId, RequestId},
+    domain::{
+        ArbiterReason, GameId, RequestId,
+        access::{Action, Principal},
+    },
     proto::{self, admin_service_server::AdminService},
 };
 
-/// What every arbiter's intervention names: the admin token checked, then
-/// the request id, the game and the stated reason read.
+/// What every arbiter's intervention names: the principal, whose role
+/// allows interventions (the arbiter checks its event against the game's),
+/// then the request id, the game and the stated reason read.
 struct Intervention<T> {
+    by: Principal,
     request_id: Option<RequestId>,
     game: GameId,
     reason: ArbiterReason,
@@ -20,15 +27,16 @@ struct Intervention<T> {
 }
 
 impl ArbiterApi {
-    fn intervention<T>(
+    async fn intervention<T>(
         &self,
         request: Request<T>,
         fields: impl Fn(&T) -> (&str, &str, &str),
     ) -> Result<Intervention<T>, Status> {
-        self.admin.check_intervention(&request)?;
+        let by = self.principal(&request, Action::Intervene).await?;
         let req = request.into_inner();
         let (request_id, game_id, reason) = fields(&req);
         Ok(Intervention {
+            by,
             request_id: request::request_id(request_id)?,
             game: request::game_id(game_id)?,
             reason: request::reason(reason)?,
@@ -44,8 +52,10 @@ impl AdminService for ArbiterApi {
         request: Request<proto::CreateGameRequest>,
     ) -> Result<Response<proto::CreateGameResponse>, Status> {
         let _admitted = self.admit_request()?;
-        self.admin.check(&request)?;
+        let by = self.principal(&request, Action::Organise).await?;
         let (request_id, new) = create::new_game(request.get_ref())?;
+        by.authorize(Action::Organise, new.pairing().event_id.as_ref())
+            .map_err(|denial| status::denied(&denial))?;
         let created = self.arbiter.create_game(request_id, new).await?;
         Ok(Response::new(proto::CreateGameResponse {
             game: Some(convert::game(&created.game, created.as_of)),
@@ -59,7 +69,9 @@ impl AdminService for ArbiterApi {
         request: Request<proto::AdjustClockRequest>,
     ) -> Result<Response<proto::AdjustClockResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
+        let call = self
+            .intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))
+            .await?;
         let color = request::color(call.req.color())?;
         let done = self
             .arbiter
@@ -70,6 +82,7 @@ impl AdminService for ArbiterApi {
                 i64::from(call.req.delta_millis),
                 &call.reason,
                 call.req.players_request,
+                &call.by,
             )
             .await?;
         let (game, events) = applied(&done);
@@ -81,10 +94,12 @@ impl AdminService for ArbiterApi {
         request: Request<proto::PauseClockRequest>,
     ) -> Result<Response<proto::PauseClockResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
+        let call = self
+            .intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))
+            .await?;
         let done = self
             .arbiter
-            .pause_clock(&call.game, call.request_id.as_ref(), &call.reason)
+            .pause_clock(&call.game, call.request_id.as_ref(), &call.reason, &call.by)
             .await?;
         let (game, events) = applied(&done);
         Ok(Response::new(proto::PauseClockResponse { game, events }))
@@ -95,10 +110,12 @@ impl AdminService for ArbiterApi {
         request: Request<proto::ResumeClockRequest>,
     ) -> Result<Response<proto::ResumeClockResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
+        let call = self
+            .intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))
+            .await?;
         let done = self
             .arbiter
-            .resume_clock(&call.game, call.request_id.as_ref(), &call.reason)
+            .resume_clock(&call.game, call.request_id.as_ref(), &call.reason, &call.by)
             .await?;
         let (game, events) = applied(&done);
         Ok(Response::new(proto::ResumeClockResponse { game, events }))
@@ -109,11 +126,19 @@ impl AdminService for ArbiterApi {
         request: Request<proto::SetGameResultRequest>,
     ) -> Result<Response<proto::SetGameResultResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let call = self.intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))?;
+        let call = self
+            .intervention(request, |r| (&r.request_id, &r.game_id, &r.reason))
+            .await?;
         let ruling = request::ruling(&call.req)?;
         let done = self
             .arbiter
-            .set_result(&call.game, call.request_id.as_ref(), ruling, &call.reason)
+            .set_result(
+                &call.game,
+                call.request_id.as_ref(),
+                ruling,
+                &call.reason,
+                &call.by,
+            )
             .await?;
         let (game, events) = applied(&done);
         Ok(Response::new(proto::SetGameResultResponse { game, events }))
@@ -124,9 +149,9 @@ impl AdminService for ArbiterApi {
         request: Request<proto::InspectGameRequest>,
     ) -> Result<Response<proto::InspectGameResponse>, Status> {
         let _admitted = self.admit_request()?;
-        self.admin.check_intervention(&request)?;
+        let by = self.principal(&request, Action::Inspect).await?;
         let id = request::game_id(&request.get_ref().game_id)?;
-        let found = self.arbiter.inspect(&id).await?;
+        let found = self.arbiter.inspect(&id, &by).await?;
         let bytes = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
         Ok(Response::new(proto::InspectGameResponse {
             state_json: found.state_json,
@@ -143,13 +168,13 @@ impl AdminService for ArbiterApi {
         request: Request<proto::ReportConnectionRequest>,
     ) -> Result<Response<proto::ReportConnectionResponse>, Status> {
         let _admitted = self.admit_request()?;
-        self.admin.check_intervention(&request)?;
+        let by = self.principal(&request, Action::Intervene).await?;
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
         let color = request::color(req.color())?;
         let done = self
             .arbiter
-            .report_connection(&id, color, req.connected, self.admin.actor())
+            .report_connection(&id, color, req.connected, &by)
             .await?;
         let (game, events) = applied(&done);
         Ok(Response::new(proto::ReportConnectionResponse {
@@ -163,8 +188,10 @@ impl AdminService for ArbiterApi {
         request: Request<proto::CreateRoundRequest>,
     ) -> Result<Response<proto::CreateRoundResponse>, Status> {
         let _admitted = self.admit_request()?;
-        self.admin.check(&request)?;
+        let by = self.principal(&request, Action::Organise).await?;
         let plan = rounds::create_request(request.get_ref())?;
+        by.authorize(Action::Organise, Some(&plan.event))
+            .map_err(|denial| status::denied(&denial))?;
         let created = self.arbiter.create_round(plan).await?;
         Ok(Response::new(rounds::created(&created)))
     }
@@ -174,13 +201,15 @@ impl AdminService for ArbiterApi {
         request: Request<proto::StartRoundRequest>,
     ) -> Result<Response<proto::StartRoundResponse>, Status> {
         let _admitted = self.admit_request()?;
-        self.admin.check(&request)?;
+        let by = self.principal(&request, Action::Organise).await?;
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
+        by.authorize(Action::Organise, Some(&event_id))
+            .map_err(|denial| status::denied(&denial))?;
         let number = rounds::round_number(req.round)?;
         let started = self
             .arbiter
-            .start_round(&event_id, number, self.admin.actor())
+            .start_round(&event_id, number, &by.name)
             .await?;
         let count = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
         Ok(Response::new(proto::StartRoundResponse {
@@ -198,9 +227,11 @@ impl AdminService for ArbiterApi {
         /// The most boards a page holds.
         const MAX_PAGE: usize = 1_000;
         let _admitted = self.admit_request()?;
-        self.admin.check(&request)?;
+        let by = self.principal(&request, Action::ReadRounds).await?;
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
+        by.authorize(Action::ReadRounds, Some(&event_id))
+            .map_err(|denial| status::denied(&denial))?;
         let number = rounds::round_number(req.round)?;
         let size = request::page_size(req.page_size, MAX_PAGE, MAX_PAGE)?;
         let query = format!("round/{number}/{event_id}");
@@ -221,9 +252,11 @@ impl AdminService for ArbiterApi {
         request: Request<proto::ImportPairingsRequest>,
     ) -> Result<Response<proto::ImportPairingsResponse>, Status> {
         let _admitted = self.admit_request()?;
-        self.admin.check(&request)?;
+        let by = self.principal(&request, Action::Organise).await?;
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
+        by.authorize(Action::Organise, Some(&event_id))
+            .map_err(|denial| status::denied(&denial))?;
         let number = rounds::round_number(req.round)?;
         let ranks = if req.players.is_empty() {
             self.arbiter.starting_ranks(&event_id, number).await?
@@ -244,5 +277,55 @@ impl AdminService for ArbiterApi {
             round: created.round,
             games: created.games,
         }))
+    }
+
+    async fn create_credential(
+        &self,
+        request: Request<proto::CreateCredentialRequest>,
+    ) -> Result<Response<proto::CreateCredentialResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        let by = self.principal(&request, Action::ManageCredentials).await?;
+        let (request_id, new) = credentials::new_credential(request.get_ref())?;
+        let (credential, token, now) = self
+            .arbiter
+            .create_credential(request_id.as_ref(), new, &by)
+            .await?;
+        Ok(Response::new(proto::CreateCredentialResponse {
+            credential: Some(credentials::credential(&credential, now)),
+            token,
+        }))
+    }
+
+    async fn revoke_credential(
+        &self,
+        request: Request<proto::RevokeCredentialRequest>,
+    ) -> Result<Response<proto::RevokeCredentialResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        let by = self.principal(&request, Action::ManageCredentials).await?;
+        let req = request.get_ref();
+        let id = credentials::credential_id(&req.credential_id)?;
+        let reason = request::reason(&req.reason)?;
+        let (credential, now) = self.arbiter.revoke_credential(&id, &reason, &by).await?;
+        Ok(Response::new(proto::RevokeCredentialResponse {
+            credential: Some(credentials::credential(&credential, now)),
+        }))
+    }
+
+    async fn list_credentials(
+        &self,
+        request: Request<proto::ListCredentialsRequest>,
+    ) -> Result<Response<proto::ListCredentialsResponse>, Status> {
+        /// Credentials per page when the request names no size, and at most.
+        const PAGE: (usize, usize) = (100, 500);
+        let _admitted = self.admit_request()?;
+        let by = self.principal(&request, Action::ReadCredentials).await?;
+        let req = request.get_ref();
+        let size = request::page_size(req.page_size, PAGE.0, PAGE.1)?;
+        let after = credentials::page_start(&req.page_token)?;
+        let page = self
+            .arbiter
+            .list_credentials(after.as_ref(), size, &by)
+            .await?;
+        Ok(Response::new(credentials::page(&page)))
     }
 }

@@ -400,24 +400,30 @@ fn event_kind(kind: &EventKind) -> proto::game_event::Kind {
             color: side,
             delta_ms,
             reason,
+            by,
         } => Kind::ClockAdjusted(proto::ClockAdjusted {
             color: color(*side).into(),
             delta_millis: signed_millis(*delta_ms),
             reason: reason.clone(),
+            by: by.clone().unwrap_or_default(),
         }),
         EventKind::ResultSet {
             result: r,
             score,
             reason,
+            by,
         } => Kind::ResultDecided(proto::ResultDecided {
             result: Some(result(*r, Some(*score), None)),
             reason: reason.clone(),
+            by: by.clone().unwrap_or_default(),
         }),
-        EventKind::ClockPaused { reason } => Kind::ClockPaused(proto::ClockPaused {
+        EventKind::ClockPaused { reason, by } => Kind::ClockPaused(proto::ClockPaused {
             reason: reason.clone(),
+            by: by.clone().unwrap_or_default(),
         }),
-        EventKind::ClockResumed { reason } => Kind::ClockResumed(proto::ClockResumed {
+        EventKind::ClockResumed { reason, by } => Kind::ClockResumed(proto::ClockResumed {
             reason: reason.clone(),
+            by: by.clone().unwrap_or_default(),
         }),
         EventKind::GameStarted { by } => Kind::GameStarted(proto::GameStarted { by: by.clone() }),
         EventKind::PlayerCheckedIn { color: side } => {

@@ -48,7 +48,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::OnceCell;
 use tonic::Code;
 
-use super::{request, rounds};
+use super::{auth, request, rounds};
 use crate::{
     api::auth::AdminToken,
     arbiter::{Arbiter, ArbiterError, BroadcastGame, Reader},
@@ -159,12 +159,19 @@ struct Feed {
 }
 
 impl Feed {
-    /// Whether the poll carries the admin token: the live feed.
-    fn live(&self, headers: &HeaderMap) -> bool {
+    /// Whether the poll reads `event` (`None`: a game read on its own)
+    /// live: with the admin token, or a credential that reads the event
+    /// live (one confined to an event reads its event's URLs live, and a
+    /// game's own URL as the public does). A credential that is not
+    /// accepted is answered 401, so that its holder learns why.
+    async fn live(&self, headers: &HeaderMap, event: Option<&EventId>) -> Result<bool, Response> {
         let authorization = headers
             .get(header::AUTHORIZATION)
             .and_then(|value| value.to_str().ok());
-        self.admin.admits_authorization(authorization)
+        let reader = auth::feed_reader(&self.admin, &self.arbiter, authorization)
+            .await
+            .map_err(failed)?;
+        Ok(reader.sees_event_live(event))
     }
 }
 
@@ -196,7 +203,7 @@ impl Feed {
             .get_or_try_init(|| async {
                 let reader = |live: bool| {
                     if live {
-                        Reader::Admin
+                        Reader::ADMIN
                     } else {
                         Reader::Token(None)
                     }
@@ -335,7 +342,10 @@ async fn game(State(feed): State<Feed>, Path(file): Path<String>, headers: Heade
         Ok(id) => id,
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
     };
-    let live = feed.live(&headers);
+    let live = match feed.live(&headers, None).await {
+        Ok(live) => live,
+        Err(response) => return response,
+    };
     let read = feed.answer(Subject::Game(id, live)).await;
     answer(read, live, &headers, PGN, "", |answers| Some(&answers.pgn))
 }
@@ -353,7 +363,10 @@ async fn event(
         Ok(id) => id,
         Err(status) => return refused(StatusCode::BAD_REQUEST, status.message()),
     };
-    let live = feed.live(&headers);
+    let live = match feed.live(&headers, Some(&event_id)).await {
+        Ok(live) => live,
+        Err(response) => return response,
+    };
     let mut rounds = Vec::new();
     let mut round = 0;
     loop {
@@ -476,7 +489,10 @@ async fn round(
         Ok(Err(status)) => return refused(StatusCode::BAD_REQUEST, status.message()),
         Err(_) => return refused(StatusCode::BAD_REQUEST, "the round is not a number"),
     };
-    let live = feed.live(&headers);
+    let live = match feed.live(&headers, Some(&event_id)).await {
+        Ok(live) => live,
+        Err(response) => return response,
+    };
     let read = feed.answer(Subject::Round(event_id, number, live)).await;
     let empty = "the event has no games in this round";
     match file {
@@ -607,6 +623,8 @@ fn failed(err: ArbiterError) -> Response {
         Code::InvalidArgument | Code::OutOfRange => StatusCode::BAD_REQUEST,
         Code::Unavailable | Code::Aborted => StatusCode::SERVICE_UNAVAILABLE,
         Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
+        Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        Code::PermissionDenied => StatusCode::FORBIDDEN,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     refused(code, status.message())

@@ -3,7 +3,9 @@
 //! Two services: `ArbiterService` (`public`: reads, seat actions, watches and
 //! exports, safe for browsers) and `AdminService` (`admin`: creating games
 //! and rounds (`rounds` reads and writes a round's messages) and the
-//! arbiter's interventions, behind the admin token). Both read
+//! arbiter's interventions, and the credentials (`credentials` reads and
+//! writes their messages), behind the admin token or a credential). Both
+//! read
 //! request fields into domain types (`request`, `create`, and
 //! `standings_request` for what a standings or TRF request adds), check
 //! credentials (`auth`), convert results (`convert`), serve streams
@@ -20,6 +22,7 @@ mod auth;
 pub mod codec;
 mod convert;
 mod create;
+mod credentials;
 pub mod feed;
 pub mod limits;
 mod public;

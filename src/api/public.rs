@@ -27,7 +27,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::GetGameRequest>,
     ) -> Result<Response<proto::GetGameResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let reader = self.admin.reader(&request);
+        let reader = self.reader(&request).await?;
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
         let view = self
@@ -44,7 +44,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::ListMovesRequest>,
     ) -> Result<Response<proto::ListMovesResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let reader = self.admin.reader(&request);
+        let reader = self.reader(&request).await?;
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
         let (default, max) = MOVES_PAGE;
@@ -191,7 +191,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::WatchGameRequest>,
     ) -> Result<Response<Self::WatchGameStream>, Status> {
-        let reader = self.admin.reader(&request);
+        let reader = self.reader(&request).await?;
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
         let from = request::watch_from(req.after_version, &req.resume_token)?;
@@ -213,7 +213,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::ListGamesRequest>,
     ) -> Result<Response<proto::ListGamesResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let reader = self.admin.reader(&request);
+        let reader = self.reader(&request).await?;
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
         let full = request::full_view(req.view());
@@ -243,7 +243,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::WatchEventRequest>,
     ) -> Result<Response<Self::WatchEventStream>, Status> {
-        let reader = self.admin.reader(&request);
+        let reader = self.reader(&request).await?;
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
         let round = match req.round {
@@ -270,7 +270,7 @@ impl ArbiterService for ArbiterApi {
         request: Request<proto::GetStandingsRequest>,
     ) -> Result<Response<proto::GetStandingsResponse>, Status> {
         let _admitted = self.admit_request()?;
-        let reader = self.admin.reader(&request);
+        let reader = self.reader(&request).await?;
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;
         let rules = StandingsRules {
@@ -316,7 +316,7 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::ExportPgnRequest>,
     ) -> Result<Response<Self::ExportPgnStream>, Status> {
-        let reader = self.admin.reader(&request);
+        let reader = self.reader(&request).await?;
         Ok(Response::new(
             match request::pgn_subject(request.get_ref())? {
                 PgnSubject::Game(id) => {
@@ -340,7 +340,7 @@ impl ArbiterService for ArbiterApi {
         let _admitted = self.admit_request()?;
         let event_id = request::event_id(&request.get_ref().event_id)?;
         let total_rounds = request::total_rounds(request.get_ref().total_rounds)?;
-        let reader = self.admin.reader(&request);
+        let reader = self.reader(&request).await?;
         let byes = standings_request::byes(&request.get_ref().byes)?;
         let trf = self
             .arbiter

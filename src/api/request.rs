@@ -214,7 +214,7 @@ pub fn page_size(value: i32, default: usize, max: usize) -> Result<usize, Status
 /// Page tokens are opaque to clients: the position where the next page
 /// starts, and a digest of the query they belong to, so that a token is
 /// refused with another query rather than silently misread.
-fn token(query: &str, position: &str) -> String {
+pub fn token(query: &str, position: &str) -> String {
     URL_SAFE_NO_PAD.encode(format!("1|{}|{position}", binding(query)))
 }
 
@@ -226,7 +226,7 @@ fn binding(query: &str) -> String {
         .collect()
 }
 
-fn read_token(query: &str, token_text: &str) -> Result<String, Status> {
+pub fn read_token(query: &str, token_text: &str) -> Result<String, Status> {
     let refused = || {
         invalid(
             "page_token",

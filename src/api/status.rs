@@ -10,8 +10,8 @@ use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::{
-    arbiter::{ArbiterError, GameContext},
-    domain::{Rejection, VictoryClaimRefusal},
+    arbiter::{ArbiterError, CredentialRefusal, GameContext},
+    domain::{Rejection, VictoryClaimRefusal, access::Denial},
     proto::ErrorReason,
     store::StoreError,
 };
@@ -64,6 +64,28 @@ fn game_metadata(context: Option<&GameContext>) -> HashMap<String, String> {
 fn rfc3339(at: &prost_types::Timestamp) -> String {
     // prost_types formats timestamps in RFC 3339.
     at.to_string()
+}
+
+/// The status of a call its principal may not make: its role, or its
+/// event, with the role or the scope in the metadata.
+pub fn denied(denial: &Denial) -> Status {
+    let (reason, metadata) = match denial {
+        Denial::RoleNotPermitted { role, .. } => (
+            ErrorReason::RoleNotPermitted,
+            HashMap::from([("role".to_owned(), (*role).to_owned())]),
+        ),
+        Denial::OutOfScope { scope, .. } => (
+            ErrorReason::OutOfScope,
+            HashMap::from([("scope".to_owned(), scope.to_string())]),
+        ),
+    };
+    status_in(
+        Code::PermissionDenied,
+        reason,
+        denial.to_string(),
+        ErrorDetails::new(),
+        metadata,
+    )
 }
 
 /// The status of a call whose metadata (headers) is over `limit` bytes.
@@ -374,6 +396,44 @@ impl From<ArbiterError> for Status {
                     ("size".to_owned(), size.to_string()),
                     ("limit".to_owned(), limit.to_string()),
                 ]),
+            ),
+            ArbiterError::Denied(denial) => denied(&denial),
+            ArbiterError::CredentialRefused(refusal) => {
+                let (reason, id) = match &refusal {
+                    CredentialRefusal::Invalid => (ErrorReason::CredentialInvalid, None),
+                    CredentialRefusal::Expired { id, .. } => {
+                        (ErrorReason::CredentialExpired, Some(id))
+                    }
+                    CredentialRefusal::Revoked { id } => (ErrorReason::CredentialRevoked, Some(id)),
+                };
+                let metadata = id
+                    .map(|id| HashMap::from([("credential_id".to_owned(), id.to_string())]))
+                    .unwrap_or_default();
+                status_in(
+                    Code::Unauthenticated,
+                    reason,
+                    message,
+                    ErrorDetails::new(),
+                    metadata,
+                )
+            }
+            ArbiterError::CredentialNotFound(_) => status(
+                Code::NotFound,
+                ErrorReason::CredentialNotFound,
+                message,
+                ErrorDetails::new(),
+            ),
+            ArbiterError::TooManyCredentials { .. } => status(
+                Code::ResourceExhausted,
+                ErrorReason::TooManyCredentials,
+                message,
+                ErrorDetails::new(),
+            ),
+            ArbiterError::EventNotFound(_) => status(
+                Code::NotFound,
+                ErrorReason::EventNotFound,
+                message,
+                ErrorDetails::with_bad_request_violation("event_id", "names no known event"),
             ),
             ArbiterError::Contention => status(
                 Code::Aborted,

@@ -9,7 +9,7 @@ use std::{
 
 use super::{Arbiter, ArbiterError, GameView, codec};
 use crate::{
-    domain::{BroadcastDelay, Game, GameId, Replay, Timestamp, TokenHash},
+    domain::{BroadcastDelay, EventId, Game, GameId, Replay, Timestamp, TokenHash},
     store::{Corruption, StoreError},
 };
 
@@ -140,8 +140,10 @@ impl Arbiter {
 /// Who is reading.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reader {
-    /// The platform's admin token: every game live.
-    Admin,
+    /// A credential that reads games live: every game (`None`: the admin
+    /// token, the platform, an auditor of every event), or the games of
+    /// one event (an arbiter, a feed reader or an auditor of it).
+    Live(Option<EventId>),
     /// Anyone else, with the hash of the bearer token presented, if any: a
     /// seat's token reads that game (and only that game) live.
     Token(Option<TokenHash>),
@@ -151,11 +153,18 @@ impl Reader {
     /// A reader without any token.
     pub const PUBLIC: Reader = Reader::Token(None);
 
+    /// The admin token: every game live.
+    pub const ADMIN: Reader = Reader::Live(None);
+
     /// Whether this reader sees `game` as it stands: a game without a
     /// delay, the admin, or one of the game's seats.
     pub fn sees_live(&self, game: &Game) -> bool {
         match self {
-            Reader::Admin => true,
+            Reader::Live(None) => true,
+            Reader::Live(Some(event)) => {
+                game.setup().broadcast_delay().is_live()
+                    || game.pairing().event_id.as_ref() == Some(event)
+            }
             Reader::Token(hash) => {
                 game.setup().broadcast_delay().is_live()
                     || hash
@@ -165,10 +174,15 @@ impl Reader {
         }
     }
 
-    /// Whether this reader sees every game of an event live (reads of a
-    /// whole event are live for the admin only).
-    pub fn is_admin(&self) -> bool {
-        matches!(self, Reader::Admin)
+    /// Whether this reader sees every game of `event` live in a read of
+    /// the whole event: only a credential that reads that event live (a
+    /// seat reads its own game live, never the event).
+    pub fn sees_event_live(&self, event: Option<&EventId>) -> bool {
+        match self {
+            Reader::Live(None) => true,
+            Reader::Live(Some(own)) => event == Some(own),
+            Reader::Token(_) => false,
+        }
     }
 }
 
@@ -238,7 +252,7 @@ impl Arbiter {
         game: Game,
         now: Timestamp,
     ) -> Result<(Game, Timestamp), ArbiterError> {
-        if reader.is_admin() {
+        if reader.sees_event_live(game.pairing().event_id.as_ref()) {
             Ok((game, now))
         } else {
             self.public_game(game, now).await
@@ -294,12 +308,27 @@ mod tests {
     #[test]
     fn only_the_admin_and_the_games_own_seats_read_it_live() {
         let delayed = game(60_000);
-        assert!(Reader::Admin.sees_live(&delayed));
+        assert!(Reader::ADMIN.sees_live(&delayed));
         assert!(!Reader::PUBLIC.sees_live(&delayed));
         assert!(Reader::Token(Some(TokenHash::of("white-seat-token"))).sees_live(&delayed));
         assert!(Reader::Token(Some(TokenHash::of("black-seat-token"))).sees_live(&delayed));
         assert!(!Reader::Token(Some(TokenHash::of("another-games-seat"))).sees_live(&delayed));
         assert!(Reader::PUBLIC.sees_live(&game(0)));
-        assert!(Reader::Admin.is_admin() && !Reader::PUBLIC.is_admin());
+        let event = EventId::parse("open").expect("event");
+        assert!(Reader::ADMIN.sees_event_live(Some(&event)));
+        assert!(!Reader::PUBLIC.sees_event_live(Some(&event)));
+    }
+
+    #[test]
+    fn a_credential_of_one_event_reads_that_event_live_only() {
+        let open = EventId::parse("open").expect("event");
+        let blitz = EventId::parse("blitz").expect("event");
+        let of_open = Reader::Live(Some(open.clone()));
+        assert!(of_open.sees_event_live(Some(&open)));
+        assert!(!of_open.sees_event_live(Some(&blitz)));
+        assert!(!of_open.sees_event_live(None));
+        // A delayed game outside its event is shown as the public sees it.
+        assert!(!of_open.sees_live(&game(60_000)));
+        assert!(of_open.sees_live(&game(0)));
     }
 }

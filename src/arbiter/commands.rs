@@ -13,6 +13,7 @@ use crate::{
     domain::{
         AdminRequest, ArbiterReason, ClaimReason, ClaimVerdict, Color, DeadProof, Decision, Game,
         GameId, NewGame, Ply, Rejection, ReportedLag, RequestId, Ruling, Timestamp, TokenHash,
+        access::{Action, Principal},
     },
     store::{Commit, CommitOutcome, EventPosition, Listing},
 };
@@ -69,6 +70,7 @@ impl Arbiter {
                     let (existing, now) = self.load_current(&id).await?;
                     if !existing.was_created_by(&new) {
                         return Err(ArbiterError::RequestIdReused {
+                            what: "game",
                             request_id: key.as_str().to_owned(),
                         });
                     }
@@ -198,18 +200,18 @@ impl Arbiter {
             .await
     }
 
-    /// The platform `by` reports `color`'s connection: back, or gone from
-    /// now. A report of what is already known changes nothing, so it needs
-    /// no request id.
+    /// The platform (or an arbiter of the game's event) `by` reports
+    /// `color`'s connection: back, or gone from now. A report of what is
+    /// already known changes nothing, so it needs no request id.
     pub async fn report_connection(
         &self,
         id: &GameId,
         color: Color,
         connected: bool,
-        by: &str,
+        by: &Principal,
     ) -> Result<Applied, ArbiterError> {
-        self.execute_admin(id, None, |game, now| {
-            game.report_connection(color, connected, by, now)
+        self.execute_admin(id, None, by, |game, now| {
+            game.report_connection(color, connected, &by.name, now)
         })
         .await
     }
@@ -271,6 +273,9 @@ impl Arbiter {
     /// An arbiter adds `delta_ms` to (or deducts it from) `color`'s clock.
     /// With `players_request`, the time is a player's gift to the
     /// opponent (`color`), which the game's rules may forbid.
+    // The request's fields, each of its own type: a struct would only
+    // restate them.
+    #[allow(clippy::too_many_arguments)]
     pub async fn adjust_clock(
         &self,
         id: &GameId,
@@ -279,6 +284,7 @@ impl Arbiter {
         delta_ms: i64,
         reason: &ArbiterReason,
         players_request: bool,
+        by: &Principal,
     ) -> Result<Applied, ArbiterError> {
         let delta = delta_ms.to_string();
         let request = request_id.map(|key| {
@@ -297,11 +303,11 @@ impl Arbiter {
                 ],
             )
         });
-        self.execute_admin(id, request, |game, now| {
+        self.execute_admin(id, request, by, |game, now| {
             if players_request {
-                game.give_time(color, delta_ms, reason.as_str(), now)
+                game.give_time(color, delta_ms, reason.as_str(), &by.name, now)
             } else {
-                game.adjust_clock(color, delta_ms, reason.as_str(), now)
+                game.adjust_clock(color, delta_ms, reason.as_str(), &by.name, now)
             }
         })
         .await
@@ -314,12 +320,13 @@ impl Arbiter {
         request_id: Option<&RequestId>,
         ruling: Ruling,
         reason: &ArbiterReason,
+        by: &Principal,
     ) -> Result<Applied, ArbiterError> {
         let described = ruling.describe();
         let request = request_id
             .map(|key| AdminRequest::new(key, &["set_result", &described, reason.as_str()]));
-        self.execute_admin(id, request, |game, now| {
-            game.set_result(ruling, reason.as_str(), now)
+        self.execute_admin(id, request, by, |game, now| {
+            game.set_result(ruling, reason.as_str(), &by.name, now)
         })
         .await
     }
@@ -330,11 +337,12 @@ impl Arbiter {
         id: &GameId,
         request_id: Option<&RequestId>,
         reason: &ArbiterReason,
+        by: &Principal,
     ) -> Result<Applied, ArbiterError> {
         let request =
             request_id.map(|key| AdminRequest::new(key, &["pause_clock", reason.as_str()]));
-        self.execute_admin(id, request, |game, now| {
-            game.pause_clock(reason.as_str(), now)
+        self.execute_admin(id, request, by, |game, now| {
+            game.pause_clock(reason.as_str(), &by.name, now)
         })
         .await
     }
@@ -345,25 +353,29 @@ impl Arbiter {
         id: &GameId,
         request_id: Option<&RequestId>,
         reason: &ArbiterReason,
+        by: &Principal,
     ) -> Result<Applied, ArbiterError> {
         let request =
             request_id.map(|key| AdminRequest::new(key, &["resume_clock", reason.as_str()]));
-        self.execute_admin(id, request, |game, now| {
-            game.resume_clock(reason.as_str(), now)
+        self.execute_admin(id, request, by, |game, now| {
+            game.resume_clock(reason.as_str(), &by.name, now)
         })
         .await
     }
 
-    /// Runs one arbiter command (the caller has checked the admin token),
-    /// once per request id.
+    /// Runs one arbiter command of principal `by`, once per request id:
+    /// refused, before anything is decided, unless `by` may intervene in
+    /// games of the game's event.
     async fn execute_admin(
         &self,
         id: &GameId,
         request: Option<AdminRequest>,
+        by: &Principal,
         decide: impl Fn(&Game, Timestamp) -> Result<Decision, Rejection>,
     ) -> Result<Applied, ArbiterError> {
         for _ in 0..MAX_ATTEMPTS {
             let (game, now) = self.load_current(id).await?;
+            by.authorize(Action::Intervene, game.pairing().event_id.as_ref())?;
             let decision = game
                 .run_admin_request(request.as_ref(), |game| decide(game, now))
                 .map_err(|rejection| ArbiterError::refused(rejection, &game))?;

@@ -3,7 +3,10 @@
 use thiserror::Error;
 
 use crate::{
-    domain::{Color, EventId, FieldError, Game, GameId, Rejection, RoundViolation},
+    domain::{
+        Color, EventId, FieldError, Game, GameId, Rejection, RoundViolation, Timestamp,
+        access::{CredentialId, Denial},
+    },
     store::StoreError,
 };
 
@@ -37,11 +40,37 @@ pub enum ArbiterError {
     #[error("the token does not belong to a seat of this game")]
     NotASeat,
     /// A `request_id` was used before for a game with different contents.
-    #[error("request_id '{request_id}' was already used to create a different game")]
+    #[error("request_id '{request_id}' was already used to create a different {what}")]
     RequestIdReused {
         /// The reused key.
         request_id: String,
+        /// What it created: a game, a round, a credential.
+        what: &'static str,
     },
+    /// The principal may not take the action (its role, or its event).
+    #[error("{0}")]
+    Denied(#[from] Denial),
+    /// A credential token that is not accepted.
+    #[error("{0}")]
+    CredentialRefused(CredentialRefusal),
+    /// No credential has this identifier.
+    #[error("no credential with id '{0}'")]
+    CredentialNotFound(CredentialId),
+    /// The store holds as many credentials as it may.
+    #[error(
+        "the server holds {max} credentials, revoked ones included, as many as it may; \
+         nothing was created"
+    )]
+    TooManyCredentials {
+        /// The most credentials a server holds.
+        max: usize,
+    },
+    /// A credential's scope names an event the server does not know.
+    #[error(
+        "event '{0}' has no games and no rounds: create its first round or game before \
+         credentials confined to it"
+    )]
+    EventNotFound(EventId),
     /// The game exists but its tokens were issued under another secret.
     #[error(
         "game {game_id} exists, but its seat tokens were issued under a different token secret \
@@ -154,6 +183,30 @@ pub enum ArbiterError {
     /// The store could not serve the request.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// Why a presented credential token is not accepted. The token itself is
+/// never part of the message.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum CredentialRefusal {
+    /// The token has the credential form, but names no credential or does
+    /// not carry its secret (forged, mistyped, or of another server).
+    #[error("the credential token is not valid (unknown or forged)")]
+    Invalid,
+    /// The credential's expiry has passed.
+    #[error("credential {id} expired at {} ms since the epoch", at.unix_millis())]
+    Expired {
+        /// The credential.
+        id: CredentialId,
+        /// Its expiry.
+        at: Timestamp,
+    },
+    /// The credential was revoked.
+    #[error("credential {id} was revoked")]
+    Revoked {
+        /// The credential.
+        id: CredentialId,
+    },
 }
 
 /// A round's offences in one line: the first few, and how many more.

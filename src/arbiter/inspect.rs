@@ -2,7 +2,11 @@
 //! into a disputed game.
 
 use super::{Arbiter, ArbiterError, codec};
-use crate::domain::{GameId, stored::encoding};
+use crate::domain::{
+    GameId,
+    access::{Action, Principal},
+    stored::encoding,
+};
 
 /// The stored records of one game, decoded to JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,10 +28,11 @@ pub struct Inspection {
 impl Arbiter {
     /// Game `id` as stored: its state as it is (a flag that has fallen is
     /// not ruled on here) and its whole log.
-    pub async fn inspect(&self, id: &GameId) -> Result<Inspection, ArbiterError> {
+    pub async fn inspect(&self, id: &GameId, by: &Principal) -> Result<Inspection, ArbiterError> {
         let (state, _) = self.store.load(id).await?;
         let state = state.ok_or_else(|| ArbiterError::NotFound(id.clone()))?;
         let game = codec::decode_state(&state)?;
+        by.authorize(Action::Inspect, game.pairing().event_id.as_ref())?;
         let read = self.store.events_after(id, 0).await?;
         let events = codec::decode_log(id, 0, usize::MAX, &read)?;
         Ok(Inspection {

@@ -22,6 +22,8 @@
 //!   path and exhaustively in the background.
 //! - `audience`: who reads a game live and who as the public, under its
 //!   broadcast delay.
+//! - `credentials`: the named credentials the platform creates, lists and
+//!   revokes, and the check of a presented one.
 //! - `codec`: games and events to and from the store's records; `seats`:
 //!   the seat tokens; `error`: why a request fails.
 
@@ -30,6 +32,7 @@ mod announcements;
 mod audience;
 mod codec;
 mod commands;
+mod credentials;
 mod error;
 mod inspect;
 mod queries;
@@ -44,7 +47,8 @@ use std::{sync::Arc, time::Duration};
 pub use self::analysis::AnalysisConfig;
 pub use self::announcements::Alarm;
 pub use self::audience::{Placement, Reader};
-pub use self::error::{ArbiterError, GameContext};
+pub use self::credentials::{CredentialPage, NewCredential};
+pub use self::error::{ArbiterError, CredentialRefusal, GameContext};
 pub use self::inspect::Inspection;
 pub use self::queries::{
     BroadcastGame, ListCursor, ListFilter, MAX_CONCURRENT_EVENT_READS, MAX_STANDINGS_PAGE,

@@ -172,6 +172,7 @@ impl Arbiter {
                 if !round.same_plan(&plan) {
                     if request_id.is_some() && round.request_id() == request_id.as_deref() {
                         return Err(ArbiterError::RequestIdReused {
+                            what: "round",
                             request_id: request_id.unwrap_or_default(),
                         });
                     }
@@ -583,7 +584,7 @@ impl Arbiter {
         event_id: &EventId,
         before: u32,
     ) -> Result<Vec<Player>, ArbiterError> {
-        let (event, _permit) = self.event_records(event_id, &super::Reader::Admin).await?;
+        let (event, _permit) = self.event_records(event_id, &super::Reader::ADMIN).await?;
         let summaries: Vec<RoundSummary> = self
             .round_summaries(event_id)
             .await?

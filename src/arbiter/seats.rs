@@ -65,6 +65,19 @@ impl SeatKeys {
         }
     }
 
+    /// A secret derived from `input` under the server's secret, for the
+    /// records (other than seats) that a repeated request must issue
+    /// again alike: `label` keeps each use's secrets apart.
+    pub fn derive(&self, label: &str, input: &str) -> [u8; 32] {
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.secret)
+            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+        mac.update(b"chess-arbiter/");
+        mac.update(label.as_bytes());
+        mac.update(b"/");
+        mac.update(input.as_bytes());
+        mac.finalize().into_bytes().into()
+    }
+
     fn token(&self, game: &GameId, color: Color) -> String {
         // HMAC accepts keys of any length, so this cannot fail.
         let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.secret)

@@ -8,12 +8,12 @@ use super::*;
 use crate::{
     domain::{
         EventId, GameRules, NewGame, Pairing, Player, Ply, Rejection, ReportedLag, RequestId,
-        StartPosition, Variant,
+        StartPosition, Variant, access::CredentialId,
     },
     store::{
-        ChangeFeed, ChangeFeeds, Deadlines, EventIndex, EventPosition, FeedEntry, FeedPosition,
-        GameLog, Listing, LogRead, MemoryStore, RoundOpening, Rounds, StoreError, StoredArchive,
-        StoredRound, StoredState,
+        ChangeFeed, ChangeFeeds, CredentialAdded, Credentials, Deadlines, EventIndex,
+        EventPosition, FeedEntry, FeedPosition, GameLog, Listing, LogRead, MemoryStore,
+        RoundOpening, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
     },
 };
 
@@ -138,6 +138,45 @@ impl EventIndex for RecordingStore {
     ) -> Result<Vec<EventPosition>, StoreError> {
         self.record("event_games");
         self.inner.event_games(event_id, after, limit).await
+    }
+}
+
+#[async_trait]
+impl Credentials for RecordingStore {
+    async fn add_credential(
+        &self,
+        id: &CredentialId,
+        record: &[u8],
+        max: usize,
+    ) -> Result<CredentialAdded, StoreError> {
+        self.record("add_credential");
+        self.inner.add_credential(id, record, max).await
+    }
+
+    async fn credential(
+        &self,
+        id: &CredentialId,
+    ) -> Result<(Option<Vec<u8>>, Timestamp), StoreError> {
+        self.record("credential");
+        self.inner.credential(id).await
+    }
+
+    async fn replace_credential(
+        &self,
+        id: &CredentialId,
+        record: &[u8],
+    ) -> Result<bool, StoreError> {
+        self.record("replace_credential");
+        self.inner.replace_credential(id, record).await
+    }
+
+    async fn credentials(
+        &self,
+        after: Option<&CredentialId>,
+        limit: usize,
+    ) -> Result<Vec<(CredentialId, Vec<u8>)>, StoreError> {
+        self.record("credentials");
+        self.inner.credentials(after, limit).await
     }
 }
 

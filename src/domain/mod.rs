@@ -6,6 +6,8 @@
 //!
 //! # Layout
 //!
+//! - [`access`]: who may do what: roles, principals, credentials and
+//!   the one authorization matrix.
 //! - [`game`]: the Laws of Chess for one game, with a table from each
 //!   Article to the file that applies it.
 //! - [`tournament`]: pairing, scoring, standings, tie-breaks, byes, and the
@@ -19,11 +21,14 @@
 //! Everything the other layers use is re-exported here, so that a caller
 //! writes `domain::Game`, not its path.
 //!
-//! The folders depend one way: `stored` reads `game` and `tournament`;
+//! The folders depend one way: `stored` reads `game`, `tournament` and
+//! `access`; `access` reads only the vocabulary (and a seat token's
+//! hash);
 //! `tournament` reads `game`; `game` reads only the vocabulary and, for
 //! the tournament a game belongs to, `tournament::pairing` and
 //! `tournament::scoring`.
 
+pub mod access;
 pub mod game;
 pub mod stored;
 pub mod tournament;

@@ -138,12 +138,12 @@ pub fn random_game(
             2 if timed => {
                 let delta = rng.random_range(-5_000..60_000);
                 vec![Box::new(move |g: &Game| {
-                    g.adjust_clock(side, delta, "lag", at(now))
+                    g.adjust_clock(side, delta, "lag", "arbiter", at(now))
                 })]
             }
             3 if timed => vec![
-                Box::new(move |g: &Game| g.pause_clock("medical", at(now))),
-                Box::new(move |g: &Game| g.resume_clock("back", at(now + 10))),
+                Box::new(move |g: &Game| g.pause_clock("medical", "arbiter", at(now))),
+                Box::new(move |g: &Game| g.resume_clock("back", "arbiter", at(now + 10))),
             ],
             _ => Vec::new(),
         };

@@ -10,11 +10,11 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use super::{
-    Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
-    FeedEntry, FeedPosition, GameLog, Listing, LogRead, RoundOpening, Rounds, StoreError,
-    StoredArchive, StoredEvent, StoredRound, StoredState,
+    Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials,
+    Deadlines, EventIndex, EventPosition, FeedEntry, FeedPosition, GameLog, Listing, LogRead,
+    RoundOpening, Rounds, StoreError, StoredArchive, StoredEvent, StoredRound, StoredState,
 };
-use crate::domain::{EventId, GameId, Timestamp};
+use crate::domain::{EventId, GameId, Timestamp, access::CredentialId};
 
 struct Entry {
     state: StoredState,
@@ -76,6 +76,8 @@ pub struct MemoryStore {
     in_creation: Arc<Mutex<HashMap<EventId, BTreeSet<u32>>>>,
     /// Announces every commit.
     changes: broadcast::Sender<Change>,
+    /// The credentials' records, by id.
+    credentials: Arc<Mutex<BTreeMap<CredentialId, Vec<u8>>>>,
 }
 
 /// Lists `position` in an event's `games` unless they hold `max_entries`
@@ -101,6 +103,7 @@ impl Default for MemoryStore {
             rounds: Arc::default(),
             in_creation: Arc::default(),
             changes: broadcast::channel(ANNOUNCEMENTS).0,
+            credentials: Arc::default(),
         }
     }
 }
@@ -548,5 +551,73 @@ impl ChangeFeed for MemoryFeed {
                 "the store announces no more commits".to_owned(),
             )),
         }
+    }
+}
+
+#[async_trait]
+impl Credentials for MemoryStore {
+    async fn add_credential(
+        &self,
+        id: &CredentialId,
+        record: &[u8],
+        max: usize,
+    ) -> Result<CredentialAdded, StoreError> {
+        let mut credentials = self
+            .credentials
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(existing) = credentials.get(id) {
+            return Ok(CredentialAdded::Exists(existing.clone()));
+        }
+        if credentials.len() >= max {
+            return Ok(CredentialAdded::Full);
+        }
+        credentials.insert(id.clone(), record.to_vec());
+        Ok(CredentialAdded::Added)
+    }
+
+    async fn credential(
+        &self,
+        id: &CredentialId,
+    ) -> Result<(Option<Vec<u8>>, Timestamp), StoreError> {
+        let credentials = self
+            .credentials
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok((credentials.get(id).cloned(), system_now()))
+    }
+
+    async fn replace_credential(
+        &self,
+        id: &CredentialId,
+        record: &[u8],
+    ) -> Result<bool, StoreError> {
+        let mut credentials = self
+            .credentials
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let Some(stored) = credentials.get_mut(id) else {
+            return Ok(false);
+        };
+        *stored = record.to_vec();
+        Ok(true)
+    }
+
+    async fn credentials(
+        &self,
+        after: Option<&CredentialId>,
+        limit: usize,
+    ) -> Result<Vec<(CredentialId, Vec<u8>)>, StoreError> {
+        use std::ops::Bound;
+        let credentials = self
+            .credentials
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let from = after.map_or(Bound::Unbounded, |after| Bound::Excluded(after.clone()));
+        Ok(credentials
+            .range((from, Bound::Unbounded))
+            .take(limit)
+            .map(|(id, record)| (id.clone(), record.clone()))
+            .collect())
     }
 }

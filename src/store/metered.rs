@@ -7,12 +7,12 @@ use async_trait::async_trait;
 use tracing::Instrument;
 
 use super::{
-    ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
-    FeedEntry, FeedPosition, GameLog, GameStore, Listing, LogRead, RoundOpening, Rounds,
-    StoreError, StoredArchive, StoredRound, StoredState,
+    ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials, Deadlines,
+    EventIndex, EventPosition, FeedEntry, FeedPosition, GameLog, GameStore, Listing, LogRead,
+    RoundOpening, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
 };
 use crate::{
-    domain::{EventId, GameId, Timestamp},
+    domain::{EventId, GameId, Timestamp, access::CredentialId},
     metrics::Metrics,
 };
 
@@ -276,5 +276,46 @@ impl Rounds for MeteredStore {
             self.inner.round_summaries(event_id, limit),
         )
         .await
+    }
+}
+
+#[async_trait]
+impl Credentials for MeteredStore {
+    async fn add_credential(
+        &self,
+        id: &CredentialId,
+        record: &[u8],
+        max: usize,
+    ) -> Result<CredentialAdded, StoreError> {
+        self.measured("add_credential", self.inner.add_credential(id, record, max))
+            .await
+    }
+
+    async fn credential(
+        &self,
+        id: &CredentialId,
+    ) -> Result<(Option<Vec<u8>>, Timestamp), StoreError> {
+        self.measured("credential", self.inner.credential(id)).await
+    }
+
+    async fn replace_credential(
+        &self,
+        id: &CredentialId,
+        record: &[u8],
+    ) -> Result<bool, StoreError> {
+        self.measured(
+            "replace_credential",
+            self.inner.replace_credential(id, record),
+        )
+        .await
+    }
+
+    async fn credentials(
+        &self,
+        after: Option<&CredentialId>,
+        limit: usize,
+    ) -> Result<Vec<(CredentialId, Vec<u8>)>, StoreError> {
+        self.measured("credentials", self.inner.credentials(after, limit))
+            .await
     }
 }

@@ -9,8 +9,8 @@
 //! opaque record (the codec's compact archive), under the same
 //! compare-and-set; reads return that archive with the entries after it.
 //!
-//! - [`GameStore`] is five traits: [`GameLog`], [`EventIndex`],
-//!   [`Deadlines`], [`ChangeFeeds`] and [`Rounds`]; [`StoreParts`]
+//! - [`GameStore`] is six traits: [`GameLog`], [`EventIndex`],
+//!   [`Deadlines`], [`ChangeFeeds`], [`Rounds`] and [`Credentials`]; [`StoreParts`]
 //!   (`parts`) assembles a store from parts, so a wrapper implements only
 //!   what it changes.
 //! - `corruption`: why stored data cannot be used ([`Corruption`]).
@@ -33,7 +33,7 @@ pub use self::metered::MeteredStore;
 pub use self::parts::StoreParts;
 
 pub use self::redis::{RedisConfig, RedisStore, RedisTls, WaitForReplicas};
-use crate::domain::{EventId, GameId, Timestamp};
+use crate::domain::{EventId, GameId, Timestamp, access::CredentialId};
 
 /// A game's state as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -219,12 +219,62 @@ fn check_round(expected: u64, round: &StoredRound) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The persistence of games, in five parts that a wrapper can take one at
+/// The persistence of games, in six parts that a wrapper can take one at
 /// a time (see [`StoreParts`]). Both implementations pass the same
 /// behavioural test suite.
-pub trait GameStore: GameLog + EventIndex + Deadlines + ChangeFeeds + Rounds {}
+pub trait GameStore: GameLog + EventIndex + Deadlines + ChangeFeeds + Rounds + Credentials {}
 
-impl<T: GameLog + EventIndex + Deadlines + ChangeFeeds + Rounds + ?Sized> GameStore for T {}
+impl<T: GameLog + EventIndex + Deadlines + ChangeFeeds + Rounds + Credentials + ?Sized> GameStore
+    for T
+{
+}
+
+/// What [`Credentials::add_credential`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CredentialAdded {
+    /// The record is written.
+    Added,
+    /// A record of that id exists (here as stored): nothing was written.
+    Exists(Vec<u8>),
+    /// The store holds as many credentials as it may: nothing was written.
+    Full,
+}
+
+/// The credentials' records, opaque, by their identifiers.
+#[async_trait]
+pub trait Credentials: Send + Sync + 'static {
+    /// Writes credential `id`'s record, unless one of that id exists or
+    /// `max` others are stored, checked and written together.
+    async fn add_credential(
+        &self,
+        id: &CredentialId,
+        record: &[u8],
+        max: usize,
+    ) -> Result<CredentialAdded, StoreError>;
+
+    /// Credential `id`'s record, if any, and the current time, read
+    /// together.
+    async fn credential(
+        &self,
+        id: &CredentialId,
+    ) -> Result<(Option<Vec<u8>>, Timestamp), StoreError>;
+
+    /// Replaces credential `id`'s record; `false`, writing nothing, when
+    /// it has none.
+    async fn replace_credential(
+        &self,
+        id: &CredentialId,
+        record: &[u8],
+    ) -> Result<bool, StoreError>;
+
+    /// Up to `limit` records in the order of their ids, after `after`
+    /// (from the first when `None`).
+    async fn credentials(
+        &self,
+        after: Option<&CredentialId>,
+        limit: usize,
+    ) -> Result<Vec<(CredentialId, Vec<u8>)>, StoreError>;
+}
 
 /// Each game's state and event log: the reads, the one atomic commit,
 /// and the archive that replaces an ended game's log.

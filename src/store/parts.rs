@@ -7,13 +7,13 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use super::{
-    ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Deadlines, EventIndex, EventPosition,
-    FeedEntry, FeedPosition, GameLog, GameStore, Listing, LogRead, RoundOpening, Rounds,
-    StoreError, StoredArchive, StoredRound, StoredState,
+    ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials, Deadlines,
+    EventIndex, EventPosition, FeedEntry, FeedPosition, GameLog, GameStore, Listing, LogRead,
+    RoundOpening, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
 };
-use crate::domain::{EventId, GameId, Timestamp};
+use crate::domain::{EventId, GameId, Timestamp, access::CredentialId};
 
-/// The five parts of a [`GameStore`], each behind its own implementation.
+/// The six parts of a [`GameStore`], each behind its own implementation.
 #[derive(Clone)]
 pub struct StoreParts {
     log: Arc<dyn GameLog>,
@@ -21,6 +21,7 @@ pub struct StoreParts {
     deadlines: Arc<dyn Deadlines>,
     change_feeds: Arc<dyn ChangeFeeds>,
     rounds: Arc<dyn Rounds>,
+    credentials: Arc<dyn Credentials>,
 }
 
 impl StoreParts {
@@ -31,7 +32,8 @@ impl StoreParts {
             event_index: store.clone(),
             deadlines: store.clone(),
             change_feeds: store.clone(),
-            rounds: store,
+            rounds: store.clone(),
+            credentials: store,
         }
     }
 
@@ -67,6 +69,13 @@ impl StoreParts {
     #[must_use]
     pub fn with_rounds(mut self, rounds: Arc<dyn Rounds>) -> Self {
         self.rounds = rounds;
+        self
+    }
+
+    /// The credentials' records from `credentials` instead.
+    #[must_use]
+    pub fn with_credentials(mut self, credentials: Arc<dyn Credentials>) -> Self {
+        self.credentials = credentials;
         self
     }
 }
@@ -262,5 +271,40 @@ impl Rounds for StoreParts {
         limit: usize,
     ) -> Result<Vec<(u32, Vec<u8>)>, StoreError> {
         self.rounds.round_summaries(event_id, limit).await
+    }
+}
+
+#[async_trait]
+impl Credentials for StoreParts {
+    async fn add_credential(
+        &self,
+        id: &CredentialId,
+        record: &[u8],
+        max: usize,
+    ) -> Result<CredentialAdded, StoreError> {
+        self.credentials.add_credential(id, record, max).await
+    }
+
+    async fn credential(
+        &self,
+        id: &CredentialId,
+    ) -> Result<(Option<Vec<u8>>, Timestamp), StoreError> {
+        self.credentials.credential(id).await
+    }
+
+    async fn replace_credential(
+        &self,
+        id: &CredentialId,
+        record: &[u8],
+    ) -> Result<bool, StoreError> {
+        self.credentials.replace_credential(id, record).await
+    }
+
+    async fn credentials(
+        &self,
+        after: Option<&CredentialId>,
+        limit: usize,
+    ) -> Result<Vec<(CredentialId, Vec<u8>)>, StoreError> {
+        self.credentials.credentials(after, limit).await
     }
 }

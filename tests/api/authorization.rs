@@ -65,6 +65,9 @@ enum Rpc {
     StartRound,
     GetRound,
     ImportPairings,
+    CreateCredential,
+    RevokeCredential,
+    ListCredentials,
 }
 
 /// Who may call an RPC.
@@ -76,7 +79,7 @@ enum Needs {
 }
 
 impl Rpc {
-    const ALL: [Rpc; 28] = [
+    const ALL: [Rpc; 31] = [
         Rpc::GetGame,
         Rpc::ListMoves,
         Rpc::MakeMove,
@@ -105,6 +108,9 @@ impl Rpc {
         Rpc::StartRound,
         Rpc::GetRound,
         Rpc::ImportPairings,
+        Rpc::CreateCredential,
+        Rpc::RevokeCredential,
+        Rpc::ListCredentials,
     ];
 
     fn needs(self) -> Needs {
@@ -136,7 +142,10 @@ impl Rpc {
             | Rpc::CreateRound
             | Rpc::StartRound
             | Rpc::GetRound
-            | Rpc::ImportPairings => Needs::Admin,
+            | Rpc::ImportPairings
+            | Rpc::CreateCredential
+            | Rpc::RevokeCredential
+            | Rpc::ListCredentials => Needs::Admin,
         }
     }
 
@@ -292,6 +301,25 @@ impl Rpc {
                 pairings: "1\n1 2\n".into(),
                 ..Default::default()
             })),
+            // A feed reader of the event: admitted, it is created.
+            Rpc::CreateCredential => {
+                unary!(admin.create_credential(proto::CreateCredentialRequest {
+                    name: "checking who may call".to_owned(),
+                    role: proto::Role::FeedReader.into(),
+                    event_id,
+                    ..Default::default()
+                }))
+            }
+            // No such credential: admitted, it is not found.
+            Rpc::RevokeCredential => {
+                unary!(admin.revoke_credential(proto::RevokeCredentialRequest {
+                    credential_id: "0123456789abcdef0123".to_owned(),
+                    reason,
+                }))
+            }
+            Rpc::ListCredentials => {
+                unary!(admin.list_credentials(proto::ListCredentialsRequest::default()))
+            }
         }
     }
 }

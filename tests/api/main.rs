@@ -11,6 +11,7 @@ mod check_in;
 mod chess960;
 mod clocks;
 mod concurrency;
+mod credentials;
 mod dead_positions;
 mod departures;
 mod draws;

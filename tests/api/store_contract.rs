@@ -17,11 +17,11 @@ use std::{
 };
 
 use arbiter::{
-    domain::{EventId, GameId, Pairing, Timestamp},
+    domain::{EventId, GameId, Pairing, Timestamp, access::CredentialId},
     store::{
-        Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Corruption, Deadlines, EventIndex,
-        EventPosition, GameLog, GameStore, Listing, MemoryStore, RedisConfig, RedisStore,
-        RoundOpening, StoreError, StoredEvent, StoredRound, StoredState,
+        Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Corruption, CredentialAdded,
+        Deadlines, EventIndex, EventPosition, GameLog, GameStore, Listing, MemoryStore,
+        RedisConfig, RedisStore, RoundOpening, StoreError, StoredEvent, StoredRound, StoredState,
     },
 };
 use common::{Backend, RedisServer, fresh_redis_config};
@@ -2193,7 +2193,119 @@ on_every_backend!(
     rounds_of_events_are_isolated_from_each_other,
     the_rounds_of_an_event_survive_many_puts,
     racing_round_puts_have_exactly_one_winner,
+    a_credential_is_added_once_read_with_the_time_and_replaced,
+    credentials_list_in_id_order_by_pages_and_stop_at_their_limit,
 );
+
+// ---------------------------------------------------------------------------
+// Credentials
+// ---------------------------------------------------------------------------
+
+fn credential_id(n: u8) -> CredentialId {
+    CredentialId::from_bytes(&[n; 10])
+}
+
+/// A record is written once: a second add of its id returns the stored
+/// record and writes nothing; it is read with the store's time, replaced
+/// only where it exists, and records are binary-safe.
+async fn a_credential_is_added_once_read_with_the_time_and_replaced(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let id = credential_id(1);
+    let (missing, now) = store.credential(&id).await.expect("read");
+    assert_eq!(missing, None);
+    assert!(now > Timestamp::from_unix_millis(1_600_000_000_000));
+    assert_eq!(
+        store.add_credential(&id, &binary(), 10).await.expect("add"),
+        CredentialAdded::Added
+    );
+    assert_eq!(
+        store
+            .add_credential(&id, b"another", 10)
+            .await
+            .expect("add again"),
+        CredentialAdded::Exists(binary())
+    );
+    assert_eq!(store.credential(&id).await.expect("read").0, Some(binary()));
+    assert!(
+        store
+            .replace_credential(&id, b"revoked")
+            .await
+            .expect("replace")
+    );
+    assert_eq!(
+        store.credential(&id).await.expect("read").0,
+        Some(b"revoked".to_vec())
+    );
+    let absent = credential_id(2);
+    assert!(
+        !store
+            .replace_credential(&absent, b"x")
+            .await
+            .expect("replace")
+    );
+    assert_eq!(store.credential(&absent).await.expect("read").0, None);
+    assert_eq!(store.credentials(None, 10).await.expect("list").len(), 1);
+}
+
+/// Listing pages through every record once in id order (whatever the
+/// order they were added in); a full store refuses one more, and only
+/// one of many racing adds takes its last place.
+async fn credentials_list_in_id_order_by_pages_and_stop_at_their_limit(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    for n in [9u8, 3, 7, 1, 5] {
+        let added = store
+            .add_credential(&credential_id(n), &[n], 6)
+            .await
+            .expect("add");
+        assert_eq!(added, CredentialAdded::Added);
+    }
+    let first = store.credentials(None, 2).await.expect("page");
+    let ids = |page: &[(CredentialId, Vec<u8>)]| {
+        page.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&first), [credential_id(1), credential_id(3)]);
+    assert_eq!(first[1].1, vec![3]);
+    let rest = store
+        .credentials(Some(&credential_id(3)), 10)
+        .await
+        .expect("page");
+    assert_eq!(
+        ids(&rest),
+        [credential_id(5), credential_id(7), credential_id(9)]
+    );
+    assert!(
+        store
+            .credentials(Some(&credential_id(9)), 10)
+            .await
+            .expect("end")
+            .is_empty()
+    );
+    assert!(
+        store
+            .credentials(None, 0)
+            .await
+            .expect("nothing")
+            .is_empty()
+    );
+    // One place left, eight racing for it.
+    let racing = (20..28u8).map(|n| {
+        let store = subject.store.clone();
+        async move { store.add_credential(&credential_id(n), &[n], 6).await }
+    });
+    let outcomes = futures::future::join_all(racing).await;
+    let added = outcomes
+        .iter()
+        .filter(|outcome| matches!(outcome, Ok(CredentialAdded::Added)))
+        .count();
+    let full = outcomes
+        .iter()
+        .filter(|outcome| matches!(outcome, Ok(CredentialAdded::Full)))
+        .count();
+    assert_eq!((added, full), (1, 7), "{outcomes:?}");
+    assert_eq!(store.credentials(None, 100).await.expect("all").len(), 6);
+}
 
 // ---------------------------------------------------------------------------
 // A full event list

@@ -92,6 +92,7 @@ impl EventWatcher {
         round: Option<u32>,
     ) -> Result<Self, ArbiterError> {
         let delivered = decode_cursor(cursor, ctx.reads.partitions())?;
+        let public = !reader.sees_event_live(Some(&event_id));
         Ok(Self {
             ctx,
             event_id,
@@ -101,7 +102,7 @@ impl EventWatcher {
             entries: None,
             heartbeat,
             last_sent: Instant::now(),
-            public: !reader.is_admin(),
+            public,
             round,
             placements: HashMap::new(),
         })

@@ -84,7 +84,7 @@ mod tests {
     fn an_arbiter_request_is_applied_once_and_its_key_cannot_be_reused() {
         let game = timed_game();
         let add = AdminRequest::new(&key("adj-1"), &["adjust_clock", "white", "60000", "x"]);
-        let adjust = |g: &Game| g.adjust_clock(Color::White, 60_000, "x", at(10));
+        let adjust = |g: &Game| g.adjust_clock(Color::White, 60_000, "x", "arbiter", at(10));
         let (once, events) = changed(game.run_admin_request(Some(&add), adjust));
         assert_eq!(events.len(), 1);
         // The same request again: nothing changes, the time is added once.
@@ -116,7 +116,7 @@ mod tests {
         let mut game = timed_game();
         for i in 0..=REMEMBERED_REQUESTS {
             let request = AdminRequest::new(&key(&format!("r{i}")), &["pause", &i.to_string()]);
-            let decide = |g: &Game| g.adjust_clock(Color::Black, 1, "tick", at(10));
+            let decide = |g: &Game| g.adjust_clock(Color::Black, 1, "tick", "arbiter", at(10));
             game = changed(game.run_admin_request(Some(&request), decide)).0;
         }
         assert_eq!(game.admin_requests().len(), REMEMBERED_REQUESTS);

@@ -114,12 +114,14 @@ impl Game {
         })
     }
 
-    /// An arbiter adds `delta_ms` (negative: deducts) to `color`'s time.
+    /// An arbiter (named `by`) adds `delta_ms` (negative: deducts) to
+    /// `color`'s time.
     pub fn adjust_clock(
         &self,
         color: Color,
         delta_ms: i64,
         reason: &str,
+        by: &str,
         now: Timestamp,
     ) -> Result<Decision, Rejection> {
         self.ensure_active()?;
@@ -131,18 +133,21 @@ impl Game {
             color,
             delta_ms,
             reason: reason.to_owned(),
+            by: Some(by.to_owned()),
         }];
         Ok(next.commit(kinds, now))
     }
 
     /// A player gives the opponent (`color`) `delta_ms` of time, through
     /// the platform: an adjustment like the arbiter's, refused where the
-    /// game's rules forbid it, and only ever an addition.
+    /// game's rules forbid it, and only ever an addition; `by` names who
+    /// relayed it.
     pub fn give_time(
         &self,
         color: Color,
         delta_ms: i64,
         reason: &str,
+        by: &str,
         now: Timestamp,
     ) -> Result<Decision, Rejection> {
         self.ensure_active()?;
@@ -156,16 +161,17 @@ impl Game {
             )
             .into());
         }
-        self.adjust_clock(color, delta_ms, reason, now)
+        self.adjust_clock(color, delta_ms, reason, by, now)
     }
 
     /// An arbiter decides the result (of a game in progress) or corrects it
     /// (of a finished or aborted game). The ruling is final and recorded with
-    /// its reason.
+    /// its reason and the arbiter's name, `by`.
     pub fn set_result(
         &self,
         ruling: Ruling,
         reason: &str,
+        by: &str,
         now: Timestamp,
     ) -> Result<Decision, Rejection> {
         let result = match ruling {
@@ -199,12 +205,18 @@ impl Game {
             result,
             score: self.scoring().score(result),
             reason: reason.to_owned(),
+            by: Some(by.to_owned()),
         }];
         Ok(next.commit(kinds, now))
     }
 
     /// An arbiter stops the clocks (e.g. to settle a dispute at the board).
-    pub fn pause_clock(&self, reason: &str, now: Timestamp) -> Result<Decision, Rejection> {
+    pub fn pause_clock(
+        &self,
+        reason: &str,
+        by: &str,
+        now: Timestamp,
+    ) -> Result<Decision, Rejection> {
         self.ensure_active()?;
         let mut next = self.clone();
         let clock = next.clock_mut().ok_or(Rejection::Untimed)?;
@@ -214,12 +226,18 @@ impl Game {
         clock.pause(now);
         let kinds = vec![EventKind::ClockPaused {
             reason: reason.to_owned(),
+            by: Some(by.to_owned()),
         }];
         Ok(next.commit(kinds, now))
     }
 
     /// An arbiter restarts paused clocks.
-    pub fn resume_clock(&self, reason: &str, now: Timestamp) -> Result<Decision, Rejection> {
+    pub fn resume_clock(
+        &self,
+        reason: &str,
+        by: &str,
+        now: Timestamp,
+    ) -> Result<Decision, Rejection> {
         self.ensure_active()?;
         let mut next = self.clone();
         let clock = next.clock_mut().ok_or(Rejection::Untimed)?;
@@ -229,6 +247,7 @@ impl Game {
         clock.resume(now);
         let kinds = vec![EventKind::ClockResumed {
             reason: reason.to_owned(),
+            by: Some(by.to_owned()),
         }];
         Ok(next.commit(kinds, now))
     }

@@ -438,7 +438,8 @@ fn an_undecided_flag_ruling_awaits_the_arbiters_review_until_a_ruling_clears_it(
         outcome: Outcome::Draw,
         termination: Some(Termination::TimeoutVsInsufficientMaterial),
     };
-    let (corrected, _) = changed(ended.set_result(ruling, "no helpmate for Black", at(2 * MIN)));
+    let (corrected, _) =
+        changed(ended.set_result(ruling, "no helpmate for Black", "arbiter", at(2 * MIN)));
     assert_eq!(corrected.result(), Some(timeout_draw()));
     assert_eq!(corrected.review(), None);
     // Confirming the result as it stands clears it as well.
@@ -446,7 +447,7 @@ fn an_undecided_flag_ruling_awaits_the_arbiters_review_until_a_ruling_clears_it(
         outcome: Outcome::BlackWins,
         termination: Some(Termination::Timeout),
     };
-    let (confirmed, _) = changed(ended.set_result(ruling, "confirmed", at(2 * MIN)));
+    let (confirmed, _) = changed(ended.set_result(ruling, "confirmed", "arbiter", at(2 * MIN)));
     assert_eq!(confirmed.result(), Some(timeout_win(Color::Black)));
     assert_eq!(confirmed.review(), None);
 }
@@ -971,12 +972,12 @@ fn a_pause_before_a_scheduled_start_does_not_push_the_start_back() {
         },
     );
     // Paused and resumed before the start: no time was lost.
-    let (paused, _) = changed(game.pause_clock("dispute", at(5 * MIN)));
-    let (resumed, _) = changed(paused.resume_clock("settled", at(7 * MIN)));
+    let (paused, _) = changed(game.pause_clock("dispute", "arbiter", at(5 * MIN)));
+    let (resumed, _) = changed(paused.resume_clock("settled", "arbiter", at(7 * MIN)));
     assert_eq!(resumed.deadline(), Some(at(11 * MIN)));
     // Paused before the start, resumed 5 min after it: the clock starts at
     // the resumption.
-    let (resumed, _) = changed(paused.resume_clock("settled", at(15 * MIN)));
+    let (resumed, _) = changed(paused.resume_clock("settled", "arbiter", at(15 * MIN)));
     assert_eq!(resumed.deadline(), Some(at(16 * MIN)));
     assert_eq!(remaining(&resumed, Color::White, 15 * MIN), ms(MIN));
 }
@@ -1207,11 +1208,13 @@ fn bronstein_delay_runs_the_clock_and_gives_back_the_time_used() {
 #[test]
 fn a_paused_clock_refuses_moves_never_flags_and_resumes_where_it_stopped() {
     let game = timed(fischer(MIN, 0));
-    let (paused, events) = changed(game.pause_clock("dispute at the board", at(10 * SEC)));
+    let (paused, events) =
+        changed(game.pause_clock("dispute at the board", "arbiter", at(10 * SEC)));
     assert_eq!(
         events.iter().map(|e| e.kind.clone()).collect::<Vec<_>>(),
         vec![EventKind::ClockPaused {
-            reason: "dispute at the board".to_owned()
+            reason: "dispute at the board".to_owned(),
+            by: Some("arbiter".to_owned()),
         }]
     );
     let view = events[0].clock.unwrap();
@@ -1239,20 +1242,21 @@ fn a_paused_clock_refuses_moves_never_flags_and_resumes_where_it_stopped() {
     assert_eq!(paused.deadline(), None);
     assert_eq!(remaining(&paused, Color::White, 10 * MIN), ms(50 * SEC));
     assert_eq!(
-        paused.pause_clock("again", at(MIN)),
+        paused.pause_clock("again", "arbiter", at(MIN)),
         Err(Rejection::ClockPaused)
     );
     assert_eq!(
-        game.resume_clock("not paused", at(MIN)),
+        game.resume_clock("not paused", "arbiter", at(MIN)),
         Err(Rejection::ClockNotPaused)
     );
 
     // Resumed at 10 min: the flag falls 50 s later, not at 60 s.
-    let (resumed, events) = changed(paused.resume_clock("settled", at(10 * MIN)));
+    let (resumed, events) = changed(paused.resume_clock("settled", "arbiter", at(10 * MIN)));
     assert_eq!(
         events[0].kind,
         EventKind::ClockResumed {
-            reason: "settled".to_owned()
+            reason: "settled".to_owned(),
+            by: Some("arbiter".to_owned()),
         }
     );
     assert_eq!(events[0].clock.unwrap().running, Some(Color::White));
@@ -1282,6 +1286,7 @@ fn an_adjustment_adds_or_deducts_time_and_is_an_event() {
         Color::White,
         ms(30 * SEC),
         "disturbed by the opponent",
+        "arbiter",
         at(10 * SEC),
     ));
     assert_eq!(
@@ -1290,27 +1295,39 @@ fn an_adjustment_adds_or_deducts_time_and_is_an_event() {
             color: Color::White,
             delta_ms: ms(30 * SEC),
             reason: "disturbed by the opponent".to_owned(),
+            by: Some("arbiter".to_owned()),
         }]
     );
     assert_eq!(events[0].clock.unwrap().white_ms, ms(320 * SEC));
     assert_eq!(game.deadline(), Some(at(330 * SEC)));
 
-    let (game, events) =
-        changed(game.adjust_clock(Color::Black, -ms(MIN), "illegal move", at(20 * SEC)));
+    let (game, events) = changed(game.adjust_clock(
+        Color::Black,
+        -ms(MIN),
+        "illegal move",
+        "arbiter",
+        at(20 * SEC),
+    ));
     assert_eq!(
         events[0].kind,
         EventKind::ClockAdjusted {
             color: Color::Black,
             delta_ms: -ms(MIN),
             reason: "illegal move".to_owned(),
+            by: Some("arbiter".to_owned()),
         }
     );
     assert_eq!(remaining(&game, Color::Black, 20 * SEC), ms(4 * MIN));
     assert_eq!(game.deadline(), Some(at(330 * SEC)), "White's flag stays");
 
     // Deducting more than is left makes the flag fall at once.
-    let (game, _) =
-        changed(game.adjust_clock(Color::White, -ms(10 * MIN), "penalty", at(30 * SEC)));
+    let (game, _) = changed(game.adjust_clock(
+        Color::White,
+        -ms(10 * MIN),
+        "penalty",
+        "arbiter",
+        at(30 * SEC),
+    ));
     assert_eq!(time_result(&game, 30 * SEC), timeout_win(Color::Black));
 }
 
@@ -1318,24 +1335,33 @@ fn an_adjustment_adds_or_deducts_time_and_is_an_event() {
 fn clock_controls_are_refused_on_untimed_and_finished_games() {
     let game = untimed();
     assert_eq!(
-        game.adjust_clock(Color::White, 1000, "r", at(SEC)),
+        game.adjust_clock(Color::White, 1000, "r", "arbiter", at(SEC)),
         Err(Rejection::Untimed)
     );
-    assert_eq!(game.pause_clock("r", at(SEC)), Err(Rejection::Untimed));
-    assert_eq!(game.resume_clock("r", at(SEC)), Err(Rejection::Untimed));
+    assert_eq!(
+        game.pause_clock("r", "arbiter", at(SEC)),
+        Err(Rejection::Untimed)
+    );
+    assert_eq!(
+        game.resume_clock("r", "arbiter", at(SEC)),
+        Err(Rejection::Untimed)
+    );
 
     let (resigned, _) = changed(timed(fischer(MIN, 0)).resign(Color::Black, at(SEC)));
     let (flagged, _) = time_out(&timed(fischer(MIN, 0)), MIN);
-    let (paused, _) = changed(timed(fischer(MIN, 0)).pause_clock("r", at(SEC)));
+    let (paused, _) = changed(timed(fischer(MIN, 0)).pause_clock("r", "arbiter", at(SEC)));
     let (paused_then_resigned, _) = changed(paused.resign(Color::White, at(2 * SEC)));
     for over in [resigned, flagged, paused_then_resigned] {
         assert_eq!(
-            over.adjust_clock(Color::White, 1000, "r", at(2 * MIN)),
+            over.adjust_clock(Color::White, 1000, "r", "arbiter", at(2 * MIN)),
             Err(Rejection::GameOver)
         );
-        assert_eq!(over.pause_clock("r", at(2 * MIN)), Err(Rejection::GameOver));
         assert_eq!(
-            over.resume_clock("r", at(2 * MIN)),
+            over.pause_clock("r", "arbiter", at(2 * MIN)),
+            Err(Rejection::GameOver)
+        );
+        assert_eq!(
+            over.resume_clock("r", "arbiter", at(2 * MIN)),
             Err(Rejection::GameOver)
         );
     }
@@ -1465,11 +1491,12 @@ fn every_event_of_a_timed_game_carries_the_clocks_as_of_its_time() {
     assert_views(&game, &events);
     // White's time keeps running between moves: 293 s less 5 s.
     assert_eq!(events[0].clock.unwrap().white_ms, ms(288 * SEC));
-    let (game, events) = changed(game.adjust_clock(Color::Black, 1000, "r", at(21 * SEC)));
+    let (game, events) =
+        changed(game.adjust_clock(Color::Black, 1000, "r", "arbiter", at(21 * SEC)));
     assert_views(&game, &events);
-    let (game, events) = changed(game.pause_clock("r", at(22 * SEC)));
+    let (game, events) = changed(game.pause_clock("r", "arbiter", at(22 * SEC)));
     assert_views(&game, &events);
-    let (game, events) = changed(game.resume_clock("r", at(30 * SEC)));
+    let (game, events) = changed(game.resume_clock("r", "arbiter", at(30 * SEC)));
     assert_views(&game, &events);
     let (decision, _) = game
         .claim_draw(
@@ -1540,14 +1567,14 @@ fn a_timed_game_survives_a_serde_round_trip_mid_game_and_paused() {
     );
     let (game, _) = line(&game, &["e4", "c5", "Nf3"], 2 * MIN, 7 * SEC);
     let (game, _) = play_offering(&game, "d6", 2 * MIN + 30 * SEC);
-    let (game, _) = changed(game.adjust_clock(Color::White, 5000, "r", at(3 * MIN)));
-    let (game, _) = changed(game.pause_clock("r", at(3 * MIN + 10 * SEC)));
+    let (game, _) = changed(game.adjust_clock(Color::White, 5000, "r", "arbiter", at(3 * MIN)));
+    let (game, _) = changed(game.pause_clock("r", "arbiter", at(3 * MIN + 10 * SEC)));
 
     let json = serde_json::to_string(&game).expect("serialize");
     let back: Game = serde_json::from_str(&json).expect("deserialize");
     assert_eq!(back, game);
     // It behaves the same afterwards.
-    let resume = |g: &Game| changed(g.resume_clock("r", at(10 * MIN)));
+    let resume = |g: &Game| changed(g.resume_clock("r", "arbiter", at(10 * MIN)));
     assert_eq!(resume(&back), resume(&game));
     let (resumed, _) = resume(&back);
     assert_eq!(resumed.deadline(), resume(&game).0.deadline());
@@ -1565,7 +1592,8 @@ fn a_later_correction_leaves_the_clocks_as_they_were_at_the_end() {
         outcome: Outcome::Draw,
         termination: None,
     };
-    let (corrected, events) = changed(ended.set_result(ruling, "appeal", at(70 * SEC + 60 * MIN)));
+    let (corrected, events) =
+        changed(ended.set_result(ruling, "appeal", "arbiter", at(70 * SEC + 60 * MIN)));
     assert_eq!(corrected.clock_view(at(2 * 60 * MIN)), Some(frozen));
     assert_eq!(events[0].clock_view(), Some(frozen));
     assert_eq!(corrected.ended_at(), Some(at(70 * SEC)));
@@ -1590,13 +1618,16 @@ fn the_default_time_stands_still_while_the_arbiter_has_the_clock_paused() {
     // The game starts at 60 s with 30 s of default time; the arbiter pauses
     // the clock at 70 s and resumes it at 5 min.
     let game = with_default_time();
-    let Ok(Decision::Changed { game: paused, .. }) = game.pause_clock("hall", at(70 * SEC)) else {
+    let Ok(Decision::Changed { game: paused, .. }) =
+        game.pause_clock("hall", "arbiter", at(70 * SEC))
+    else {
         panic!("paused");
     };
     // No forfeit while paused, however long, and nothing for the sweeper.
     assert_eq!(paused.deadline(), None);
     assert_eq!(paused.check_time(at(10 * MIN)), None);
-    let Ok(Decision::Changed { game: resumed, .. }) = paused.resume_clock("hall", at(5 * MIN))
+    let Ok(Decision::Changed { game: resumed, .. }) =
+        paused.resume_clock("hall", "arbiter", at(5 * MIN))
     else {
         panic!("resumed, not ended");
     };
@@ -1608,7 +1639,7 @@ fn the_default_time_stands_still_while_the_arbiter_has_the_clock_paused() {
     // Black checks in during the pause: then only White forfeits.
     let black = check_in(&paused, Color::Black, 3 * MIN);
     assert_eq!(black.deadline(), None, "still paused");
-    let (resumed, _) = changed(black.resume_clock("hall", at(5 * MIN)));
+    let (resumed, _) = changed(black.resume_clock("hall", "arbiter", at(5 * MIN)));
     assert_eq!(resumed.deadline(), Some(at(extended)));
     assert_eq!(time_result(&resumed, extended), no_show_of(Color::White));
     // White moving in the extended time is in time, and nobody forfeits.
@@ -1764,13 +1795,14 @@ fn a_game_that_may_not_be_aborted_refuses_an_abort() {
 #[test]
 fn a_player_gives_time_unless_the_rules_forbid_it() {
     let open = with_rules(GameRules::default());
-    let (given, _) = changed(open.give_time(Color::Black, 15 * ms(SEC), "from White", at(SEC)));
+    let (given, _) =
+        changed(open.give_time(Color::Black, 15 * ms(SEC), "from White", "arbiter", at(SEC)));
     assert_eq!(
         remaining(&given, Color::Black, SEC),
         60 * ms(MIN) + 15 * ms(SEC)
     );
     assert!(matches!(
-        open.give_time(Color::Black, -ms(SEC), "a taking", at(SEC)),
+        open.give_time(Color::Black, -ms(SEC), "a taking", "arbiter", at(SEC)),
         Err(Rejection::InvalidField(_))
     ));
     let strict = with_rules(GameRules {
@@ -1778,12 +1810,12 @@ fn a_player_gives_time_unless_the_rules_forbid_it() {
         ..GameRules::default()
     });
     assert_eq!(
-        strict.give_time(Color::Black, 15 * ms(SEC), "from White", at(SEC)),
+        strict.give_time(Color::Black, 15 * ms(SEC), "from White", "arbiter", at(SEC)),
         Err(Rejection::GiveTimeNotAllowed)
     );
     // The arbiter's own adjustment is not a player's gift.
     assert!(matches!(
-        strict.adjust_clock(Color::Black, 60 * ms(SEC), "penalty", at(SEC)),
+        strict.adjust_clock(Color::Black, 60 * ms(SEC), "penalty", "arbiter", at(SEC)),
         Ok(Decision::Changed { .. })
     ));
 }

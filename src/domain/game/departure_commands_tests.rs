@@ -185,7 +185,7 @@ fn the_claim_needs_the_rule_and_both_players_to_have_moved() {
 fn the_claim_waits_while_the_clock_is_paused() {
     let game = after_two_moves(CLAIM_AFTER);
     let (game, _) = gone(&game, Color::White, 5_000);
-    let (paused, _) = changed(game.pause_clock("dispute", at(10_000)));
+    let (paused, _) = changed(game.pause_clock("dispute", "arbiter", at(10_000)));
     assert_eq!(
         paused.claim_victory(Color::Black, at(60_000)),
         Err(Rejection::ClockPaused)

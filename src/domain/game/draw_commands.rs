@@ -267,6 +267,7 @@ impl Game {
                 color: !seat,
                 delta_ms: penalty,
                 reason: "incorrect draw claim (FIDE 9.5.3)".to_owned(),
+                by: None,
             });
         }
         match self.draw_offer() {

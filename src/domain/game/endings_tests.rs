@@ -1017,6 +1017,7 @@ fn ended_by(termination: Termination) -> Played {
                     loser: Color::Black,
                 },
                 "left the playing hall",
+                "arbiter",
                 at(9_000),
             );
             p.apply(d)
@@ -1029,6 +1030,7 @@ fn ended_by(termination: Termination) -> Played {
                     termination: None,
                 },
                 "adjourned game adjudicated",
+                "arbiter",
                 at(9_000),
             );
             p.apply(d)

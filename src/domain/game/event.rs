@@ -89,6 +89,10 @@ pub enum EventKind {
         score: Score,
         /// The arbiter's stated reason.
         reason: String,
+        /// Who: the name of the arbiter's credential; `None` when the
+        /// rules did it, and in events recorded before names were.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
     },
     /// An arbiter added time to (or took time from) a player's clock.
     ClockAdjusted {
@@ -99,16 +103,28 @@ pub enum EventKind {
         delta_ms: i64,
         /// Why.
         reason: String,
+        /// Who: the name of the arbiter's credential; `None` when the
+        /// rules did it, and in events recorded before names were.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
     },
     /// An arbiter stopped the clocks.
     ClockPaused {
         /// Why.
         reason: String,
+        /// Who: the name of the arbiter's credential; `None` when the
+        /// rules did it, and in events recorded before names were.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
     },
     /// An arbiter restarted the clocks.
     ClockResumed {
         /// Why.
         reason: String,
+        /// Who: the name of the arbiter's credential; `None` when the
+        /// rules did it, and in events recorded before names were.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
     },
     /// An arbiter started the game (with its round): the clock runs, and a
     /// default time counts, from this event's time.

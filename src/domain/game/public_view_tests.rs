@@ -187,11 +187,11 @@ fn offers_claims_pauses_adjustments_check_ins_and_rulings_replay_exactly() {
     step(&mut history, &|g, t| {
         g.play_move(Color::Black, g.ply(), "Nf6", false, t)
     });
-    step(&mut history, &|g, t| g.pause_clock("medical", t));
+    step(&mut history, &|g, t| g.pause_clock("medical", "arbiter", t));
     step(&mut history, &|g, t| {
-        g.adjust_clock(Color::White, 30_000, "lag", t)
+        g.adjust_clock(Color::White, 30_000, "lag", "arbiter", t)
     });
-    step(&mut history, &|g, t| g.resume_clock("back", t));
+    step(&mut history, &|g, t| g.resume_clock("back", "arbiter", t));
     for text in ["Ng1", "Ng8", "Nf3", "Nf6"] {
         step(&mut history, &|g, t| {
             g.play_move(g.side_to_move(), g.ply(), text, false, t)
@@ -229,6 +229,7 @@ fn offers_claims_pauses_adjustments_check_ins_and_rulings_replay_exactly() {
                 termination: None,
             },
             "appeal upheld",
+            "arbiter",
             t,
         )
     });
@@ -272,11 +273,15 @@ fn random_games_replay_to_every_state_they_passed_through() {
             let decision = match rng.random_range(0..30) {
                 0 => game.offer_draw(side, at(now)),
                 1 => game.respond_to_draw_offer(side, rng.random_bool(0.2), at(now)),
-                2 if timed => {
-                    game.adjust_clock(!side, rng.random_range(-3_000..20_000), "x", at(now))
-                }
-                3 if timed => game.pause_clock("p", at(now)),
-                4 if timed => game.resume_clock("r", at(now)),
+                2 if timed => game.adjust_clock(
+                    !side,
+                    rng.random_range(-3_000..20_000),
+                    "x",
+                    "arbiter",
+                    at(now),
+                ),
+                3 if timed => game.pause_clock("p", "arbiter", at(now)),
+                4 if timed => game.resume_clock("r", "arbiter", at(now)),
                 5 => game.check_in(!side, at(now)),
                 _ => {
                     let moves = game.position().legal_moves();

@@ -17,7 +17,7 @@ impl TokenHash {
 
     /// Compares in constant time, so a timing side channel reveals nothing
     /// about a stored hash.
-    fn matches(&self, other: &TokenHash) -> bool {
+    pub fn matches(&self, other: &TokenHash) -> bool {
         self.0.ct_eq(&other.0).into()
     }
 

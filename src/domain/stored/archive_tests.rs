@@ -65,6 +65,7 @@ fn events_after_the_last_move_are_archived_with_the_rest() {
         at: at(10_000_000),
         kind: EventKind::ClockPaused {
             reason: "end of round".to_owned(),
+            by: Some("arbiter".to_owned()),
         },
         clock: last.clock,
     });

@@ -3,9 +3,11 @@
 //! older schemas are read), `packed` (the binary record of a move, the
 //! record a game writes most) and `archive` (the log of a game that has
 //! ended, in one compact record); `record_error` says why a binary record
-//! cannot be read or written; `round_record`: a round's record and summary.
+//! cannot be read or written; `round_record`: a round's record and summary;
+//! `credential_record`: a credential's record.
 
 pub mod archive;
+pub mod credential_record;
 pub mod encoding;
 pub mod packed;
 pub mod record_error;

@@ -16,6 +16,8 @@
 //! | `<prefix>:{e<event digest>}:rounds-in-creation` | set | the numbers of the event's rounds opened and not yet marked created, which the event's lists leave out | `open_round.lua`; emptied by `Rounds::round_created` |
 //! | `<prefix>:{e<event digest>}:round-summaries` | hash | each round's summary again (`N` → summary), so that standings and exports read the summaries without the records | `open_round.lua`, `put_round.lua` |
 //! | `<prefix>:{g<n>}:confirm`, `<prefix>:{g<n>}:readiness` | string, expiring | a write of the replica's own, so that `WAIT` counts the replicas that have the bucket's latest commit | `GameLog::confirm_durable`, `GameLog::ping` |
+//! | `<prefix>:{credentials}:records` | hash | each credential's record by its id (the secret only as a digest) | `add_credential.lua`, `replace_credential.lua` |
+//! | `<prefix>:{credentials}:ids` | sorted set | the credentials' ids, of one score, so that they list in lexical order | `add_credential.lua` |
 //! | `<prefix>:changes` | pub/sub channel | `<game id> <version> <deadline in ms or -> [<event id>]` after each commit | `commit.lua` |
 //!
 //! An event's id is free text, so its keys carry a digest of the id rather
@@ -58,6 +60,16 @@ impl Keys {
     /// The key a readiness check writes in the bucket with hash tag `tag`.
     pub(super) fn readiness_key(&self, tag: &str) -> String {
         format!("{}:{tag}:readiness", self.prefix)
+    }
+
+    /// The key of the credentials' records.
+    pub(super) fn credentials_key(&self) -> String {
+        format!("{}:{{credentials}}:records", self.prefix)
+    }
+
+    /// The key of the credentials' ids, in the slot of their records.
+    pub(super) fn credential_ids_key(&self) -> String {
+        format!("{}:{{credentials}}:ids", self.prefix)
     }
 
     /// The hash tag of a game's bucket (FNV-1a of its id).

@@ -5,7 +5,8 @@
 //! a store is made from; `endpoint`: a fixed address, a Sentinel-managed
 //! primary or a Cluster, and `urls`: the URLs that name several servers.
 //! This file holds the store and its game log; `event_index`, `deadlines`,
-//! `feeds` and `rounds` the other parts of [`crate::store::GameStore`].
+//! `feeds`, `rounds` and `credentials` the other parts of
+//! [`crate::store::GameStore`].
 //!
 //! A commit is one Lua script: compare the version, write the state, append
 //! the events, and set the game's deadline. "Now" is Redis `TIME`, read in
@@ -13,6 +14,7 @@
 //! A move therefore costs two round trips whatever the game's length.
 
 mod config;
+mod credentials;
 mod deadlines;
 mod endpoint;
 mod event_index;
@@ -33,8 +35,9 @@ use self::{
     endpoint::{Connection, Endpoint},
     keys::{BUCKETS, Keys},
     scripts::{
-        ARCHIVE_SCRIPT, COMMIT_SCRIPT, LIST_IN_EVENT_SCRIPT, LOG_SCRIPT, OPEN_ROUND_SCRIPT,
-        PUT_ROUND_SCRIPT, REPAIR_SCRIPT,
+        ADD_CREDENTIAL_SCRIPT, ARCHIVE_SCRIPT, COMMIT_SCRIPT, LIST_CREDENTIALS_SCRIPT,
+        LIST_IN_EVENT_SCRIPT, LOG_SCRIPT, OPEN_ROUND_SCRIPT, PUT_ROUND_SCRIPT, REPAIR_SCRIPT,
+        REPLACE_CREDENTIAL_SCRIPT,
     },
     urls::{ClusterUrl, SentinelUrl},
 };
@@ -60,6 +63,9 @@ pub struct RedisStore {
     list_in_event: Script,
     put_round: Script,
     open_round: Script,
+    add_credential: Script,
+    replace_credential: Script,
+    list_credentials: Script,
     keys: Keys,
 }
 
@@ -97,6 +103,9 @@ impl RedisStore {
             list_in_event: Script::new(LIST_IN_EVENT_SCRIPT),
             put_round: Script::new(PUT_ROUND_SCRIPT),
             open_round: Script::new(OPEN_ROUND_SCRIPT),
+            add_credential: Script::new(ADD_CREDENTIAL_SCRIPT),
+            replace_credential: Script::new(REPLACE_CREDENTIAL_SCRIPT),
+            list_credentials: Script::new(LIST_CREDENTIALS_SCRIPT),
             keys: Keys::new(&config.key_prefix),
         })
     }

@@ -50,3 +50,13 @@ pub(super) const PUT_ROUND_SCRIPT: &str = include_str!("put_round.lua");
 /// Opens a round: its first record, unless the event lists games in the
 /// round or cannot take its games.
 pub(super) const OPEN_ROUND_SCRIPT: &str = include_str!("open_round.lua");
+
+/// Adds a credential's record unless its id has one or the store holds
+/// as many as it may (see the script's header for its keys and arguments).
+pub(super) const ADD_CREDENTIAL_SCRIPT: &str = include_str!("add_credential.lua");
+
+/// Replaces a credential's record if it has one.
+pub(super) const REPLACE_CREDENTIAL_SCRIPT: &str = include_str!("replace_credential.lua");
+
+/// A page of credentials' records in the order of their ids.
+pub(super) const LIST_CREDENTIALS_SCRIPT: &str = include_str!("list_credentials.lua");

@@ -57,6 +57,22 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_EVENT_FULL: _ClassVar[ErrorReason]
     ERROR_REASON_REPLY_TOO_LARGE: _ClassVar[ErrorReason]
     ERROR_REASON_METADATA_TOO_LARGE: _ClassVar[ErrorReason]
+    ERROR_REASON_CREDENTIAL_INVALID: _ClassVar[ErrorReason]
+    ERROR_REASON_CREDENTIAL_EXPIRED: _ClassVar[ErrorReason]
+    ERROR_REASON_CREDENTIAL_REVOKED: _ClassVar[ErrorReason]
+    ERROR_REASON_ROLE_NOT_PERMITTED: _ClassVar[ErrorReason]
+    ERROR_REASON_OUT_OF_SCOPE: _ClassVar[ErrorReason]
+    ERROR_REASON_CREDENTIAL_NOT_FOUND: _ClassVar[ErrorReason]
+    ERROR_REASON_TOO_MANY_CREDENTIALS: _ClassVar[ErrorReason]
+    ERROR_REASON_EVENT_NOT_FOUND: _ClassVar[ErrorReason]
+
+class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ROLE_UNSPECIFIED: _ClassVar[Role]
+    ROLE_PLATFORM: _ClassVar[Role]
+    ROLE_ARBITER: _ClassVar[Role]
+    ROLE_FEED_READER: _ClassVar[Role]
+    ROLE_AUDITOR: _ClassVar[Role]
 
 class Color(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -233,6 +249,19 @@ ERROR_REASON_MALFORMED_REQUEST: ErrorReason
 ERROR_REASON_EVENT_FULL: ErrorReason
 ERROR_REASON_REPLY_TOO_LARGE: ErrorReason
 ERROR_REASON_METADATA_TOO_LARGE: ErrorReason
+ERROR_REASON_CREDENTIAL_INVALID: ErrorReason
+ERROR_REASON_CREDENTIAL_EXPIRED: ErrorReason
+ERROR_REASON_CREDENTIAL_REVOKED: ErrorReason
+ERROR_REASON_ROLE_NOT_PERMITTED: ErrorReason
+ERROR_REASON_OUT_OF_SCOPE: ErrorReason
+ERROR_REASON_CREDENTIAL_NOT_FOUND: ErrorReason
+ERROR_REASON_TOO_MANY_CREDENTIALS: ErrorReason
+ERROR_REASON_EVENT_NOT_FOUND: ErrorReason
+ROLE_UNSPECIFIED: Role
+ROLE_PLATFORM: Role
+ROLE_ARBITER: Role
+ROLE_FEED_READER: Role
+ROLE_AUDITOR: Role
 COLOR_UNSPECIFIED: Color
 COLOR_WHITE: Color
 COLOR_BLACK: Color
@@ -682,34 +711,42 @@ class GameEnded(_message.Message):
     def __init__(self, result: _Optional[_Union[GameResult, _Mapping]] = ...) -> None: ...
 
 class ResultDecided(_message.Message):
-    __slots__ = ("result", "reason")
+    __slots__ = ("result", "reason", "by")
     RESULT_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
     result: GameResult
     reason: str
-    def __init__(self, result: _Optional[_Union[GameResult, _Mapping]] = ..., reason: _Optional[str] = ...) -> None: ...
+    by: str
+    def __init__(self, result: _Optional[_Union[GameResult, _Mapping]] = ..., reason: _Optional[str] = ..., by: _Optional[str] = ...) -> None: ...
 
 class ClockAdjusted(_message.Message):
-    __slots__ = ("color", "delta_millis", "reason")
+    __slots__ = ("color", "delta_millis", "reason", "by")
     COLOR_FIELD_NUMBER: _ClassVar[int]
     DELTA_MILLIS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
     color: Color
     delta_millis: int
     reason: str
-    def __init__(self, color: _Optional[_Union[Color, str]] = ..., delta_millis: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
+    by: str
+    def __init__(self, color: _Optional[_Union[Color, str]] = ..., delta_millis: _Optional[int] = ..., reason: _Optional[str] = ..., by: _Optional[str] = ...) -> None: ...
 
 class ClockPaused(_message.Message):
-    __slots__ = ("reason",)
+    __slots__ = ("reason", "by")
     REASON_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
     reason: str
-    def __init__(self, reason: _Optional[str] = ...) -> None: ...
+    by: str
+    def __init__(self, reason: _Optional[str] = ..., by: _Optional[str] = ...) -> None: ...
 
 class ClockResumed(_message.Message):
-    __slots__ = ("reason",)
+    __slots__ = ("reason", "by")
     REASON_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
     reason: str
-    def __init__(self, reason: _Optional[str] = ...) -> None: ...
+    by: str
+    def __init__(self, reason: _Optional[str] = ..., by: _Optional[str] = ...) -> None: ...
 
 class DrawOffered(_message.Message):
     __slots__ = ("by",)
@@ -1570,3 +1607,81 @@ class ImportPairingsResponse(_message.Message):
     round: Round
     games: _containers.RepeatedCompositeFieldContainer[RoundGame]
     def __init__(self, round: _Optional[_Union[Round, _Mapping]] = ..., games: _Optional[_Iterable[_Union[RoundGame, _Mapping]]] = ...) -> None: ...
+
+class Credential(_message.Message):
+    __slots__ = ("credential_id", "name", "role", "event_id", "create_time", "created_by", "expire_time", "revoke_time", "revoked_by", "revoke_reason", "active")
+    CREDENTIAL_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    CREATED_BY_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    REVOKE_TIME_FIELD_NUMBER: _ClassVar[int]
+    REVOKED_BY_FIELD_NUMBER: _ClassVar[int]
+    REVOKE_REASON_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_FIELD_NUMBER: _ClassVar[int]
+    credential_id: str
+    name: str
+    role: Role
+    event_id: str
+    create_time: _timestamp_pb2.Timestamp
+    created_by: str
+    expire_time: _timestamp_pb2.Timestamp
+    revoke_time: _timestamp_pb2.Timestamp
+    revoked_by: str
+    revoke_reason: str
+    active: bool
+    def __init__(self, credential_id: _Optional[str] = ..., name: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., event_id: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created_by: _Optional[str] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., revoke_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., revoked_by: _Optional[str] = ..., revoke_reason: _Optional[str] = ..., active: _Optional[bool] = ...) -> None: ...
+
+class CreateCredentialRequest(_message.Message):
+    __slots__ = ("request_id", "name", "role", "event_id", "expire_time")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    EXPIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    name: str
+    role: Role
+    event_id: str
+    expire_time: _timestamp_pb2.Timestamp
+    def __init__(self, request_id: _Optional[str] = ..., name: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., event_id: _Optional[str] = ..., expire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class CreateCredentialResponse(_message.Message):
+    __slots__ = ("credential", "token")
+    CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    credential: Credential
+    token: str
+    def __init__(self, credential: _Optional[_Union[Credential, _Mapping]] = ..., token: _Optional[str] = ...) -> None: ...
+
+class RevokeCredentialRequest(_message.Message):
+    __slots__ = ("credential_id", "reason")
+    CREDENTIAL_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    credential_id: str
+    reason: str
+    def __init__(self, credential_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class RevokeCredentialResponse(_message.Message):
+    __slots__ = ("credential",)
+    CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
+    credential: Credential
+    def __init__(self, credential: _Optional[_Union[Credential, _Mapping]] = ...) -> None: ...
+
+class ListCredentialsRequest(_message.Message):
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListCredentialsResponse(_message.Message):
+    __slots__ = ("credentials", "next_page_token")
+    CREDENTIALS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    credentials: _containers.RepeatedCompositeFieldContainer[Credential]
+    next_page_token: str
+    def __init__(self, credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -953,9 +953,15 @@ class ArbiterService:
 
 class AdminServiceStub:
     """AdminService is the platform's and the arbiter's: creating games and the
-    arbiter's interventions. Every call needs the admin token in the
-    `authorization` metadata entry as `Bearer <token>` (when the server has
-    one). Keep it off any route that browsers reach.
+    arbiter's interventions. Every call needs a credential in the
+    `authorization` metadata entry as `Bearer <token>`: the platform's admin
+    token (when the server has one), or a credential made with
+    CreateCredential, whose role and event decide what it may call (see
+    docs/security.md: platform, arbiter of one event, feed reader, auditor).
+    A call its credential may not make is refused with PERMISSION_DENIED
+    (ROLE_NOT_PERMITTED, OUT_OF_SCOPE) and changes nothing; a credential
+    that is forged, expired or revoked with UNAUTHENTICATED. Keep it off any
+    route that browsers reach.
 
     Every call takes an optional `request_id`: a repeat with the same id
     applies nothing twice (see each request).
@@ -1022,13 +1028,34 @@ class AdminServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsResponse.FromString,
                 _registered_method=True)
+        self.CreateCredential = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/CreateCredential',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateCredentialRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateCredentialResponse.FromString,
+                _registered_method=True)
+        self.RevokeCredential = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/RevokeCredential',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.RevokeCredentialRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.RevokeCredentialResponse.FromString,
+                _registered_method=True)
+        self.ListCredentials = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/ListCredentials',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
     """AdminService is the platform's and the arbiter's: creating games and the
-    arbiter's interventions. Every call needs the admin token in the
-    `authorization` metadata entry as `Bearer <token>` (when the server has
-    one). Keep it off any route that browsers reach.
+    arbiter's interventions. Every call needs a credential in the
+    `authorization` metadata entry as `Bearer <token>`: the platform's admin
+    token (when the server has one), or a credential made with
+    CreateCredential, whose role and event decide what it may call (see
+    docs/security.md: platform, arbiter of one event, feed reader, auditor).
+    A call its credential may not make is refused with PERMISSION_DENIED
+    (ROLE_NOT_PERMITTED, OUT_OF_SCOPE) and changes nothing; a credential
+    that is forged, expired or revoked with UNAUTHENTICATED. Keep it off any
+    route that browsers reach.
 
     Every call takes an optional `request_id`: a repeat with the same id
     applies nothing twice (see each request).
@@ -1185,6 +1212,48 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateCredential(self, request, context):
+        """Creates a credential for a named principal: a role, the event it is
+        confined to (an arbiter and a feed reader name one, an auditor may,
+        the platform does not), and an optional expiry. The token is returned
+        here only: the server keeps a digest of its secret, never the secret.
+        A repeat with the same request_id returns the same credential and
+        token; a different request with that id is refused. The platform's
+        call only.
+
+        Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, ROLE_NOT_PERMITTED,
+        OUT_OF_SCOPE, EVENT_NOT_FOUND (the scope's event has no games and no
+        rounds yet), REQUEST_ID_REUSED, TOO_MANY_CREDENTIALS,
+        STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeCredential(self, request, context):
+        """Revokes a credential at once, on every replica: its token is refused
+        (CREDENTIAL_REVOKED) from the next call on. Revoking a revoked
+        credential changes nothing. The platform's call only.
+
+        Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, ROLE_NOT_PERMITTED,
+        OUT_OF_SCOPE, CREDENTIAL_NOT_FOUND, STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListCredentials(self, request, context):
+        """The credentials, revoked and expired ones included, in the order of
+        their ids and paged; never their secrets. The platform's and an
+        auditor's of every event.
+
+        Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, ROLE_NOT_PERMITTED,
+        OUT_OF_SCOPE, STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -1243,6 +1312,21 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsResponse.SerializeToString,
             ),
+            'CreateCredential': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateCredential,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateCredentialRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateCredentialResponse.SerializeToString,
+            ),
+            'RevokeCredential': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeCredential,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.RevokeCredentialRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.RevokeCredentialResponse.SerializeToString,
+            ),
+            'ListCredentials': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListCredentials,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'chessarbiter.v1.AdminService', rpc_method_handlers)
@@ -1253,9 +1337,15 @@ def add_AdminServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class AdminService:
     """AdminService is the platform's and the arbiter's: creating games and the
-    arbiter's interventions. Every call needs the admin token in the
-    `authorization` metadata entry as `Bearer <token>` (when the server has
-    one). Keep it off any route that browsers reach.
+    arbiter's interventions. Every call needs a credential in the
+    `authorization` metadata entry as `Bearer <token>`: the platform's admin
+    token (when the server has one), or a credential made with
+    CreateCredential, whose role and event decide what it may call (see
+    docs/security.md: platform, arbiter of one event, feed reader, auditor).
+    A call its credential may not make is refused with PERMISSION_DENIED
+    (ROLE_NOT_PERMITTED, OUT_OF_SCOPE) and changes nothing; a credential
+    that is forged, expired or revoked with UNAUTHENTICATED. Keep it off any
+    route that browsers reach.
 
     Every call takes an optional `request_id`: a repeat with the same id
     applies nothing twice (see each request).
@@ -1548,6 +1638,87 @@ class AdminService:
             '/chessarbiter.v1.AdminService/ImportPairings',
             chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsRequest.SerializeToString,
             chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateCredential(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/CreateCredential',
+            chessarbiter_dot_v1_dot_arbiter__pb2.CreateCredentialRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.CreateCredentialResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeCredential(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/RevokeCredential',
+            chessarbiter_dot_v1_dot_arbiter__pb2.RevokeCredentialRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.RevokeCredentialResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListCredentials(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/ListCredentials',
+            chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsResponse.FromString,
             options,
             channel_credentials,
             insecure,
