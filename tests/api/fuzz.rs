@@ -236,6 +236,41 @@ async fn hostile_text_is_refused_cleanly(backend: Backend) {
                 }))
                 .await,
         );
+        // Credentials: a name, a scope, a key and a page token from the
+        // sample; whatever is created is a credential of its own.
+        clean(
+            "CreateCredential",
+            &text,
+            admin_client
+                .create_credential(admin(proto::CreateCredentialRequest {
+                    request_id: text.clone(),
+                    name: text.clone(),
+                    role: proto::Role::Arbiter as i32,
+                    event_id: text.clone(),
+                    expire_time: None,
+                }))
+                .await,
+        );
+        clean(
+            "RevokeCredential",
+            &text,
+            admin_client
+                .revoke_credential(admin(proto::RevokeCredentialRequest {
+                    credential_id: text.clone(),
+                    reason: text.clone(),
+                }))
+                .await,
+        );
+        clean(
+            "ListCredentials",
+            &text,
+            admin_client
+                .list_credentials(admin(proto::ListCredentialsRequest {
+                    page_size: 5,
+                    page_token: text.clone(),
+                }))
+                .await,
+        );
     }
     let after = unclocked(get(&mut client, &victim.id).await);
     if !changed {
@@ -283,7 +318,7 @@ impl Decoder for RawCodec {
 }
 
 /// Every method of both services, by path.
-const METHODS: [&str; 28] = [
+const METHODS: [&str; 31] = [
     "ArbiterService/GetGame",
     "ArbiterService/ListMoves",
     "ArbiterService/MakeMove",
@@ -312,6 +347,9 @@ const METHODS: [&str; 28] = [
     "AdminService/StartRound",
     "AdminService/GetRound",
     "AdminService/ImportPairings",
+    "AdminService/CreateCredential",
+    "AdminService/RevokeCredential",
+    "AdminService/ListCredentials",
 ];
 
 async fn arbitrary_bytes_are_refused_cleanly(backend: Backend) {
