@@ -5,7 +5,7 @@
 
 use tonic::{Request, Response, Status};
 
-use super::{ArbiterApi, applied, convert, create, credentials, request, rounds, status};
+use super::{ArbiterApi, applied, audit, convert, create, credentials, request, rounds, status};
 use crate::{
     arbiter::ArbiterError,
     domain::{
@@ -56,7 +56,7 @@ impl AdminService for ArbiterApi {
         let (request_id, new) = create::new_game(request.get_ref())?;
         by.authorize(Action::Organise, new.pairing().event_id.as_ref())
             .map_err(|denial| status::denied(&denial))?;
-        let created = self.arbiter.create_game(request_id, new).await?;
+        let created = self.arbiter.create_game(request_id, new, &by.name).await?;
         Ok(Response::new(proto::CreateGameResponse {
             game: Some(convert::game(&created.game, created.as_of)),
             white_token: created.tokens.white,
@@ -192,7 +192,7 @@ impl AdminService for ArbiterApi {
         let plan = rounds::create_request(request.get_ref())?;
         by.authorize(Action::Organise, Some(&plan.event))
             .map_err(|denial| status::denied(&denial))?;
-        let created = self.arbiter.create_round(plan).await?;
+        let created = self.arbiter.create_round(plan, &by.name).await?;
         Ok(Response::new(rounds::created(&created)))
     }
 
@@ -264,7 +264,7 @@ impl AdminService for ArbiterApi {
             rounds::listed_ranks(&req.players)?
         };
         let (plan, lines) = rounds::import_request(req, &ranks)?;
-        let created = match self.arbiter.create_round(plan).await {
+        let created = match self.arbiter.create_round(plan, &by.name).await {
             Ok(created) => created,
             Err(ArbiterError::RoundRefused(violations)) => {
                 let violations = violations.into_iter().map(|v| lines.rename(v)).collect();
@@ -327,5 +327,28 @@ impl AdminService for ArbiterApi {
             .list_credentials(after.as_ref(), size, &by)
             .await?;
         Ok(Response::new(credentials::page(&page)))
+    }
+
+    async fn list_audit_entries(
+        &self,
+        request: Request<proto::ListAuditEntriesRequest>,
+    ) -> Result<Response<proto::ListAuditEntriesResponse>, Status> {
+        /// Entries per page when the request names no size, and at most.
+        const PAGE: usize = 100;
+        let _admitted = self.admit_request()?;
+        let by = self.principal(&request, Action::Inspect).await?;
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        by.authorize(Action::Inspect, Some(&event_id))
+            .map_err(|denial| status::denied(&denial))?;
+        let filter = audit::filter(req)?;
+        let size = request::page_size(req.page_size, PAGE, PAGE)?;
+        let query = audit::query(&event_id, &filter);
+        let cursor = audit::page_start(&query, &req.page_token)?;
+        let page = self
+            .arbiter
+            .audit_log(&event_id, &filter, &cursor, size)
+            .await?;
+        Ok(Response::new(audit::page(&query, &page)))
     }
 }

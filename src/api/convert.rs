@@ -356,8 +356,9 @@ pub fn game_events(game_id: &str, events: &[GameEvent]) -> Vec<proto::GameEvent>
 fn event_kind(kind: &EventKind) -> proto::game_event::Kind {
     use proto::game_event::Kind;
     match kind {
-        EventKind::GameCreated { setup: s } => Kind::GameCreated(proto::GameCreated {
+        EventKind::GameCreated { setup: s, by } => Kind::GameCreated(proto::GameCreated {
             setup: Some(setup(s)),
+            by: by.clone().unwrap_or_default(),
         }),
         EventKind::MoveMade {
             record,

@@ -3,8 +3,9 @@
 //! Two services: `ArbiterService` (`public`: reads, seat actions, watches and
 //! exports, safe for browsers) and `AdminService` (`admin`: creating games
 //! and rounds (`rounds` reads and writes a round's messages) and the
-//! arbiter's interventions, and the credentials (`credentials` reads and
-//! writes their messages), behind the admin token or a credential). Both
+//! arbiter's interventions, the credentials (`credentials` reads and
+//! writes their messages) and the audit log (`audit`), behind the admin
+//! token or a credential). Both
 //! read
 //! request fields into domain types (`request`, `create`, and
 //! `standings_request` for what a standings or TRF request adds), check
@@ -18,6 +19,7 @@
 //! plain HTTP for relays to poll, as the public sees it.
 
 mod admin;
+mod audit;
 mod auth;
 pub mod codec;
 mod convert;

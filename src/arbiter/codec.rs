@@ -66,6 +66,16 @@ pub fn encode_event(event: &GameEvent) -> Result<StoredEvent, StoreError> {
     })
 }
 
+/// The versions of `events` that are administrative acts, for the audit
+/// log of the game's event.
+pub fn audited(events: &[GameEvent]) -> Vec<u64> {
+    events
+        .iter()
+        .filter(|event| event.audit().is_some())
+        .map(|event| event.version)
+        .collect()
+}
+
 /// An event from the store.
 pub fn decode_event(stored: &StoredEvent) -> Result<GameEvent, StoreError> {
     let event = encoding::decode_event(&stored.bytes).map_err(corrupt)?;

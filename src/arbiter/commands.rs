@@ -30,6 +30,7 @@ impl Arbiter {
         &self,
         request_id: Option<RequestId>,
         new: NewGame,
+        by: &str,
     ) -> Result<CreatedGame, ArbiterError> {
         for _ in 0..MAX_ATTEMPTS {
             let id = match &request_id {
@@ -39,6 +40,9 @@ impl Arbiter {
             let tokens = self.seats.issue(&id);
             let now = self.store.now().await?;
             let (game, created) = Game::create(id.clone(), new.clone(), tokens.hashes(), now);
+            let created = created
+                .created_by(by)
+                .requested_by(request_id.as_ref().map(RequestId::as_str));
             let start = self.analyse_start(&game).await;
             if let FastVerdict::Dead(_) = start {
                 return Err(new.dead_start().into());
@@ -50,6 +54,7 @@ impl Arbiter {
                 events: vec![codec::encode_event(&created)?],
                 deadline: game.deadline(),
                 event: game.pairing().event_id.clone(),
+                audited: vec![created.version],
             };
             match self.store.commit(&id, commit).await? {
                 CommitOutcome::Committed => {

@@ -22,6 +22,8 @@
 //!   path and exhaustively in the background.
 //! - `audience`: who reads a game live and who as the public, under its
 //!   broadcast delay.
+//! - `audit`: an event's audit log, every administrative act on its
+//!   games with who did it and why.
 //! - `credentials`: the named credentials the platform creates, lists and
 //!   revokes, and the check of a presented one.
 //! - `codec`: games and events to and from the store's records; `seats`:
@@ -30,6 +32,7 @@
 mod analysis;
 mod announcements;
 mod audience;
+mod audit;
 mod codec;
 mod commands;
 mod credentials;
@@ -47,6 +50,7 @@ use std::{sync::Arc, time::Duration};
 pub use self::analysis::AnalysisConfig;
 pub use self::announcements::Alarm;
 pub use self::audience::{Placement, Reader};
+pub use self::audit::{AuditEntry, AuditFilter, AuditPage};
 pub use self::credentials::{CredentialPage, NewCredential};
 pub use self::error::{ArbiterError, CredentialRefusal, GameContext};
 pub use self::inspect::Inspection;
@@ -388,6 +392,7 @@ impl Arbiter {
                 .collect::<Result<Vec<_>, _>>()?,
             deadline: self.sweeper_deadline(&next),
             event: next.pairing().event_id.clone(),
+            audited: codec::audited(&events),
         };
         match self.store.commit(game.id(), commit).await? {
             CommitOutcome::Committed => {

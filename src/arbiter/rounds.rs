@@ -154,7 +154,11 @@ impl Arbiter {
     /// Creates a round all or nothing (see the module's documentation):
     /// refused whole, every offence named, when anything in it is wrong;
     /// a repeat of the same plan returns the same games and tokens.
-    pub async fn create_round(&self, request: RoundRequest) -> Result<CreatedRound, ArbiterError> {
+    pub async fn create_round(
+        &self,
+        request: RoundRequest,
+        by: &str,
+    ) -> Result<CreatedRound, ArbiterError> {
         let event_id = request.event.clone();
         let number = request.number;
         let request_id = request.request_id.clone();
@@ -168,6 +172,7 @@ impl Arbiter {
             };
             let plan =
                 Round::plan(request.clone(), &listed, now).map_err(ArbiterError::RoundRefused)?;
+            let plan = plan.planned_by(by);
             if let Some((round, version)) = existing {
                 if !round.same_plan(&plan) {
                     if request_id.is_some() && round.request_id() == request_id.as_deref() {
@@ -311,6 +316,11 @@ impl Arbiter {
         let setup = round.setup(&board).ok_or_else(|| round_corrupt(round))?;
         if !round.is_complete() {
             let (game, created) = Game::create(id.clone(), setup, tokens.hashes(), now);
+            let created = match round.created_by() {
+                Some(by) => created.created_by(by),
+                None => created,
+            }
+            .requested_by(round.request_id());
             // The round's opening listed every board's game already.
             let commit = Commit {
                 expected: 0,
@@ -318,6 +328,7 @@ impl Arbiter {
                 events: vec![codec::encode_event(&created)?],
                 deadline: game.deadline(),
                 event: game.pairing().event_id.clone(),
+                audited: vec![created.version],
             };
             match self.store.commit(&id, commit).await? {
                 CommitOutcome::Committed => {

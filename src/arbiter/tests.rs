@@ -11,7 +11,7 @@ use crate::{
         StartPosition, Variant, access::CredentialId,
     },
     store::{
-        ChangeFeed, ChangeFeeds, CredentialAdded, Credentials, Deadlines, EventIndex,
+        ChangeFeed, ChangeFeeds, CredentialAdded, Credentials, Deadlines, EventIndex, EventLog,
         EventPosition, FeedEntry, FeedPosition, GameLog, Listing, LogRead, MemoryStore,
         RoundOpening, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
     },
@@ -289,11 +289,12 @@ impl ChangeFeeds for RecordingStore {
     async fn event_feed(
         &self,
         event_id: &EventId,
+        log: EventLog,
         cursors: &[(u32, FeedPosition)],
         limit: usize,
     ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
         self.record("event_feed");
-        self.inner.event_feed(event_id, cursors, limit).await
+        self.inner.event_feed(event_id, log, cursors, limit).await
     }
 }
 
@@ -356,7 +357,10 @@ fn long_line() -> Vec<String> {
 #[tokio::test]
 async fn bytes_written_per_move_do_not_grow_with_the_game() {
     let (arbiter, writes) = arbiter();
-    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let created = arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap();
     let id = created.game.id().clone();
     let line = long_line();
     for (ply, mv) in line.iter().enumerate() {
@@ -388,7 +392,10 @@ async fn bytes_written_per_move_do_not_grow_with_the_game() {
 #[tokio::test]
 async fn a_retry_is_recognised_after_the_opponent_replied() {
     let (arbiter, writes) = arbiter();
-    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let created = arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap();
     let id = created.game.id().clone();
     let (white, black) = (&created.tokens.white, &created.tokens.black);
     arbiter
@@ -439,8 +446,14 @@ async fn a_retry_is_recognised_after_the_opponent_replied() {
 #[tokio::test]
 async fn a_token_of_another_game_is_not_a_seat() {
     let (arbiter, _) = arbiter();
-    let first = arbiter.create_game(None, new_game()).await.unwrap();
-    let second = arbiter.create_game(None, new_game()).await.unwrap();
+    let first = arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap();
+    let second = arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap();
     let refused = arbiter
         .make_move(
             second.game.id(),
@@ -458,8 +471,14 @@ async fn a_token_of_another_game_is_not_a_seat() {
 async fn a_repeated_request_id_returns_the_same_game_and_tokens() {
     let (arbiter, _) = arbiter();
     let key = RequestId::parse("r1-b1").unwrap();
-    let first = arbiter.create_game(key.clone(), new_game()).await.unwrap();
-    let again = arbiter.create_game(key.clone(), new_game()).await.unwrap();
+    let first = arbiter
+        .create_game(key.clone(), new_game(), "platform")
+        .await
+        .unwrap();
+    let again = arbiter
+        .create_game(key.clone(), new_game(), "platform")
+        .await
+        .unwrap();
     assert_eq!(first.game.id(), again.game.id());
     assert_eq!(first.tokens, again.tokens);
     let other = NewGame::new(
@@ -472,7 +491,7 @@ async fn a_repeated_request_id_returns_the_same_game_and_tokens() {
     )
     .unwrap();
     assert!(matches!(
-        arbiter.create_game(key, other).await,
+        arbiter.create_game(key, other, "platform").await,
         Err(ArbiterError::RequestIdReused { .. })
     ));
 }
@@ -482,10 +501,13 @@ async fn tokens_issued_under_another_secret_are_not_reissued() {
     let store: Arc<dyn GameStore> = Arc::new(MemoryStore::new());
     let key = RequestId::parse("r1-b2").unwrap();
     let first = Arbiter::new(store.clone(), SeatKeys::from_secret(b"one"));
-    first.create_game(key.clone(), new_game()).await.unwrap();
+    first
+        .create_game(key.clone(), new_game(), "platform")
+        .await
+        .unwrap();
     let second = Arbiter::new(store, SeatKeys::from_secret(b"two"));
     assert!(matches!(
-        second.create_game(key, new_game()).await,
+        second.create_game(key, new_game(), "platform").await,
         Err(ArbiterError::TokensNotReissuable { .. })
     ));
 }
@@ -493,7 +515,10 @@ async fn tokens_issued_under_another_secret_are_not_reissued() {
 #[tokio::test]
 async fn a_move_costs_one_load_and_one_commit_and_reads_no_log() {
     let (arbiter, _, calls) = recording_arbiter();
-    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let created = arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap();
     let id = created.game.id().clone();
     let line = long_line();
     for ply in 0..140u32 {
@@ -559,6 +584,7 @@ async fn games_that_cannot_be_read_do_not_keep_the_sweeper_from_the_others() {
             }],
             deadline: Some(early),
             event: None,
+            audited: Vec::new(),
         };
         store.commit(&id, commit).await.unwrap();
     }
@@ -581,7 +607,7 @@ async fn games_that_cannot_be_read_do_not_keep_the_sweeper_from_the_others() {
         }),
         Schedule::default(),
     );
-    let created = arbiter.create_game(None, timed).await.unwrap();
+    let created = arbiter.create_game(None, timed, "platform").await.unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(150)).await;
     for _ in 0..3 {
         arbiter.sweep(200).await.unwrap();
@@ -617,7 +643,7 @@ async fn an_events_standings_read_its_games_in_one_round_trip() {
     let event = EventId::parse("club-open").unwrap();
     for board in 1..=30 {
         let new = event_game(&event, board);
-        arbiter.create_game(None, new).await.unwrap();
+        arbiter.create_game(None, new, "platform").await.unwrap();
     }
     calls.lock().unwrap().clear();
     let read = arbiter
@@ -659,7 +685,7 @@ async fn a_page_of_full_games_holds_a_bounded_number_of_moves() {
     let mut ids = Vec::new();
     for board in 1..=4 {
         let new = event_game(&event, board);
-        let created = arbiter.create_game(None, new).await.unwrap();
+        let created = arbiter.create_game(None, new, "platform").await.unwrap();
         let id = created.game.id().clone();
         // Boards 1 and 2 six moves each, 3 and 4 two each.
         let moves = if board <= 2 { 6 } else { 2 };
@@ -752,7 +778,10 @@ async fn next_item(watcher: &mut Watcher) -> Result<Option<WatchItem>, ArbiterEr
 async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
     let (arbiter, _) = arbiter();
     let arbiter = arbiter.with_watch_buffer(8);
-    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let created = arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap();
     let id = created.game.id().clone();
     let heartbeat = std::time::Duration::from_secs(600);
     let mut slow = arbiter
@@ -906,7 +935,7 @@ async fn an_events_watchers_cost_the_same_reads_however_many_and_none_while_idle
         for board in 1..=20 {
             games.push(
                 arbiter
-                    .create_game(None, new_cup_game(board))
+                    .create_game(None, new_cup_game(board), "platform")
                     .await
                     .unwrap(),
             );
@@ -948,7 +977,10 @@ async fn an_events_watchers_cost_the_same_reads_however_many_and_none_while_idle
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn heartbeats_read_a_game_once_for_all_its_watchers() {
     let (arbiter, _, calls) = recording_arbiter();
-    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let created = arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap();
     let id = created.game.id().clone();
     let beat_every = std::time::Duration::from_millis(100);
     let mut tasks = Vec::new();
@@ -994,7 +1026,10 @@ async fn heartbeats_read_a_game_once_for_all_its_watchers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stalled_store_skips_a_heartbeat_not_the_stream() {
     let (arbiter, _, _, stalled_loads) = stalling_arbiter();
-    let created = arbiter.create_game(None, new_game()).await.unwrap();
+    let created = arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap();
     let id = created.game.id().clone();
     let beat_every = std::time::Duration::from_millis(50);
     let mut watcher = arbiter
@@ -1037,7 +1072,7 @@ async fn public_reads_of_a_delayed_game_go_on_from_the_view_before() {
     let (arbiter, _, calls) = recording_arbiter();
     let delay = crate::domain::BroadcastDelay::parse("delay", 3_600_000).unwrap();
     let created = arbiter
-        .create_game(None, new_game().with_broadcast_delay(delay))
+        .create_game(None, new_game().with_broadcast_delay(delay), "platform")
         .await
         .unwrap();
     let id = created.game.id().clone();
@@ -1094,7 +1129,7 @@ async fn public_event_watchers_share_what_the_replica_read_of_the_delays() {
     let (arbiter, _, calls) = recording_arbiter();
     for board in 1..=20 {
         arbiter
-            .create_game(None, new_cup_game(board))
+            .create_game(None, new_cup_game(board), "platform")
             .await
             .unwrap();
     }

@@ -45,6 +45,7 @@ pub use error::{FieldError, IllegalMoveReason, Rejection};
 pub use game::adjudication::{AdjudicationNote, FlagRuling, RulesProfile, on_flag};
 pub use game::admin_request::AdminRequest;
 pub use game::arbiter_reason::ArbiterReason;
+pub use game::audit::{AuditFacts, AuditKind};
 pub use game::board::Board;
 pub use game::broadcast_delay::BroadcastDelay;
 pub use game::chess_move::{MoveRecord, parse_move};

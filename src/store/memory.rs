@@ -11,8 +11,9 @@ use tokio::sync::broadcast;
 
 use super::{
     Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials,
-    Deadlines, EventIndex, EventPosition, FeedEntry, FeedPosition, GameLog, Listing, LogRead,
-    RoundOpening, Rounds, StoreError, StoredArchive, StoredEvent, StoredRound, StoredState,
+    Deadlines, EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog, Listing,
+    LogRead, RoundOpening, Rounds, StoreError, StoredArchive, StoredEvent, StoredRound,
+    StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp, access::CredentialId};
 
@@ -56,9 +57,9 @@ impl DeadlineIndex {
 struct Games {
     entries: HashMap<GameId, Entry>,
     deadlines: DeadlineIndex,
-    /// Per event, each game event recorded: (game, version), in commit
-    /// order; the position of an entry is its index plus one.
-    feeds: HashMap<EventId, Vec<(GameId, u64)>>,
+    /// Per event and log, each game event recorded: (game, version), in
+    /// commit order; the position of an entry is its index plus one.
+    feeds: HashMap<(EventLog, EventId), Vec<(GameId, u64)>>,
 }
 
 /// Announcements a feed may fall behind by before it reports a gap.
@@ -175,12 +176,23 @@ impl GameLog for MemoryStore {
             events,
             deadline,
             event,
+            audited,
             ..
         } = commit;
         let version = state.version;
         if let Some(event_id) = &event {
-            let feed = games.feeds.entry(event_id.clone()).or_default();
+            let feed = games
+                .feeds
+                .entry((EventLog::Feed, event_id.clone()))
+                .or_default();
             feed.extend(events.iter().map(|logged| (id.clone(), logged.version)));
+            if !audited.is_empty() {
+                let audit = games
+                    .feeds
+                    .entry((EventLog::Audit, event_id.clone()))
+                    .or_default();
+                audit.extend(audited.iter().map(|version| (id.clone(), *version)));
+            }
         }
         match games.entries.get_mut(id) {
             Some(entry) => {
@@ -491,11 +503,12 @@ impl ChangeFeeds for MemoryStore {
     async fn event_feed(
         &self,
         event_id: &EventId,
+        log: EventLog,
         cursors: &[(u32, FeedPosition)],
         limit: usize,
     ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
         let games = self.lock();
-        let feed = games.feeds.get(event_id);
+        let feed = games.feeds.get(&(log, event_id.clone()));
         Ok(cursors
             .iter()
             .map(|(partition, after)| {

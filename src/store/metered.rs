@@ -8,8 +8,8 @@ use tracing::Instrument;
 
 use super::{
     ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials, Deadlines,
-    EventIndex, EventPosition, FeedEntry, FeedPosition, GameLog, GameStore, Listing, LogRead,
-    RoundOpening, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
+    EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog, GameStore, Listing,
+    LogRead, RoundOpening, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
 };
 use crate::{
     domain::{EventId, GameId, Timestamp, access::CredentialId},
@@ -200,12 +200,13 @@ impl ChangeFeeds for MeteredStore {
     async fn event_feed(
         &self,
         event_id: &EventId,
+        log: EventLog,
         cursors: &[(u32, FeedPosition)],
         limit: usize,
     ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
         self.measured(
             "event_feed",
-            self.inner.event_feed(event_id, cursors, limit),
+            self.inner.event_feed(event_id, log, cursors, limit),
         )
         .await
     }

@@ -91,6 +91,19 @@ pub struct Commit {
     /// The tournament event the game belongs to, if any: the events are
     /// also recorded in that event's feed (see [`ChangeFeeds::event_feed`]).
     pub event: Option<EventId>,
+    /// The versions among `events` that are administrative acts: with an
+    /// `event`, they are also recorded in that event's audit log.
+    pub audited: Vec<u64>,
+}
+
+/// One of the two logs every tournament event has, each partitioned like
+/// the other and written by the commits of its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventLog {
+    /// Every event of every game.
+    Feed,
+    /// The administrative acts among them (a commit's `audited` events).
+    Audit,
 }
 
 /// A position in one partition of an event's feed; positions only grow.
@@ -197,7 +210,15 @@ fn check_commit(commit: &Commit) -> Result<(), StoreError> {
         .iter()
         .enumerate()
         .all(|(i, event)| event.version == expected + 1 + i as u64);
-    if events.is_empty() || !contiguous || state.version != expected + events.len() as u64 {
+    let audited_logged = commit
+        .audited
+        .iter()
+        .all(|version| (expected + 1..=state.version).contains(version));
+    if events.is_empty()
+        || !contiguous
+        || !audited_logged
+        || state.version != expected + events.len() as u64
+    {
         return Err(StoreError::Corrupt(Corruption::CommitNotContiguous {
             expected,
             to: state.version,
@@ -551,11 +572,12 @@ pub trait ChangeFeeds: Send + Sync + 'static {
     fn feed_partition(&self, id: &GameId) -> u32;
 
     /// For each `(partition, after)`, at most `limit` entries of event
-    /// `event_id`'s feed after `after`, in order: each game's events in
-    /// version order, games interleaved as they were committed.
+    /// `event_id`'s log `log` after `after`, in order: each game's events
+    /// in version order, games interleaved as they were committed.
     async fn event_feed(
         &self,
         event_id: &EventId,
+        log: EventLog,
         cursors: &[(u32, FeedPosition)],
         limit: usize,
     ) -> Result<Vec<Vec<FeedEntry>>, StoreError>;

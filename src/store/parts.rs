@@ -8,8 +8,8 @@ use async_trait::async_trait;
 
 use super::{
     ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials, Deadlines,
-    EventIndex, EventPosition, FeedEntry, FeedPosition, GameLog, GameStore, Listing, LogRead,
-    RoundOpening, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
+    EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog, GameStore, Listing,
+    LogRead, RoundOpening, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp, access::CredentialId};
 
@@ -214,10 +214,13 @@ impl ChangeFeeds for StoreParts {
     async fn event_feed(
         &self,
         event_id: &EventId,
+        log: EventLog,
         cursors: &[(u32, FeedPosition)],
         limit: usize,
     ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
-        self.change_feeds.event_feed(event_id, cursors, limit).await
+        self.change_feeds
+            .event_feed(event_id, log, cursors, limit)
+            .await
     }
 }
 

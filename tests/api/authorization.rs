@@ -68,6 +68,7 @@ enum Rpc {
     CreateCredential,
     RevokeCredential,
     ListCredentials,
+    ListAuditEntries,
 }
 
 /// Who may call an RPC.
@@ -79,7 +80,7 @@ enum Needs {
 }
 
 impl Rpc {
-    const ALL: [Rpc; 31] = [
+    const ALL: [Rpc; 32] = [
         Rpc::GetGame,
         Rpc::ListMoves,
         Rpc::MakeMove,
@@ -111,6 +112,7 @@ impl Rpc {
         Rpc::CreateCredential,
         Rpc::RevokeCredential,
         Rpc::ListCredentials,
+        Rpc::ListAuditEntries,
     ];
 
     fn needs(self) -> Needs {
@@ -145,7 +147,8 @@ impl Rpc {
             | Rpc::ImportPairings
             | Rpc::CreateCredential
             | Rpc::RevokeCredential
-            | Rpc::ListCredentials => Needs::Admin,
+            | Rpc::ListCredentials
+            | Rpc::ListAuditEntries => Needs::Admin,
         }
     }
 
@@ -319,6 +322,12 @@ impl Rpc {
             }
             Rpc::ListCredentials => {
                 unary!(admin.list_credentials(proto::ListCredentialsRequest::default()))
+            }
+            Rpc::ListAuditEntries => {
+                unary!(admin.list_audit_entries(proto::ListAuditEntriesRequest {
+                    event_id,
+                    ..Default::default()
+                }))
             }
         }
     }

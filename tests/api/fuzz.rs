@@ -262,6 +262,19 @@ async fn hostile_text_is_refused_cleanly(backend: Backend) {
                 .await,
         );
         clean(
+            "ListAuditEntries",
+            &text,
+            admin_client
+                .list_audit_entries(admin(proto::ListAuditEntriesRequest {
+                    event_id: "fuzz-open".to_owned(),
+                    page_token: text.clone(),
+                    principal: text.clone(),
+                    game_id: text.clone(),
+                    ..Default::default()
+                }))
+                .await,
+        );
+        clean(
             "ListCredentials",
             &text,
             admin_client
@@ -318,7 +331,7 @@ impl Decoder for RawCodec {
 }
 
 /// Every method of both services, by path.
-const METHODS: [&str; 31] = [
+const METHODS: [&str; 32] = [
     "ArbiterService/GetGame",
     "ArbiterService/ListMoves",
     "ArbiterService/MakeMove",
@@ -350,6 +363,7 @@ const METHODS: [&str; 31] = [
     "AdminService/CreateCredential",
     "AdminService/RevokeCredential",
     "AdminService/ListCredentials",
+    "AdminService/ListAuditEntries",
 ];
 
 async fn arbitrary_bytes_are_refused_cleanly(backend: Backend) {

@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 
+mod audit;
 mod authorization;
 mod broadcast_delay;
 mod check_in;

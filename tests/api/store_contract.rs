@@ -20,8 +20,9 @@ use arbiter::{
     domain::{EventId, GameId, Pairing, Timestamp, access::CredentialId},
     store::{
         Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Corruption, CredentialAdded,
-        Deadlines, EventIndex, EventPosition, GameLog, GameStore, Listing, MemoryStore,
-        RedisConfig, RedisStore, RoundOpening, StoreError, StoredEvent, StoredRound, StoredState,
+        Deadlines, EventIndex, EventLog, EventPosition, FeedPosition, GameLog, GameStore, Listing,
+        MemoryStore, RedisConfig, RedisStore, RoundOpening, StoreError, StoredEvent, StoredRound,
+        StoredState,
     },
 };
 use common::{Backend, RedisServer, fresh_redis_config};
@@ -112,6 +113,7 @@ fn commit_of(
         events,
         deadline,
         event: None,
+        audited: Vec::new(),
     }
 }
 
@@ -2150,7 +2152,117 @@ async fn a_game_made_alone_is_not_listed_in_a_recorded_round(backend: Backend) {
     assert_eq!(listed, [id("unpaired"), id("elsewhere")]);
 }
 
+/// Every entry of event `event_id`'s log `log`, in each partition's order,
+/// as (game, version, event bytes).
+async fn event_log(
+    store: &dyn GameStore,
+    event_id: &EventId,
+    log: EventLog,
+) -> Vec<(String, u64, Option<Vec<u8>>)> {
+    let cursors: Vec<(u32, FeedPosition)> = (0..store.feed_partitions())
+        .map(|partition| (partition, FeedPosition::default()))
+        .collect();
+    let pages = store
+        .event_feed(event_id, log, &cursors, 1_000)
+        .await
+        .expect("event log");
+    let mut entries: Vec<_> = pages
+        .into_iter()
+        .flatten()
+        .map(|entry| {
+            (
+                entry.game.as_str().to_owned(),
+                entry.version,
+                entry.event.map(|event| event.bytes),
+            )
+        })
+        .collect();
+    entries.sort();
+    entries
+}
+
+/// A commit of a game of an event records each of its events in the
+/// event's feed and its audited ones in the event's audit log too, in the
+/// same atomic write; a commit naming an audited version it does not
+/// carry writes nothing.
+async fn an_event_audit_log_holds_the_audited_events_of_its_commits(backend: Backend) {
+    let subject = open(backend);
+    let store = &*subject.store;
+    let cup = EventId::parse("Audit cup 2026").expect("event id");
+    let other = EventId::parse("Another cup").expect("event id");
+    let (a, b) = (id("audit-a"), id("audit-b"));
+    let of_event = |event_id: &EventId, mut commit: Commit, audited: Vec<u64>| {
+        commit.event = Some(event_id.clone());
+        commit.audited = audited;
+        commit
+    };
+    let first = of_event(
+        &cup,
+        commit_of(0, state(1, b"a1"), vec![event(1, b"created a")], None),
+        vec![1],
+    );
+    assert_eq!(
+        store.commit(&a, first).await.expect("commit"),
+        CommitOutcome::Committed
+    );
+    let moves = of_event(
+        &cup,
+        commit_of(
+            1,
+            state(3, b"a3"),
+            vec![event(2, b"move"), event(3, b"paused")],
+            None,
+        ),
+        vec![3],
+    );
+    assert_eq!(
+        store.commit(&a, moves).await.expect("commit"),
+        CommitOutcome::Committed
+    );
+    let elsewhere = of_event(
+        &other,
+        commit_of(0, state(1, b"b1"), vec![event(1, b"created b")], None),
+        vec![1],
+    );
+    assert_eq!(
+        store.commit(&b, elsewhere).await.expect("commit"),
+        CommitOutcome::Committed
+    );
+    let stray = of_event(
+        &cup,
+        commit_of(3, state(4, b"a4"), vec![event(4, b"move")], None),
+        vec![5],
+    );
+    assert!(matches!(
+        store.commit(&a, stray).await,
+        Err(StoreError::Corrupt(Corruption::CommitNotContiguous { .. }))
+    ));
+    let entry =
+        |game: &str, version: u64, bytes: &[u8]| (game.to_owned(), version, Some(bytes.to_vec()));
+    assert_eq!(
+        event_log(store, &cup, EventLog::Feed).await,
+        vec![
+            entry("audit-a", 1, b"created a"),
+            entry("audit-a", 2, b"move"),
+            entry("audit-a", 3, b"paused"),
+        ]
+    );
+    assert_eq!(
+        event_log(store, &cup, EventLog::Audit).await,
+        vec![
+            entry("audit-a", 1, b"created a"),
+            entry("audit-a", 3, b"paused")
+        ]
+    );
+    assert_eq!(
+        event_log(store, &other, EventLog::Audit).await,
+        vec![entry("audit-b", 1, b"created b")]
+    );
+    assert_eq!(load_state(store, &a).await, Some(state(3, b"a3")));
+}
+
 on_every_backend!(
+    an_event_audit_log_holds_the_audited_events_of_its_commits,
     a_round_opens_only_where_no_game_was_made_beside_it_and_the_event_has_room,
     a_game_made_alone_is_not_listed_in_a_recorded_round,
     a_full_event_list_refuses_new_entries,

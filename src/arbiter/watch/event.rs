@@ -30,7 +30,7 @@ use super::{EventItem, FeedItem, WatchContext};
 use crate::{
     arbiter::{ArbiterError, Placement, Reader},
     domain::{EventId, FieldError, GameEvent, GameId, Rejection, Timestamp},
-    store::{FeedPosition, StoreError},
+    store::{EventLog, FeedPosition, StoreError},
 };
 
 /// Games whose placement (broadcast delay, round) a watcher remembers; it
@@ -260,6 +260,7 @@ impl EventWatcher {
         let (items, complete) = reads
             .read_feed(
                 &self.event_id,
+                EventLog::Feed,
                 &self.queued,
                 partitions.clone(),
                 CATCH_UP_PAGES,
@@ -269,7 +270,13 @@ impl EventWatcher {
         if complete {
             let entries = self.ctx.hub.subscribe_event(&self.event_id, &self.queued);
             let (items, _) = reads
-                .read_feed(&self.event_id, &self.queued, partitions, usize::MAX)
+                .read_feed(
+                    &self.event_id,
+                    EventLog::Feed,
+                    &self.queued,
+                    partitions,
+                    usize::MAX,
+                )
                 .await?;
             self.queue_all(items);
             self.entries = Some(entries);
@@ -299,14 +306,29 @@ impl EventWatcher {
 }
 
 fn invalid_cursor() -> ArbiterError {
+    invalid_cursor_in("after_cursor")
+}
+
+fn invalid_cursor_in(field: &'static str) -> ArbiterError {
     ArbiterError::from(Rejection::InvalidField(FieldError::new(
-        "after_cursor",
+        field,
         "is not a cursor this server issued",
     )))
 }
 
+/// A position in each partition of an event's log, from a cursor made by
+/// [`encode_cursor`]; a cursor this server did not issue is refused as an
+/// invalid `field`.
+pub(in crate::arbiter) fn decode_cursor_in(
+    cursor: &str,
+    partitions: u32,
+    field: &'static str,
+) -> Result<BTreeMap<u32, FeedPosition>, ArbiterError> {
+    decode_cursor(cursor, partitions).map_err(|_| invalid_cursor_in(field))
+}
+
 /// `partition:major-minor` lines, base64url-encoded behind a format marker.
-fn encode_cursor(delivered: &BTreeMap<u32, FeedPosition>) -> String {
+pub(in crate::arbiter) fn encode_cursor(delivered: &BTreeMap<u32, FeedPosition>) -> String {
     let text: Vec<String> = delivered
         .iter()
         .map(|(partition, at)| format!("{partition}:{}-{}", at.major, at.minor))

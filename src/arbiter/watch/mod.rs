@@ -32,9 +32,11 @@ use async_trait::async_trait;
 
 pub(super) use self::clock::SharedClock;
 pub use self::event::{EventUpdate, EventWatcher};
+pub(super) use self::event::{decode_cursor_in, encode_cursor};
 pub use self::game::{Heartbeat, WatchFrom, WatchItem, Watcher};
 pub(super) use self::heartbeats::Heartbeats;
-use self::hub::{EventItem, FeedItem, HubItem};
+pub(super) use self::hub::FeedItem;
+use self::hub::{EventItem, HubItem};
 pub(super) use self::hub::{WATCHER_BUFFER, WatchHub};
 pub(super) use self::reads::StoreReads;
 pub use self::resume_token::{InvalidResumeToken, ResumeToken};

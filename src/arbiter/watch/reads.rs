@@ -11,7 +11,7 @@ use super::{FeedItem, ResumeToken};
 use crate::{
     arbiter::{ArbiterError, codec},
     domain::{EventId, GameEvent, GameId},
-    store::{Corruption, FeedEntry, FeedPosition, GameStore, StoreError},
+    store::{Corruption, EventLog, FeedEntry, FeedPosition, GameStore, StoreError},
 };
 
 /// Events read from a log per request.
@@ -84,11 +84,13 @@ impl StoreReads {
         Ok(ResumeToken::of(id, event))
     }
 
-    /// Reads the feed entries after `cursor` in `partitions`, every page of
-    /// them, decoded.
+    /// Reads the entries of the event's log `log` after `cursor` in
+    /// `partitions`, up to `pages` pages of them, decoded; and whether that
+    /// was all of them.
     pub(in crate::arbiter) async fn read_feed(
         &self,
         event_id: &EventId,
+        log: EventLog,
         cursor: &BTreeMap<u32, FeedPosition>,
         partitions: impl IntoIterator<Item = u32>,
         pages: usize,
@@ -111,7 +113,7 @@ impl StoreReads {
             }
             let read = self
                 .store
-                .event_feed(event_id, &positions, FEED_PAGE)
+                .event_feed(event_id, log, &positions, FEED_PAGE)
                 .await?;
             let mut more = Vec::new();
             for ((partition, _), entries) in positions.iter().zip(read) {
@@ -137,6 +139,54 @@ impl StoreReads {
             positions = more;
         }
         Ok((items, positions.is_empty()))
+    }
+
+    /// One page of the entries of the event's log `log` after `cursor` in
+    /// each of `partitions`, decoded: per partition, its entries and
+    /// whether it may hold more after them.
+    pub(in crate::arbiter) async fn read_page(
+        &self,
+        event_id: &EventId,
+        log: EventLog,
+        cursor: &BTreeMap<u32, FeedPosition>,
+        partitions: impl IntoIterator<Item = u32>,
+    ) -> Result<Vec<(u32, Vec<FeedItem>, bool)>, StoreError> {
+        let positions: Vec<(u32, FeedPosition)> = partitions
+            .into_iter()
+            .map(|partition| {
+                (
+                    partition,
+                    cursor.get(&partition).copied().unwrap_or_default(),
+                )
+            })
+            .collect();
+        if positions.is_empty() {
+            return Ok(Vec::new());
+        }
+        let read = self
+            .store
+            .event_feed(event_id, log, &positions, FEED_PAGE)
+            .await?;
+        let mut archived: HashMap<GameId, Vec<GameEvent>> = HashMap::new();
+        let mut pages = Vec::with_capacity(positions.len());
+        for ((partition, _), entries) in positions.iter().zip(read) {
+            let full = entries.len() == FEED_PAGE;
+            let mut items = Vec::with_capacity(entries.len());
+            for entry in entries {
+                let event = match &entry.event {
+                    Some(stored) => codec::decode_event(stored)?,
+                    None => self.archived_event(&mut archived, &entry).await?,
+                };
+                items.push(FeedItem {
+                    partition: *partition,
+                    position: entry.position,
+                    event: Arc::new(event),
+                    game: entry.game,
+                });
+            }
+            pages.push((*partition, items, full));
+        }
+        Ok(pages)
     }
 
     /// The event a feed entry names that is no longer among its game's log

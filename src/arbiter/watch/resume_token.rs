@@ -99,6 +99,7 @@ mod tests {
     /// A draw offer, at version `version`, by White or Black as `by` says.
     fn event(version: u64, by: &[u8]) -> GameEvent {
         GameEvent {
+            request: None,
             version,
             at: Timestamp::from_unix_millis(1_800_000_000_000),
             kind: EventKind::DrawOffered {

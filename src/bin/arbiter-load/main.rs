@@ -861,6 +861,7 @@ async fn store_loop(
                 }],
                 deadline: Some(Timestamp::from_unix_millis(now.unix_millis() + 3_600_000)),
                 event: None,
+                audited: Vec::new(),
             };
             store.commit(&id, commit).await
         }

@@ -27,6 +27,10 @@ impl Game {
         match decide(self)? {
             Decision::Changed { mut game, events } => {
                 game.remember_admin_request(request.clone());
+                let events = events
+                    .into_iter()
+                    .map(|event| event.requested_by(Some(&request.id)))
+                    .collect();
                 Ok(Decision::Changed { game, events })
             }
             Decision::Unchanged => Ok(Decision::Unchanged),

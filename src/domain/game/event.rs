@@ -21,6 +21,10 @@ pub struct GameEvent {
     /// The clocks as of `at`, in a timed game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockView>,
+    /// The request id of the administrative request (a creation or an
+    /// arbiter's command) that produced it, when it gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
 }
 
 /// The kinds of event a game produces.
@@ -32,6 +36,10 @@ pub enum EventKind {
     GameCreated {
         /// The game's setup.
         setup: Box<NewGame>,
+        /// Who created it: the name of the credential; `None` in events
+        /// recorded before names were.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
     },
     /// A move was played.
     MoveMade {

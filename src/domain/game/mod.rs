@@ -39,12 +39,15 @@
 //!   `clock_commands`, `admin_commands`, `departure_commands`;
 //! - the analysis the commands lean on: `endings`, `dead_position`,
 //!   `adjudication`; and `public_view`, the game as the public sees it under
-//!   a broadcast delay.
+//!   a broadcast delay;
+//! - `audit`: which events are administrative acts, and what the audit log
+//!   records of each.
 
 pub(super) mod adjudication;
 pub(super) mod admin_commands;
 pub(super) mod admin_request;
 pub(super) mod arbiter_reason;
+pub(super) mod audit;
 pub(super) mod board;
 pub(super) mod broadcast_delay;
 pub(super) mod chess_move;

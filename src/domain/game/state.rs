@@ -172,7 +172,9 @@ impl Game {
             clock: game.clock.as_ref().map(|clock| clock.view(now)),
             kind: EventKind::GameCreated {
                 setup: Box::new(game.setup.clone()),
+                by: None,
             },
+            request: None,
         };
         (game, event)
     }
@@ -855,6 +857,7 @@ impl Game {
                 at: now,
                 kind,
                 clock,
+                request: None,
             });
         }
         self.updated_at = now;

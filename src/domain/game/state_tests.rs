@@ -90,8 +90,10 @@ fn creation_gives_version_one_and_one_created_event() {
             at: at(0),
             kind: EventKind::GameCreated {
                 setup: Box::new(new.clone()),
+                by: None,
             },
             clock: None,
+            request: None,
         }
     );
     assert!(!event.is_final());
@@ -488,6 +490,7 @@ fn resigning_gives_the_opponent_the_win() {
                 at: at(7000),
                 kind: EventKind::ended_classic(expected),
                 clock: None,
+                request: None,
             }]
         );
         assert_eq!(end.version(), game.version() + 1);

@@ -184,7 +184,7 @@ impl Replay {
     /// The replay of a log that starts with `events[0]`, its creation.
     fn start(events: &[GameEvent]) -> Result<Self, RecordError> {
         let first = events.first().ok_or(RecordError::EmptyLog)?;
-        let EventKind::GameCreated { setup } = &first.kind else {
+        let EventKind::GameCreated { setup, .. } = &first.kind else {
             return Err(RecordError::NoCreation);
         };
         Ok(Self {
@@ -219,6 +219,7 @@ impl Replay {
             MoveRecord::play(&self.position, m, self.mode, self.ply, at);
         record.time = time;
         Some(GameEvent {
+            request: None,
             version,
             at,
             kind: EventKind::MoveMade {

@@ -68,6 +68,7 @@ fn events_after_the_last_move_are_archived_with_the_rest() {
             by: Some("arbiter".to_owned()),
         },
         clock: last.clock,
+        request: None,
     });
     assert_eq!(unpack(&pack(&events).expect("packs")), Ok(events));
 }

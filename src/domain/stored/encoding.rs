@@ -398,7 +398,9 @@ impl LegacyCreated {
             clock: self.clock,
             kind: EventKind::GameCreated {
                 setup: Box::new(setup),
+                by: None,
             },
+            request: None,
         })
     }
 }

@@ -46,7 +46,7 @@ fn legacy(name: &str) -> (Game, Vec<GameEvent>) {
 fn consistent(name: &str, game: &Game, events: &[GameEvent]) {
     let versions: Vec<u64> = events.iter().map(|e| e.version).collect();
     assert_eq!(versions, (1..=game.version()).collect::<Vec<_>>(), "{name}");
-    let EventKind::GameCreated { setup } = &events[0].kind else {
+    let EventKind::GameCreated { setup, .. } = &events[0].kind else {
         panic!("{name}: the log starts with {:?}", events[0].kind);
     };
     let initial_fen = setup.initial_fen();
@@ -704,7 +704,7 @@ fn a_delayed_game_keeps_its_delay_and_games_without_one_their_bytes() {
     );
     let decoded = decode_game(&encode_game(&game).expect("encode")).expect("decode");
     assert_eq!(decoded.setup().broadcast_delay(), delay);
-    let EventKind::GameCreated { setup } = &decode_event(&log[0]).expect("created").kind else {
+    let EventKind::GameCreated { setup, .. } = &decode_event(&log[0]).expect("created").kind else {
         panic!("the log starts with the creation");
     };
     assert_eq!(

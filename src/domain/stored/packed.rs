@@ -294,6 +294,7 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, RecordError> {
         Color::White
     };
     Ok(Some(GameEvent {
+        request: None,
         version,
         at,
         kind: EventKind::MoveMade {

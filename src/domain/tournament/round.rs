@@ -183,6 +183,10 @@ pub struct Round {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     accelerations: Vec<Acceleration>,
     created_at: Timestamp,
+    /// Who planned it (a principal's name); `None` in rounds recorded
+    /// before names were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    created_by: Option<String>,
     /// Whether every board's game has been created.
     complete: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -451,9 +455,20 @@ impl Round {
             forbidden_pairs,
             accelerations,
             created_at: now,
+            created_by: None,
             complete: false,
             started: None,
         })
+    }
+
+    /// The round as planned by `name` (a principal's name).
+    pub fn planned_by(mut self, name: &str) -> Self {
+        self.created_by = Some(name.to_owned());
+        self
+    }
+    /// Who planned it, when recorded.
+    pub fn created_by(&self) -> Option<&str> {
+        self.created_by.as_deref()
     }
 
     /// The event.

@@ -8,12 +8,15 @@ if #last > 0 then logged = tonumber(string.match(last[1][1], '^0%-(%d+)$')) or -
 if logged ~= current then
   return {-1, logged}
 end
-for i = 8, #ARGV, 2 do
+for i = 9, #ARGV, 2 do
   redis.call('XADD', KEYS[2], '0-' .. ARGV[i], 'e', ARGV[i + 1])
 end
 if #KEYS > 3 then
-  for i = 8, #ARGV, 2 do
+  for i = 9, #ARGV, 2 do
     redis.call('XADD', KEYS[4], '*', 'g', ARGV[5], 'v', ARGV[i])
+  end
+  for version in string.gmatch(ARGV[8], '%d+') do
+    redis.call('XADD', KEYS[5], '*', 'g', ARGV[5], 'v', version)
   end
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])

@@ -17,7 +17,7 @@ use super::{
 use crate::{
     domain::{EventId, GameId, Timestamp},
     store::{
-        Change, ChangeFeed, ChangeFeeds, Corruption, FeedEntry, FeedPosition, StoreError,
+        Change, ChangeFeed, ChangeFeeds, Corruption, EventLog, FeedEntry, FeedPosition, StoreError,
         StoredEvent,
     },
 };
@@ -53,6 +53,7 @@ impl ChangeFeeds for RedisStore {
     async fn event_feed(
         &self,
         event_id: &EventId,
+        log: EventLog,
         cursors: &[(u32, FeedPosition)],
         limit: usize,
     ) -> Result<Vec<Vec<FeedEntry>>, StoreError> {
@@ -71,7 +72,7 @@ impl ChangeFeeds for RedisStore {
                 };
                 let mut command = redis::cmd("XRANGE");
                 command
-                    .arg(self.keys.feed_key(event_id, &tag))
+                    .arg(self.keys.feed_key(event_id, log, &tag))
                     .arg(start)
                     .arg("+")
                     .arg("COUNT")

@@ -11,6 +11,7 @@
 //! | `<prefix>:{g<n>}:deadlines` | sorted set | the bucket's games by the instant they next need the flag sweeper | `commit.lua`, `repair.lua`, `archive.lua` |
 //! | `<prefix>:{g<n>}:sweeping:<game_id>` | string, expiring | a replica's claim on sweeping the game | `Deadlines::claim_sweep` |
 //! | `<prefix>:{g<n>}:feed:<event digest>` | stream | a tournament event's feed in the bucket: `g <game id> v <version>` in commit order | `commit.lua` |
+//! | `<prefix>:{g<n>}:audit:<event digest>` | stream | the event's audit log in the bucket: the administrative acts among the feed's entries, `g <game id> v <version>` in commit order | `commit.lua` |
 //! | `<prefix>:{e<event digest>}:games` | sorted set | an event's games, members `<round><board><game_id>` (round and board as ten digits) of one score, so that their lexical order is the list's order | `list_in_event.lua`, `open_round.lua` |
 //! | `<prefix>:{e<event digest>}:rounds` | hash | an event's round records: for each round number `N`, `N` (the record), `N:v` (its version, in decimal) and `N:s` (its summary), written together; in the slot of the event's games | `open_round.lua`, `put_round.lua` |
 //! | `<prefix>:{e<event digest>}:rounds-in-creation` | set | the numbers of the event's rounds opened and not yet marked created, which the event's lists leave out | `open_round.lua`; emptied by `Rounds::round_created` |
@@ -25,7 +26,7 @@
 
 use crate::{
     domain::{EventId, GameId},
-    store::{Corruption, EventPosition, FeedPosition, StoreError},
+    store::{Corruption, EventLog, EventPosition, FeedPosition, StoreError},
 };
 
 /// Games are spread over this many buckets, each in its own hash slot. The
@@ -127,8 +128,12 @@ impl Keys {
     /// The key of an event's feed in the bucket with hash tag `tag`: the
     /// events of the event's games of that bucket, as `g <game id> v
     /// <version>` entries in commit order.
-    pub(super) fn feed_key(&self, event_id: &EventId, tag: &str) -> String {
-        format!("{}:{tag}:feed:{}", self.prefix, event_digest(event_id))
+    pub(super) fn feed_key(&self, event_id: &EventId, log: EventLog, tag: &str) -> String {
+        let name = match log {
+            EventLog::Feed => "feed",
+            EventLog::Audit => "audit",
+        };
+        format!("{}:{tag}:{name}:{}", self.prefix, event_digest(event_id))
     }
 
     /// The bucket of a game: its feed partition.

@@ -42,8 +42,8 @@ use self::{
     urls::{ClusterUrl, SentinelUrl},
 };
 use super::{
-    Commit, CommitOutcome, Corruption, GameLog, LogRead, StoreError, StoredArchive, StoredEvent,
-    StoredState,
+    Commit, CommitOutcome, Corruption, EventLog, GameLog, LogRead, StoreError, StoredArchive,
+    StoredEvent, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp};
 
@@ -276,6 +276,15 @@ pub(super) fn deadline_arg(deadline: Option<Timestamp>) -> String {
     deadline.map_or(String::new(), |at| at.unix_millis().to_string())
 }
 
+/// A commit's audited versions for `commit.lua`: decimal, comma-separated.
+fn audited_arg(audited: &[u64]) -> String {
+    audited
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 pub(super) fn unavailable(err: RedisError) -> StoreError {
     StoreError::Unavailable(format!("Redis: {err}"))
 }
@@ -416,9 +425,13 @@ impl GameLog for RedisStore {
             .arg(deadline_arg(commit.deadline))
             .arg(id.as_str())
             .arg(self.keys.changes_channel())
-            .arg(commit.event.as_ref().map_or("", EventId::as_str));
+            .arg(commit.event.as_ref().map_or("", EventId::as_str))
+            .arg(audited_arg(&commit.audited));
         if let Some(event_id) = &commit.event {
-            invocation.key(self.keys.feed_key(event_id, &Keys::bucket_tag(id)));
+            let tag = Keys::bucket_tag(id);
+            invocation
+                .key(self.keys.feed_key(event_id, EventLog::Feed, &tag))
+                .key(self.keys.feed_key(event_id, EventLog::Audit, &tag));
         }
         for event in commit.events {
             invocation.arg(event.version).arg(event.bytes);

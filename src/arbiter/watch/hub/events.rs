@@ -15,7 +15,7 @@ use tokio::sync::{Notify, broadcast};
 use super::HubInner;
 use crate::{
     domain::{EventId, GameEvent, GameId},
-    store::{FeedPosition, StoreError},
+    store::{EventLog, FeedPosition, StoreError},
 };
 
 /// How often every partition of a followed event's feed is read without an
@@ -109,7 +109,13 @@ pub(super) async fn follow(
         if !partitions.is_empty() {
             match inner
                 .reads
-                .read_feed(&event_id, &cursor, partitions.iter().copied(), usize::MAX)
+                .read_feed(
+                    &event_id,
+                    EventLog::Feed,
+                    &cursor,
+                    partitions.iter().copied(),
+                    usize::MAX,
+                )
                 .await
             {
                 Ok((items, _)) => {

@@ -29,7 +29,8 @@ use tokio::sync::{Notify, broadcast};
 mod events;
 mod retry;
 
-pub(super) use self::events::{EventItem, FeedItem};
+pub(super) use self::events::EventItem;
+pub(in crate::arbiter) use self::events::FeedItem;
 use super::{ResumeToken, StoreReads};
 use crate::{
     arbiter::announcements::{Announcements, Listener},

@@ -74,6 +74,17 @@ class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ROLE_FEED_READER: _ClassVar[Role]
     ROLE_AUDITOR: _ClassVar[Role]
 
+class AuditKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AUDIT_KIND_UNSPECIFIED: _ClassVar[AuditKind]
+    AUDIT_KIND_GAME_CREATED: _ClassVar[AuditKind]
+    AUDIT_KIND_GAME_STARTED: _ClassVar[AuditKind]
+    AUDIT_KIND_CLOCK_ADJUSTED: _ClassVar[AuditKind]
+    AUDIT_KIND_CLOCK_PAUSED: _ClassVar[AuditKind]
+    AUDIT_KIND_CLOCK_RESUMED: _ClassVar[AuditKind]
+    AUDIT_KIND_RESULT_SET: _ClassVar[AuditKind]
+    AUDIT_KIND_CONNECTION_REPORTED: _ClassVar[AuditKind]
+
 class Color(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     COLOR_UNSPECIFIED: _ClassVar[Color]
@@ -262,6 +273,14 @@ ROLE_PLATFORM: Role
 ROLE_ARBITER: Role
 ROLE_FEED_READER: Role
 ROLE_AUDITOR: Role
+AUDIT_KIND_UNSPECIFIED: AuditKind
+AUDIT_KIND_GAME_CREATED: AuditKind
+AUDIT_KIND_GAME_STARTED: AuditKind
+AUDIT_KIND_CLOCK_ADJUSTED: AuditKind
+AUDIT_KIND_CLOCK_PAUSED: AuditKind
+AUDIT_KIND_CLOCK_RESUMED: AuditKind
+AUDIT_KIND_RESULT_SET: AuditKind
+AUDIT_KIND_CONNECTION_REPORTED: AuditKind
 COLOR_UNSPECIFIED: Color
 COLOR_WHITE: Color
 COLOR_BLACK: Color
@@ -685,10 +704,12 @@ class GameStarted(_message.Message):
     def __init__(self, by: _Optional[str] = ...) -> None: ...
 
 class GameCreated(_message.Message):
-    __slots__ = ("setup",)
+    __slots__ = ("setup", "by")
     SETUP_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
     setup: GameSetup
-    def __init__(self, setup: _Optional[_Union[GameSetup, _Mapping]] = ...) -> None: ...
+    by: str
+    def __init__(self, setup: _Optional[_Union[GameSetup, _Mapping]] = ..., by: _Optional[str] = ...) -> None: ...
 
 class MoveMade(_message.Message):
     __slots__ = ("move", "fen", "side_to_move", "ply", "in_check")
@@ -1685,3 +1706,47 @@ class ListCredentialsResponse(_message.Message):
     credentials: _containers.RepeatedCompositeFieldContainer[Credential]
     next_page_token: str
     def __init__(self, credentials: _Optional[_Iterable[_Union[Credential, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class ListAuditEntriesRequest(_message.Message):
+    __slots__ = ("event_id", "page_size", "page_token", "game_id", "principal", "kinds")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    PRINCIPAL_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    page_size: int
+    page_token: str
+    game_id: str
+    principal: str
+    kinds: _containers.RepeatedScalarFieldContainer[AuditKind]
+    def __init__(self, event_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., game_id: _Optional[str] = ..., principal: _Optional[str] = ..., kinds: _Optional[_Iterable[_Union[AuditKind, str]]] = ...) -> None: ...
+
+class AuditEntry(_message.Message):
+    __slots__ = ("game_id", "version", "time", "kind", "principal", "request_id", "reason", "event")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    PRINCIPAL_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    version: int
+    time: _timestamp_pb2.Timestamp
+    kind: AuditKind
+    principal: str
+    request_id: str
+    reason: str
+    event: GameEvent
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., kind: _Optional[_Union[AuditKind, str]] = ..., principal: _Optional[str] = ..., request_id: _Optional[str] = ..., reason: _Optional[str] = ..., event: _Optional[_Union[GameEvent, _Mapping]] = ...) -> None: ...
+
+class ListAuditEntriesResponse(_message.Message):
+    __slots__ = ("entries", "next_page_token")
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    entries: _containers.RepeatedCompositeFieldContainer[AuditEntry]
+    next_page_token: str
+    def __init__(self, entries: _Optional[_Iterable[_Union[AuditEntry, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -1043,6 +1043,11 @@ class AdminServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsResponse.FromString,
                 _registered_method=True)
+        self.ListAuditEntries = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/ListAuditEntries',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -1254,6 +1259,21 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListAuditEntries(self, request, context):
+        """An event's audit log: every administrative act on its games (each
+        game's creation and start, clock adjustments, pauses and resumptions,
+        results and forfeits set, connection reports) with who did it, the
+        request id, the time and the reason, in the order they were
+        committed; filterable by game, principal and kind, and paged. The
+        platform's, the event's arbiters' and auditors'.
+
+        Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, ROLE_NOT_PERMITTED,
+        OUT_OF_SCOPE, STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -1326,6 +1346,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.ListCredentials,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsResponse.SerializeToString,
+            ),
+            'ListAuditEntries': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListAuditEntries,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1719,6 +1744,33 @@ class AdminService:
             '/chessarbiter.v1.AdminService/ListCredentials',
             chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsRequest.SerializeToString,
             chessarbiter_dot_v1_dot_arbiter__pb2.ListCredentialsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListAuditEntries(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/ListAuditEntries',
+            chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesResponse.FromString,
             options,
             channel_credentials,
             insecure,

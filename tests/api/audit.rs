@@ -1,0 +1,285 @@
+//! An event's audit log through the API: every administrative act on its
+//! games, named by its principal with the request id and the reason, in
+//! commit order, filterable and paged; readable by the event's arbiters
+//! and auditors only.
+
+use arbiter::proto;
+use tonic::{Code, Request};
+
+use crate::common::{ADMIN_TOKEN, Backend, TestApp, create_request, pairing, reason};
+
+fn with_token<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("ascii"),
+    );
+    request
+}
+
+fn timed_in(event: &str, board: i32, request_id: &str) -> proto::CreateGameRequest {
+    let mut request = create_request("", "");
+    request.request_id = request_id.to_owned();
+    request.pairing = Some(pairing(event, 1, board));
+    request.time_control = Some(proto::TimeControl {
+        periods: vec![crate::common::period(600_000, 0, 0, 0)],
+        ..Default::default()
+    });
+    request
+}
+
+fn credential(role: proto::Role, event: &str, name: &str) -> proto::CreateCredentialRequest {
+    proto::CreateCredentialRequest {
+        name: name.to_owned(),
+        role: role.into(),
+        event_id: event.to_owned(),
+        ..Default::default()
+    }
+}
+
+/// (kind, principal, request id, reason, game) of each entry.
+type Row = (proto::AuditKind, String, String, String, String);
+
+fn rows(entries: &[proto::AuditEntry]) -> Vec<Row> {
+    entries
+        .iter()
+        .map(|entry| {
+            (
+                entry.kind(),
+                entry.principal.clone(),
+                entry.request_id.clone(),
+                entry.reason.clone(),
+                entry.game_id.clone(),
+            )
+        })
+        .collect()
+}
+
+async fn an_event_audit_log_names_every_act_and_who_did_it(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin = app.admin_client().await;
+    let (cup, other) = ("audit-cup", "audit-other");
+    let game = admin
+        .create_game(with_token(timed_in(cup, 1, "create-1"), ADMIN_TOKEN))
+        .await
+        .expect("created")
+        .into_inner()
+        .game
+        .expect("game");
+    admin
+        .create_game(with_token(timed_in(other, 1, "create-2"), ADMIN_TOKEN))
+        .await
+        .expect("created elsewhere");
+    let anna = admin
+        .create_credential(with_token(
+            credential(proto::Role::Arbiter, cup, "Anna"),
+            ADMIN_TOKEN,
+        ))
+        .await
+        .expect("Anna")
+        .into_inner()
+        .token;
+    admin
+        .pause_clock(with_token(
+            proto::PauseClockRequest {
+                request_id: "pause-1".to_owned(),
+                game_id: game.game_id.clone(),
+                reason: "arbiter call".to_owned(),
+            },
+            &anna,
+        ))
+        .await
+        .expect("paused");
+    admin
+        .adjust_clock(with_token(
+            proto::AdjustClockRequest {
+                request_id: "adjust-1".to_owned(),
+                game_id: game.game_id.clone(),
+                color: proto::Color::White.into(),
+                delta_millis: 120_000,
+                reason: "clock fault".to_owned(),
+                ..Default::default()
+            },
+            &anna,
+        ))
+        .await
+        .expect("adjusted");
+    // A retry of the pause changes nothing and adds no act.
+    admin
+        .pause_clock(with_token(
+            proto::PauseClockRequest {
+                request_id: "pause-1".to_owned(),
+                game_id: game.game_id.clone(),
+                reason: "arbiter call".to_owned(),
+            },
+            &anna,
+        ))
+        .await
+        .expect("repeat");
+
+    let reader = admin.clone();
+    let list = |request: proto::ListAuditEntriesRequest, token: &str| {
+        let mut admin = reader.clone();
+        let request = with_token(request, token);
+        async move { admin.list_audit_entries(request).await }
+    };
+    let all = proto::ListAuditEntriesRequest {
+        event_id: cup.to_owned(),
+        ..Default::default()
+    };
+    let page = list(all.clone(), &anna)
+        .await
+        .expect("the log")
+        .into_inner();
+    let expected: Vec<Row> = vec![
+        (
+            proto::AuditKind::GameCreated,
+            "admin".into(),
+            "create-1".into(),
+            String::new(),
+            game.game_id.clone(),
+        ),
+        (
+            proto::AuditKind::ClockPaused,
+            "Anna".into(),
+            "pause-1".into(),
+            "arbiter call".into(),
+            game.game_id.clone(),
+        ),
+        (
+            proto::AuditKind::ClockAdjusted,
+            "Anna".into(),
+            "adjust-1".into(),
+            "clock fault".into(),
+            game.game_id.clone(),
+        ),
+    ];
+    assert_eq!(rows(&page.entries), expected);
+    assert!(page.next_page_token.is_empty());
+    assert!(matches!(
+        page.entries[2].event.as_ref().and_then(|e| e.kind.as_ref()),
+        Some(proto::game_event::Kind::ClockAdjusted(adjusted)) if adjusted.delta_millis == 120_000
+    ));
+
+    // Filters: by principal, by kind, by game.
+    let mut by_anna = all.clone();
+    by_anna.principal = "Anna".to_owned();
+    let page = list(by_anna, ADMIN_TOKEN)
+        .await
+        .expect("Anna's")
+        .into_inner();
+    assert_eq!(rows(&page.entries), expected[1..].to_vec());
+    let mut pauses = all.clone();
+    pauses.kinds = vec![proto::AuditKind::ClockPaused.into()];
+    let page = list(pauses, ADMIN_TOKEN)
+        .await
+        .expect("pauses")
+        .into_inner();
+    assert_eq!(rows(&page.entries), expected[1..2].to_vec());
+    let mut of_game = all.clone();
+    of_game.game_id = game.game_id.clone();
+    let page = list(of_game, ADMIN_TOKEN)
+        .await
+        .expect("the game's")
+        .into_inner();
+    assert_eq!(rows(&page.entries), expected);
+
+    // Pages of one: every act once, in order.
+    let mut seen = Vec::new();
+    let mut request = all.clone();
+    request.page_size = 1;
+    for _ in 0..10 {
+        let page = list(request.clone(), ADMIN_TOKEN)
+            .await
+            .expect("a page")
+            .into_inner();
+        seen.extend(rows(&page.entries));
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        request.page_token = page.next_page_token;
+    }
+    assert_eq!(seen, expected);
+
+    // A token of one filter is refused with another; a bad kind too.
+    let mut first = all.clone();
+    first.page_size = 1;
+    let token = list(first, ADMIN_TOKEN)
+        .await
+        .expect("a page")
+        .into_inner()
+        .next_page_token;
+    let mut other_filter = all.clone();
+    other_filter.principal = "Anna".to_owned();
+    other_filter.page_token = token;
+    let refused = list(other_filter, ADMIN_TOKEN).await.expect_err("refused");
+    assert_eq!(
+        (refused.code(), reason(&refused).as_str()),
+        (Code::InvalidArgument, "INVALID_FIELD")
+    );
+    let mut bad_kind = all.clone();
+    bad_kind.kinds = vec![99];
+    let refused = list(bad_kind, ADMIN_TOKEN).await.expect_err("refused");
+    assert_eq!(refused.code(), Code::InvalidArgument);
+
+    // Who may read it: the event's arbiter and auditor; not another
+    // event's arbiter, nor a feed reader.
+    let auditor = admin
+        .create_credential(with_token(
+            credential(proto::Role::Auditor, cup, "Auditor"),
+            ADMIN_TOKEN,
+        ))
+        .await
+        .expect("auditor")
+        .into_inner()
+        .token;
+    list(all.clone(), &auditor)
+        .await
+        .expect("the auditor reads");
+    let outsider = admin
+        .create_credential(with_token(
+            credential(proto::Role::Arbiter, other, "Bert"),
+            ADMIN_TOKEN,
+        ))
+        .await
+        .expect("Bert")
+        .into_inner()
+        .token;
+    let refused = list(all.clone(), &outsider)
+        .await
+        .expect_err("out of scope");
+    assert_eq!(
+        (refused.code(), reason(&refused).as_str()),
+        (Code::PermissionDenied, "OUT_OF_SCOPE")
+    );
+    let relay = admin
+        .create_credential(with_token(
+            credential(proto::Role::FeedReader, cup, "Relay"),
+            ADMIN_TOKEN,
+        ))
+        .await
+        .expect("relay")
+        .into_inner()
+        .token;
+    let refused = list(all.clone(), &relay).await.expect_err("not permitted");
+    assert_eq!(
+        (refused.code(), reason(&refused).as_str()),
+        (Code::PermissionDenied, "ROLE_NOT_PERMITTED")
+    );
+    // The other event's log holds its own act only.
+    let mut elsewhere = all;
+    elsewhere.event_id = other.to_owned();
+    let page = list(elsewhere, &outsider)
+        .await
+        .expect("B's log")
+        .into_inner();
+    assert_eq!(
+        rows(&page.entries)
+            .into_iter()
+            .map(|row| (row.0, row.2))
+            .collect::<Vec<_>>(),
+        vec![(proto::AuditKind::GameCreated, "create-2".to_owned())]
+    );
+}
+
+on_every_backend!(an_event_audit_log_names_every_act_and_who_did_it);
