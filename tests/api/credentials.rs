@@ -285,4 +285,154 @@ async fn an_arbiter_of_one_event_intervenes_there_only_and_is_named(backend: Bac
     assert!(!listed.next_page_token.is_empty());
 }
 
-on_every_backend!(an_arbiter_of_one_event_intervenes_there_only_and_is_named);
+/// Ten thousand credentials: each created once, every one listed once in
+/// id order over the pages, and the first and the last still accepted.
+async fn ten_thousand_credentials_are_listed_once_each_and_accepted(backend: Backend) {
+    use futures::StreamExt;
+    const COUNT: usize = 10_000;
+    let app = TestApp::spawn(backend).await;
+    let mut admin = app.admin_client().await;
+    let event = "cred-many";
+    let game = create(&mut admin, timed_in(event, 1))
+        .await
+        .expect("a game");
+    let tokens: Vec<String> = futures::stream::iter(0..COUNT)
+        .map(|n| {
+            let mut admin = admin.clone();
+            async move {
+                admin
+                    .create_credential(with_token(
+                        proto::CreateCredentialRequest {
+                            request_id: format!("relay-{n}"),
+                            name: format!("Relay {n}"),
+                            role: proto::Role::FeedReader.into(),
+                            event_id: event.to_owned(),
+                            ..Default::default()
+                        },
+                        ADMIN_TOKEN,
+                    ))
+                    .await
+                    .expect("created")
+                    .into_inner()
+                    .token
+            }
+        })
+        .buffered(32)
+        .collect()
+        .await;
+    let mut ids = Vec::new();
+    let mut page_token = String::new();
+    loop {
+        let page = admin
+            .list_credentials(with_token(
+                proto::ListCredentialsRequest {
+                    page_size: 500,
+                    page_token: page_token.clone(),
+                },
+                ADMIN_TOKEN,
+            ))
+            .await
+            .expect("a page")
+            .into_inner();
+        assert!(page.credentials.len() <= 500);
+        ids.extend(page.credentials.into_iter().map(|c| c.credential_id));
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        page_token = page.next_page_token;
+    }
+    let mut sorted = ids.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(ids, sorted, "in id order, each once");
+    assert_eq!(ids.len(), COUNT);
+    let mut client = app.client().await;
+    for token in [&tokens[0], &tokens[COUNT - 1]] {
+        client
+            .get_game(with_token(
+                proto::GetGameRequest {
+                    game_id: game.id.clone(),
+                    ..Default::default()
+                },
+                token,
+            ))
+            .await
+            .expect("accepted");
+    }
+}
+
+/// A credential is accepted until its expiry and refused as expired after
+/// it; an expiry in the past is refused at creation.
+async fn a_credential_is_refused_as_expired_after_its_expiry(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin = app.admin_client().await;
+    let event = "cred-expiring";
+    let game = create(&mut admin, timed_in(event, 1))
+        .await
+        .expect("a game");
+    let now = std::time::SystemTime::now();
+    let at = |offset: std::time::Duration, past: bool| {
+        let instant = if past { now - offset } else { now + offset };
+        prost_types::Timestamp::from(instant)
+    };
+    let request = |expire_time| proto::CreateCredentialRequest {
+        name: "Deputy".to_owned(),
+        role: proto::Role::Arbiter.into(),
+        event_id: event.to_owned(),
+        expire_time: Some(expire_time),
+        ..Default::default()
+    };
+    assert_status(
+        admin
+            .create_credential(with_token(
+                request(at(std::time::Duration::from_secs(60), true)),
+                ADMIN_TOKEN,
+            ))
+            .await,
+        Code::InvalidArgument,
+        "INVALID_FIELD",
+    );
+    let token = admin
+        .create_credential(with_token(
+            request(at(std::time::Duration::from_secs(3), false)),
+            ADMIN_TOKEN,
+        ))
+        .await
+        .expect("created")
+        .into_inner()
+        .token;
+    admin
+        .pause_clock(with_token(pause(&game.id), &token))
+        .await
+        .expect("accepted before its expiry");
+    let inspect = || {
+        with_token(
+            proto::InspectGameRequest {
+                game_id: game.id.clone(),
+            },
+            &token,
+        )
+    };
+    // Polled until the expiry has passed (at most 30 s).
+    let mut refused = None;
+    for _ in 0..300 {
+        match admin.inspect_game(inspect()).await {
+            Ok(_) => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+            Err(status) => {
+                refused = Some(status);
+                break;
+            }
+        }
+    }
+    let refused = refused.expect("refused once expired");
+    assert_eq!(
+        (refused.code(), reason(&refused).as_str()),
+        (Code::Unauthenticated, "CREDENTIAL_EXPIRED")
+    );
+}
+
+on_every_backend!(
+    an_arbiter_of_one_event_intervenes_there_only_and_is_named,
+    ten_thousand_credentials_are_listed_once_each_and_accepted,
+    a_credential_is_refused_as_expired_after_its_expiry,
+);
