@@ -33,12 +33,13 @@ pub fn filter(req: &proto::ListAuditEntriesRequest) -> Result<AuditFilter, Statu
     let kinds = req
         .kinds
         .iter()
-        .map(|raw| match proto::AuditKind::try_from(*raw) {
-            Ok(proto::AuditKind::Unspecified) | Err(_) => Err(request::invalid(
-                "kinds",
-                &format!("holds {raw}, which is not an audit kind"),
-            )),
-            Ok(kind) => Ok(domain_kind(kind)),
+        .map(|raw| {
+            proto::AuditKind::try_from(*raw)
+                .ok()
+                .and_then(domain_kind)
+                .ok_or_else(|| {
+                    request::invalid("kinds", &format!("holds {raw}, which is not an audit kind"))
+                })
         })
         .collect::<Result<BTreeSet<_>, _>>()?;
     Ok(AuditFilter {
@@ -97,16 +98,11 @@ fn entry(entry: &AuditEntry) -> Option<proto::AuditEntry> {
     })
 }
 
-fn domain_kind(kind: proto::AuditKind) -> AuditKind {
-    match kind {
-        proto::AuditKind::GameCreated | proto::AuditKind::Unspecified => AuditKind::GameCreated,
-        proto::AuditKind::GameStarted => AuditKind::GameStarted,
-        proto::AuditKind::ClockAdjusted => AuditKind::ClockAdjusted,
-        proto::AuditKind::ClockPaused => AuditKind::ClockPaused,
-        proto::AuditKind::ClockResumed => AuditKind::ClockResumed,
-        proto::AuditKind::ResultSet => AuditKind::ResultSet,
-        proto::AuditKind::ConnectionReported => AuditKind::ConnectionReported,
-    }
+/// The kind a contract value names; `None` for the unspecified one.
+fn domain_kind(kind: proto::AuditKind) -> Option<AuditKind> {
+    AuditKind::ALL
+        .into_iter()
+        .find(|candidate| proto_kind(*candidate) == kind)
 }
 
 fn proto_kind(kind: AuditKind) -> proto::AuditKind {

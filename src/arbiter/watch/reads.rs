@@ -95,50 +95,29 @@ impl StoreReads {
         partitions: impl IntoIterator<Item = u32>,
         pages: usize,
     ) -> Result<(Vec<FeedItem>, bool), StoreError> {
-        let mut positions: Vec<(u32, FeedPosition)> = partitions
-            .into_iter()
-            .map(|partition| {
-                (
-                    partition,
-                    cursor.get(&partition).copied().unwrap_or_default(),
-                )
-            })
-            .collect();
+        let mut at = cursor.clone();
+        let mut pending: Vec<u32> = partitions.into_iter().collect();
         let mut items = Vec::new();
         // The logs of archived games the feed names, read once each.
         let mut archived: HashMap<GameId, Vec<GameEvent>> = HashMap::new();
         for _ in 0..pages {
-            if positions.is_empty() {
+            if pending.is_empty() {
                 return Ok((items, true));
             }
-            let read = self
-                .store
-                .event_feed(event_id, log, &positions, FEED_PAGE)
-                .await?;
+            let positions = positions(&at, pending);
             let mut more = Vec::new();
-            for ((partition, _), entries) in positions.iter().zip(read) {
-                let full = entries.len() == FEED_PAGE;
-                let mut last = None;
-                for entry in entries {
-                    last = Some(entry.position);
-                    let event = match &entry.event {
-                        Some(stored) => codec::decode_event(stored)?,
-                        None => self.archived_event(&mut archived, &entry).await?,
-                    };
-                    items.push(FeedItem {
-                        partition: *partition,
-                        position: entry.position,
-                        event: Arc::new(event),
-                        game: entry.game,
-                    });
+            for (partition, page, full) in
+                self.page(event_id, log, &positions, &mut archived).await?
+            {
+                if let (true, Some(last)) = (full, page.last()) {
+                    at.insert(partition, last.position);
+                    more.push(partition);
                 }
-                if let (true, Some(last)) = (full, last) {
-                    more.push((*partition, last));
-                }
+                items.extend(page);
             }
-            positions = more;
+            pending = more;
         }
-        Ok((items, positions.is_empty()))
+        Ok((items, pending.is_empty()))
     }
 
     /// One page of the entries of the event's log `log` after `cursor` in
@@ -151,23 +130,28 @@ impl StoreReads {
         cursor: &BTreeMap<u32, FeedPosition>,
         partitions: impl IntoIterator<Item = u32>,
     ) -> Result<Vec<(u32, Vec<FeedItem>, bool)>, StoreError> {
-        let positions: Vec<(u32, FeedPosition)> = partitions
-            .into_iter()
-            .map(|partition| {
-                (
-                    partition,
-                    cursor.get(&partition).copied().unwrap_or_default(),
-                )
-            })
-            .collect();
+        let positions = positions(cursor, partitions);
+        self.page(event_id, log, &positions, &mut HashMap::new())
+            .await
+    }
+
+    /// The entries after each of `positions`, one page of each partition,
+    /// decoded (archived games' events from their logs, each read once
+    /// into `archived`).
+    async fn page(
+        &self,
+        event_id: &EventId,
+        log: EventLog,
+        positions: &[(u32, FeedPosition)],
+        archived: &mut HashMap<GameId, Vec<GameEvent>>,
+    ) -> Result<Vec<(u32, Vec<FeedItem>, bool)>, StoreError> {
         if positions.is_empty() {
             return Ok(Vec::new());
         }
         let read = self
             .store
-            .event_feed(event_id, log, &positions, FEED_PAGE)
+            .event_feed(event_id, log, positions, FEED_PAGE)
             .await?;
-        let mut archived: HashMap<GameId, Vec<GameEvent>> = HashMap::new();
         let mut pages = Vec::with_capacity(positions.len());
         for ((partition, _), entries) in positions.iter().zip(read) {
             let full = entries.len() == FEED_PAGE;
@@ -175,7 +159,7 @@ impl StoreReads {
             for entry in entries {
                 let event = match &entry.event {
                     Some(stored) => codec::decode_event(stored)?,
-                    None => self.archived_event(&mut archived, &entry).await?,
+                    None => self.archived_event(archived, &entry).await?,
                 };
                 items.push(FeedItem {
                     partition: *partition,
@@ -213,4 +197,21 @@ impl StoreReads {
                 })
             })
     }
+}
+
+/// Each of `partitions` with its position in `cursor` (its start when it
+/// has none).
+fn positions(
+    cursor: &BTreeMap<u32, FeedPosition>,
+    partitions: impl IntoIterator<Item = u32>,
+) -> Vec<(u32, FeedPosition)> {
+    partitions
+        .into_iter()
+        .map(|partition| {
+            (
+                partition,
+                cursor.get(&partition).copied().unwrap_or_default(),
+            )
+        })
+        .collect()
 }
