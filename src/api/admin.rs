@@ -163,6 +163,23 @@ impl AdminService for ArbiterApi {
         }))
     }
 
+    async fn export_fair_play(
+        &self,
+        request: Request<proto::ExportFairPlayRequest>,
+    ) -> Result<Response<proto::ExportFairPlayResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        let by = self.principal(&request, Action::Inspect).await?;
+        let id = request::game_id(&request.get_ref().game_id)?;
+        let export = self.arbiter.fair_play_record(&id, &by).await?;
+        let summary = export.record.summary;
+        Ok(Response::new(proto::ExportFairPlayResponse {
+            json: export.record.to_json(),
+            pgn: export.pgn,
+            white: Some(convert::fair_play_summary(&summary.white)),
+            black: Some(convert::fair_play_summary(&summary.black)),
+        }))
+    }
+
     async fn report_connection(
         &self,
         request: Request<proto::ReportConnectionRequest>,

@@ -190,6 +190,23 @@ pub fn setup(setup: &NewGame) -> proto::GameSetup {
         scoring: Some(scoring(setup.scoring())),
         broadcast_delay_millis: millis(setup.broadcast_delay().millis()),
         lag_compensation: setup.lag_compensation().map(lag_compensation),
+        record_fair_play: setup.records_fair_play(),
+    }
+}
+
+/// What a game's fair-play record says of one player, as protobuf.
+pub fn fair_play_summary(
+    side: &crate::domain::tournament::fair_play_export::SideSummary,
+) -> proto::FairPlaySummary {
+    let count = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
+    let ms = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    proto::FairPlaySummary {
+        disconnections: count(side.disconnections),
+        disconnected_millis: ms(side.disconnected_ms),
+        disconnected_now: side.disconnected_now,
+        focus_losses: count(side.focus_losses),
+        unfocused_millis: ms(side.unfocused_ms),
+        unfocused_moves: count(side.unfocused_moves),
     }
 }
 

@@ -228,6 +228,7 @@ pub fn new_game(req: &proto::CreateGameRequest) -> Result<(Option<RequestId>, Ne
         .map_err(|e| status::invalid_field(&e))?,
     )
     .with_lag_compensation(lag_compensation(req.lag_compensation.as_ref())?)
-    .map_err(|e| status::invalid_field(&e))?;
+    .map_err(|e| status::invalid_field(&e))?
+    .with_fair_play_record(req.record_fair_play);
     Ok((request_id, new))
 }

@@ -76,14 +76,39 @@ impl ArbiterService for ArbiterApi {
         let _admitted = self.admit_request()?;
         let (id, token, req) = self.seat(request, |r| &r.game_id)?;
         let ply = request::ply(req.ply)?;
-        let lag = request::lag(req.lag_millis)?;
+        let report = request::move_report(req.lag_millis, req.client_move_millis)?;
         let compact = request::compact_reply(req.reply_view)?;
         let done = self
             .arbiter
-            .make_move(&id, &token, ply, &req.r#move, req.offer_draw, lag)
+            .make_move(&id, &token, ply, &req.r#move, req.offer_draw, report)
             .await?;
         let (game, events) = applied_as(&done, compact);
         Ok(Response::new(proto::MakeMoveResponse { game, events }))
+    }
+
+    async fn report_client_signal(
+        &self,
+        request: Request<proto::ReportClientSignalRequest>,
+    ) -> Result<Response<proto::ReportClientSignalResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        let (id, token, req) = self.seat(request, |r| &r.game_id)?;
+        let kind = request::signal_kind(req.kind)?;
+        let client_at = req
+            .client_time
+            .as_ref()
+            .map(|at| request::timestamp("client_time", at))
+            .transpose()?;
+        let done = self
+            .arbiter
+            .report_signal(&id, &token, kind, client_at)
+            .await?;
+        Ok(Response::new(proto::ReportClientSignalResponse {
+            recorded: done.recorded,
+            received_time: Some(convert::timestamp(done.signal.received_at)),
+            signals_recorded: done
+                .held
+                .map_or(0, |held| i32::try_from(held).unwrap_or(i32::MAX)),
+        }))
     }
 
     async fn resign_game(

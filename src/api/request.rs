@@ -9,8 +9,8 @@ use super::{convert::termination_from, status};
 use crate::{
     arbiter::{ListCursor, ResumeToken, WatchFrom},
     domain::{
-        ArbiterReason, ClaimReason, Color, EventId, FieldError, GameId, GameStatus, Outcome, Ply,
-        ReportedLag, RequestId, Ruling, Timestamp,
+        ArbiterReason, ClaimReason, Color, EventId, FieldError, GameId, GameStatus, MoveReport,
+        Outcome, Ply, ReportedLag, RequestId, Ruling, SignalKind, Timestamp,
     },
     proto,
 };
@@ -95,6 +95,29 @@ pub fn ply(value: i32) -> Result<Ply, Status> {
 /// The network lag reported with a move (`lag_millis`).
 pub fn lag(value: i32) -> Result<ReportedLag, Status> {
     ReportedLag::parse("lag_millis", i64::from(value)).map_err(|err| status::invalid_field(&err))
+}
+
+/// What the platform reports with a move: the lag (`lag_millis`) and the
+/// client's move time (`client_move_millis`, when sent).
+pub fn move_report(lag_millis: i32, client_move_millis: Option<i32>) -> Result<MoveReport, Status> {
+    MoveReport::new(
+        lag(lag_millis)?,
+        "client_move_millis",
+        client_move_millis.map(i64::from),
+    )
+    .map_err(|err| status::invalid_field(&err))
+}
+
+/// A client signal's kind, which must be given.
+pub fn signal_kind(raw: i32) -> Result<SignalKind, Status> {
+    match proto::ClientSignalKind::try_from(raw) {
+        Ok(proto::ClientSignalKind::Disconnected) => Ok(SignalKind::Disconnected),
+        Ok(proto::ClientSignalKind::Reconnected) => Ok(SignalKind::Reconnected),
+        Ok(proto::ClientSignalKind::FocusLost) => Ok(SignalKind::FocusLost),
+        Ok(proto::ClientSignalKind::FocusRegained) => Ok(SignalKind::FocusRegained),
+        Ok(proto::ClientSignalKind::Unspecified) => Err(invalid("kind", "is required")),
+        Err(_) => Err(invalid("kind", &format!("{raw} is not a ClientSignalKind"))),
+    }
 }
 
 /// A colour that must be given.

@@ -93,6 +93,7 @@ fn game_request(
         scoring: overrides.scoring.or_else(|| settings.scoring.clone()),
         broadcast_delay_millis: settings.broadcast_delay_millis,
         lag_compensation: settings.lag_compensation,
+        record_fair_play: settings.record_fair_play,
     }
 }
 

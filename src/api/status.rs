@@ -206,6 +206,22 @@ fn refused(rejection: &Rejection, message: String, metadata: HashMap<String, Str
             ErrorDetails::new(),
             metadata.clone(),
         ),
+        Rejection::FairPlayNotRecorded => precondition(
+            ErrorReason::FairPlayNotRecorded,
+            "record_fair_play",
+            message,
+        ),
+        Rejection::FairPlayRecordFull { limit } => {
+            let mut metadata = metadata.clone();
+            metadata.insert("limit".to_owned(), limit.to_string());
+            status_in(
+                Code::ResourceExhausted,
+                ErrorReason::FairPlayRecordFull,
+                message,
+                ErrorDetails::new(),
+                metadata,
+            )
+        }
         Rejection::StalePly { .. } => status_in(
             Code::Aborted,
             ErrorReason::StalePly,

@@ -12,7 +12,7 @@ use super::{
 use crate::{
     domain::{
         AdminRequest, ArbiterReason, ClaimReason, ClaimVerdict, Color, DeadProof, Decision, Game,
-        GameId, NewGame, Ply, Rejection, ReportedLag, RequestId, Ruling, Timestamp, TokenHash,
+        GameId, MoveReport, NewGame, Ply, Rejection, RequestId, Ruling, Timestamp, TokenHash,
         access::{Action, Principal},
     },
     store::{Commit, CommitOutcome, EventPosition, Listing},
@@ -136,10 +136,11 @@ impl Arbiter {
         ply: Ply,
         text: &str,
         offer_draw: bool,
-        lag: ReportedLag,
+        report: impl Into<MoveReport>,
     ) -> Result<Applied, ArbiterError> {
+        let report = report.into();
         self.execute_analysed(id, token, |game, seat, now, dead| {
-            game.play_move_given(seat, ply, text, offer_draw, lag, now, dead)
+            game.play_move_given(seat, ply, text, offer_draw, report, now, dead)
                 .map(|decision| (decision, ()))
         })
         .await

@@ -24,6 +24,8 @@
 //!   broadcast delay.
 //! - `audit`: an event's audit log, every administrative act on its
 //!   games with who did it and why.
+//! - `fair_play`: a game's fair-play record: the signals its players'
+//!   clients send, and its export for review.
 //! - `credentials`: the named credentials the platform creates, lists and
 //!   revokes, and the check of a presented one.
 //! - `codec`: games and events to and from the store's records; `seats`:
@@ -37,6 +39,7 @@ mod codec;
 mod commands;
 mod credentials;
 mod error;
+mod fair_play;
 mod inspect;
 mod queries;
 mod rounds;
@@ -53,6 +56,7 @@ pub use self::audience::{Placement, Reader};
 pub use self::audit::{AuditEntry, AuditFilter, AuditPage};
 pub use self::credentials::{CredentialPage, NewCredential};
 pub use self::error::{ArbiterError, CredentialRefusal, GameContext};
+pub use self::fair_play::{FairPlayExport, SignalRecorded};
 pub use self::inspect::Inspection;
 pub use self::queries::{
     BroadcastGame, ListCursor, ListFilter, MAX_CONCURRENT_EVENT_READS, MAX_STANDINGS_PAGE,

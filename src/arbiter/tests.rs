@@ -13,7 +13,8 @@ use crate::{
     store::{
         ChangeFeed, ChangeFeeds, CredentialAdded, Credentials, Deadlines, EventIndex, EventLog,
         EventPosition, FeedEntry, FeedPosition, GameLog, Listing, LogRead, MemoryStore,
-        RoundOpening, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
+        RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive, StoredRound,
+        StoredState,
     },
 };
 
@@ -138,6 +139,25 @@ impl EventIndex for RecordingStore {
     ) -> Result<Vec<EventPosition>, StoreError> {
         self.record("event_games");
         self.inner.event_games(event_id, after, limit).await
+    }
+}
+
+#[async_trait]
+impl Signals for RecordingStore {
+    async fn add_signal(
+        &self,
+        id: &GameId,
+        entry: &[u8],
+        repeat_key: &[u8],
+        max: usize,
+    ) -> Result<SignalAdded, StoreError> {
+        self.record("add_signal");
+        self.inner.add_signal(id, entry, repeat_key, max).await
+    }
+
+    async fn signals(&self, id: &GameId, max: usize) -> Result<Vec<Vec<u8>>, StoreError> {
+        self.record("signals");
+        self.inner.signals(id, max).await
     }
 }
 

@@ -120,6 +120,15 @@ pub enum Rejection {
         /// The reused key.
         request_id: String,
     },
+    /// A fair-play signal for a game that keeps no fair-play record.
+    #[error("this game keeps no fair-play record: its event did not ask for one")]
+    FairPlayNotRecorded,
+    /// The game's fair-play record holds as many signals as it may.
+    #[error("this game's fair-play record is full: at most {limit} signals are kept")]
+    FairPlayRecordFull {
+        /// The cap.
+        limit: usize,
+    },
     /// The move was chosen at a different ply than the game's current one.
     #[error("move was sent for ply {requested} but the game is at ply {current}")]
     StalePly {

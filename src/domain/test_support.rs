@@ -5,9 +5,9 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use shakmaty::{Position, uci::UciMove};
 
 use crate::domain::{
-    Decision, DelayMode, Game, GameEvent, GameId, GameRules, LagCompensation, NewGame, Pairing,
-    Period, Player, Rejection, ReportedLag, Schedule, SeatHashes, StartPosition, TimeControl,
-    Timestamp, Timing, TokenHash, Variant,
+    Decision, DelayMode, Game, GameEvent, GameId, GameRules, LagCompensation, MoveReport, NewGame,
+    Pairing, Period, Player, Rejection, ReportedLag, Schedule, SeatHashes, StartPosition,
+    TimeControl, Timestamp, Timing, TokenHash, Variant,
 };
 
 /// An arbitrary creation time; tests add offsets to it.
@@ -59,9 +59,9 @@ type Command = Box<dyn Fn(&Game) -> Result<Decision, Rejection>>;
 /// A game of random legal moves, `timed` with 3 minutes plus 2 seconds, in
 /// Chess960 position `chess960` when given; the moves come up to
 /// `spacing_ms` apart, so clocks run and may fall; with `extras`, offers,
-/// clock adjustments and pauses now and then, and (timed) lag compensation
-/// with a random lag reported with each move. Returns every event it
-/// produced.
+/// clock adjustments and pauses now and then, (timed) lag compensation
+/// with a random lag reported with each move, and a fair-play record.
+/// Returns every event it produced.
 pub fn random_game(
     seed: u64,
     chess960: Option<u32>,
@@ -103,7 +103,8 @@ pub fn random_game(
     .expect("request")
     .with_clock(timing, Schedule::default())
     .with_lag_compensation((extras && timed).then_some(LagCompensation::ONLINE))
-    .expect("a timed game may compensate lag");
+    .expect("a timed game may compensate lag")
+    .with_fair_play_record(extras);
     // The lags come from their own generator, so that the moves and times
     // are those of the same seed without compensation.
     let mut lags = StdRng::seed_from_u64(seed ^ 0x1a6);
@@ -116,7 +117,19 @@ pub fn random_game(
         let uci = UciMove::from_move(m, variant.castling_mode()).to_string();
         now += rng.random_range(1..=spacing_ms);
         let lag = ReportedLag::parse("lag_millis", lags.random_range(0..1_500)).expect("lag");
-        match game.play_move_with_lag(game.side_to_move(), game.ply(), &uci, false, lag, at(now)) {
+        // A client's move time now and then, for the fair-play record.
+        let client_ms = lags
+            .random_bool(0.5)
+            .then(|| lags.random_range(0..=i64::try_from(spacing_ms).unwrap_or(i64::MAX)));
+        let report = MoveReport::new(lag, "client_move_millis", client_ms).expect("a report");
+        match game.play_move_with_lag(
+            game.side_to_move(),
+            game.ply(),
+            &uci,
+            false,
+            report,
+            at(now),
+        ) {
             Ok(Decision::Changed {
                 game: next,
                 events: produced,

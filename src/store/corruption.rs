@@ -176,6 +176,14 @@ pub enum Corruption {
         /// Why.
         source: RecordError,
     },
+    /// A game's fair-play signal cannot be read.
+    #[error("game {game}: a fair-play signal: {source}")]
+    Signal {
+        /// The game.
+        game: GameId,
+        /// Why.
+        source: RecordError,
+    },
     /// A game's archive holds another number of events than it says.
     #[error("game {game}: the archive through version {through} holds {events} events")]
     ArchiveLength {

@@ -12,8 +12,8 @@ use tokio::sync::broadcast;
 use super::{
     Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials,
     Deadlines, EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog, Listing,
-    LogRead, RoundOpening, Rounds, StoreError, StoredArchive, StoredEvent, StoredRound,
-    StoredState,
+    LogRead, RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive, StoredEvent,
+    StoredRound, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp, access::CredentialId};
 
@@ -79,6 +79,8 @@ pub struct MemoryStore {
     changes: broadcast::Sender<Change>,
     /// The credentials' records, by id.
     credentials: Arc<Mutex<BTreeMap<CredentialId, Vec<u8>>>>,
+    /// Each game's fair-play signals, in the order added.
+    signals: Arc<Mutex<HashMap<GameId, Vec<Vec<u8>>>>>,
 }
 
 /// Lists `position` in an event's `games` unless they hold `max_entries`
@@ -105,6 +107,7 @@ impl Default for MemoryStore {
             in_creation: Arc::default(),
             changes: broadcast::channel(ANNOUNCEMENTS).0,
             credentials: Arc::default(),
+            signals: Arc::default(),
         }
     }
 }
@@ -632,5 +635,44 @@ impl Credentials for MemoryStore {
             .take(limit)
             .map(|(id, record)| (id.clone(), record.clone()))
             .collect())
+    }
+}
+
+#[async_trait]
+impl Signals for MemoryStore {
+    async fn add_signal(
+        &self,
+        id: &GameId,
+        entry: &[u8],
+        repeat_key: &[u8],
+        max: usize,
+    ) -> Result<SignalAdded, StoreError> {
+        let mut signals = self
+            .signals
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let entries = signals.entry(id.clone()).or_default();
+        if entries
+            .last()
+            .is_some_and(|last| last.starts_with(repeat_key))
+        {
+            return Ok(SignalAdded::Repeat);
+        }
+        if entries.len() >= max {
+            return Ok(SignalAdded::Full);
+        }
+        entries.push(entry.to_vec());
+        Ok(SignalAdded::Added(entries.len()))
+    }
+
+    async fn signals(&self, id: &GameId, max: usize) -> Result<Vec<Vec<u8>>, StoreError> {
+        let signals = self
+            .signals
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok(signals
+            .get(id)
+            .map(|entries| entries.iter().take(max).cloned().collect())
+            .unwrap_or_default())
     }
 }

@@ -9,7 +9,8 @@ use tracing::Instrument;
 use super::{
     ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials, Deadlines,
     EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog, GameStore, Listing,
-    LogRead, RoundOpening, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
+    LogRead, RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive, StoredRound,
+    StoredState,
 };
 use crate::{
     domain::{EventId, GameId, Timestamp, access::CredentialId},
@@ -318,5 +319,26 @@ impl Credentials for MeteredStore {
     ) -> Result<Vec<(CredentialId, Vec<u8>)>, StoreError> {
         self.measured("credentials", self.inner.credentials(after, limit))
             .await
+    }
+}
+
+#[async_trait]
+impl Signals for MeteredStore {
+    async fn add_signal(
+        &self,
+        id: &GameId,
+        entry: &[u8],
+        repeat_key: &[u8],
+        max: usize,
+    ) -> Result<SignalAdded, StoreError> {
+        self.measured(
+            "add_signal",
+            self.inner.add_signal(id, entry, repeat_key, max),
+        )
+        .await
+    }
+
+    async fn signals(&self, id: &GameId, max: usize) -> Result<Vec<Vec<u8>>, StoreError> {
+        self.measured("signals", self.inner.signals(id, max)).await
     }
 }

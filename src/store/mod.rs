@@ -9,8 +9,9 @@
 //! opaque record (the codec's compact archive), under the same
 //! compare-and-set; reads return that archive with the entries after it.
 //!
-//! - [`GameStore`] is six traits: [`GameLog`], [`EventIndex`],
-//!   [`Deadlines`], [`ChangeFeeds`], [`Rounds`] and [`Credentials`]; [`StoreParts`]
+//! - [`GameStore`] is seven traits: [`GameLog`], [`EventIndex`],
+//!   [`Deadlines`], [`ChangeFeeds`], [`Rounds`], [`Credentials`] and
+//!   [`Signals`] (the games' fair-play signals); [`StoreParts`]
 //!   (`parts`) assembles a store from parts, so a wrapper implements only
 //!   what it changes.
 //! - `corruption`: why stored data cannot be used ([`Corruption`]).
@@ -240,14 +241,48 @@ fn check_round(expected: u64, round: &StoredRound) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The persistence of games, in six parts that a wrapper can take one at
+/// The persistence of games, in seven parts that a wrapper can take one at
 /// a time (see [`StoreParts`]). Both implementations pass the same
 /// behavioural test suite.
-pub trait GameStore: GameLog + EventIndex + Deadlines + ChangeFeeds + Rounds + Credentials {}
-
-impl<T: GameLog + EventIndex + Deadlines + ChangeFeeds + Rounds + Credentials + ?Sized> GameStore
-    for T
+pub trait GameStore:
+    GameLog + EventIndex + Deadlines + ChangeFeeds + Rounds + Credentials + Signals
 {
+}
+
+impl<T: GameLog + EventIndex + Deadlines + ChangeFeeds + Rounds + Credentials + Signals + ?Sized>
+    GameStore for T
+{
+}
+
+/// What [`Signals::add_signal`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignalAdded {
+    /// The entry is written; the game holds this many now.
+    Added(usize),
+    /// The game's latest entry starts with the same key: nothing was
+    /// written.
+    Repeat,
+    /// The game holds as many entries as it may: nothing was written.
+    Full,
+}
+
+/// Each game's fair-play signals: a list of opaque entries beside the
+/// game (in its slot), appended one at a time.
+#[async_trait]
+pub trait Signals: Send + Sync + 'static {
+    /// Appends `entry` to game `id`'s signals, unless its latest entry
+    /// starts with `repeat_key` or it holds `max` entries, checked and
+    /// written together.
+    async fn add_signal(
+        &self,
+        id: &GameId,
+        entry: &[u8],
+        repeat_key: &[u8],
+        max: usize,
+    ) -> Result<SignalAdded, StoreError>;
+
+    /// Game `id`'s signals in the order they were added, at most `max`.
+    async fn signals(&self, id: &GameId, max: usize) -> Result<Vec<Vec<u8>>, StoreError>;
 }
 
 /// What [`Credentials::add_credential`] did.

@@ -9,11 +9,12 @@ use async_trait::async_trait;
 use super::{
     ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials, Deadlines,
     EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog, GameStore, Listing,
-    LogRead, RoundOpening, Rounds, StoreError, StoredArchive, StoredRound, StoredState,
+    LogRead, RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive, StoredRound,
+    StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp, access::CredentialId};
 
-/// The six parts of a [`GameStore`], each behind its own implementation.
+/// The seven parts of a [`GameStore`], each behind its own implementation.
 #[derive(Clone)]
 pub struct StoreParts {
     log: Arc<dyn GameLog>,
@@ -22,6 +23,7 @@ pub struct StoreParts {
     change_feeds: Arc<dyn ChangeFeeds>,
     rounds: Arc<dyn Rounds>,
     credentials: Arc<dyn Credentials>,
+    signals: Arc<dyn Signals>,
 }
 
 impl StoreParts {
@@ -33,7 +35,8 @@ impl StoreParts {
             deadlines: store.clone(),
             change_feeds: store.clone(),
             rounds: store.clone(),
-            credentials: store,
+            credentials: store.clone(),
+            signals: store,
         }
     }
 
@@ -309,5 +312,22 @@ impl Credentials for StoreParts {
         limit: usize,
     ) -> Result<Vec<(CredentialId, Vec<u8>)>, StoreError> {
         self.credentials.credentials(after, limit).await
+    }
+}
+
+#[async_trait]
+impl Signals for StoreParts {
+    async fn add_signal(
+        &self,
+        id: &GameId,
+        entry: &[u8],
+        repeat_key: &[u8],
+        max: usize,
+    ) -> Result<SignalAdded, StoreError> {
+        self.signals.add_signal(id, entry, repeat_key, max).await
+    }
+
+    async fn signals(&self, id: &GameId, max: usize) -> Result<Vec<Vec<u8>>, StoreError> {
+        self.signals.signals(id, max).await
     }
 }

@@ -48,6 +48,7 @@ enum Rpc {
     AbortGame,
     CheckIn,
     ClaimVictory,
+    ReportClientSignal,
     WatchGame,
     ListGames,
     WatchEvent,
@@ -69,6 +70,7 @@ enum Rpc {
     RevokeCredential,
     ListCredentials,
     ListAuditEntries,
+    ExportFairPlay,
 }
 
 /// Who may call an RPC.
@@ -80,7 +82,7 @@ enum Needs {
 }
 
 impl Rpc {
-    const ALL: [Rpc; 32] = [
+    const ALL: [Rpc; 34] = [
         Rpc::GetGame,
         Rpc::ListMoves,
         Rpc::MakeMove,
@@ -92,6 +94,7 @@ impl Rpc {
         Rpc::AbortGame,
         Rpc::CheckIn,
         Rpc::ClaimVictory,
+        Rpc::ReportClientSignal,
         Rpc::WatchGame,
         Rpc::ListGames,
         Rpc::WatchEvent,
@@ -113,6 +116,7 @@ impl Rpc {
         Rpc::RevokeCredential,
         Rpc::ListCredentials,
         Rpc::ListAuditEntries,
+        Rpc::ExportFairPlay,
     ];
 
     fn needs(self) -> Needs {
@@ -133,7 +137,8 @@ impl Rpc {
             | Rpc::ClaimDraw
             | Rpc::AbortGame
             | Rpc::CheckIn
-            | Rpc::ClaimVictory => Needs::Seat,
+            | Rpc::ClaimVictory
+            | Rpc::ReportClientSignal => Needs::Seat,
             Rpc::CreateGame
             | Rpc::AdjustClock
             | Rpc::PauseClock
@@ -148,7 +153,8 @@ impl Rpc {
             | Rpc::CreateCredential
             | Rpc::RevokeCredential
             | Rpc::ListCredentials
-            | Rpc::ListAuditEntries => Needs::Admin,
+            | Rpc::ListAuditEntries
+            | Rpc::ExportFairPlay => Needs::Admin,
         }
     }
 
@@ -202,6 +208,7 @@ impl Rpc {
                 offer_draw: false,
                 lag_millis: 0,
                 reply_view: 0,
+                client_move_millis: None,
             })),
             Rpc::ResignGame => unary!(client.resign_game(proto::ResignGameRequest { game_id })),
             Rpc::OfferDraw => unary!(client.offer_draw(proto::OfferDrawRequest { game_id })),
@@ -218,6 +225,13 @@ impl Rpc {
             Rpc::ClaimVictory => {
                 unary!(client.claim_victory(proto::ClaimVictoryRequest { game_id }))
             }
+            Rpc::ReportClientSignal => unary!(client.report_client_signal(
+                proto::ReportClientSignalRequest {
+                    game_id,
+                    kind: proto::ClientSignalKind::FocusLost.into(),
+                    client_time: None,
+                }
+            )),
             Rpc::WatchGame => stream!(watch_game(proto::WatchGameRequest {
                 game_id,
                 ..Default::default()
@@ -328,6 +342,9 @@ impl Rpc {
                     event_id,
                     ..Default::default()
                 }))
+            }
+            Rpc::ExportFairPlay => {
+                unary!(admin.export_fair_play(proto::ExportFairPlayRequest { game_id }))
             }
         }
     }

@@ -144,6 +144,20 @@ async fn hostile_text_is_refused_cleanly(backend: Backend) {
             &text,
             seat(&mut client, &victim.black, make_move(&id, 1, &text)).await,
         );
+        clean(
+            "ReportClientSignal",
+            &text,
+            seat(
+                &mut client,
+                &victim.black,
+                proto::ReportClientSignalRequest {
+                    game_id: text.clone(),
+                    kind: proto::ClientSignalKind::FocusLost.into(),
+                    client_time: None,
+                },
+            )
+            .await,
+        );
         changed |= clean(
             "ClaimDraw",
             &text,
@@ -275,6 +289,15 @@ async fn hostile_text_is_refused_cleanly(backend: Backend) {
                 .await,
         );
         clean(
+            "ExportFairPlay",
+            &text,
+            admin_client
+                .export_fair_play(admin(proto::ExportFairPlayRequest {
+                    game_id: text.clone(),
+                }))
+                .await,
+        );
+        clean(
             "ListCredentials",
             &text,
             admin_client
@@ -331,7 +354,7 @@ impl Decoder for RawCodec {
 }
 
 /// Every method of both services, by path.
-const METHODS: [&str; 32] = [
+const METHODS: [&str; 34] = [
     "ArbiterService/GetGame",
     "ArbiterService/ListMoves",
     "ArbiterService/MakeMove",
@@ -343,6 +366,7 @@ const METHODS: [&str; 32] = [
     "ArbiterService/AbortGame",
     "ArbiterService/CheckIn",
     "ArbiterService/ClaimVictory",
+    "ArbiterService/ReportClientSignal",
     "ArbiterService/WatchGame",
     "ArbiterService/ListGames",
     "ArbiterService/WatchEvent",
@@ -364,6 +388,7 @@ const METHODS: [&str; 32] = [
     "AdminService/RevokeCredential",
     "AdminService/ListCredentials",
     "AdminService/ListAuditEntries",
+    "AdminService/ExportFairPlay",
 ];
 
 async fn arbitrary_bytes_are_refused_cleanly(backend: Backend) {

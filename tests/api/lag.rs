@@ -71,6 +71,7 @@ async fn play(
     let request = proto::MakeMoveRequest {
         lag_millis,
         reply_view: 0,
+        client_move_millis: None,
         ..make_move(&game.id, current.ply, mv)
     };
     let response = client
@@ -275,6 +276,7 @@ async fn invalid_policies_and_lags_are_refused(backend: Backend) {
         let request = proto::MakeMoveRequest {
             lag_millis,
             reply_view: 0,
+            client_move_millis: None,
             ..make_move(&game.id, 0, "e4")
         };
         assert_invalid_field(seat(&mut client, &game.white, request).await, "lag_millis");
@@ -285,6 +287,7 @@ async fn invalid_policies_and_lags_are_refused(backend: Backend) {
     let request = proto::MakeMoveRequest {
         lag_millis: 60_000,
         reply_view: 0,
+        client_move_millis: None,
         ..make_move(&game.id, 0, "e4")
     };
     seat(&mut client, &game.white, request)
@@ -313,6 +316,7 @@ async fn a_late_move_loses_on_time_whatever_its_lag(backend: Backend) {
     let request = proto::MakeMoveRequest {
         lag_millis: 3_000,
         reply_view: 0,
+        client_move_millis: None,
         ..make_move(&game.id, 0, "e4")
     };
     let status = expect_code(

@@ -18,6 +18,7 @@ mod departures;
 mod draws;
 mod errors;
 mod event_exports;
+mod fair_play;
 mod feed;
 mod fuzz;
 mod game_play;

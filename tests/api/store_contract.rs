@@ -21,8 +21,8 @@ use arbiter::{
     store::{
         Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Corruption, CredentialAdded,
         Deadlines, EventIndex, EventLog, EventPosition, FeedPosition, GameLog, GameStore, Listing,
-        MemoryStore, RedisConfig, RedisStore, RoundOpening, StoreError, StoredEvent, StoredRound,
-        StoredState,
+        MemoryStore, RedisConfig, RedisStore, RoundOpening, SignalAdded, StoreError, StoredEvent,
+        StoredRound, StoredState,
     },
 };
 use common::{Backend, RedisServer, fresh_redis_config};
@@ -2261,7 +2261,95 @@ async fn an_event_audit_log_holds_the_audited_events_of_its_commits(backend: Bac
     assert_eq!(load_state(store, &a).await, Some(state(3, b"a3")));
 }
 
+/// A game's signals: appended in order, a repeat of the latest (an entry
+/// starting with the key it gives) written once, at most `max`, each game
+/// its own.
+async fn a_games_signals_are_appended_in_order_and_capped(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let (game, other) = (id("signalled"), id("signalled-other"));
+    assert_eq!(
+        store.signals(&game, 10).await.expect("read"),
+        Vec::<Vec<u8>>::new()
+    );
+    let add = |game: &GameId, entry: &'static str, key: &'static str, max: usize| {
+        let game = game.clone();
+        async move {
+            store
+                .add_signal(&game, entry.as_bytes(), key.as_bytes(), max)
+                .await
+                .expect("add")
+        }
+    };
+    assert_eq!(
+        add(&game, "w lost - 1", "w lost - ", 3).await,
+        SignalAdded::Added(1)
+    );
+    // The same key again is a repeat, whatever follows it.
+    assert_eq!(
+        add(&game, "w lost - 2", "w lost - ", 3).await,
+        SignalAdded::Repeat
+    );
+    assert_eq!(
+        add(&game, "w back - 3", "w back - ", 3).await,
+        SignalAdded::Added(2)
+    );
+    // Only the latest entry is compared.
+    assert_eq!(
+        add(&game, "w lost - 4", "w lost - ", 3).await,
+        SignalAdded::Added(3)
+    );
+    assert_eq!(
+        add(&game, "b lost - 5", "b lost - ", 3).await,
+        SignalAdded::Full
+    );
+    // A repeat of the latest is still a repeat when the list is full.
+    assert_eq!(
+        add(&game, "w lost - 6", "w lost - ", 3).await,
+        SignalAdded::Repeat
+    );
+    assert_eq!(
+        add(&other, "b lost - 7", "b lost - ", 3).await,
+        SignalAdded::Added(1)
+    );
+    let entries = |read: Vec<Vec<u8>>| {
+        read.into_iter()
+            .map(|entry| String::from_utf8(entry).expect("text"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        entries(store.signals(&game, 10).await.expect("read")),
+        ["w lost - 1", "w back - 3", "w lost - 4"]
+    );
+    assert_eq!(
+        entries(store.signals(&game, 2).await.expect("read")),
+        ["w lost - 1", "w back - 3"]
+    );
+    assert_eq!(
+        entries(store.signals(&other, 10).await.expect("read")),
+        ["b lost - 7"]
+    );
+    // Binary entries are kept as they are.
+    let third = id("signalled-binary");
+    store
+        .add_signal(&third, &[0, 0xff, 1], &[0, 0xff], 3)
+        .await
+        .expect("add");
+    assert_eq!(
+        store
+            .add_signal(&third, &[0, 0xff, 2], &[0, 0xff], 3)
+            .await
+            .expect("add"),
+        SignalAdded::Repeat
+    );
+    assert_eq!(
+        store.signals(&third, 3).await.expect("read"),
+        vec![vec![0, 0xff, 1]]
+    );
+}
+
 on_every_backend!(
+    a_games_signals_are_appended_in_order_and_capped,
     an_event_audit_log_holds_the_audited_events_of_its_commits,
     a_round_opens_only_where_no_game_was_made_beside_it_and_the_event_has_room,
     a_game_made_alone_is_not_listed_in_a_recorded_round,

@@ -449,6 +449,7 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
             ply: game.game.ply,
             offer_draw: false,
             lag_millis: 0,
+            client_move_millis: None,
             reply_view: proto::ReplyView::Unspecified.into(),
         };
         match public
@@ -808,6 +809,7 @@ impl GamePlayer {
                 ply: game.ply,
                 offer_draw: false,
                 lag_millis: 0,
+                client_move_millis: None,
                 reply_view: if self.compact {
                     proto::ReplyView::Compact.into()
                 } else {

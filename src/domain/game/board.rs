@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use crate::domain::{MoveRecord, MoveTime, Ply, Repetition, Timestamp, game::serde_chess};
+use crate::domain::{
+    MoveRecord, MoveReport, MoveTime, Ply, Repetition, Timestamp, game::serde_chess,
+};
 
 /// The position reached, the half-moves played, and the repetition history
 /// (FIDE 9.2.3) since the last pawn move or capture.
@@ -84,9 +86,11 @@ impl Board {
         mode: CastlingMode,
         now: Timestamp,
         time: Option<MoveTime>,
+        report: Option<MoveReport>,
     ) -> MoveRecord {
         let (mut record, after) = MoveRecord::play(&self.position, m, mode, self.ply, now);
         record.time = time;
+        record.report = report;
         self.position = after;
         self.ply = self.ply.next();
         self.repetition.record(&self.position);

@@ -8,7 +8,9 @@ use shakmaty::{
     uci::UciMove,
 };
 
-use crate::domain::{IllegalMoveReason, MoveTime, Ply, Rejection, Timestamp, game::serde_chess};
+use crate::domain::{
+    IllegalMoveReason, MoveReport, MoveTime, Ply, Rejection, Timestamp, game::serde_chess,
+};
 
 /// Longest move text accepted (the longest SAN, e.g. `Qa1xh8=Q#`, is shorter).
 const MAX_MOVE_LEN: usize = 16;
@@ -118,6 +120,11 @@ pub struct MoveRecord {
     /// Thinking time and the mover's clock after the move, in a timed game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<MoveTime>,
+    /// What the platform reported with the move, in a game that keeps a
+    /// fair-play record: for the people who review fair play, not for the
+    /// players or the public.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<MoveReport>,
 }
 
 impl MoveRecord {
@@ -141,6 +148,7 @@ impl MoveRecord {
             fen_after: Fen::from_position(&after, EnPassantMode::Legal).to_string(),
             played_at: now,
             time: None,
+            report: None,
         };
         (record, after)
     }

@@ -166,7 +166,7 @@ impl Game {
                 after.set_draw_offer(None);
             }
             // A move written with a claim reports no lag.
-            after.apply_move(m, ReportedLag::NONE, now, dead, &mut kinds);
+            after.apply_move(m, ReportedLag::NONE, None, now, dead, &mut kinds);
             if after.status() != GameStatus::Active {
                 return Ok((
                     after.commit_claim(claim, ClaimVerdict::Moot, kinds, now),

@@ -159,7 +159,8 @@ impl LagCompensation {
 
 /// The network lag the platform measured for one move: 0 to
 /// [`MAX_REPORTED_LAG_MS`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct ReportedLag(u64);
 
 impl ReportedLag {

@@ -22,6 +22,7 @@
 //! | arbiter's clock controls and rulings, forfeits | 12 | `clock_commands`, `timing` (`Ruling`) |
 //! | an arbiter's command run once per request | (platform rule) | `admin_commands`, `admin_request` |
 //! | broadcast delay: the public's view as of a cut-off | (platform rule) | `broadcast_delay`, `public_view` |
+//! | the fair-play record: reports with moves, client signals | (platform rule, after lichess) | `fair_play`, `signal_commands` |
 //!
 //! # Layout
 //!
@@ -30,13 +31,15 @@
 //! - the vocabulary: `ply`, `outcome`, `variant`, `time_control`, `rules`,
 //!   `arbiter_reason`, `seat_hashes`, `broadcast_delay`, `lag`, `clock`,
 //!   `chess_move`, `repetition`, `board`, `draws` (offer and claim records),
-//!   `timing` (schedule and rulings), `presence`, `departures`, `admin_request`, `event`
+//!   `timing` (schedule and rulings), `presence`, `departures`, `admin_request`,
+//!   `fair_play` (what the fair-play record keeps), `event`
 //!   (what the log records), `serde_chess` (serde for the chess library's
 //!   types);
 //! - `setup`: what is fixed when a game is created; `state`: the game itself
 //!   and the move, resignation and abort commands;
 //! - the other commands, each an `impl Game` of its own: `draw_commands`,
-//!   `clock_commands`, `admin_commands`, `departure_commands`;
+//!   `clock_commands`, `admin_commands`, `departure_commands`,
+//!   `signal_commands`;
 //! - the analysis the commands lean on: `endings`, `dead_position`,
 //!   `adjudication`; and `public_view`, the game as the public sees it under
 //!   a broadcast delay;
@@ -60,6 +63,7 @@ pub(super) mod draw_commands;
 pub(super) mod draws;
 pub(super) mod endings;
 pub(super) mod event;
+pub(super) mod fair_play;
 pub(super) mod lag;
 pub(super) mod outcome;
 pub(super) mod ply;
@@ -70,6 +74,7 @@ pub(super) mod rules;
 pub(super) mod seat_hashes;
 pub(super) mod serde_chess;
 pub(super) mod setup;
+pub(super) mod signal_commands;
 pub(super) mod state;
 pub(super) mod time_control;
 pub(super) mod timing;

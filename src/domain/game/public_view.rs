@@ -103,7 +103,7 @@ impl Replay {
                 let lag = record.time.map_or(ReportedLag::NONE, |time| {
                     ReportedLag::replaying(time.lag_credit_ms)
                 });
-                game.apply_move(m, lag, event.at, None, &mut produced);
+                game.apply_move(m, lag, record.report, event.at, None, &mut produced);
             }
             EventKind::GameStarted { .. } => game.begin(event.at),
             EventKind::DrawOffered { by } => game.set_draw_offer(Some(*by)),

@@ -46,6 +46,11 @@ pub struct NewGame {
     /// stored form while `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     lag_compensation: Option<LagCompensation>,
+    /// Whether the game keeps a fair-play record (see
+    /// `domain::game::fair_play`). Left out of the stored form while
+    /// false, as in every game stored before the record existed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    fair_play: bool,
 }
 
 impl StartPosition {
@@ -120,6 +125,17 @@ impl NewGame {
         }
         self.lag_compensation = policy;
         Ok(self)
+    }
+
+    /// Keeps a fair-play record of the game (`false`: none, the default).
+    pub fn with_fair_play_record(mut self, keep: bool) -> Self {
+        self.fair_play = keep;
+        self
+    }
+
+    /// Whether the game keeps a fair-play record.
+    pub fn records_fair_play(&self) -> bool {
+        self.fair_play
     }
 
     /// The white player.
@@ -210,6 +226,7 @@ impl NewGame {
             scoring: ScoringSystem::default(),
             broadcast_delay: BroadcastDelay::LIVE,
             lag_compensation: None,
+            fair_play: false,
         })
     }
 }

@@ -5,9 +5,9 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMo
 
 use crate::domain::{
     AdjudicationNote, AdminRequest, Board, Clock, Departures, DrawRequests, EventKind, GameEvent,
-    GameId, GameResult, GameRules, LastClaim, MoveRecord, NewGame, Outcome, Pairing, Player, Ply,
-    Presence, Rejection, ReportedLag, Score, ScoringSystem, SeatHashes, Termination, Timestamp,
-    TokenHash, Variant,
+    GameId, GameResult, GameRules, LastClaim, MoveRecord, MoveReport, NewGame, Outcome, Pairing,
+    Player, Ply, Presence, Rejection, ReportedLag, Score, ScoringSystem, SeatHashes, Termination,
+    Timestamp, TokenHash, Variant,
     game::dead_position::DeadProof,
     game::endings::{FIFTY_MOVES, THREEFOLD, automatic_ending},
     game::serde_chess,
@@ -413,7 +413,8 @@ impl Game {
     }
 
     /// Plays `text` for `seat`, which chose it at `ply`, with the network
-    /// `lag` the platform measured for it; with `offer_draw` the seat
+    /// `lag` the platform measured for it (or a whole [`MoveReport`],
+    /// which a game with a fair-play record keeps); with `offer_draw` the seat
     /// offers a draw after the move.
     ///
     /// A game with a lag-compensation policy credits the lag back within
@@ -431,7 +432,7 @@ impl Game {
         ply: Ply,
         text: &str,
         offer_draw: bool,
-        lag: ReportedLag,
+        lag: impl Into<MoveReport>,
         now: Timestamp,
     ) -> Result<Decision, Rejection> {
         self.play_move_given(seat, ply, text, offer_draw, lag, now, None)
@@ -450,7 +451,7 @@ impl Game {
         ply: Ply,
         text: &str,
         offer_draw: bool,
-        lag: ReportedLag,
+        report: impl Into<MoveReport>,
         now: Timestamp,
         dead: Option<&DeadProof>,
     ) -> Result<Decision, Rejection> {
@@ -470,7 +471,9 @@ impl Game {
         let m = parse_move(self.position(), self.variant().castling_mode(), text)?;
         let mut next = self.clone();
         let mut kinds = Vec::new();
-        next.apply_move(m, lag, now, dead, &mut kinds);
+        let report = report.into();
+        let recorded = self.setup().records_fair_play().then_some(report);
+        next.apply_move(m, report.lag, recorded, now, dead, &mut kinds);
         if offer_draw && next.status() == GameStatus::Active && next.draw_offer().is_none() {
             next.set_draw_offer(Some(seat));
             kinds.push(EventKind::DrawOffered { by: seat });
@@ -686,7 +689,8 @@ impl Game {
     /// Plays a legal move, reported with `lag`: a pending offer by the
     /// opponent is declined by it, the clock is charged (and the lag
     /// compensated, under the game's policy), the position and its history
-    /// advance, and the position's own ending (if any) ends the game.
+    /// advance, and the position's own ending (if any) ends the game. The
+    /// move's record keeps `report` (in a game with a fair-play record).
     ///
     /// `dead` is a proof, when the caller has one, that the position the
     /// move leads to is dead; without one only material decides a dead
@@ -695,6 +699,7 @@ impl Game {
         &mut self,
         m: Move,
         lag: ReportedLag,
+        report: Option<MoveReport>,
         now: Timestamp,
         dead: Option<&DeadProof>,
         kinds: &mut Vec<EventKind>,
@@ -709,7 +714,7 @@ impl Game {
         let time = self.clock_move(lag, now);
         let record = self
             .board
-            .play(m, self.variant().castling_mode(), now, time);
+            .play(m, self.variant().castling_mode(), now, time, report);
         kinds.push(EventKind::MoveMade {
             record,
             side_to_move: self.side_to_move(),

@@ -4,7 +4,8 @@
 //! record a game writes most) and `archive` (the log of a game that has
 //! ended, in one compact record); `record_error` says why a binary record
 //! cannot be read or written; `round_record`: a round's record and summary;
-//! `credential_record`: a credential's record.
+//! `credential_record`: a credential's record; `signal_record`: a
+//! fair-play signal's entry.
 
 pub mod archive;
 pub mod credential_record;
@@ -12,3 +13,4 @@ pub mod encoding;
 pub mod packed;
 pub mod record_error;
 pub mod round_record;
+pub mod signal_record;

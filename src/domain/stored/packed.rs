@@ -21,7 +21,7 @@ use shakmaty::{
 };
 
 use crate::domain::{
-    ClockView, EventKind, GameEvent, MoveRecord, MoveTime, Ply, Timestamp,
+    ClockView, EventKind, GameEvent, MoveRecord, MoveReport, MoveTime, Ply, ReportedLag, Timestamp,
     stored::record_error::RecordError,
 };
 
@@ -48,6 +48,11 @@ const HAS_CLOCK: u8 = 1 << 3;
 /// The move's time carries a lag-compensation credit (a varint after the
 /// mover's clock). Records written before lag compensation never set it.
 const HAS_LAG_CREDIT: u8 = 1 << 4;
+/// The move carries the platform's report (a game with a fair-play
+/// record): the lag reported, a varint after the move's time.
+const HAS_REPORT: u8 = 1 << 5;
+/// The report carries the client's move time, a varint after the lag.
+const HAS_CLIENT_TIME: u8 = 1 << 6;
 
 /// Appends LEB128 varints and length-prefixed bytes.
 #[derive(Default)]
@@ -207,6 +212,12 @@ pub fn encode_move(event: &GameEvent) -> Option<Vec<u8>> {
     if event.clock.is_some() {
         flags |= HAS_CLOCK;
     }
+    if let Some(report) = record.report {
+        flags |= HAS_REPORT;
+        if report.client_ms.is_some() {
+            flags |= HAS_CLIENT_TIME;
+        }
+    }
     let mut out = Writer::starting_with(&[BINARY, kind::MOVE]);
     out.varint(event.version);
     out.varint(event.at.unix_millis());
@@ -220,6 +231,12 @@ pub fn encode_move(event: &GameEvent) -> Option<Vec<u8>> {
         out.signed(time.remaining_ms);
         if time.lag_credit_ms > 0 {
             out.varint(time.lag_credit_ms);
+        }
+    }
+    if let Some(report) = record.report {
+        out.varint(report.lag.millis());
+        if let Some(client_ms) = report.client_ms {
+            out.varint(client_ms);
         }
     }
     if let Some(clock) = &event.clock {
@@ -240,8 +257,10 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, RecordError> {
     let version = input.varint()?;
     let at = Timestamp::from_unix_millis(input.varint()?);
     let flags = input.byte()?;
-    if flags & !(COLOR_BLACK | IN_CHECK | HAS_TIME | HAS_CLOCK | HAS_LAG_CREDIT) != 0
+    let known = COLOR_BLACK | IN_CHECK | HAS_TIME | HAS_CLOCK | HAS_LAG_CREDIT | HAS_REPORT;
+    if flags & !(known | HAS_CLIENT_TIME) != 0
         || (flags & HAS_LAG_CREDIT != 0 && flags & HAS_TIME == 0)
+        || (flags & HAS_CLIENT_TIME != 0 && flags & HAS_REPORT == 0)
     {
         return Err(RecordError::Unknown {
             what: "move flags",
@@ -280,6 +299,20 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, RecordError> {
     } else {
         None
     };
+    let report = if flags & HAS_REPORT != 0 {
+        let lag = ReportedLag::parse("lag_ms", i64::try_from(input.varint()?).unwrap_or(i64::MAX))
+            .map_err(|_| RecordError::OutOfRange {
+                what: "a reported lag",
+            })?;
+        let client_ms = if flags & HAS_CLIENT_TIME != 0 {
+            Some(input.varint()?)
+        } else {
+            None
+        };
+        Some(MoveReport { lag, client_ms })
+    } else {
+        None
+    };
     let clock = if flags & HAS_CLOCK != 0 {
         Some(read_clock(&mut input, at)?)
     } else {
@@ -306,6 +339,7 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, RecordError> {
                 fen_after,
                 played_at: at,
                 time,
+                report,
             },
             side_to_move: !color,
             ply: ply.next(),

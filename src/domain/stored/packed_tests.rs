@@ -146,6 +146,43 @@ fn a_lag_credit_without_a_time_is_refused() {
     assert!(decode_event(&packed).is_err());
 }
 
+#[test]
+fn a_fair_play_report_is_packed_and_a_move_without_one_keeps_its_old_bytes() {
+    let events = random_game(23, None, true, 3_000, true);
+    let reported: Vec<&GameEvent> = events
+        .iter()
+        .filter(|e| e.move_record().is_some_and(|r| r.report.is_some()))
+        .collect();
+    let with_client_time = reported
+        .iter()
+        .filter(|e| e.move_record().and_then(|r| r.report?.client_ms).is_some())
+        .count();
+    assert!(reported.len() > 10, "{} moves reported", reported.len());
+    assert!(with_client_time > 2 && with_client_time < reported.len());
+    for event in reported {
+        let packed = encode_move(event).expect("a reported move packs");
+        assert_eq!(flags_of(&packed) & HAS_REPORT, HAS_REPORT);
+        assert_eq!(decode_move(&packed), Ok(Some(event.clone())));
+        let mut plain = event.clone();
+        if let EventKind::MoveMade { record, .. } = &mut plain.kind {
+            record.report = None;
+        }
+        let old = encode_move(&plain).expect("packs");
+        assert_eq!(flags_of(&old) & (HAS_REPORT | HAS_CLIENT_TIME), 0);
+        assert!(old.len() < packed.len());
+        assert_eq!(decode_move(&old), Ok(Some(plain)));
+    }
+}
+
+#[test]
+fn a_client_time_without_a_report_is_refused() {
+    let events = random_game(3, None, false, 1_000, false);
+    let mut packed = encode_move(&events[1]).expect("packs");
+    packed[9] |= HAS_CLIENT_TIME;
+    packed.push(5);
+    assert!(decode_event(&packed).is_err());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 

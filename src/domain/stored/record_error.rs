@@ -102,6 +102,12 @@ pub enum RecordError {
         /// Why, as the encoding says.
         detail: String,
     },
+    /// A fair-play signal's entry is not one.
+    #[error("the signal entry '{entry}' is unreadable")]
+    Signal {
+        /// The entry (at most 64 characters of it).
+        entry: String,
+    },
     /// A new archive does not read back to the events it was made of.
     #[error("the archive does not read back to the same events")]
     NotReadBack,

@@ -11,10 +11,12 @@
 //! | a round: its games all or nothing, its byes, its start | FIDE Laws 6.6, 6.7; event regulations | `round` |
 //! | a pairing engine's pairings (bbpPairings, JaVaFo `-p`) | FIDE C.04 (Swiss systems) | `engine_pairings` |
 //! | PGN of a game or an event | PGN standard | `pgn` |
+//! | a game's fair-play record, in JSON and PGN | (platform rule, after lichess) | `fair_play_export` |
 //! | the Tournament Report File | FIDE TRF-16 | `trf` |
 
 pub(super) mod bye;
 pub(super) mod engine_pairings;
+pub mod fair_play_export;
 pub(super) mod pairing;
 pub(super) mod performance;
 pub mod pgn;

@@ -25,9 +25,33 @@ pub fn export_for_broadcast(game: &Game, moves: &[MoveRecord], as_of: Timestamp)
     write(game, moves, Some(as_of))
 }
 
+/// Commands added to a game's move comments (`[%emt 0:00:04]`): those
+/// before the first move, and those after each move, by index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotations {
+    /// The commands of the game's opening comment.
+    pub before: Vec<String>,
+    /// The commands after each move (one list a move).
+    pub after: Vec<Vec<String>>,
+}
+
+/// The game as [`export`] writes it, with `annotations` in the comments.
+pub fn export_annotated(game: &Game, moves: &[MoveRecord], annotations: &Annotations) -> String {
+    write_with(game, moves, None, Some(annotations))
+}
+
 /// The PGN of `game`; for a broadcast when `broadcast_at` is set (see
 /// [`export_for_broadcast`]).
 fn write(game: &Game, moves: &[MoveRecord], broadcast_at: Option<Timestamp>) -> String {
+    write_with(game, moves, broadcast_at, None)
+}
+
+fn write_with(
+    game: &Game,
+    moves: &[MoveRecord],
+    broadcast_at: Option<Timestamp>,
+    annotations: Option<&Annotations>,
+) -> String {
     let result = game.result().map_or("*", |r| r.outcome.pgn());
     let pairing = game.pairing();
     let round = match (pairing.round, pairing.board, broadcast_at) {
@@ -118,7 +142,13 @@ fn write(game: &Game, moves: &[MoveRecord], broadcast_at: Option<Timestamp>) -> 
         let _ = writeln!(out, "[{name} \"{}\"]", escape(&value));
     }
     out.push('\n');
-    out.push_str(&movetext(game, moves, &ending_comment(game), result));
+    out.push_str(&movetext(
+        game,
+        moves,
+        &ending_comment(game),
+        result,
+        annotations,
+    ));
     out.push('\n');
     out
 }
@@ -184,7 +214,13 @@ fn termination_tag(termination: Termination) -> &'static str {
     }
 }
 
-fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result: &str) -> String {
+fn movetext(
+    game: &Game,
+    moves: &[MoveRecord],
+    comment: &Option<String>,
+    result: &str,
+    annotations: Option<&Annotations>,
+) -> String {
     let start: Option<Chess> = game
         .initial_fen()
         .parse::<shakmaty::fen::Fen>()
@@ -195,6 +231,11 @@ fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result:
     // A game that compensates lag says how much each timed move got back.
     let compensated = game.setup().lag_compensation().is_some();
     let mut tokens = Vec::with_capacity(moves.len() * 3 / 2 + 1);
+    if let Some(before) = annotations.map(|a| &a.before)
+        && !before.is_empty()
+    {
+        tokens.extend(comment_tokens(before));
+    }
     for (index, record) in moves.iter().enumerate() {
         // A move number and its move stay on one line.
         if turn == Color::White {
@@ -204,16 +245,23 @@ fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result:
         } else {
             tokens.push(record.san.clone());
         }
+        let mut commands = Vec::new();
         if let Some(time) = record.time {
+            commands.push(format!("[%clk {}]", clock_text(time.remaining_ms)));
             if compensated {
-                tokens.push(format!(
-                    "{{[%clk {}] [%lagcomp {}]}}",
-                    clock_text(time.remaining_ms),
-                    seconds_text(time.lag_credit_ms)
-                ));
-            } else {
-                tokens.push(format!("{{[%clk {}]}}", clock_text(time.remaining_ms)));
+                commands.push(format!("[%lagcomp {}]", seconds_text(time.lag_credit_ms)));
             }
+        }
+        if let Some(more) = annotations.and_then(|a| a.after.get(index)) {
+            commands.extend(more.iter().cloned());
+        }
+        if annotations.is_some() {
+            // Longer comments, which may run over lines.
+            if !commands.is_empty() {
+                tokens.extend(comment_tokens(&commands));
+            }
+        } else if !commands.is_empty() {
+            tokens.push(format!("{{{}}}", commands.join(" ")));
         }
         if turn == Color::Black {
             number += 1;
@@ -226,7 +274,7 @@ fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result:
         // After a last move with a clock, one comment holds both (readers
         // such as chess.js take one comment a move): `{[%clk 0:10:09]
         // White resigns}`.
-        let clocked = moves.last().is_some_and(|record| record.time.is_some());
+        let clocked = tokens.last().is_some_and(|token| token.ends_with('}'));
         let comment = match tokens.pop_if(|_| clocked) {
             Some(clock) => format!("{} {text}}}", clock.trim_end_matches('}')),
             None => format!("{{{text}}}"),
@@ -237,8 +285,16 @@ fn movetext(game: &Game, moves: &[MoveRecord], comment: &Option<String>, result:
     wrap(&tokens)
 }
 
+/// A comment holding `commands`, as tokens.
+fn comment_tokens(commands: &[String]) -> Vec<String> {
+    format!("{{{}}}", commands.join(" "))
+        .split(' ')
+        .map(str::to_owned)
+        .collect()
+}
+
 /// `h:mm:ss` (tenths when under a minute), as the `%clk` command writes it.
-fn clock_text(remaining_ms: i64) -> String {
+pub(super) fn clock_text(remaining_ms: i64) -> String {
     let ms = remaining_ms.max(0);
     let seconds = ms / 1000;
     let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
@@ -251,7 +307,7 @@ fn clock_text(remaining_ms: i64) -> String {
 
 /// Seconds with millisecond precision, as the `%lagcomp` command writes
 /// the lag credited for a move (`0.250`).
-fn seconds_text(ms: u64) -> String {
+pub(super) fn seconds_text(ms: u64) -> String {
     format!("{}.{:03}", ms / 1000, ms % 1000)
 }
 
@@ -274,6 +330,21 @@ fn wrap(tokens: &[String]) -> String {
 
 fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// RFC 3339 in UTC to the millisecond (`2026-12-04T18:42:43.123Z`).
+pub(super) fn utc_text(at: Timestamp) -> String {
+    let ms = at.unix_millis();
+    let days = i64::try_from(ms / 86_400_000).unwrap_or(0);
+    let (year, month, day) = civil_from_days(days);
+    let in_day = ms % 86_400_000;
+    let (h, m, s, milli) = (
+        in_day / 3_600_000,
+        in_day / 60_000 % 60,
+        in_day / 1000 % 60,
+        in_day % 1000,
+    );
+    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
 }
 
 /// `YYYY.MM.DD` (UTC) of a timestamp.

@@ -8,6 +8,7 @@
 //! |---|---|---|---|
 //! | `<prefix>:{g<n>}:<game_id>:state` | hash | `v` (version), `s` (state); `a`, `x` once archived (the version the archive runs through, the archive) | `commit.lua`, `archive.lua` |
 //! | `<prefix>:{g<n>}:<game_id>:log` | stream | the game's events, entry IDs `0-<version>`, so "events after version v" is an exclusive range from `0-v` | `commit.lua`; emptied by `archive.lua` |
+//! | `<prefix>:{g<n>}:<game_id>:signals` | list | the game's fair-play signals in the order received (at most 1000), each `<color> <kind> <client ms or -> <server ms>` | `add_signal.lua` |
 //! | `<prefix>:{g<n>}:deadlines` | sorted set | the bucket's games by the instant they next need the flag sweeper | `commit.lua`, `repair.lua`, `archive.lua` |
 //! | `<prefix>:{g<n>}:sweeping:<game_id>` | string, expiring | a replica's claim on sweeping the game | `Deadlines::claim_sweep` |
 //! | `<prefix>:{g<n>}:feed:<event digest>` | stream | a tournament event's feed in the bucket: `g <game id> v <version>` in commit order | `commit.lua` |
@@ -80,6 +81,11 @@ impl Keys {
 
     pub(super) fn state_key(&self, id: &GameId) -> String {
         format!("{}:{}:{}:state", self.prefix, Self::bucket_tag(id), id)
+    }
+
+    /// The key of game `id`'s fair-play signals, beside its state.
+    pub(super) fn signals_key(&self, id: &GameId) -> String {
+        format!("{}:{}:{}:signals", self.prefix, Self::bucket_tag(id), id)
     }
 
     pub(super) fn log_key(&self, id: &GameId) -> String {

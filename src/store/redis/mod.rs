@@ -5,7 +5,7 @@
 //! a store is made from; `endpoint`: a fixed address, a Sentinel-managed
 //! primary or a Cluster, and `urls`: the URLs that name several servers.
 //! This file holds the store and its game log; `event_index`, `deadlines`,
-//! `feeds`, `rounds` and `credentials` the other parts of
+//! `feeds`, `rounds`, `credentials` and `signals` the other parts of
 //! [`crate::store::GameStore`].
 //!
 //! A commit is one Lua script: compare the version, write the state, append
@@ -22,6 +22,7 @@ mod feeds;
 mod keys;
 mod rounds;
 mod scripts;
+mod signals;
 mod urls;
 
 use std::{collections::HashMap, sync::Arc, time::Duration};
@@ -35,9 +36,9 @@ use self::{
     endpoint::{Connection, Endpoint},
     keys::{BUCKETS, Keys},
     scripts::{
-        ADD_CREDENTIAL_SCRIPT, ARCHIVE_SCRIPT, COMMIT_SCRIPT, LIST_CREDENTIALS_SCRIPT,
-        LIST_IN_EVENT_SCRIPT, LOG_SCRIPT, OPEN_ROUND_SCRIPT, PUT_ROUND_SCRIPT, REPAIR_SCRIPT,
-        REPLACE_CREDENTIAL_SCRIPT,
+        ADD_CREDENTIAL_SCRIPT, ADD_SIGNAL_SCRIPT, ARCHIVE_SCRIPT, COMMIT_SCRIPT,
+        LIST_CREDENTIALS_SCRIPT, LIST_IN_EVENT_SCRIPT, LOG_SCRIPT, OPEN_ROUND_SCRIPT,
+        PUT_ROUND_SCRIPT, REPAIR_SCRIPT, REPLACE_CREDENTIAL_SCRIPT,
     },
     urls::{ClusterUrl, SentinelUrl},
 };
@@ -66,6 +67,7 @@ pub struct RedisStore {
     add_credential: Script,
     replace_credential: Script,
     list_credentials: Script,
+    add_signal: Script,
     keys: Keys,
 }
 
@@ -106,6 +108,7 @@ impl RedisStore {
             add_credential: Script::new(ADD_CREDENTIAL_SCRIPT),
             replace_credential: Script::new(REPLACE_CREDENTIAL_SCRIPT),
             list_credentials: Script::new(LIST_CREDENTIALS_SCRIPT),
+            add_signal: Script::new(ADD_SIGNAL_SCRIPT),
             keys: Keys::new(&config.key_prefix),
         })
     }

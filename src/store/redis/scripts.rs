@@ -60,3 +60,7 @@ pub(super) const REPLACE_CREDENTIAL_SCRIPT: &str = include_str!("replace_credent
 
 /// A page of credentials' records in the order of their ids.
 pub(super) const LIST_CREDENTIALS_SCRIPT: &str = include_str!("list_credentials.lua");
+
+/// Appends a game's fair-play signal unless it repeats the latest or the
+/// game holds as many as it may (see the script's header).
+pub(super) const ADD_SIGNAL_SCRIPT: &str = include_str!("add_signal.lua");

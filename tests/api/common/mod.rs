@@ -386,6 +386,21 @@ impl SeatCommand for proto::ClaimDrawRequest {
     }
 }
 
+/// A signal's reply says whether it was recorded.
+impl SeatCommand for proto::ReportClientSignalRequest {
+    type Reply = proto::ReportClientSignalResponse;
+
+    async fn send(
+        client: &mut Client,
+        request: Request<Self>,
+    ) -> Result<proto::ReportClientSignalResponse, Status> {
+        client
+            .report_client_signal(request)
+            .await
+            .map(tonic::Response::into_inner)
+    }
+}
+
 /// Sends `command` for the seat holding `token`, e.g.
 /// `seat(&mut client, &game.white, resign(&game.id))`.
 pub async fn seat<C: SeatCommand>(
@@ -405,6 +420,7 @@ pub fn make_move(game_id: &str, ply: i32, mv: &str) -> proto::MakeMoveRequest {
         offer_draw: false,
         lag_millis: 0,
         reply_view: 0,
+        client_move_millis: None,
     }
 }
 
