@@ -2,6 +2,7 @@
 
 import { randomUUID } from "node:crypto";
 import { type MessageInitShape, create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type CallOptions, type Client, type Interceptor, type Transport, createClient } from "@connectrpc/connect";
 import { Http2SessionManager, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { ArbiterError, Code } from "./errors.js";
@@ -10,7 +11,10 @@ import { GameWatch, type GameWatchOptions } from "./watch.js";
 import {
   AdminService,
   ArbiterService,
+  type ClientSignalKind,
   type Color,
+  type ExportFairPlayResponse,
+  type ReportClientSignalResponse,
   CreateGameRequestSchema,
   type BoardStatus,
   type CreateRoundResponse,
@@ -250,13 +254,16 @@ export class ArbiterClient {
    * and decide again. `lagMillis` is the network lag the platform measured for
    * the move (0 to 60000), credited back within the mover's quota in a game
    * created with `lagCompensation` and ignored in any other.
+   * `clientMoveMillis` is the move's thinking time as the player's client
+   * measured it, kept in the fair-play record of a game created with
+   * `recordFairPlay` (never used for the clock).
    */
   async makeMove(
     gameId: string,
     token: string,
     move: MoveLike,
     ply: number,
-    options: { offerDraw?: boolean; lagMillis?: number } = {},
+    options: { offerDraw?: boolean; lagMillis?: number; clientMoveMillis?: number } = {},
   ): Promise<ActionResult> {
     const request = {
       gameId,
@@ -264,8 +271,40 @@ export class ArbiterClient {
       ply,
       offerDraw: options.offerDraw ?? false,
       lagMillis: options.lagMillis ?? 0,
+      ...(options.clientMoveMillis === undefined ? {} : { clientMoveMillis: options.clientMoveMillis }),
     };
     return result(await this.unary((o) => this.arbiter.makeMove(request, o), bearer(token)));
+  }
+
+  /**
+   * Records a signal from the seat's client (`ClientSignalKind.DISCONNECTED`,
+   * `RECONNECTED`, `FOCUS_LOST`, `FOCUS_REGAINED`) in the game's fair-play
+   * record, with the client's time if given. The game itself is unchanged. A
+   * repeat of the latest signal is recorded once (`recorded` is false), so a
+   * retry is safe.
+   */
+  async reportClientSignal(
+    gameId: string,
+    token: string,
+    kind: ClientSignalKind,
+    options: { clientTime?: Date } = {},
+  ): Promise<ReportClientSignalResponse> {
+    const request = {
+      gameId,
+      kind,
+      ...(options.clientTime === undefined ? {} : { clientTime: timestampFromDate(options.clientTime) }),
+    };
+    return this.unary((o) => this.arbiter.reportClientSignal(request, o), bearer(token));
+  }
+
+  /**
+   * The game's fair-play record: `json` (docs/schemas/fair-play-v1.json),
+   * `pgn` with the record in its comments, and each player's summary (`white`,
+   * `black`: time disconnected and out of focus). Needs the admin token, or a
+   * credential of an arbiter or auditor of the game's event.
+   */
+  async exportFairPlay(gameId: string): Promise<ExportFairPlayResponse> {
+    return this.unary((o) => this.admin.exportFairPlay({ gameId }, o), this.adminHeaders);
   }
 
   /** Resigns for the seat of `token`; the opponent wins. */

@@ -131,7 +131,8 @@ pub struct FairPlayRecord {
     pub black: RecordedPlayer,
     /// `pending`, `active`, `finished` or `aborted`.
     pub status: &'static str,
-    /// The result in PGN (`1-0`, `0-1`, `1/2-1/2`, `0-0`), when decided.
+    /// The result in PGN (`1-0`, `0-1`, `1/2-1/2`; `*` for a double
+    /// forfeit), when decided.
     pub result: Option<&'static str>,
     /// Until when open intervals are counted: the game's end, or the
     /// export's time.

@@ -285,12 +285,17 @@ fn movetext(
     wrap(&tokens)
 }
 
-/// A comment holding `commands`, as tokens.
+/// A comment holding `commands`, as tokens: a line may break between
+/// two commands, never inside one.
 fn comment_tokens(commands: &[String]) -> Vec<String> {
-    format!("{{{}}}", commands.join(" "))
-        .split(' ')
-        .map(str::to_owned)
-        .collect()
+    let mut tokens = commands.to_vec();
+    if let Some(first) = tokens.first_mut() {
+        first.insert(0, '{');
+    }
+    if let Some(last) = tokens.last_mut() {
+        last.push('}');
+    }
+    tokens
 }
 
 /// `h:mm:ss` (tenths when under a minute), as the `%clk` command writes it.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import logging
 import uuid
 from dataclasses import dataclass
@@ -229,12 +230,16 @@ class ArbiterClient:
         *,
         offer_draw: bool = False,
         lag_millis: int = 0,
+        client_move_millis: Optional[int] = None,
     ) -> ActionResult:
         """Plays ``move`` (UCI, SAN, or a ``chess.Move``) chosen at ``ply`` for the seat of ``token``.
 
         ``lag_millis`` is the network lag the platform measured for the move
         (0 to 60000), credited back within the mover's quota in a game
         created with ``lag_compensation`` and ignored in any other.
+        ``client_move_millis`` is the move's thinking time as the player's
+        client measured it, kept in the fair-play record of a game created
+        with ``record_fair_play`` (never used for the clock).
 
         ``ply`` is the number of half-moves played when the move was chosen
         (``Game.ply``, or python-chess's ``board.ply()``). After UNAVAILABLE,
@@ -252,8 +257,33 @@ class ArbiterClient:
             offer_draw=offer_draw,
             lag_millis=lag_millis,
         )
+        if client_move_millis is not None:
+            request.client_move_millis = client_move_millis
         response = self._unary(self.arbiter.MakeMove, request, _bearer(token))
         return ActionResult(response.game, tuple(response.events))
+
+    def report_client_signal(
+        self,
+        game_id: str,
+        token: str,
+        kind: pb.ClientSignalKind,
+        *,
+        client_time: Optional[datetime.datetime] = None,
+    ) -> pb.ReportClientSignalResponse:
+        """Records a signal from the seat's client in the game's fair-play record.
+
+        ``kind`` is ``pb.CLIENT_SIGNAL_KIND_DISCONNECTED``, ``_RECONNECTED``,
+        ``_FOCUS_LOST`` or ``_FOCUS_REGAINED``; ``client_time`` is when it
+        happened by the client's clock (an aware datetime). The game itself
+        is unchanged. A repeat of the latest signal is recorded once
+        (``recorded`` is False), so a retry is safe.
+        """
+        request = pb.ReportClientSignalRequest(game_id=game_id, kind=kind)
+        if client_time is not None:
+            request.client_time.FromDatetime(client_time)
+        return self._unary(  # type: ignore[no-any-return]
+            self.arbiter.ReportClientSignal, request, _bearer(token)
+        )
 
     def resign(self, game_id: str, token: str) -> ActionResult:
         """Resigns for the seat of ``token``; the opponent wins."""
@@ -441,6 +471,15 @@ class ArbiterClient:
             self.admin.SetGameResult, request, self._admin_metadata, retry=bool(request.request_id)
         )
         return ActionResult(response.game, tuple(response.events))
+
+    def export_fair_play(self, game_id: str) -> pb.ExportFairPlayResponse:
+        """The game's fair-play record: ``json`` (docs/schemas/fair-play-v1.json), ``pgn``
+        with the record in its comments, and each player's summary (``white``,
+        ``black``: time disconnected and out of focus). Needs the admin token, or a
+        credential of an arbiter or auditor of the game's event."""
+        return self._unary(  # type: ignore[no-any-return]
+            self.admin.ExportFairPlay, pb.ExportFairPlayRequest(game_id=game_id), self._admin_metadata
+        )
 
     def report_connection(self, game_id: str, color: pb.Color, *, connected: bool) -> ActionResult:
         """Reports a player's connection (admin token required): gone from now, or back.

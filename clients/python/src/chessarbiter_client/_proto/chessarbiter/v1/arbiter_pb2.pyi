@@ -65,6 +65,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_CREDENTIAL_NOT_FOUND: _ClassVar[ErrorReason]
     ERROR_REASON_TOO_MANY_CREDENTIALS: _ClassVar[ErrorReason]
     ERROR_REASON_EVENT_NOT_FOUND: _ClassVar[ErrorReason]
+    ERROR_REASON_FAIR_PLAY_NOT_RECORDED: _ClassVar[ErrorReason]
+    ERROR_REASON_FAIR_PLAY_RECORD_FULL: _ClassVar[ErrorReason]
 
 class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -191,6 +193,14 @@ class DrawClaimVerdict(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DRAW_CLAIM_VERDICT_REFUSED: _ClassVar[DrawClaimVerdict]
     DRAW_CLAIM_VERDICT_MOOT: _ClassVar[DrawClaimVerdict]
 
+class ClientSignalKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CLIENT_SIGNAL_KIND_UNSPECIFIED: _ClassVar[ClientSignalKind]
+    CLIENT_SIGNAL_KIND_DISCONNECTED: _ClassVar[ClientSignalKind]
+    CLIENT_SIGNAL_KIND_RECONNECTED: _ClassVar[ClientSignalKind]
+    CLIENT_SIGNAL_KIND_FOCUS_LOST: _ClassVar[ClientSignalKind]
+    CLIENT_SIGNAL_KIND_FOCUS_REGAINED: _ClassVar[ClientSignalKind]
+
 class TieBreakKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     TIE_BREAK_KIND_UNSPECIFIED: _ClassVar[TieBreakKind]
@@ -268,6 +278,8 @@ ERROR_REASON_OUT_OF_SCOPE: ErrorReason
 ERROR_REASON_CREDENTIAL_NOT_FOUND: ErrorReason
 ERROR_REASON_TOO_MANY_CREDENTIALS: ErrorReason
 ERROR_REASON_EVENT_NOT_FOUND: ErrorReason
+ERROR_REASON_FAIR_PLAY_NOT_RECORDED: ErrorReason
+ERROR_REASON_FAIR_PLAY_RECORD_FULL: ErrorReason
 ROLE_UNSPECIFIED: Role
 ROLE_PLATFORM: Role
 ROLE_ARBITER: Role
@@ -345,6 +357,11 @@ DRAW_CLAIM_VERDICT_UNSPECIFIED: DrawClaimVerdict
 DRAW_CLAIM_VERDICT_UPHELD: DrawClaimVerdict
 DRAW_CLAIM_VERDICT_REFUSED: DrawClaimVerdict
 DRAW_CLAIM_VERDICT_MOOT: DrawClaimVerdict
+CLIENT_SIGNAL_KIND_UNSPECIFIED: ClientSignalKind
+CLIENT_SIGNAL_KIND_DISCONNECTED: ClientSignalKind
+CLIENT_SIGNAL_KIND_RECONNECTED: ClientSignalKind
+CLIENT_SIGNAL_KIND_FOCUS_LOST: ClientSignalKind
+CLIENT_SIGNAL_KIND_FOCUS_REGAINED: ClientSignalKind
 TIE_BREAK_KIND_UNSPECIFIED: TieBreakKind
 TIE_BREAK_KIND_DIRECT_ENCOUNTER: TieBreakKind
 TIE_BREAK_KIND_BUCHHOLZ: TieBreakKind
@@ -542,7 +559,7 @@ class GameResult(_message.Message):
     def __init__(self, outcome: _Optional[_Union[Outcome, str]] = ..., termination: _Optional[_Union[Termination, str]] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., needs_review: _Optional[bool] = ..., review_reason: _Optional[str] = ...) -> None: ...
 
 class GameSetup(_message.Message):
-    __slots__ = ("white", "black", "pairing", "variant", "initial_fen", "rules", "timing", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis", "lag_compensation")
+    __slots__ = ("white", "black", "pairing", "variant", "initial_fen", "rules", "timing", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis", "lag_compensation", "record_fair_play")
     WHITE_FIELD_NUMBER: _ClassVar[int]
     BLACK_FIELD_NUMBER: _ClassVar[int]
     PAIRING_FIELD_NUMBER: _ClassVar[int]
@@ -555,6 +572,7 @@ class GameSetup(_message.Message):
     SCORING_FIELD_NUMBER: _ClassVar[int]
     BROADCAST_DELAY_MILLIS_FIELD_NUMBER: _ClassVar[int]
     LAG_COMPENSATION_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FAIR_PLAY_FIELD_NUMBER: _ClassVar[int]
     white: Player
     black: Player
     pairing: Pairing
@@ -567,7 +585,8 @@ class GameSetup(_message.Message):
     scoring: ResolvedScoring
     broadcast_delay_millis: int
     lag_compensation: LagCompensation
-    def __init__(self, white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., timing: _Optional[_Union[Timing, _Mapping]] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[ResolvedScoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ..., lag_compensation: _Optional[_Union[LagCompensation, _Mapping]] = ...) -> None: ...
+    record_fair_play: bool
+    def __init__(self, white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., timing: _Optional[_Union[Timing, _Mapping]] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[ResolvedScoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ..., lag_compensation: _Optional[_Union[LagCompensation, _Mapping]] = ..., record_fair_play: _Optional[bool] = ...) -> None: ...
 
 class MoveRecord(_message.Message):
     __slots__ = ("ply", "uci", "san", "color", "move_time", "time_spent_millis", "clock_millis", "lag_credit_millis")
@@ -848,20 +867,22 @@ class ListMovesResponse(_message.Message):
     def __init__(self, moves: _Optional[_Iterable[_Union[MoveRecord, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class MakeMoveRequest(_message.Message):
-    __slots__ = ("game_id", "move", "ply", "offer_draw", "lag_millis", "reply_view")
+    __slots__ = ("game_id", "move", "ply", "offer_draw", "lag_millis", "reply_view", "client_move_millis")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     PLY_FIELD_NUMBER: _ClassVar[int]
     OFFER_DRAW_FIELD_NUMBER: _ClassVar[int]
     LAG_MILLIS_FIELD_NUMBER: _ClassVar[int]
     REPLY_VIEW_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_MOVE_MILLIS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     move: str
     ply: int
     offer_draw: bool
     lag_millis: int
     reply_view: ReplyView
-    def __init__(self, game_id: _Optional[str] = ..., move: _Optional[str] = ..., ply: _Optional[int] = ..., offer_draw: _Optional[bool] = ..., lag_millis: _Optional[int] = ..., reply_view: _Optional[_Union[ReplyView, str]] = ...) -> None: ...
+    client_move_millis: int
+    def __init__(self, game_id: _Optional[str] = ..., move: _Optional[str] = ..., ply: _Optional[int] = ..., offer_draw: _Optional[bool] = ..., lag_millis: _Optional[int] = ..., reply_view: _Optional[_Union[ReplyView, str]] = ..., client_move_millis: _Optional[int] = ...) -> None: ...
 
 class MakeMoveResponse(_message.Message):
     __slots__ = ("game", "events")
@@ -1010,6 +1031,26 @@ class ReportConnectionResponse(_message.Message):
     game: Game
     events: _containers.RepeatedCompositeFieldContainer[GameEvent]
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class ReportClientSignalRequest(_message.Message):
+    __slots__ = ("game_id", "kind", "client_time")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    kind: ClientSignalKind
+    client_time: _timestamp_pb2.Timestamp
+    def __init__(self, game_id: _Optional[str] = ..., kind: _Optional[_Union[ClientSignalKind, str]] = ..., client_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ReportClientSignalResponse(_message.Message):
+    __slots__ = ("recorded", "received_time", "signals_recorded")
+    RECORDED_FIELD_NUMBER: _ClassVar[int]
+    RECEIVED_TIME_FIELD_NUMBER: _ClassVar[int]
+    SIGNALS_RECORDED_FIELD_NUMBER: _ClassVar[int]
+    recorded: bool
+    received_time: _timestamp_pb2.Timestamp
+    signals_recorded: int
+    def __init__(self, recorded: _Optional[bool] = ..., received_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., signals_recorded: _Optional[int] = ...) -> None: ...
 
 class WatchGameRequest(_message.Message):
     __slots__ = ("game_id", "after_version", "resume_token")
@@ -1212,7 +1253,7 @@ class WatchEventResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., cursor: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("request_id", "white", "black", "pairing", "variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis", "lag_compensation")
+    __slots__ = ("request_id", "white", "black", "pairing", "variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis", "lag_compensation", "record_fair_play")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     WHITE_FIELD_NUMBER: _ClassVar[int]
     BLACK_FIELD_NUMBER: _ClassVar[int]
@@ -1229,6 +1270,7 @@ class CreateGameRequest(_message.Message):
     SCORING_FIELD_NUMBER: _ClassVar[int]
     BROADCAST_DELAY_MILLIS_FIELD_NUMBER: _ClassVar[int]
     LAG_COMPENSATION_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FAIR_PLAY_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     white: Player
     black: Player
@@ -1245,7 +1287,8 @@ class CreateGameRequest(_message.Message):
     scoring: Scoring
     broadcast_delay_millis: int
     lag_compensation: LagCompensation
-    def __init__(self, request_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., chess960_position: _Optional[int] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., black_time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[Scoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ..., lag_compensation: _Optional[_Union[LagCompensation, _Mapping]] = ...) -> None: ...
+    record_fair_play: bool
+    def __init__(self, request_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., pairing: _Optional[_Union[Pairing, _Mapping]] = ..., variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., chess960_position: _Optional[int] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., black_time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[Scoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ..., lag_compensation: _Optional[_Union[LagCompensation, _Mapping]] = ..., record_fair_play: _Optional[bool] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game", "white_token", "black_token")
@@ -1347,6 +1390,40 @@ class SetGameResultResponse(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[GameEvent]
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
+class ExportFairPlayRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class FairPlaySummary(_message.Message):
+    __slots__ = ("disconnections", "disconnected_millis", "disconnected_now", "focus_losses", "unfocused_millis", "unfocused_moves")
+    DISCONNECTIONS_FIELD_NUMBER: _ClassVar[int]
+    DISCONNECTED_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    DISCONNECTED_NOW_FIELD_NUMBER: _ClassVar[int]
+    FOCUS_LOSSES_FIELD_NUMBER: _ClassVar[int]
+    UNFOCUSED_MILLIS_FIELD_NUMBER: _ClassVar[int]
+    UNFOCUSED_MOVES_FIELD_NUMBER: _ClassVar[int]
+    disconnections: int
+    disconnected_millis: int
+    disconnected_now: bool
+    focus_losses: int
+    unfocused_millis: int
+    unfocused_moves: int
+    def __init__(self, disconnections: _Optional[int] = ..., disconnected_millis: _Optional[int] = ..., disconnected_now: _Optional[bool] = ..., focus_losses: _Optional[int] = ..., unfocused_millis: _Optional[int] = ..., unfocused_moves: _Optional[int] = ...) -> None: ...
+
+class ExportFairPlayResponse(_message.Message):
+    __slots__ = ("json", "pgn", "white", "black")
+    JSON_FIELD_NUMBER: _ClassVar[int]
+    PGN_FIELD_NUMBER: _ClassVar[int]
+    WHITE_FIELD_NUMBER: _ClassVar[int]
+    BLACK_FIELD_NUMBER: _ClassVar[int]
+    json: str
+    pgn: str
+    white: FairPlaySummary
+    black: FairPlaySummary
+    def __init__(self, json: _Optional[str] = ..., pgn: _Optional[str] = ..., white: _Optional[_Union[FairPlaySummary, _Mapping]] = ..., black: _Optional[_Union[FairPlaySummary, _Mapping]] = ...) -> None: ...
+
 class InspectGameRequest(_message.Message):
     __slots__ = ("game_id",)
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
@@ -1370,7 +1447,7 @@ class InspectGameResponse(_message.Message):
     def __init__(self, state_json: _Optional[str] = ..., events_json: _Optional[_Iterable[str]] = ..., state_bytes: _Optional[int] = ..., archived_through: _Optional[int] = ..., archive_bytes: _Optional[int] = ..., log_bytes: _Optional[int] = ...) -> None: ...
 
 class RoundSettings(_message.Message):
-    __slots__ = ("variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis", "lag_compensation")
+    __slots__ = ("variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis", "lag_compensation", "record_fair_play")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     INITIAL_FEN_FIELD_NUMBER: _ClassVar[int]
     CHESS960_POSITION_FIELD_NUMBER: _ClassVar[int]
@@ -1383,6 +1460,7 @@ class RoundSettings(_message.Message):
     SCORING_FIELD_NUMBER: _ClassVar[int]
     BROADCAST_DELAY_MILLIS_FIELD_NUMBER: _ClassVar[int]
     LAG_COMPENSATION_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FAIR_PLAY_FIELD_NUMBER: _ClassVar[int]
     variant: Variant
     initial_fen: str
     chess960_position: int
@@ -1395,7 +1473,8 @@ class RoundSettings(_message.Message):
     scoring: Scoring
     broadcast_delay_millis: int
     lag_compensation: LagCompensation
-    def __init__(self, variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., chess960_position: _Optional[int] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., black_time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[Scoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ..., lag_compensation: _Optional[_Union[LagCompensation, _Mapping]] = ...) -> None: ...
+    record_fair_play: bool
+    def __init__(self, variant: _Optional[_Union[Variant, str]] = ..., initial_fen: _Optional[str] = ..., chess960_position: _Optional[int] = ..., rules: _Optional[_Union[GameRules, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., black_time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., clock_starts_after_first_moves: _Optional[bool] = ..., scheduled_start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., default_time_millis: _Optional[int] = ..., scoring: _Optional[_Union[Scoring, _Mapping]] = ..., broadcast_delay_millis: _Optional[int] = ..., lag_compensation: _Optional[_Union[LagCompensation, _Mapping]] = ..., record_fair_play: _Optional[bool] = ...) -> None: ...
 
 class BoardOverrides(_message.Message):
     __slots__ = ("initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "scoring")

@@ -114,6 +114,11 @@ class ArbiterServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ClaimVictoryRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ClaimVictoryResponse.FromString,
                 _registered_method=True)
+        self.ReportClientSignal = channel.unary_unary(
+                '/chessarbiter.v1.ArbiterService/ReportClientSignal',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ReportClientSignalRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ReportClientSignalResponse.FromString,
+                _registered_method=True)
         self.WatchGame = channel.unary_stream(
                 '/chessarbiter.v1.ArbiterService/WatchGame',
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.WatchGameRequest.SerializeToString,
@@ -303,6 +308,27 @@ class ArbiterServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReportClientSignal(self, request, context):
+        """Records a signal from the seat's client in the game's fair-play record
+        (a game created with record_fair_play): the connection lost or back,
+        the game's window out of focus or in again, with the client's time if
+        it gives one; the server adds its own. The platform relays them with
+        the seat's token, so a seat reaches its own game's record only. A
+        signal never changes the game or a ruling (the platform's
+        ReportConnection is what rules on a player gone); arbiters read the
+        record with AdminService.ExportFairPlay. A repeat of the latest signal
+        (the same seat, kind and client time: a retry) is recorded once; a
+        record holds at most 1000 signals. Seat writes are rate-limited as
+        moves are.
+
+        Errors: INVALID_FIELD, MISSING_TOKEN, NOT_A_SEAT, GAME_NOT_FOUND,
+        GAME_OVER, GAME_ABORTED, FAIR_PLAY_NOT_RECORDED, FAIR_PLAY_RECORD_FULL,
+        RATE_LIMITED (retry later), STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def WatchGame(self, request, context):
         """Streams a game's events, resumable from any version already seen.
 
@@ -424,6 +450,11 @@ def add_ArbiterServiceServicer_to_server(servicer, server):
                     servicer.ClaimVictory,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ClaimVictoryRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ClaimVictoryResponse.SerializeToString,
+            ),
+            'ReportClientSignal': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReportClientSignal,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ReportClientSignalRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ReportClientSignalResponse.SerializeToString,
             ),
             'WatchGame': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchGame,
@@ -789,6 +820,33 @@ class ArbiterService:
             _registered_method=True)
 
     @staticmethod
+    def ReportClientSignal(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.ArbiterService/ReportClientSignal',
+            chessarbiter_dot_v1_dot_arbiter__pb2.ReportClientSignalRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.ReportClientSignalResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def WatchGame(request,
             target,
             options=(),
@@ -1048,6 +1106,11 @@ class AdminServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesResponse.FromString,
                 _registered_method=True)
+        self.ExportFairPlay = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/ExportFairPlay',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportFairPlayRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportFairPlayResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -1274,6 +1337,25 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExportFairPlay(self, request, context):
+        """A game's fair-play record (a game created with record_fair_play), for
+        the people who review fair play: every move with the server's receipt
+        time, the clock's thinking time, the lag and the client's move time
+        the platform reported; every client signal; and per player the time
+        disconnected and out of focus. As a JSON document (schema
+        docs/schemas/fair-play-v1.json) and as PGN with the record in its
+        comments (`[%emt]` and the commands docs/fair-play.md lists). Allowed
+        to those who may inspect the game's event (platform, its arbiters,
+        auditors).
+
+        Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, ROLE_NOT_PERMITTED,
+        OUT_OF_SCOPE, GAME_NOT_FOUND, FAIR_PLAY_NOT_RECORDED,
+        STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -1351,6 +1433,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.ListAuditEntries,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesResponse.SerializeToString,
+            ),
+            'ExportFairPlay': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportFairPlay,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportFairPlayRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportFairPlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1771,6 +1858,33 @@ class AdminService:
             '/chessarbiter.v1.AdminService/ListAuditEntries',
             chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesRequest.SerializeToString,
             chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportFairPlay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/ExportFairPlay',
+            chessarbiter_dot_v1_dot_arbiter__pb2.ExportFairPlayRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.ExportFairPlayResponse.FromString,
             options,
             channel_credentials,
             insecure,
