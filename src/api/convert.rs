@@ -199,7 +199,7 @@ pub fn fair_play_summary(
     side: &crate::domain::tournament::fair_play_export::SideSummary,
 ) -> proto::FairPlaySummary {
     let count = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
-    let ms = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let ms = |n: u64| i32::try_from(n).unwrap_or(i32::MAX);
     proto::FairPlaySummary {
         disconnections: count(side.disconnections),
         disconnected_millis: ms(side.disconnected_ms),
