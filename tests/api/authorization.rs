@@ -258,7 +258,11 @@ impl Rpc {
                 event_id,
                 ..Default::default()
             })),
-            Rpc::CreateGame => unary!(admin.create_game(create_request("", ""))),
+            // A game of the event (round 3, apart from the others).
+            Rpc::CreateGame => unary!(admin.create_game(proto::CreateGameRequest {
+                pairing: Some(pairing(event, 3, 1)),
+                ..create_request("", "")
+            })),
             Rpc::AdjustClock => unary!(admin.adjust_clock(proto::AdjustClockRequest {
                 game_id,
                 reason,
@@ -486,7 +490,189 @@ async fn every_rpc_admits_exactly_its_callers(backend: Backend) {
     }
 }
 
-on_every_backend!(every_rpc_admits_exactly_its_callers);
+/// What an RPC asks of a named credential, as docs/security.md's matrix
+/// states it (written out here, apart from the server's own table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Asks {
+    /// A read anyone may make (a credential may only lift the delay).
+    Public,
+    /// A seat's token, which no credential is.
+    Seat,
+    Organise,
+    Intervene,
+    Inspect,
+    ReadRounds,
+    ManageCredentials,
+    ReadCredentials,
+}
+
+impl Rpc {
+    fn asks(self) -> Asks {
+        match self {
+            Rpc::CreateGame | Rpc::CreateRound | Rpc::StartRound | Rpc::ImportPairings => {
+                Asks::Organise
+            }
+            Rpc::AdjustClock
+            | Rpc::PauseClock
+            | Rpc::ResumeClock
+            | Rpc::SetGameResult
+            | Rpc::ReportConnection => Asks::Intervene,
+            Rpc::InspectGame | Rpc::ListAuditEntries | Rpc::ExportFairPlay => Asks::Inspect,
+            Rpc::GetRound => Asks::ReadRounds,
+            Rpc::CreateCredential | Rpc::RevokeCredential => Asks::ManageCredentials,
+            Rpc::ListCredentials => Asks::ReadCredentials,
+            rpc => match rpc.needs() {
+                Needs::Seat => Asks::Seat,
+                _ => Asks::Public,
+            },
+        }
+    }
+}
+
+/// The named credentials of the role matrix: each role, confined to the
+/// game's event (in) or to another (out), and the auditor of every event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Holder {
+    Platform,
+    ArbiterIn,
+    ArbiterOut,
+    FeedReaderIn,
+    FeedReaderOut,
+    AuditorIn,
+    AuditorOut,
+    AuditorOfAll,
+}
+
+impl Holder {
+    const ALL: [Holder; 8] = [
+        Holder::Platform,
+        Holder::ArbiterIn,
+        Holder::ArbiterOut,
+        Holder::FeedReaderIn,
+        Holder::FeedReaderOut,
+        Holder::AuditorIn,
+        Holder::AuditorOut,
+        Holder::AuditorOfAll,
+    ];
+
+    /// The credential's role and event.
+    fn grant(self, inside: &str, outside: &str) -> (proto::Role, String) {
+        let (role, event) = match self {
+            Holder::Platform => (proto::Role::Platform, ""),
+            Holder::ArbiterIn => (proto::Role::Arbiter, inside),
+            Holder::ArbiterOut => (proto::Role::Arbiter, outside),
+            Holder::FeedReaderIn => (proto::Role::FeedReader, inside),
+            Holder::FeedReaderOut => (proto::Role::FeedReader, outside),
+            Holder::AuditorIn => (proto::Role::Auditor, inside),
+            Holder::AuditorOut => (proto::Role::Auditor, outside),
+            Holder::AuditorOfAll => (proto::Role::Auditor, ""),
+        };
+        (role, event.to_owned())
+    }
+
+    /// The refusal's reason for a call asking `asks`; `None`: admitted.
+    fn refusal(self, asks: Asks) -> Option<&'static str> {
+        const ROLE: Option<&str> = Some("ROLE_NOT_PERMITTED");
+        const SCOPE: Option<&str> = Some("OUT_OF_SCOPE");
+        match (asks, self) {
+            (Asks::Public, _) => None,
+            (Asks::Seat, _) => Some("NOT_A_SEAT"),
+            (_, Holder::Platform) => None,
+            (Asks::Organise | Asks::Intervene, Holder::ArbiterIn) => None,
+            (Asks::Organise | Asks::Intervene, Holder::ArbiterOut) => SCOPE,
+            (Asks::Organise | Asks::Intervene, _) => ROLE,
+            (
+                Asks::Inspect | Asks::ReadRounds,
+                Holder::ArbiterIn | Holder::AuditorIn | Holder::AuditorOfAll,
+            ) => None,
+            (Asks::Inspect | Asks::ReadRounds, Holder::ArbiterOut | Holder::AuditorOut) => SCOPE,
+            (Asks::Inspect | Asks::ReadRounds, _) => ROLE,
+            (Asks::ManageCredentials, _) => ROLE,
+            (Asks::ReadCredentials, Holder::AuditorOfAll) => None,
+            (Asks::ReadCredentials, Holder::AuditorIn | Holder::AuditorOut) => SCOPE,
+            (Asks::ReadCredentials, _) => ROLE,
+        }
+    }
+}
+
+/// Every RPC × every role × in its scope or out of it: admitted, or
+/// refused with PERMISSION_DENIED and the reason the matrix gives, and a
+/// refused call changes nothing.
+async fn every_rpc_admits_exactly_the_roles_its_action_allows(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin = app.admin_client().await;
+    let mut client = app.client().await;
+    let (inside, outside) = ("roles-in", "roles-out");
+    let timed = |event: &str, board: i32| {
+        let mut request = create_request("", "");
+        request.pairing = Some(pairing(event, 1, board));
+        request.time_control = Some(proto::TimeControl {
+            periods: vec![crate::common::period(600_000, 0, 0, 0)],
+            ..Default::default()
+        });
+        request
+    };
+    let game = create(&mut admin, timed(inside, 1))
+        .await
+        .expect("the game");
+    create(&mut admin, timed(outside, 1))
+        .await
+        .expect("a game of the other event");
+    let mut tokens = Vec::new();
+    for holder in Holder::ALL {
+        let (role, event_id) = holder.grant(inside, outside);
+        let created = admin
+            .create_credential(crate::common::admin(proto::CreateCredentialRequest {
+                name: format!("{holder:?}"),
+                role: role.into(),
+                event_id,
+                ..Default::default()
+            }))
+            .await
+            .unwrap_or_else(|status| panic!("{holder:?}: {status:?}"))
+            .into_inner();
+        tokens.push((holder, created.token));
+    }
+    let before = get(&mut client, &game.id).await;
+    let unclocked = |mut game: proto::Game| {
+        game.clock = None;
+        game
+    };
+    // The refusals first, while the game stands as created; then the
+    // calls admitted, whose effects later ones may meet.
+    for refusals in [true, false] {
+        for rpc in Rpc::ALL {
+            for (holder, token) in &tokens {
+                let expected = holder.refusal(rpc.asks());
+                if expected.is_some() != refusals {
+                    continue;
+                }
+                let with = format!("{holder:?}");
+                let result = rpc
+                    .call(&app, &game.id, inside, Credential::Token(token))
+                    .await;
+                match expected {
+                    Some(why) => {
+                        assert_refused(rpc, result, Code::PermissionDenied, why, &with);
+                    }
+                    None => assert_admitted(rpc, result, &with),
+                }
+            }
+        }
+        if refusals {
+            assert_eq!(
+                unclocked(get(&mut client, &game.id).await),
+                unclocked(before.clone()),
+                "a refused call changed the game"
+            );
+        }
+    }
+}
+
+on_every_backend!(
+    every_rpc_admits_exactly_its_callers,
+    every_rpc_admits_exactly_the_roles_its_action_allows,
+);
 
 /// Open mode (no admin token, the embedded quick start): anyone creates
 /// games, nobody intervenes as the arbiter, seats and reads are as ever.
