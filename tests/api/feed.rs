@@ -627,7 +627,76 @@ async fn a_delayed_move_shows_only_once_its_delay_has_passed(backend: Backend) {
     }
 }
 
+/// A feed reader's credential reads its event's URLs live, and nothing
+/// else (another event's reader, and a game's own URL, get the public's
+/// delayed view); a revoked or forged credential is answered 401.
+async fn a_feed_readers_credential_reads_its_event_live(backend: Backend) {
+    let (app, port) = spawn(backend).await;
+    let mut client = app.client().await;
+    let mut admin_client = app.admin_client().await;
+    let delayed = game(&app, 1, 1, 600_000).await;
+    seat(&mut client, &delayed.white, make_move(&delayed.id, 0, "d4"))
+        .await
+        .expect("d4");
+    let mut other = create_request("", "");
+    other.pairing = Some(pairing("Another Open", 1, 1));
+    create(&mut admin_client, other)
+        .await
+        .expect("another event");
+    let mut reader_of = async |event: &str, name: &str| {
+        admin_client
+            .create_credential(common::admin(proto::CreateCredentialRequest {
+                name: name.to_owned(),
+                role: proto::Role::FeedReader.into(),
+                event_id: event.to_owned(),
+                ..Default::default()
+            }))
+            .await
+            .expect("a feed reader")
+            .into_inner()
+    };
+    let relay = reader_of(EVENT, "Relay").await;
+    let elsewhere = reader_of("Another Open", "Other relay").await;
+    let bearer = |token: &str| format!("Authorization: Bearer {token}\r\n");
+    let round_path = format!("/events/{EVENT_PATH}/rounds/1/games.pgn");
+    let game_path = format!("/games/{}.pgn", delayed.id);
+    let body_of = async |path: &str, token: &str| {
+        let (code, head, body) = get_with(port, path, &bearer(token)).await;
+        (code, head, String::from_utf8(body).expect("UTF-8"))
+    };
+    let (code, head, live) = body_of(&round_path, &relay.token).await;
+    assert_eq!(code, 200);
+    assert!(
+        live.contains("1. d4"),
+        "the relay reads its event live: {live}"
+    );
+    assert_eq!(header(&head, "cache-control"), Some("private, no-store"));
+    let (code, _, delayed_view) = body_of(&round_path, &elsewhere.token).await;
+    assert_eq!(code, 200);
+    assert!(!delayed_view.contains("1. d4"), "{delayed_view}");
+    let (code, _, own_url) = body_of(&game_path, &relay.token).await;
+    assert_eq!(code, 200);
+    assert!(!own_url.contains("1. d4"), "{own_url}");
+    // Revoked: answered 401 from the next poll on, on every URL.
+    admin_client
+        .revoke_credential(common::admin(proto::RevokeCredentialRequest {
+            credential_id: relay.credential.expect("its record").credential_id,
+            reason: "the broadcast ended".to_owned(),
+        }))
+        .await
+        .expect("revoked");
+    for path in [&round_path, &game_path] {
+        let (code, _, body) = body_of(path, &relay.token).await;
+        assert_eq!(code, 401, "{path}: {body}");
+        assert!(!body.contains("1. d4"));
+    }
+    let forged = format!("cred.{}.not-its-secret", "0".repeat(20));
+    let (code, _, body) = body_of(&round_path, &forged).await;
+    assert_eq!(code, 401, "{body}");
+}
+
 on_every_backend!(
+    a_feed_readers_credential_reads_its_event_live,
     a_delayed_move_shows_only_once_its_delay_has_passed,
     the_whole_event_is_sent_round_after_round,
     a_players_details_are_checked,
