@@ -355,16 +355,20 @@ impl AdminService for ArbiterApi {
         let _admitted = self.admit_request()?;
         let by = self.principal(&request, Action::Inspect).await?;
         let req = request.get_ref();
-        let event_id = request::event_id(&req.event_id)?;
-        by.authorize(Action::Inspect, Some(&event_id))
+        // No event: the platform's own log.
+        let event_id = match req.event_id.as_str() {
+            "" => None,
+            raw => Some(request::event_id(raw)?),
+        };
+        by.authorize(Action::Inspect, event_id.as_ref())
             .map_err(|denial| status::denied(&denial))?;
         let filter = audit::filter(req)?;
         let size = request::page_size(req.page_size, PAGE, PAGE)?;
-        let query = audit::query(&event_id, &filter);
+        let query = audit::query(event_id.as_ref(), &filter);
         let cursor = audit::page_start(&query, &req.page_token)?;
         let page = self
             .arbiter
-            .audit_log(&event_id, &filter, &cursor, size)
+            .audit_log(event_id.as_ref(), &filter, &cursor, size)
             .await?;
         Ok(Response::new(audit::page(&query, &page)))
     }

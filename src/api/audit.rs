@@ -51,10 +51,11 @@ pub fn filter(req: &proto::ListAuditEntriesRequest) -> Result<AuditFilter, Statu
 
 /// What a page token of `ListAuditEntries` is bound to: the event and
 /// the filter, so that a token is refused with another query.
-pub fn query(event_id: &EventId, filter: &AuditFilter) -> String {
+pub fn query(event_id: Option<&EventId>, filter: &AuditFilter) -> String {
     let kinds: Vec<&str> = filter.kinds.iter().map(|kind| kind_name(*kind)).collect();
     format!(
-        "audit\n{event_id}\n{}\n{}\n{}",
+        "audit\n{}\n{}\n{}\n{}",
+        event_id.map_or("", |event| event.as_str()),
         filter.game.as_ref().map_or("", |game| game.as_str()),
         filter.principal.as_deref().unwrap_or(""),
         kinds.join(",")
@@ -81,20 +82,40 @@ pub fn page(query: &str, page: &AuditPage) -> proto::ListAuditEntriesResponse {
     }
 }
 
-/// One act as the API shows it (`None` for an event that is not an act,
+/// One entry as the API shows it (`None` for an event that is not an act,
 /// which the arbiter never lists).
 fn entry(entry: &AuditEntry) -> Option<proto::AuditEntry> {
-    let event = &entry.event;
+    let (game, event) = match entry {
+        AuditEntry::Act { game, event } => (game, event),
+        AuditEntry::Credential(change) => {
+            return Some(proto::AuditEntry {
+                game_id: String::new(),
+                version: 0,
+                time: Some(convert::timestamp(change.at())),
+                kind: proto_kind(change.audit_kind()).into(),
+                principal: change.by().to_owned(),
+                request_id: change.request.clone().unwrap_or_default(),
+                reason: change.reason().unwrap_or_default().to_owned(),
+                event: None,
+                // As it stood right after the change.
+                credential: Some(super::credentials::credential(
+                    &change.credential,
+                    change.at(),
+                )),
+            });
+        }
+    };
     let facts = event.audit()?;
     Some(proto::AuditEntry {
-        game_id: entry.game.as_str().to_owned(),
+        credential: None,
+        game_id: game.as_str().to_owned(),
         version: i32::try_from(event.version).unwrap_or(i32::MAX),
         time: Some(convert::timestamp(event.at)),
         kind: proto_kind(facts.kind).into(),
         principal: facts.by.unwrap_or_default().to_owned(),
         request_id: event.request.clone().unwrap_or_default(),
         reason: facts.reason.unwrap_or_default().to_owned(),
-        event: Some(convert::game_event(entry.game.as_str(), event)),
+        event: Some(convert::game_event(game.as_str(), event)),
     })
 }
 
@@ -114,6 +135,8 @@ fn proto_kind(kind: AuditKind) -> proto::AuditKind {
         AuditKind::ClockResumed => proto::AuditKind::ClockResumed,
         AuditKind::ResultSet => proto::AuditKind::ResultSet,
         AuditKind::ConnectionReported => proto::AuditKind::ConnectionReported,
+        AuditKind::CredentialCreated => proto::AuditKind::CredentialCreated,
+        AuditKind::CredentialRevoked => proto::AuditKind::CredentialRevoked,
     }
 }
 

@@ -11,12 +11,12 @@ use crate::{
     domain::{
         ArbiterReason, EventId, RequestId, Timestamp,
         access::{
-            Action, Credential, CredentialId, CredentialState, CredentialToken, MAX_CREDENTIALS,
-            Principal, PrincipalName, Revocation, Role,
+            Action, ChangeKind, Credential, CredentialChange, CredentialId, CredentialState,
+            CredentialToken, MAX_CREDENTIALS, Principal, PrincipalName, Revocation, Role,
         },
         stored::credential_record,
     },
-    store::CredentialAdded,
+    store::{CredentialAdded, CredentialLogEntry},
 };
 
 /// What a credential is to be.
@@ -95,9 +95,19 @@ impl Arbiter {
             revoked: None,
         };
         let record = credential_record::encode_credential(&credential).map_err(corrupt)?;
+        let change = credential_record::encode_change(&CredentialChange {
+            kind: ChangeKind::Created,
+            request: request_id.map(|key| key.as_str().to_owned()),
+            credential: credential.clone(),
+        })
+        .map_err(corrupt)?;
+        let logged = CredentialLogEntry {
+            event: credential.event.as_ref(),
+            entry: &change,
+        };
         match self
             .store
-            .add_credential(&credential.id, &record, MAX_CREDENTIALS)
+            .add_credential(&credential.id, &record, MAX_CREDENTIALS, logged)
             .await?
         {
             CredentialAdded::Added => {
@@ -150,7 +160,17 @@ impl Arbiter {
             reason: reason.as_str().to_owned(),
         });
         let record = credential_record::encode_credential(&credential).map_err(corrupt)?;
-        if !self.store.replace_credential(id, &record).await? {
+        let change = credential_record::encode_change(&CredentialChange {
+            kind: ChangeKind::Revoked,
+            request: None,
+            credential: credential.clone(),
+        })
+        .map_err(corrupt)?;
+        let logged = CredentialLogEntry {
+            event: credential.event.as_ref(),
+            entry: &change,
+        };
+        if !self.store.replace_credential(id, &record, logged).await? {
             return Err(ArbiterError::CredentialNotFound(id.clone()));
         }
         tracing::info!(credential_id = %id, by = %by.name, "credential revoked");

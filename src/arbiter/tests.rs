@@ -11,10 +11,10 @@ use crate::{
         StartPosition, Variant, access::CredentialId,
     },
     store::{
-        ChangeFeed, ChangeFeeds, CredentialAdded, Credentials, Deadlines, EventIndex, EventLog,
-        EventPosition, FeedEntry, FeedPosition, GameLog, Listing, LogRead, MemoryStore,
-        RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive, StoredRound,
-        StoredState,
+        ChangeFeed, ChangeFeeds, CredentialAdded, CredentialLogEntry, Credentials, Deadlines,
+        EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog, Listing, LogRead,
+        MemoryStore, RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive,
+        StoredRound, StoredState,
     },
 };
 
@@ -168,9 +168,10 @@ impl Credentials for RecordingStore {
         id: &CredentialId,
         record: &[u8],
         max: usize,
+        change: CredentialLogEntry<'_>,
     ) -> Result<CredentialAdded, StoreError> {
         self.record("add_credential");
-        self.inner.add_credential(id, record, max).await
+        self.inner.add_credential(id, record, max, change).await
     }
 
     async fn credential(
@@ -185,9 +186,10 @@ impl Credentials for RecordingStore {
         &self,
         id: &CredentialId,
         record: &[u8],
+        change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError> {
         self.record("replace_credential");
-        self.inner.replace_credential(id, record).await
+        self.inner.replace_credential(id, record, change).await
     }
 
     async fn credentials(
@@ -197,6 +199,16 @@ impl Credentials for RecordingStore {
     ) -> Result<Vec<(CredentialId, Vec<u8>)>, StoreError> {
         self.record("credentials");
         self.inner.credentials(after, limit).await
+    }
+
+    async fn credential_log(
+        &self,
+        event: Option<&EventId>,
+        after: FeedPosition,
+        limit: usize,
+    ) -> Result<Vec<(FeedPosition, Vec<u8>)>, StoreError> {
+        self.record("credential_log");
+        self.inner.credential_log(event, after, limit).await
     }
 }
 

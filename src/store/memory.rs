@@ -10,10 +10,10 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use super::{
-    Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials,
-    Deadlines, EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog, Listing,
-    LogRead, RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive, StoredEvent,
-    StoredRound, StoredState,
+    Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, CredentialLogEntry,
+    Credentials, Deadlines, EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog,
+    Listing, LogRead, RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive,
+    StoredEvent, StoredRound, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp, access::CredentialId};
 
@@ -62,6 +62,22 @@ struct Games {
     feeds: HashMap<(EventLog, EventId), Vec<(GameId, u64)>>,
 }
 
+/// The credentials' records and the logs of their changes.
+#[derive(Default)]
+struct CredentialStore {
+    records: BTreeMap<CredentialId, Vec<u8>>,
+    logs: HashMap<Option<EventId>, Vec<Vec<u8>>>,
+}
+
+impl CredentialStore {
+    fn log(&mut self, change: CredentialLogEntry<'_>) {
+        self.logs
+            .entry(change.event.cloned())
+            .or_default()
+            .push(change.entry.to_vec());
+    }
+}
+
 /// Announcements a feed may fall behind by before it reports a gap.
 const ANNOUNCEMENTS: usize = 4096;
 
@@ -77,8 +93,9 @@ pub struct MemoryStore {
     in_creation: Arc<Mutex<HashMap<EventId, BTreeSet<u32>>>>,
     /// Announces every commit.
     changes: broadcast::Sender<Change>,
-    /// The credentials' records, by id.
-    credentials: Arc<Mutex<BTreeMap<CredentialId, Vec<u8>>>>,
+    /// The credentials' records, by id, and the logs of their changes, by
+    /// event (`None`: the platform's), written under the records' lock.
+    credentials: Arc<Mutex<CredentialStore>>,
     /// Each game's fair-play signals, in the order added.
     signals: Arc<Mutex<HashMap<GameId, Vec<Vec<u8>>>>>,
 }
@@ -116,6 +133,14 @@ impl MemoryStore {
     /// An empty store.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    fn credentials(&self) -> MutexGuard<'_, CredentialStore> {
+        // Every mutation of the records and logs is a single step, so a
+        // poisoned lock is safe to keep using.
+        self.credentials
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn lock(&self) -> MutexGuard<'_, Games> {
@@ -577,18 +602,17 @@ impl Credentials for MemoryStore {
         id: &CredentialId,
         record: &[u8],
         max: usize,
+        change: CredentialLogEntry<'_>,
     ) -> Result<CredentialAdded, StoreError> {
-        let mut credentials = self
-            .credentials
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(existing) = credentials.get(id) {
+        let mut credentials = self.credentials();
+        if let Some(existing) = credentials.records.get(id) {
             return Ok(CredentialAdded::Exists(existing.clone()));
         }
-        if credentials.len() >= max {
+        if credentials.records.len() >= max {
             return Ok(CredentialAdded::Full);
         }
-        credentials.insert(id.clone(), record.to_vec());
+        credentials.records.insert(id.clone(), record.to_vec());
+        credentials.log(change);
         Ok(CredentialAdded::Added)
     }
 
@@ -596,26 +620,21 @@ impl Credentials for MemoryStore {
         &self,
         id: &CredentialId,
     ) -> Result<(Option<Vec<u8>>, Timestamp), StoreError> {
-        let credentials = self
-            .credentials
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        Ok((credentials.get(id).cloned(), system_now()))
+        Ok((self.credentials().records.get(id).cloned(), system_now()))
     }
 
     async fn replace_credential(
         &self,
         id: &CredentialId,
         record: &[u8],
+        change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError> {
-        let mut credentials = self
-            .credentials
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let Some(stored) = credentials.get_mut(id) else {
+        let mut credentials = self.credentials();
+        let Some(stored) = credentials.records.get_mut(id) else {
             return Ok(false);
         };
         *stored = record.to_vec();
+        credentials.log(change);
         Ok(true)
     }
 
@@ -625,16 +644,43 @@ impl Credentials for MemoryStore {
         limit: usize,
     ) -> Result<Vec<(CredentialId, Vec<u8>)>, StoreError> {
         use std::ops::Bound;
-        let credentials = self
-            .credentials
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let credentials = self.credentials();
         let from = after.map_or(Bound::Unbounded, |after| Bound::Excluded(after.clone()));
         Ok(credentials
+            .records
             .range((from, Bound::Unbounded))
             .take(limit)
             .map(|(id, record)| (id.clone(), record.clone()))
             .collect())
+    }
+
+    async fn credential_log(
+        &self,
+        event: Option<&EventId>,
+        after: FeedPosition,
+        limit: usize,
+    ) -> Result<Vec<(FeedPosition, Vec<u8>)>, StoreError> {
+        // An entry's position is its index plus one, as in the events' feeds.
+        let credentials = self.credentials();
+        let skip = usize::try_from(after.major).unwrap_or(usize::MAX);
+        Ok(credentials
+            .logs
+            .get(&event.cloned())
+            .map(|log| {
+                log.iter()
+                    .enumerate()
+                    .skip(skip)
+                    .take(limit)
+                    .map(|(index, entry)| {
+                        let position = FeedPosition {
+                            major: index as u64 + 1,
+                            minor: 0,
+                        };
+                        (position, entry.clone())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default())
     }
 }
 

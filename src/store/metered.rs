@@ -7,10 +7,10 @@ use async_trait::async_trait;
 use tracing::Instrument;
 
 use super::{
-    ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials, Deadlines,
-    EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog, GameStore, Listing,
-    LogRead, RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive, StoredRound,
-    StoredState,
+    ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, CredentialLogEntry,
+    Credentials, Deadlines, EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog,
+    GameStore, Listing, LogRead, RoundOpening, Rounds, SignalAdded, Signals, StoreError,
+    StoredArchive, StoredRound, StoredState,
 };
 use crate::{
     domain::{EventId, GameId, Timestamp, access::CredentialId},
@@ -288,9 +288,13 @@ impl Credentials for MeteredStore {
         id: &CredentialId,
         record: &[u8],
         max: usize,
+        change: CredentialLogEntry<'_>,
     ) -> Result<CredentialAdded, StoreError> {
-        self.measured("add_credential", self.inner.add_credential(id, record, max))
-            .await
+        self.measured(
+            "add_credential",
+            self.inner.add_credential(id, record, max, change),
+        )
+        .await
     }
 
     async fn credential(
@@ -304,10 +308,11 @@ impl Credentials for MeteredStore {
         &self,
         id: &CredentialId,
         record: &[u8],
+        change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError> {
         self.measured(
             "replace_credential",
-            self.inner.replace_credential(id, record),
+            self.inner.replace_credential(id, record, change),
         )
         .await
     }
@@ -319,6 +324,19 @@ impl Credentials for MeteredStore {
     ) -> Result<Vec<(CredentialId, Vec<u8>)>, StoreError> {
         self.measured("credentials", self.inner.credentials(after, limit))
             .await
+    }
+
+    async fn credential_log(
+        &self,
+        event: Option<&EventId>,
+        after: FeedPosition,
+        limit: usize,
+    ) -> Result<Vec<(FeedPosition, Vec<u8>)>, StoreError> {
+        self.measured(
+            "credential_log",
+            self.inner.credential_log(event, after, limit),
+        )
+        .await
     }
 }
 

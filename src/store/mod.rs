@@ -296,16 +296,30 @@ pub enum CredentialAdded {
     Full,
 }
 
-/// The credentials' records, opaque, by their identifiers.
+/// A change to append to a credentials' log in the same write as the
+/// record it changes: the log of the event the credential is confined to,
+/// or the platform's (`event: None`) for one of every event.
+#[derive(Clone, Copy, Debug)]
+pub struct CredentialLogEntry<'a> {
+    /// Whose log.
+    pub event: Option<&'a EventId>,
+    /// The entry, opaque.
+    pub entry: &'a [u8],
+}
+
+/// The credentials' records, opaque, by their identifiers, and the logs of
+/// their changes.
 #[async_trait]
 pub trait Credentials: Send + Sync + 'static {
     /// Writes credential `id`'s record, unless one of that id exists or
-    /// `max` others are stored, checked and written together.
+    /// `max` others are stored, checked and written together; with the
+    /// record, appends `change` to its log.
     async fn add_credential(
         &self,
         id: &CredentialId,
         record: &[u8],
         max: usize,
+        change: CredentialLogEntry<'_>,
     ) -> Result<CredentialAdded, StoreError>;
 
     /// Credential `id`'s record, if any, and the current time, read
@@ -315,13 +329,24 @@ pub trait Credentials: Send + Sync + 'static {
         id: &CredentialId,
     ) -> Result<(Option<Vec<u8>>, Timestamp), StoreError>;
 
-    /// Replaces credential `id`'s record; `false`, writing nothing, when
-    /// it has none.
+    /// Replaces credential `id`'s record and appends `change` to its log;
+    /// `false`, writing nothing, when it has none.
     async fn replace_credential(
         &self,
         id: &CredentialId,
         record: &[u8],
+        change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError>;
+
+    /// Up to `limit` entries of the credentials' log of `event` (`None`:
+    /// the platform's), after `after` (from the start when it is the
+    /// default position), each with its position, in the order appended.
+    async fn credential_log(
+        &self,
+        event: Option<&EventId>,
+        after: FeedPosition,
+        limit: usize,
+    ) -> Result<Vec<(FeedPosition, Vec<u8>)>, StoreError>;
 
     /// Up to `limit` records in the order of their ids, after `after`
     /// (from the first when `None`).

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 use super::{
-    ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, Credentials, Deadlines,
-    EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog, GameStore, Listing,
-    LogRead, RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive, StoredRound,
-    StoredState,
+    ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, CredentialLogEntry,
+    Credentials, Deadlines, EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog,
+    GameStore, Listing, LogRead, RoundOpening, Rounds, SignalAdded, Signals, StoreError,
+    StoredArchive, StoredRound, StoredState,
 };
 use crate::domain::{EventId, GameId, Timestamp, access::CredentialId};
 
@@ -287,8 +287,11 @@ impl Credentials for StoreParts {
         id: &CredentialId,
         record: &[u8],
         max: usize,
+        change: CredentialLogEntry<'_>,
     ) -> Result<CredentialAdded, StoreError> {
-        self.credentials.add_credential(id, record, max).await
+        self.credentials
+            .add_credential(id, record, max, change)
+            .await
     }
 
     async fn credential(
@@ -302,8 +305,11 @@ impl Credentials for StoreParts {
         &self,
         id: &CredentialId,
         record: &[u8],
+        change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError> {
-        self.credentials.replace_credential(id, record).await
+        self.credentials
+            .replace_credential(id, record, change)
+            .await
     }
 
     async fn credentials(
@@ -312,6 +318,15 @@ impl Credentials for StoreParts {
         limit: usize,
     ) -> Result<Vec<(CredentialId, Vec<u8>)>, StoreError> {
         self.credentials.credentials(after, limit).await
+    }
+
+    async fn credential_log(
+        &self,
+        event: Option<&EventId>,
+        after: FeedPosition,
+        limit: usize,
+    ) -> Result<Vec<(FeedPosition, Vec<u8>)>, StoreError> {
+        self.credentials.credential_log(event, after, limit).await
     }
 }
 

@@ -131,7 +131,8 @@ async fn an_event_audit_log_names_every_act_and_who_did_it(backend: Backend) {
         .await
         .expect("the log")
         .into_inner();
-    let expected: Vec<Row> = vec![
+    // The acts on the game, and Anna's credential created between them.
+    let acts: Vec<Row> = vec![
         (
             proto::AuditKind::GameCreated,
             "admin".into(),
@@ -154,12 +155,36 @@ async fn an_event_audit_log_names_every_act_and_who_did_it(backend: Backend) {
             game.game_id.clone(),
         ),
     ];
+    let anna_created: Row = (
+        proto::AuditKind::CredentialCreated,
+        "admin".into(),
+        String::new(),
+        String::new(),
+        String::new(),
+    );
+    let expected: Vec<Row> = vec![
+        acts[0].clone(),
+        anna_created.clone(),
+        acts[1].clone(),
+        acts[2].clone(),
+    ];
     assert_eq!(rows(&page.entries), expected);
     assert!(page.next_page_token.is_empty());
     assert!(matches!(
-        page.entries[2].event.as_ref().and_then(|e| e.kind.as_ref()),
+        page.entries[3].event.as_ref().and_then(|e| e.kind.as_ref()),
         Some(proto::game_event::Kind::ClockAdjusted(adjusted)) if adjusted.delta_millis == 120_000
     ));
+    let created = page.entries[1].credential.as_ref().expect("the credential");
+    assert_eq!(
+        (
+            created.name.as_str(),
+            created.event_id.as_str(),
+            created.active
+        ),
+        ("Anna", cup, true)
+    );
+    assert_eq!(created.role(), proto::Role::Arbiter);
+    assert!(page.entries[1].event.is_none());
 
     // Filters: by principal, by kind, by game.
     let mut by_anna = all.clone();
@@ -168,21 +193,21 @@ async fn an_event_audit_log_names_every_act_and_who_did_it(backend: Backend) {
         .await
         .expect("Anna's")
         .into_inner();
-    assert_eq!(rows(&page.entries), expected[1..].to_vec());
+    assert_eq!(rows(&page.entries), acts[1..].to_vec());
     let mut pauses = all.clone();
     pauses.kinds = vec![proto::AuditKind::ClockPaused.into()];
     let page = list(pauses, ADMIN_TOKEN)
         .await
         .expect("pauses")
         .into_inner();
-    assert_eq!(rows(&page.entries), expected[1..2].to_vec());
+    assert_eq!(rows(&page.entries), acts[1..2].to_vec());
     let mut of_game = all.clone();
     of_game.game_id = game.game_id.clone();
     let page = list(of_game, ADMIN_TOKEN)
         .await
         .expect("the game's")
         .into_inner();
-    assert_eq!(rows(&page.entries), expected);
+    assert_eq!(rows(&page.entries), acts);
 
     // Pages of one: every act once, in order.
     let mut seen = Vec::new();
@@ -266,7 +291,119 @@ async fn an_event_audit_log_names_every_act_and_who_did_it(backend: Backend) {
         (refused.code(), reason(&refused).as_str()),
         (Code::PermissionDenied, "ROLE_NOT_PERMITTED")
     );
-    // The other event's log holds its own act only.
+    // A revocation is in the log too, with who and why.
+    let relay_id = admin
+        .list_credentials(with_token(
+            proto::ListCredentialsRequest::default(),
+            ADMIN_TOKEN,
+        ))
+        .await
+        .expect("the credentials")
+        .into_inner()
+        .credentials
+        .into_iter()
+        .find(|c| c.name == "Relay")
+        .expect("the relay's")
+        .credential_id;
+    admin
+        .revoke_credential(with_token(
+            proto::RevokeCredentialRequest {
+                credential_id: relay_id.clone(),
+                reason: "the broadcast ended".to_owned(),
+            },
+            ADMIN_TOKEN,
+        ))
+        .await
+        .expect("revoked");
+    let mut changes = all.clone();
+    changes.kinds = vec![
+        proto::AuditKind::CredentialCreated.into(),
+        proto::AuditKind::CredentialRevoked.into(),
+    ];
+    let page = list(changes, &auditor)
+        .await
+        .expect("the changes")
+        .into_inner();
+    let names: Vec<(proto::AuditKind, String, String)> = page
+        .entries
+        .iter()
+        .map(|entry| {
+            (
+                entry.kind(),
+                entry
+                    .credential
+                    .as_ref()
+                    .map(|c| c.name.clone())
+                    .unwrap_or_default(),
+                entry.reason.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            (
+                proto::AuditKind::CredentialCreated,
+                "Anna".into(),
+                String::new()
+            ),
+            (
+                proto::AuditKind::CredentialCreated,
+                "Auditor".into(),
+                String::new()
+            ),
+            (
+                proto::AuditKind::CredentialCreated,
+                "Relay".into(),
+                String::new()
+            ),
+            (
+                proto::AuditKind::CredentialRevoked,
+                "Relay".into(),
+                "the broadcast ended".into()
+            ),
+        ]
+    );
+    let revoked = page.entries[3].credential.as_ref().expect("the credential");
+    assert_eq!(
+        (revoked.active, revoked.revoked_by.as_str()),
+        (false, "admin")
+    );
+
+    // The platform's own log: the credentials for every event, read by the
+    // platform and auditors of every event only.
+    admin
+        .create_credential(with_token(
+            proto::CreateCredentialRequest {
+                request_id: "everywhere-1".to_owned(),
+                ..credential(proto::Role::Auditor, "", "Fair-play officer")
+            },
+            ADMIN_TOKEN,
+        ))
+        .await
+        .expect("an auditor of every event");
+    let platform_log = proto::ListAuditEntriesRequest::default();
+    let page = list(platform_log.clone(), ADMIN_TOKEN)
+        .await
+        .expect("the platform's log")
+        .into_inner();
+    assert_eq!(
+        rows(&page.entries),
+        [(
+            proto::AuditKind::CredentialCreated,
+            "admin".into(),
+            "everywhere-1".into(),
+            String::new(),
+            String::new(),
+        )]
+    );
+    let refused = list(platform_log, &anna).await.expect_err("out of scope");
+    assert_eq!(
+        (refused.code(), reason(&refused).as_str()),
+        (Code::PermissionDenied, "OUT_OF_SCOPE")
+    );
+
+    // The other event's log holds its own act and credential only.
     let mut elsewhere = all;
     elsewhere.event_id = other.to_owned();
     let page = list(elsewhere, &outsider)
@@ -278,7 +415,10 @@ async fn an_event_audit_log_names_every_act_and_who_did_it(backend: Backend) {
             .into_iter()
             .map(|row| (row.0, row.2))
             .collect::<Vec<_>>(),
-        vec![(proto::AuditKind::GameCreated, "create-2".to_owned())]
+        vec![
+            (proto::AuditKind::GameCreated, "create-2".to_owned()),
+            (proto::AuditKind::CredentialCreated, String::new()),
+        ]
     );
 }
 

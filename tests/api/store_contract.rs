@@ -20,9 +20,9 @@ use arbiter::{
     domain::{EventId, GameId, Pairing, Timestamp, access::CredentialId},
     store::{
         Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Corruption, CredentialAdded,
-        Deadlines, EventIndex, EventLog, EventPosition, FeedPosition, GameLog, GameStore, Listing,
-        MemoryStore, RedisConfig, RedisStore, RoundOpening, SignalAdded, StoreError, StoredEvent,
-        StoredRound, StoredState,
+        CredentialLogEntry, Deadlines, EventIndex, EventLog, EventPosition, FeedPosition, GameLog,
+        GameStore, Listing, MemoryStore, RedisConfig, RedisStore, RoundOpening, SignalAdded,
+        StoreError, StoredEvent, StoredRound, StoredState,
     },
 };
 use common::{Backend, RedisServer, fresh_redis_config};
@@ -2405,23 +2405,49 @@ fn credential_id(n: u8) -> CredentialId {
     CredentialId::from_bytes(&[n; 10])
 }
 
+/// A change logged to `event`'s credentials' log (`None`: the platform's).
+fn logged<'a>(event: Option<&'a EventId>, entry: &'a [u8]) -> CredentialLogEntry<'a> {
+    CredentialLogEntry { event, entry }
+}
+
+/// The entries of a credentials' log, read in pages of two.
+async fn credential_log(store: &dyn GameStore, event: Option<&EventId>) -> Vec<Vec<u8>> {
+    let mut entries = Vec::new();
+    let mut after = FeedPosition::default();
+    loop {
+        let page = store.credential_log(event, after, 2).await.expect("read");
+        let Some((last, _)) = page.last() else {
+            return entries;
+        };
+        assert!(*last > after, "positions grow");
+        after = *last;
+        entries.extend(page.into_iter().map(|(_, entry)| entry));
+    }
+}
+
 /// A record is written once: a second add of its id returns the stored
 /// record and writes nothing; it is read with the store's time, replaced
-/// only where it exists, and records are binary-safe.
+/// only where it exists, and records are binary-safe. Each write logs its
+/// change in its event's log (or the platform's), in the same write; a
+/// write refused logs nothing.
 async fn a_credential_is_added_once_read_with_the_time_and_replaced(backend: Backend) {
     let subject = open(backend);
     let store = subject.store.as_ref();
+    let event = event_id("credential-log");
     let id = credential_id(1);
     let (missing, now) = store.credential(&id).await.expect("read");
     assert_eq!(missing, None);
     assert!(now > Timestamp::from_unix_millis(1_600_000_000_000));
     assert_eq!(
-        store.add_credential(&id, &binary(), 10).await.expect("add"),
+        store
+            .add_credential(&id, &binary(), 10, logged(Some(&event), b"created 1"))
+            .await
+            .expect("add"),
         CredentialAdded::Added
     );
     assert_eq!(
         store
-            .add_credential(&id, b"another", 10)
+            .add_credential(&id, b"another", 10, logged(Some(&event), b"created again"))
             .await
             .expect("add again"),
         CredentialAdded::Exists(binary())
@@ -2429,7 +2455,7 @@ async fn a_credential_is_added_once_read_with_the_time_and_replaced(backend: Bac
     assert_eq!(store.credential(&id).await.expect("read").0, Some(binary()));
     assert!(
         store
-            .replace_credential(&id, b"revoked")
+            .replace_credential(&id, b"revoked", logged(Some(&event), &binary()))
             .await
             .expect("replace")
     );
@@ -2440,12 +2466,29 @@ async fn a_credential_is_added_once_read_with_the_time_and_replaced(backend: Bac
     let absent = credential_id(2);
     assert!(
         !store
-            .replace_credential(&absent, b"x")
+            .replace_credential(&absent, b"x", logged(Some(&event), b"revoked 2"))
             .await
             .expect("replace")
     );
     assert_eq!(store.credential(&absent).await.expect("read").0, None);
-    assert_eq!(store.credentials(None, 10).await.expect("list").len(), 1);
+    let everywhere = credential_id(3);
+    store
+        .add_credential(&everywhere, b"platform", 10, logged(None, b"created 3"))
+        .await
+        .expect("add");
+    assert_eq!(store.credentials(None, 10).await.expect("list").len(), 2);
+    assert_eq!(
+        credential_log(store, Some(&event)).await,
+        vec![b"created 1".to_vec(), binary()]
+    );
+    assert_eq!(
+        credential_log(store, None).await,
+        vec![b"created 3".to_vec()]
+    );
+    assert_eq!(
+        credential_log(store, Some(&event_id("credential-log-other"))).await,
+        Vec::<Vec<u8>>::new()
+    );
 }
 
 /// Listing pages through every record once in id order (whatever the
@@ -2456,7 +2499,7 @@ async fn credentials_list_in_id_order_by_pages_and_stop_at_their_limit(backend: 
     let store = subject.store.as_ref();
     for n in [9u8, 3, 7, 1, 5] {
         let added = store
-            .add_credential(&credential_id(n), &[n], 6)
+            .add_credential(&credential_id(n), &[n], 6, logged(None, &[n]))
             .await
             .expect("add");
         assert_eq!(added, CredentialAdded::Added);
@@ -2492,7 +2535,11 @@ async fn credentials_list_in_id_order_by_pages_and_stop_at_their_limit(backend: 
     // One place left, eight racing for it.
     let racing = (20..28u8).map(|n| {
         let store = subject.store.clone();
-        async move { store.add_credential(&credential_id(n), &[n], 6).await }
+        async move {
+            store
+                .add_credential(&credential_id(n), &[n], 6, logged(None, &[n]))
+                .await
+        }
     });
     let outcomes = futures::future::join_all(racing).await;
     let added = outcomes

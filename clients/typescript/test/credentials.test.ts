@@ -56,11 +56,13 @@ for (const protocol of ["grpc", "grpc-web"] as const) {
           log.entries.map((e) => [e.kind, e.principal, e.gameId]),
           [
             [pb.AuditKind.GAME_CREATED, "admin", inA.game.gameId],
+            [pb.AuditKind.CREDENTIAL_CREATED, "admin", ""],
             [pb.AuditKind.CLOCK_PAUSED, "Anna, chief arbiter", inA.game.gameId],
           ],
         );
-        assert.equal(log.entries[1]?.requestId, `ts-pause-${protocol}`);
-        assert.equal(log.entries[1]?.reason, "arbiter call");
+        assert.equal(log.entries[1]?.credential?.name, "Anna, chief arbiter");
+        assert.equal(log.entries[2]?.requestId, `ts-pause-${protocol}`);
+        assert.equal(log.entries[2]?.reason, "arbiter call");
         await assert.rejects(
           anna.admin.listAuditEntries({ eventId: eventB }, { headers: { authorization: `Bearer ${created.token}` } }),
           (error: unknown) => ArbiterError.from(error).reason === "OUT_OF_SCOPE",

@@ -1,5 +1,7 @@
 //! Which of a game's events are administrative acts, and what the audit
-//! log records of each: its kind, who did it and why.
+//! log records of each: its kind, who did it and why. (The audit log also
+//! holds the changes of the event's credentials, which are no game's
+//! events: see `domain::access::credential_change`.)
 
 use crate::domain::{EventKind, GameEvent};
 
@@ -21,11 +23,16 @@ pub enum AuditKind {
     ResultSet,
     /// The platform reported a player's connection.
     ConnectionReported,
+    /// A credential confined to the event (or, in the platform's log, one
+    /// for every event) was created.
+    CredentialCreated,
+    /// Such a credential was revoked.
+    CredentialRevoked,
 }
 
 impl AuditKind {
     /// Every kind, in a fixed order.
-    pub const ALL: [AuditKind; 7] = [
+    pub const ALL: [AuditKind; 9] = [
         AuditKind::GameCreated,
         AuditKind::GameStarted,
         AuditKind::ClockAdjusted,
@@ -33,7 +40,17 @@ impl AuditKind {
         AuditKind::ClockResumed,
         AuditKind::ResultSet,
         AuditKind::ConnectionReported,
+        AuditKind::CredentialCreated,
+        AuditKind::CredentialRevoked,
     ];
+
+    /// Whether the kind is a credential's change rather than a game's act.
+    pub fn is_credential_change(self) -> bool {
+        matches!(
+            self,
+            AuditKind::CredentialCreated | AuditKind::CredentialRevoked
+        )
+    }
 }
 
 /// What the audit log shows of one administrative act.

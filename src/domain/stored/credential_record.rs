@@ -5,7 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{access::Credential, stored::encoding::DecodeError};
+use crate::domain::{
+    access::{Credential, CredentialChange},
+    stored::encoding::DecodeError,
+};
 
 /// The schema this release writes.
 pub const CREDENTIAL_SCHEMA: u32 = 1;
@@ -55,12 +58,41 @@ pub fn decode_credential(bytes: &[u8]) -> Result<Credential, DecodeError> {
     Ok(envelope.credential)
 }
 
+#[derive(Serialize)]
+struct ChangeOut<'a> {
+    schema: u32,
+    #[serde(flatten)]
+    change: &'a CredentialChange,
+}
+
+/// A credential's change as its log stores it: `{"schema":1,"kind":…,
+/// "credential":{…}}`.
+pub fn encode_change(change: &CredentialChange) -> Result<Vec<u8>, DecodeError> {
+    serde_json::to_vec(&ChangeOut {
+        schema: CREDENTIAL_SCHEMA,
+        change,
+    })
+    .map_err(|err| malformed(&err))
+}
+
+/// A credential's change from its stored form.
+pub fn decode_change(bytes: &[u8]) -> Result<CredentialChange, DecodeError> {
+    let SchemaOnly { schema } = serde_json::from_slice(bytes).map_err(|err| malformed(&err))?;
+    if schema > CREDENTIAL_SCHEMA {
+        return Err(DecodeError::NewerSchema {
+            what: "credential change",
+            schema,
+        });
+    }
+    serde_json::from_slice(bytes).map_err(|err| malformed(&err))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::domain::{
         EventId, Timestamp,
-        access::{CredentialId, CredentialToken, PrincipalName, Role},
+        access::{ChangeKind, CredentialId, CredentialToken, PrincipalName, Revocation, Role},
     };
 
     #[test]
@@ -87,5 +119,31 @@ mod tests {
             Err(DecodeError::NewerSchema { schema: 2, .. })
         ));
         assert!(decode_credential(b"{}").is_err());
+        let change = CredentialChange {
+            kind: ChangeKind::Revoked,
+            request: Some("revoke-1".into()),
+            credential: Credential {
+                revoked: Some(Revocation {
+                    at: Timestamp::from_unix_millis(1_700_000_001_000),
+                    by: "Platform".into(),
+                    reason: "the event ended".into(),
+                }),
+                ..credential
+            },
+        };
+        let bytes = encode_change(&change).unwrap();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(
+            text.starts_with("{\"schema\":1,\"kind\":\"revoked\""),
+            "{text}"
+        );
+        assert!(!text.contains("hunter2"), "{text}");
+        assert_eq!(decode_change(&bytes).unwrap(), change);
+        assert_eq!(change.by(), "Platform");
+        assert_eq!(change.reason(), Some("the event ended"));
+        assert!(matches!(
+            decode_change(br#"{"schema":2}"#),
+            Err(DecodeError::NewerSchema { schema: 2, .. })
+        ));
     }
 }

@@ -1,13 +1,21 @@
 //! The credentials' records: one hash of id to record and a sorted set of
-//! the ids for listing in order, both under the hash tag `{credentials}`
-//! so that one script writes them together (see [`super::keys`]).
+//! the ids for listing in order, and the logs of their changes (a stream
+//! per event, and the platform's), all under the hash tag `{credentials}`
+//! so that one script writes a record and its change together (see
+//! [`super::keys`]).
 
 use async_trait::async_trait;
 
-use super::{RedisStore, timestamp_of};
+use super::{
+    RawEntries, RedisStore,
+    keys::{feed_position, stream_id},
+    timestamp_of,
+};
 use crate::{
-    domain::{Timestamp, access::CredentialId},
-    store::{Corruption, CredentialAdded, Credentials, StoreError},
+    domain::{EventId, Timestamp, access::CredentialId},
+    store::{
+        Corruption, CredentialAdded, CredentialLogEntry, Credentials, FeedPosition, StoreError,
+    },
 };
 
 fn reply(detail: impl Into<String>) -> StoreError {
@@ -24,6 +32,7 @@ impl Credentials for RedisStore {
         id: &CredentialId,
         record: &[u8],
         max: usize,
+        change: CredentialLogEntry<'_>,
     ) -> Result<CredentialAdded, StoreError> {
         let mut conn = self.endpoint.connection().await?;
         let (outcome, existing): (u8, Option<Vec<u8>>) = self
@@ -32,9 +41,11 @@ impl Credentials for RedisStore {
                 self.add_credential
                     .key(self.keys.credentials_key())
                     .key(self.keys.credential_ids_key())
+                    .key(self.keys.credential_log_key(change.event))
                     .arg(id.as_str())
                     .arg(record)
                     .arg(max)
+                    .arg(change.entry)
                     .invoke_async(&mut conn),
             )
             .await?;
@@ -69,6 +80,7 @@ impl Credentials for RedisStore {
         &self,
         id: &CredentialId,
         record: &[u8],
+        change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError> {
         let mut conn = self.endpoint.connection().await?;
         let written: u8 = self
@@ -76,8 +88,10 @@ impl Credentials for RedisStore {
             .bounded(
                 self.replace_credential
                     .key(self.keys.credentials_key())
+                    .key(self.keys.credential_log_key(change.event))
                     .arg(id.as_str())
                     .arg(record)
+                    .arg(change.entry)
                     .invoke_async(&mut conn),
             )
             .await?;
@@ -118,6 +132,44 @@ impl Credentials for RedisStore {
                     return Err(reply(format!("credential {id} is listed without a record")));
                 }
                 Ok((id, pair[1].clone()))
+            })
+            .collect()
+    }
+
+    async fn credential_log(
+        &self,
+        event: Option<&EventId>,
+        after: FeedPosition,
+        limit: usize,
+    ) -> Result<Vec<(FeedPosition, Vec<u8>)>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let start = if after == FeedPosition::default() {
+            "-".to_owned()
+        } else {
+            format!("({}", stream_id(after))
+        };
+        let mut conn = self.endpoint.connection().await?;
+        let entries: RawEntries = self
+            .endpoint
+            .bounded(
+                redis::cmd("XRANGE")
+                    .arg(self.keys.credential_log_key(event))
+                    .arg(start)
+                    .arg("+")
+                    .arg("COUNT")
+                    .arg(limit)
+                    .query_async(&mut conn),
+            )
+            .await?;
+        entries
+            .into_iter()
+            .map(|(id, mut fields)| {
+                let entry = fields
+                    .remove("c")
+                    .ok_or_else(|| reply(format!("log entry {id} holds no change")))?;
+                Ok((feed_position(&id)?, entry))
             })
             .collect()
     }

@@ -20,6 +20,7 @@
 //! | `<prefix>:{g<n>}:confirm`, `<prefix>:{g<n>}:readiness` | string, expiring | a write of the replica's own, so that `WAIT` counts the replicas that have the bucket's latest commit | `GameLog::confirm_durable`, `GameLog::ping` |
 //! | `<prefix>:{credentials}:records` | hash | each credential's record by its id (the secret only as a digest) | `add_credential.lua`, `replace_credential.lua` |
 //! | `<prefix>:{credentials}:ids` | sorted set | the credentials' ids, of one score, so that they list in lexical order | `add_credential.lua` |
+//! | `<prefix>:{credentials}:log:<event digest>`, `<prefix>:{credentials}:log` | stream | the changes (creation, revocation) of the credentials confined to the event, or of those for every event: `c <change>`, in the order made | `add_credential.lua`, `replace_credential.lua` |
 //! | `<prefix>:changes` | pub/sub channel | `<game id> <version> <deadline in ms or -> [<event id>]` after each commit | `commit.lua` |
 //!
 //! An event's id is free text, so its keys carry a digest of the id rather
@@ -67,6 +68,19 @@ impl Keys {
     /// The key of the credentials' records.
     pub(super) fn credentials_key(&self) -> String {
         format!("{}:{{credentials}}:records", self.prefix)
+    }
+
+    /// The key of the log of credential changes of `event` (`None`: of
+    /// the credentials for every event), in the slot of the records.
+    pub(super) fn credential_log_key(&self, event: Option<&EventId>) -> String {
+        match event {
+            Some(event) => format!(
+                "{}:{{credentials}}:log:{}",
+                self.prefix,
+                event_digest(event)
+            ),
+            None => format!("{}:{{credentials}}:log", self.prefix),
+        }
     }
 
     /// The key of the credentials' ids, in the slot of their records.

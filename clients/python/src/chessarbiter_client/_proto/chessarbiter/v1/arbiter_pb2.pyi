@@ -86,6 +86,8 @@ class AuditKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AUDIT_KIND_CLOCK_RESUMED: _ClassVar[AuditKind]
     AUDIT_KIND_RESULT_SET: _ClassVar[AuditKind]
     AUDIT_KIND_CONNECTION_REPORTED: _ClassVar[AuditKind]
+    AUDIT_KIND_CREDENTIAL_CREATED: _ClassVar[AuditKind]
+    AUDIT_KIND_CREDENTIAL_REVOKED: _ClassVar[AuditKind]
 
 class Color(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -293,6 +295,8 @@ AUDIT_KIND_CLOCK_PAUSED: AuditKind
 AUDIT_KIND_CLOCK_RESUMED: AuditKind
 AUDIT_KIND_RESULT_SET: AuditKind
 AUDIT_KIND_CONNECTION_REPORTED: AuditKind
+AUDIT_KIND_CREDENTIAL_CREATED: AuditKind
+AUDIT_KIND_CREDENTIAL_REVOKED: AuditKind
 COLOR_UNSPECIFIED: Color
 COLOR_WHITE: Color
 COLOR_BLACK: Color
@@ -1803,7 +1807,7 @@ class ListAuditEntriesRequest(_message.Message):
     def __init__(self, event_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., game_id: _Optional[str] = ..., principal: _Optional[str] = ..., kinds: _Optional[_Iterable[_Union[AuditKind, str]]] = ...) -> None: ...
 
 class AuditEntry(_message.Message):
-    __slots__ = ("game_id", "version", "time", "kind", "principal", "request_id", "reason", "event")
+    __slots__ = ("game_id", "version", "time", "kind", "principal", "request_id", "reason", "event", "credential")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
@@ -1812,6 +1816,7 @@ class AuditEntry(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
+    CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     version: int
     time: _timestamp_pb2.Timestamp
@@ -1820,7 +1825,8 @@ class AuditEntry(_message.Message):
     request_id: str
     reason: str
     event: GameEvent
-    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., kind: _Optional[_Union[AuditKind, str]] = ..., principal: _Optional[str] = ..., request_id: _Optional[str] = ..., reason: _Optional[str] = ..., event: _Optional[_Union[GameEvent, _Mapping]] = ...) -> None: ...
+    credential: Credential
+    def __init__(self, game_id: _Optional[str] = ..., version: _Optional[int] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., kind: _Optional[_Union[AuditKind, str]] = ..., principal: _Optional[str] = ..., request_id: _Optional[str] = ..., reason: _Optional[str] = ..., event: _Optional[_Union[GameEvent, _Mapping]] = ..., credential: _Optional[_Union[Credential, _Mapping]] = ...) -> None: ...
 
 class ListAuditEntriesResponse(_message.Message):
     __slots__ = ("entries", "next_page_token")

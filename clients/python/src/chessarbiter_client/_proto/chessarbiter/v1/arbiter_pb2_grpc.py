@@ -1325,10 +1325,13 @@ class AdminServiceServicer:
     def ListAuditEntries(self, request, context):
         """An event's audit log: every administrative act on its games (each
         game's creation and start, clock adjustments, pauses and resumptions,
-        results and forfeits set, connection reports) with who did it, the
+        results and forfeits set, connection reports) and every change of the
+        credentials confined to it (created, revoked), with who did it, the
         request id, the time and the reason, in the order they were
         committed; filterable by game, principal and kind, and paged. The
-        platform's, the event's arbiters' and auditors'.
+        platform's, the event's arbiters' and auditors'. Without event_id, the
+        platform's own log: the changes of the credentials for every event
+        (the platform's and auditors of all).
 
         Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, ROLE_NOT_PERMITTED,
         OUT_OF_SCOPE, STORAGE_UNAVAILABLE (retry).
