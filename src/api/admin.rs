@@ -5,7 +5,9 @@
 
 use tonic::{Request, Response, Status};
 
-use super::{ArbiterApi, applied, audit, convert, create, credentials, request, rounds, status};
+use super::{
+    ArbiterApi, applied, audit, convert, create, credentials, request, rounds, status, stream,
+};
 use crate::{
     arbiter::ArbiterError,
     domain::{
@@ -161,6 +163,27 @@ impl AdminService for ArbiterApi {
             archive_bytes: bytes(found.archive_bytes),
             log_bytes: bytes(found.log_bytes),
         }))
+    }
+
+    type ExportAuditLogStream = stream::AuditStream;
+
+    async fn export_audit_log(
+        &self,
+        request: Request<proto::ExportAuditLogRequest>,
+    ) -> Result<Response<Self::ExportAuditLogStream>, Status> {
+        let by = self.principal(&request, Action::Inspect).await?;
+        // No event: the platform's own log.
+        let event_id = match request.get_ref().event_id.as_str() {
+            "" => None,
+            raw => Some(request::event_id(raw)?),
+        };
+        by.authorize(Action::Inspect, event_id.as_ref())
+            .map_err(|denial| status::denied(&denial))?;
+        Ok(Response::new(stream::audit_log(
+            self.arbiter.clone(),
+            event_id,
+            self.shutdown.clone(),
+        )))
     }
 
     async fn export_fair_play(

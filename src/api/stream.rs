@@ -1,6 +1,6 @@
-//! The server streams: a game's events, every game of an event, and an
-//! event's PGN, as protobuf messages until they end, fail or the server
-//! shuts down.
+//! The server streams: a game's events, every game of an event, an
+//! event's PGN and its audit log, as protobuf messages until they end,
+//! fail or the server shuts down.
 
 use std::pin::Pin;
 
@@ -10,7 +10,9 @@ use tonic::Status;
 
 use super::{convert, limits::StreamPermit};
 use crate::{
-    arbiter::{Arbiter, ArbiterError, EventWatcher, ListCursor, Reader, WatchItem, Watcher},
+    arbiter::{
+        Arbiter, ArbiterError, AuditFilter, EventWatcher, ListCursor, Reader, WatchItem, Watcher,
+    },
     domain::EventId,
     proto,
 };
@@ -24,6 +26,10 @@ pub type EventStream =
 
 /// The stream of `ExportPgn`.
 pub type PgnStream = Pin<Box<dyn Stream<Item = Result<proto::ExportPgnResponse, Status>> + Send>>;
+
+/// The stream of an audit log's export.
+pub type AuditStream =
+    Pin<Box<dyn Stream<Item = Result<proto::ExportAuditLogResponse, Status>> + Send>>;
 
 /// Games of an event exported per read of its list.
 const PGN_PAGE: usize = 20;
@@ -181,4 +187,58 @@ pub fn event_pgn(
             }
         }
     }))
+}
+
+/// The whole audit log of `event_id` (`None`: the platform's), a page of
+/// `AUDIT_PAGE` entries a message, read as the stream is read.
+pub fn audit_log(
+    arbiter: Arbiter,
+    event_id: Option<EventId>,
+    shutdown: CancellationToken,
+) -> AuditStream {
+    /// Entries a message.
+    const AUDIT_PAGE: usize = 100;
+    let filter = AuditFilter::default();
+    Box::pin(futures::stream::unfold(
+        Some(String::new()),
+        move |cursor| {
+            let arbiter = arbiter.clone();
+            let event_id = event_id.clone();
+            let filter = filter.clone();
+            let shutdown = shutdown.clone();
+            async move {
+                let mut cursor = cursor?;
+                loop {
+                    if shutdown.is_cancelled() {
+                        return Some((Err(Status::from(ArbiterError::ShuttingDown)), None));
+                    }
+                    let page = match arbiter
+                        .audit_log(event_id.as_ref(), &filter, &cursor, AUDIT_PAGE)
+                        .await
+                    {
+                        Ok(page) => page,
+                        Err(err) => return Some((Err(Status::from(err)), None)),
+                    };
+                    let next = page.next;
+                    if page.entries.is_empty() {
+                        // A page may hold nothing while more follows.
+                        match next {
+                            Some(more) => {
+                                cursor = more;
+                                continue;
+                            }
+                            None => return None,
+                        }
+                    }
+                    let mut json_lines = String::new();
+                    for entry in &page.entries {
+                        json_lines.push_str(&entry.json_line());
+                        json_lines.push('\n');
+                    }
+                    let message = proto::ExportAuditLogResponse { json_lines };
+                    return Some((Ok(message), next));
+                }
+            }
+        },
+    ))
 }

@@ -17,7 +17,9 @@ use std::{collections::BTreeSet, sync::Arc};
 use super::{Arbiter, ArbiterError, codec::corrupt, watch};
 use crate::{
     domain::{
-        AuditKind, EventId, GameEvent, GameId, access::CredentialChange, stored::credential_record,
+        AuditKind, EventId, GameEvent, GameId, Timestamp,
+        access::CredentialChange,
+        stored::{credential_record, encoding},
     },
     store::{EventLog, FeedPosition},
 };
@@ -78,6 +80,57 @@ pub enum AuditEntry {
     },
     /// A change of a credential.
     Credential(Box<CredentialChange>),
+}
+
+impl AuditEntry {
+    /// The entry as one line of JSON (no line break), as the log's export
+    /// writes it: `time`, `kind`, `principal`, `request_id`, `reason`, and
+    /// either `game_id`, `version` and `event` (the game's event in its
+    /// stored form's terms, see docs/storage.md) or `credential` (without
+    /// its secret's digest).
+    pub fn json_line(&self) -> String {
+        let line = match self {
+            AuditEntry::Act { game, event } => {
+                let facts = event.audit();
+                let stored: serde_json::Value =
+                    serde_json::from_str(&encoding::readable_event(event)).unwrap_or_default();
+                serde_json::json!({
+                    "time": event.at.rfc3339(),
+                    "kind": facts.map(|facts| facts.kind.name()),
+                    "principal": facts.and_then(|facts| facts.by),
+                    "request_id": event.request,
+                    "reason": facts.and_then(|facts| facts.reason),
+                    "game_id": game.as_str(),
+                    "version": event.version,
+                    "event": stored,
+                })
+            }
+            AuditEntry::Credential(change) => {
+                let credential = &change.credential;
+                let revoked = credential.revoked.as_ref();
+                serde_json::json!({
+                    "time": change.at().rfc3339(),
+                    "kind": change.audit_kind().name(),
+                    "principal": change.by(),
+                    "request_id": change.request,
+                    "reason": change.reason(),
+                    "credential": {
+                        "credential_id": credential.id.to_string(),
+                        "name": credential.name.as_str(),
+                        "role": credential.role.name(),
+                        "event_id": credential.event.as_ref().map(ToString::to_string),
+                        "created_at": credential.created_at.rfc3339(),
+                        "created_by": credential.created_by,
+                        "expires_at": credential.expires_at.map(Timestamp::rfc3339),
+                        "revoked_at": revoked.map(|r| r.at.rfc3339()),
+                        "revoked_by": revoked.map(|r| r.by.as_str()),
+                        "revoke_reason": revoked.map(|r| r.reason.as_str()),
+                    },
+                })
+            }
+        };
+        line.to_string()
+    }
 }
 
 /// A page of the audit log.

@@ -70,6 +70,41 @@ impl Timestamp {
     pub const fn millis_since(self, earlier: Timestamp) -> u64 {
         self.0.saturating_sub(earlier.0)
     }
+
+    /// The UTC date of this instant: year, month (1 to 12), day (1 to 31).
+    pub fn civil_date(self) -> (i64, u32, u32) {
+        civil_from_days(i64::try_from(self.0 / 86_400_000).unwrap_or(0))
+    }
+
+    /// This instant in RFC 3339, UTC, to the millisecond
+    /// (`2026-12-04T18:42:43.123Z`).
+    pub fn rfc3339(self) -> String {
+        let (year, month, day) = self.civil_date();
+        let in_day = self.0 % 86_400_000;
+        let (h, m, s, milli) = (
+            in_day / 3_600_000,
+            in_day / 60_000 % 60,
+            in_day / 1000 % 60,
+            in_day % 1000,
+        );
+        format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
+    }
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01
+/// (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    // Both are small: a month is 1 to 12, a day 1 to 31.
+    (year, month as u32, day as u32)
 }
 
 #[cfg(test)]
@@ -114,5 +149,19 @@ mod tests {
             Timestamp::from_unix_millis(u64::MAX).clamped(),
             Timestamp::LATEST
         );
+    }
+
+    #[test]
+    fn an_instant_is_written_in_rfc_3339_utc() {
+        assert_eq!(
+            Timestamp::from_unix_millis(0).rfc3339(),
+            "1970-01-01T00:00:00.000Z"
+        );
+        // 2024-02-29T12:34:56.789Z
+        assert_eq!(
+            Timestamp::from_unix_millis(1_709_210_096_789).rfc3339(),
+            "2024-02-29T12:34:56.789Z"
+        );
+        assert_eq!(Timestamp::LATEST.rfc3339(), "9999-12-31T23:59:59.999Z");
     }
 }

@@ -70,6 +70,7 @@ enum Rpc {
     RevokeCredential,
     ListCredentials,
     ListAuditEntries,
+    ExportAuditLog,
     ExportFairPlay,
 }
 
@@ -82,7 +83,7 @@ enum Needs {
 }
 
 impl Rpc {
-    const ALL: [Rpc; 34] = [
+    const ALL: [Rpc; 35] = [
         Rpc::GetGame,
         Rpc::ListMoves,
         Rpc::MakeMove,
@@ -116,6 +117,7 @@ impl Rpc {
         Rpc::RevokeCredential,
         Rpc::ListCredentials,
         Rpc::ListAuditEntries,
+        Rpc::ExportAuditLog,
         Rpc::ExportFairPlay,
     ];
 
@@ -154,6 +156,7 @@ impl Rpc {
             | Rpc::RevokeCredential
             | Rpc::ListCredentials
             | Rpc::ListAuditEntries
+            | Rpc::ExportAuditLog
             | Rpc::ExportFairPlay => Needs::Admin,
         }
     }
@@ -181,8 +184,11 @@ impl Rpc {
             };
         }
         macro_rules! stream {
-            ($rpc:ident ($message:expr)) => {{
-                let mut stream = client
+            ($rpc:ident ($message:expr)) => {
+                stream!(client.$rpc($message))
+            };
+            ($client:ident . $rpc:ident ($message:expr)) => {{
+                let mut stream = $client
                     .$rpc(request($message, credential))
                     .await?
                     .into_inner();
@@ -346,6 +352,9 @@ impl Rpc {
                     event_id,
                     ..Default::default()
                 }))
+            }
+            Rpc::ExportAuditLog => {
+                stream!(admin.export_audit_log(proto::ExportAuditLogRequest { event_id }))
             }
             Rpc::ExportFairPlay => {
                 unary!(admin.export_fair_play(proto::ExportFairPlayRequest { game_id }))
@@ -517,7 +526,10 @@ impl Rpc {
             | Rpc::ResumeClock
             | Rpc::SetGameResult
             | Rpc::ReportConnection => Asks::Intervene,
-            Rpc::InspectGame | Rpc::ListAuditEntries | Rpc::ExportFairPlay => Asks::Inspect,
+            Rpc::InspectGame
+            | Rpc::ListAuditEntries
+            | Rpc::ExportAuditLog
+            | Rpc::ExportFairPlay => Asks::Inspect,
             Rpc::GetRound => Asks::ReadRounds,
             Rpc::CreateCredential | Rpc::RevokeCredential => Asks::ManageCredentials,
             Rpc::ListCredentials => Asks::ReadCredentials,

@@ -354,7 +354,7 @@ impl Decoder for RawCodec {
 }
 
 /// Every method of both services, by path.
-const METHODS: [&str; 34] = [
+const METHODS: [&str; 35] = [
     "ArbiterService/GetGame",
     "ArbiterService/ListMoves",
     "ArbiterService/MakeMove",
@@ -388,6 +388,7 @@ const METHODS: [&str; 34] = [
     "AdminService/RevokeCredential",
     "AdminService/ListCredentials",
     "AdminService/ListAuditEntries",
+    "AdminService/ExportAuditLog",
     "AdminService/ExportFairPlay",
 ];
 

@@ -44,6 +44,21 @@ impl AuditKind {
         AuditKind::CredentialRevoked,
     ];
 
+    /// The kind's name in exports (`clock_paused`).
+    pub fn name(self) -> &'static str {
+        match self {
+            AuditKind::GameCreated => "game_created",
+            AuditKind::GameStarted => "game_started",
+            AuditKind::ClockAdjusted => "clock_adjusted",
+            AuditKind::ClockPaused => "clock_paused",
+            AuditKind::ClockResumed => "clock_resumed",
+            AuditKind::ResultSet => "result_set",
+            AuditKind::ConnectionReported => "connection_reported",
+            AuditKind::CredentialCreated => "credential_created",
+            AuditKind::CredentialRevoked => "credential_revoked",
+        }
+    }
+
     /// Whether the kind is a credential's change rather than a game's act.
     pub fn is_credential_change(self) -> bool {
         matches!(

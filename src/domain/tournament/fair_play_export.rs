@@ -285,7 +285,7 @@ pub fn record(
             GameStatus::Aborted => "aborted",
         },
         result: game.result().map(|result| result.outcome.pgn()),
-        as_of: pgn::utc_text(as_of),
+        as_of: as_of.rfc3339(),
         moves: moves
             .iter()
             .zip(&unfocused)
@@ -294,7 +294,7 @@ pub fn record(
                 color: color_name(record.color),
                 san: record.san.clone(),
                 uci: record.uci.clone(),
-                received_at: pgn::utc_text(record.played_at),
+                received_at: record.played_at.rfc3339(),
                 spent_ms: record.time.map(|time| time.spent_ms),
                 remaining_ms: record.time.map(|time| time.remaining_ms),
                 lag_reported_ms: record.report.map(|report| report.lag.millis()),
@@ -308,8 +308,8 @@ pub fn record(
             .map(|signal| RecordedSignal {
                 color: color_name(signal.color),
                 kind: signal.kind.name(),
-                client_time: signal.client_at.map(pgn::utc_text),
-                received_at: pgn::utc_text(signal.received_at),
+                client_time: signal.client_at.map(Timestamp::rfc3339),
+                received_at: signal.received_at.rfc3339(),
             })
             .collect(),
         summary,
@@ -377,7 +377,7 @@ pub fn pgn_of(
             "[%signal {} {} {}]",
             signal.color.fold_wb("white", "black"),
             signal.kind.name(),
-            pgn::utc_text(signal.received_at)
+            signal.received_at.rfc3339()
         );
         match follows.checked_sub(1) {
             Some(index) => annotations.after[index].push(command),

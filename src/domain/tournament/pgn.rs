@@ -337,41 +337,10 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// RFC 3339 in UTC to the millisecond (`2026-12-04T18:42:43.123Z`).
-pub(super) fn utc_text(at: Timestamp) -> String {
-    let ms = at.unix_millis();
-    let days = i64::try_from(ms / 86_400_000).unwrap_or(0);
-    let (year, month, day) = civil_from_days(days);
-    let in_day = ms % 86_400_000;
-    let (h, m, s, milli) = (
-        in_day / 3_600_000,
-        in_day / 60_000 % 60,
-        in_day / 1000 % 60,
-        in_day % 1000,
-    );
-    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
-}
-
 /// `YYYY.MM.DD` (UTC) of a timestamp.
 fn pgn_date(at: Timestamp) -> String {
-    let days = i64::try_from(at.unix_millis() / 86_400_000).unwrap_or(0);
-    let (year, month, day) = civil_from_days(days);
+    let (year, month, day) = at.civil_date();
     format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01
-/// (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month as u32, day as u32)
 }
 
 #[cfg(test)]

@@ -1394,6 +1394,18 @@ class SetGameResultResponse(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[GameEvent]
     def __init__(self, game: _Optional[_Union[Game, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
+class ExportAuditLogRequest(_message.Message):
+    __slots__ = ("event_id",)
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    def __init__(self, event_id: _Optional[str] = ...) -> None: ...
+
+class ExportAuditLogResponse(_message.Message):
+    __slots__ = ("json_lines",)
+    JSON_LINES_FIELD_NUMBER: _ClassVar[int]
+    json_lines: str
+    def __init__(self, json_lines: _Optional[str] = ...) -> None: ...
+
 class ExportFairPlayRequest(_message.Message):
     __slots__ = ("game_id",)
     GAME_ID_FIELD_NUMBER: _ClassVar[int]

@@ -1106,6 +1106,11 @@ class AdminServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesResponse.FromString,
                 _registered_method=True)
+        self.ExportAuditLog = channel.unary_stream(
+                '/chessarbiter.v1.AdminService/ExportAuditLog',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportAuditLogRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportAuditLogResponse.FromString,
+                _registered_method=True)
         self.ExportFairPlay = channel.unary_unary(
                 '/chessarbiter.v1.AdminService/ExportFairPlay',
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportFairPlayRequest.SerializeToString,
@@ -1340,6 +1345,21 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExportAuditLog(self, request, context):
+        """The whole audit log of an event (or, without event_id, the platform's
+        own), for the event's records: every entry ListAuditEntries lists, in
+        the same order, as JSON Lines (one object a line: time, kind,
+        principal, request_id, reason, and game_id, version and event, or
+        credential; see docs/security.md), one message per page of up to 100
+        entries, so a log of any size streams. Allowed to whom may list it.
+
+        Errors: INVALID_FIELD, MISSING_TOKEN, NOT_ADMIN, ROLE_NOT_PERMITTED,
+        OUT_OF_SCOPE, SHUTTING_DOWN (start again), STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ExportFairPlay(self, request, context):
         """A game's fair-play record (a game created with record_fair_play), for
         the people who review fair play: every move with the server's receipt
@@ -1436,6 +1456,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.ListAuditEntries,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesResponse.SerializeToString,
+            ),
+            'ExportAuditLog': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportAuditLog,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportAuditLogRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportAuditLogResponse.SerializeToString,
             ),
             'ExportFairPlay': grpc.unary_unary_rpc_method_handler(
                     servicer.ExportFairPlay,
@@ -1861,6 +1886,33 @@ class AdminService:
             '/chessarbiter.v1.AdminService/ListAuditEntries',
             chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesRequest.SerializeToString,
             chessarbiter_dot_v1_dot_arbiter__pb2.ListAuditEntriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportAuditLog(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/ExportAuditLog',
+            chessarbiter_dot_v1_dot_arbiter__pb2.ExportAuditLogRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.ExportAuditLogResponse.FromString,
             options,
             channel_credentials,
             insecure,
