@@ -17,7 +17,7 @@
 use shakmaty::{Chess, Color, Position, packed::PackedUciMove, uci::UciMove};
 
 use crate::domain::{
-    ClockView, EventKind, GameEvent, MoveRecord, MoveTime, Ply, Timestamp,
+    ClockView, EventKind, GameEvent, MoveRecord, MoveReport, MoveTime, Ply, ReportedLag, Timestamp,
     stored::encoding::{decode_event, encode_event},
     stored::packed::{BINARY, Reader, Writer, kind},
     stored::record_error::RecordError,
@@ -35,6 +35,11 @@ const HAS_TIME: u8 = 1;
 const HAS_CLOCK: u8 = 1 << 1;
 /// The move's time carries a lag-compensation credit.
 const HAS_LAG_CREDIT: u8 = 1 << 2;
+/// The move carries the platform's report (a game with a fair-play
+/// record): the lag reported, a varint after the clocks.
+const HAS_REPORT: u8 = 1 << 3;
+/// The report carries the client's move time, a varint after the lag.
+const HAS_CLIENT_TIME: u8 = 1 << 4;
 
 /// The archive of `events`, a whole log from version 1: `Err` with the
 /// reason when they are not one, or when the archive would not read back
@@ -69,6 +74,12 @@ pub fn pack(events: &[GameEvent]) -> Result<Vec<u8>, RecordError> {
                 if event.clock.is_some() {
                     flags |= HAS_CLOCK;
                 }
+                if let Some(report) = record.report {
+                    flags |= HAS_REPORT;
+                    if report.client_ms.is_some() {
+                        flags |= HAS_CLIENT_TIME;
+                    }
+                }
                 out.byte(flags);
                 // The thinking time is usually the time since the last
                 // event, and the mover's clock what it was less that time
@@ -91,6 +102,12 @@ pub fn pack(events: &[GameEvent]) -> Result<Vec<u8>, RecordError> {
                     let base =
                         clock_base(replay.clock.as_ref(), event.at, record.color, record.time);
                     write_clock_change(&mut out, clock, &base, event.at);
+                }
+                if let Some(report) = record.report {
+                    out.varint(report.lag.millis());
+                    if let Some(client_ms) = report.client_ms {
+                        out.varint(client_ms);
+                    }
                 }
             }
             None => {
@@ -201,7 +218,13 @@ impl Replay {
     fn compact_move(&self, event: &GameEvent) -> Option<UciMove> {
         let record = event.move_record()?;
         let uci: UciMove = record.uci.parse().ok()?;
-        let replayed = self.replay_move(uci, event.version, event.at, record.time, event.clock)?;
+        let replayed = self.replay_move(
+            uci,
+            event.version,
+            event.at,
+            (record.time, record.report),
+            event.clock,
+        )?;
         (replayed == *event).then_some(uci)
     }
 
@@ -211,13 +234,14 @@ impl Replay {
         uci: UciMove,
         version: u64,
         at: Timestamp,
-        time: Option<MoveTime>,
+        (time, report): (Option<MoveTime>, Option<MoveReport>),
         clock: Option<ClockView>,
     ) -> Option<GameEvent> {
         let m = uci.to_move(&self.position).ok()?;
         let (mut record, after): (MoveRecord, Chess) =
             MoveRecord::play(&self.position, m, self.mode, self.ply, at);
         record.time = time;
+        record.report = report;
         Some(GameEvent {
             request: None,
             version,
@@ -244,8 +268,10 @@ impl Replay {
         let at =
             Timestamp::from_unix_millis(self.at.unix_millis().wrapping_add(input.signed()? as u64));
         let flags = input.byte()?;
-        if flags & !(HAS_TIME | HAS_CLOCK | HAS_LAG_CREDIT) != 0
+        let known = HAS_TIME | HAS_CLOCK | HAS_LAG_CREDIT | HAS_REPORT | HAS_CLIENT_TIME;
+        if flags & !known != 0
             || (flags & HAS_LAG_CREDIT != 0 && flags & HAS_TIME == 0)
+            || (flags & HAS_CLIENT_TIME != 0 && flags & HAS_REPORT == 0)
         {
             return Err(RecordError::Unknown {
                 what: "archived move flags",
@@ -279,7 +305,22 @@ impl Replay {
         } else {
             None
         };
-        self.replay_move(uci, version, at, time, clock)
+        let report = if flags & HAS_REPORT != 0 {
+            let lag =
+                ReportedLag::parse("lag_ms", i64::try_from(input.varint()?).unwrap_or(i64::MAX))
+                    .map_err(|_| RecordError::OutOfRange {
+                        what: "a reported lag",
+                    })?;
+            let client_ms = if flags & HAS_CLIENT_TIME != 0 {
+                Some(input.varint()?)
+            } else {
+                None
+            };
+            Some(MoveReport { lag, client_ms })
+        } else {
+            None
+        };
+        self.replay_move(uci, version, at, (time, report), clock)
             .ok_or_else(|| RecordError::IllegalMove {
                 version,
                 uci: uci.to_string(),

@@ -126,3 +126,39 @@ fn lag_credits_are_archived_with_their_moves() {
     assert_eq!(credits(&read), credits(&events));
     assert_eq!(read, events);
 }
+
+#[test]
+fn fair_play_reports_are_archived_with_their_moves_in_their_compact_form() {
+    let events = random_game(29, None, true, 3_000, true);
+    let reports = |events: &[GameEvent]| -> Vec<Option<MoveReport>> {
+        events
+            .iter()
+            .filter_map(GameEvent::move_record)
+            .map(|record| record.report)
+            .collect()
+    };
+    assert!(reports(&events).iter().all(Option::is_some));
+    assert!(
+        reports(&events)
+            .iter()
+            .any(|r| r.is_some_and(|r| r.client_ms.is_some()))
+    );
+    let archive = pack(&events).expect("packs");
+    assert_eq!(unpack(&archive).expect("unpacks"), events);
+    // Every move is archived as a move, not whole: the reports cost a few
+    // bytes a move.
+    let mut plain = events.clone();
+    for event in &mut plain {
+        if let EventKind::MoveMade { record, .. } = &mut event.kind {
+            record.report = None;
+        }
+    }
+    let without = pack(&plain).expect("packs");
+    let moves = reports(&events).len();
+    assert!(
+        archive.len() < without.len() + 4 * moves,
+        "{} bytes with reports, {} without, {moves} moves",
+        archive.len(),
+        without.len()
+    );
+}
