@@ -92,5 +92,8 @@ pub use tournament::round::{
 };
 pub use tournament::scoring::{PointTable, Points, Score, ScoringSystem};
 pub use tournament::standings::{GameRecordForStandings, Standing, StandingsRules, standings};
+pub use tournament::team_standings::{
+    BoardResult, MatchPointTable, TeamMatch, TeamScore, TeamStanding, TeamTieBreak, team_standings,
+};
 pub use tournament::tie_break::{Cut, TieBreak, TieBreakOrder};
 pub use tournament::trf::TrfEvent;

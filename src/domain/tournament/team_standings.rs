@@ -1,0 +1,266 @@
+//! Team standings (FIDE Tie-Break Regulations 2023, C.07, the team
+//! tie-breaks): a team match is a set of boards whose game points decide
+//! it, scoring match points (by default 2 for a win, 1 for a draw, 0 for a
+//! loss); teams rank by match points or by game points, then by the
+//! tie-breaks the event's regulations list.
+//!
+//! Like the individual standings, they are computed from the matches'
+//! results each time they are asked for. A match is won by the team with
+//! more game points; equal game points draw it, unless neither team scored
+//! (every board forfeited by both), which is a loss for both. A match with
+//! no game played over the board (won or lost by forfeits alone) is an
+//! unplayed round for the tie-breaks: its opponent counts as one with the
+//! team's own score (C.07 16.4).
+//!
+//! Every value equals that of FIDE's reference implementation,
+//! TieBreakServer, on the committed vectors (`tests/data/team-tie-breaks`,
+//! made by `scripts/team-tie-break-vectors`).
+
+use crate::domain::Points;
+
+/// Match points per match result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchPointTable {
+    /// For a match won.
+    pub win: Points,
+    /// For a match drawn.
+    pub draw: Points,
+    /// For a match lost.
+    pub loss: Points,
+}
+
+impl MatchPointTable {
+    /// 2 for a win, 1 for a draw, 0 for a loss (the Olympiad's).
+    pub const OLYMPIAD: Self = Self {
+        win: Points::from_milli(2_000),
+        draw: Points::from_milli(1_000),
+        loss: Points::ZERO,
+    };
+
+    /// 3 for a win, 1 for a draw, 0 for a loss.
+    pub const THREE_ONE_ZERO: Self = Self {
+        win: Points::from_milli(3_000),
+        draw: Points::from_milli(1_000),
+        loss: Points::ZERO,
+    };
+}
+
+/// One board of a match: the game points each team's player scored on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardResult {
+    /// The board (1 is the top board).
+    pub board: u32,
+    /// The game points of the match's first and second team on it.
+    pub points: [Points; 2],
+    /// Whether the game was played (not forfeited).
+    pub played: bool,
+}
+
+/// A match between two teams (by their index) in a round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamMatch {
+    /// The round.
+    pub round: u32,
+    /// The first and the second team.
+    pub teams: [usize; 2],
+    /// Its boards.
+    pub boards: Vec<BoardResult>,
+}
+
+/// Which of a team's two scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TeamScore {
+    /// Match points.
+    Match,
+    /// Game points (board points).
+    Game,
+}
+
+/// A team tie-break (C.07 names and TieBreakServer's codes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TeamTieBreak {
+    /// A score itself: the one that is not primary, as a tie-break
+    /// (`MPVGP`).
+    Score(TeamScore),
+    /// Buchholz: the sum of the opponents' scores (`BH:MP`, `BH:GP`).
+    Buchholz(TeamScore),
+    /// Sonneborn-Berger: the sum, over the matches, of the opponent's
+    /// score times the team's own score in the match (`SB:MP` = `EMMSB`,
+    /// `EMGSB` the Olympiad's: opponent's match points times own game
+    /// points, `EGMSB`, `SB:GP` = `EGGSB`).
+    SonnebornBerger {
+        /// The opponent's score counted.
+        opponent: TeamScore,
+        /// The team's own score in the match it weighs.
+        own: TeamScore,
+    },
+    /// Board count: the sum of board number times game points on that
+    /// board (`BC`); the lower ranks higher.
+    BoardCount,
+    /// Matches won (`WIN`).
+    Wins,
+    /// Matches won over the board: with a game played (`WON`).
+    WinsOverTheBoard,
+}
+
+impl TeamTieBreak {
+    /// Whether a lower value ranks higher.
+    fn lower_is_better(self) -> bool {
+        self == TeamTieBreak::BoardCount
+    }
+}
+
+/// One team's line in the standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamStanding {
+    /// The team, by index.
+    pub team: usize,
+    /// 1-based rank; teams equal on every criterion share it.
+    pub rank: u32,
+    /// Match points.
+    pub match_points: Points,
+    /// Game points.
+    pub game_points: Points,
+    /// The tie-breaks' values, in the order asked.
+    pub values: Vec<Points>,
+}
+
+/// What one team did in one match.
+struct Played {
+    opponent: usize,
+    game_points: Points,
+    match_points: Points,
+    won: bool,
+    over_the_board: bool,
+    board_count: Points,
+}
+
+/// The standings of `teams` teams after `matches`, ranked by `primary`
+/// then by `tie_breaks` in order.
+pub fn team_standings(
+    teams: usize,
+    matches: &[TeamMatch],
+    table: MatchPointTable,
+    primary: TeamScore,
+    tie_breaks: &[TeamTieBreak],
+) -> Vec<TeamStanding> {
+    let mut played: Vec<Vec<Played>> = (0..teams).map(|_| Vec::new()).collect();
+    for game in matches {
+        let totals = [0, 1].map(|side| game.boards.iter().map(|b| b.points[side]).sum::<Points>());
+        let over_the_board = game.boards.iter().any(|board| board.played);
+        for side in 0..2 {
+            let (own, other) = (totals[side], totals[1 - side]);
+            let match_points = if own > other {
+                table.win
+            } else if own == other && own > Points::ZERO {
+                table.draw
+            } else {
+                table.loss
+            };
+            let board_count = game
+                .boards
+                .iter()
+                .map(|board| {
+                    Points::from_milli(board.points[side].milli() * i64::from(board.board))
+                })
+                .sum();
+            if let Some(team) = played.get_mut(game.teams[side]) {
+                team.push(Played {
+                    opponent: game.teams[1 - side],
+                    game_points: own,
+                    match_points,
+                    won: own > other,
+                    over_the_board,
+                    board_count,
+                });
+            }
+        }
+    }
+    let score = |team: usize, which: TeamScore| -> Points {
+        played[team]
+            .iter()
+            .map(|p| match which {
+                TeamScore::Match => p.match_points,
+                TeamScore::Game => p.game_points,
+            })
+            .sum()
+    };
+    // A match with no game played over the board is an unplayed round:
+    // its opponent counts as one with the team's own score (C.07 16.4).
+    let faced = |team: usize, p: &Played| if p.over_the_board { p.opponent } else { team };
+    let in_match = |p: &Played, which: TeamScore| match which {
+        TeamScore::Match => p.match_points,
+        TeamScore::Game => p.game_points,
+    };
+    let mut rows: Vec<TeamStanding> = (0..teams)
+        .map(|team| {
+            let values = tie_breaks
+                .iter()
+                .map(|tie_break| match *tie_break {
+                    TeamTieBreak::Score(which) => score(team, which),
+                    TeamTieBreak::Buchholz(which) => played[team]
+                        .iter()
+                        .map(|p| score(faced(team, p), which))
+                        .sum(),
+                    TeamTieBreak::SonnebornBerger { opponent, own } => played[team]
+                        .iter()
+                        .map(|p| score(faced(team, p), opponent).times(in_match(p, own)))
+                        .sum(),
+                    TeamTieBreak::BoardCount => played[team].iter().map(|p| p.board_count).sum(),
+                    TeamTieBreak::Wins => count(played[team].iter().filter(|p| p.won)),
+                    TeamTieBreak::WinsOverTheBoard => {
+                        count(played[team].iter().filter(|p| p.won && p.over_the_board))
+                    }
+                })
+                .collect();
+            TeamStanding {
+                team,
+                rank: 0,
+                match_points: score(team, TeamScore::Match),
+                game_points: score(team, TeamScore::Game),
+                values,
+            }
+        })
+        .collect();
+    let key = |row: &TeamStanding| -> Vec<i64> {
+        let first = match primary {
+            TeamScore::Match => row.match_points,
+            TeamScore::Game => row.game_points,
+        };
+        std::iter::once(-first.milli())
+            .chain(
+                tie_breaks
+                    .iter()
+                    .zip(&row.values)
+                    .map(|(tie_break, value)| {
+                        if tie_break.lower_is_better() {
+                            value.milli()
+                        } else {
+                            -value.milli()
+                        }
+                    }),
+            )
+            .collect()
+    };
+    rows.sort_by_key(|row| (key(row), row.team));
+    let mut rank = 0;
+    let mut previous: Option<Vec<i64>> = None;
+    for (index, row) in rows.iter_mut().enumerate() {
+        let this = key(row);
+        if previous.as_ref() != Some(&this) {
+            rank = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        }
+        row.rank = rank;
+        previous = Some(this);
+    }
+    rows
+}
+
+/// A count as points (matches won).
+fn count<'a>(played: impl Iterator<Item = &'a Played>) -> Points {
+    Points::from_milli(1_000 * i64::try_from(played.count()).unwrap_or(i64::MAX / 1_000))
+}
+
+#[cfg(test)]
+#[path = "team_standings_tests.rs"]
+mod tests;
