@@ -16,7 +16,7 @@
 //! TieBreakServer, on the committed vectors (`tests/data/team-tie-breaks`,
 //! made by `scripts/team-tie-break-vectors`).
 
-use crate::domain::Points;
+use crate::domain::{FieldError, Points};
 
 /// Match points per match result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +104,90 @@ pub enum TeamTieBreak {
 }
 
 impl TeamTieBreak {
+    /// The most tie-breaks an order may list.
+    pub const MAX: usize = 16;
+
+    /// The tie-break of code `code` (TieBreakServer's notation: `MP`,
+    /// `GP`, `MPVGP` for the score that is not `primary`, `BH:MP`,
+    /// `BH:GP`, `SB:MP`, `SB:GP`, `EMGSB`, `EGMSB`, `BC`, `WIN`, `WON`),
+    /// as sent in `field`.
+    pub fn parse(field: &'static str, code: &str, primary: TeamScore) -> Result<Self, FieldError> {
+        use TeamScore::{Game, Match};
+        let sb = |opponent, own| TeamTieBreak::SonnebornBerger { opponent, own };
+        Ok(match code.trim().to_ascii_uppercase().as_str() {
+            "MP" | "MPTS" => TeamTieBreak::Score(Match),
+            "GP" | "GPTS" => TeamTieBreak::Score(Game),
+            "MPVGP" => TeamTieBreak::Score(if primary == Match { Game } else { Match }),
+            "BH:MP" => TeamTieBreak::Buchholz(Match),
+            "BH:GP" => TeamTieBreak::Buchholz(Game),
+            "SB:MP" | "EMMSB" => sb(Match, Match),
+            "SB:GP" | "EGGSB" => sb(Game, Game),
+            "EMGSB" => sb(Match, Game),
+            "EGMSB" => sb(Game, Match),
+            "BC" => TeamTieBreak::BoardCount,
+            "WIN" => TeamTieBreak::Wins,
+            "WON" => TeamTieBreak::WinsOverTheBoard,
+            _ => {
+                return Err(FieldError::new(
+                    field,
+                    format!(
+                        "'{}' is not a team tie-break (MP, GP, MPVGP, BH:MP, BH:GP, SB:MP, \
+                         SB:GP, EMGSB, EGMSB, BC, WIN, WON)",
+                        code.chars().take(16).collect::<String>()
+                    ),
+                ));
+            }
+        })
+    }
+
+    /// The tie-break's code, as [`TeamTieBreak::parse`] reads it.
+    pub fn code(self) -> &'static str {
+        use TeamScore::{Game, Match};
+        match self {
+            TeamTieBreak::Score(Match) => "MP",
+            TeamTieBreak::Score(Game) => "GP",
+            TeamTieBreak::Buchholz(Match) => "BH:MP",
+            TeamTieBreak::Buchholz(Game) => "BH:GP",
+            TeamTieBreak::SonnebornBerger {
+                opponent: Match,
+                own: Match,
+            } => "SB:MP",
+            TeamTieBreak::SonnebornBerger {
+                opponent: Game,
+                own: Game,
+            } => "SB:GP",
+            TeamTieBreak::SonnebornBerger {
+                opponent: Match,
+                own: Game,
+            } => "EMGSB",
+            TeamTieBreak::SonnebornBerger {
+                opponent: Game,
+                own: Match,
+            } => "EGMSB",
+            TeamTieBreak::BoardCount => "BC",
+            TeamTieBreak::Wins => "WIN",
+            TeamTieBreak::WinsOverTheBoard => "WON",
+        }
+    }
+
+    /// The order when a request names none: under match points the
+    /// Olympiad's (its Sonneborn-Berger, then game points, then
+    /// Buchholz); under game points, match points then Buchholz.
+    pub fn default_order(primary: TeamScore) -> Vec<Self> {
+        use TeamScore::{Game, Match};
+        match primary {
+            Match => vec![
+                TeamTieBreak::SonnebornBerger {
+                    opponent: Match,
+                    own: Game,
+                },
+                TeamTieBreak::Score(Game),
+                TeamTieBreak::Buchholz(Match),
+            ],
+            Game => vec![TeamTieBreak::Score(Match), TeamTieBreak::Buchholz(Game)],
+        }
+    }
+
     /// Whether a lower value ranks higher.
     fn lower_is_better(self) -> bool {
         self == TeamTieBreak::BoardCount
@@ -123,6 +207,8 @@ pub struct TeamStanding {
     pub game_points: Points,
     /// The tie-breaks' values, in the order asked.
     pub values: Vec<Points>,
+    /// Matches counted.
+    pub matches: u32,
 }
 
 /// What one team did in one match.
@@ -219,6 +305,7 @@ pub fn team_standings(
                 match_points: score(team, TeamScore::Match),
                 game_points: score(team, TeamScore::Game),
                 values,
+                matches: u32::try_from(played[team].len()).unwrap_or(u32::MAX),
             }
         })
         .collect();

@@ -107,6 +107,38 @@ fn forfeits_score_as_the_boards_say() {
     assert_eq!(rows[0].values, vec![pts("1"), pts("0")]);
 }
 
+#[test]
+fn tie_breaks_are_read_from_their_codes() {
+    for tie_break in [
+        TeamTieBreak::Score(TeamScore::Match),
+        TeamTieBreak::Score(TeamScore::Game),
+        TeamTieBreak::Buchholz(TeamScore::Match),
+        TeamTieBreak::Buchholz(TeamScore::Game),
+        TeamTieBreak::SonnebornBerger {
+            opponent: TeamScore::Match,
+            own: TeamScore::Game,
+        },
+        TeamTieBreak::SonnebornBerger {
+            opponent: TeamScore::Game,
+            own: TeamScore::Match,
+        },
+        TeamTieBreak::BoardCount,
+        TeamTieBreak::Wins,
+        TeamTieBreak::WinsOverTheBoard,
+    ] {
+        assert_eq!(
+            TeamTieBreak::parse("tie_breaks", tie_break.code(), TeamScore::Match),
+            Ok(tie_break)
+        );
+    }
+    assert_eq!(
+        TeamTieBreak::parse("tie_breaks", "mpvgp", TeamScore::Game),
+        Ok(TeamTieBreak::Score(TeamScore::Match))
+    );
+    let err = TeamTieBreak::parse("tie_breaks[1]", "TBR", TeamScore::Match).expect_err("unknown");
+    assert_eq!(err.field, "tie_breaks[1]");
+}
+
 /// A TRF vector: each player's rounds, and each team's roster.
 struct Vector {
     /// Per player (by start number), per round: opponent, result code.

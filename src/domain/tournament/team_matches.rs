@@ -1,0 +1,357 @@
+//! An event's team matches, read from its games: each player's team is the
+//! one the platform gave with the player (`Player.team`, the PGN's
+//! `WhiteTeam` and `BlackTeam`), and the games of a round between two
+//! teams' players are their match, its boards in the order of the games'
+//! board numbers (the lowest is board 1).
+//!
+//! A match counts once each of its games is finished; until then it is in
+//! progress and left out, so that a match half played never counts as won.
+//! Games aborted count for nothing.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use thiserror::Error;
+
+use crate::domain::{BoardResult, Color, GameRecordForStandings, Points, TeamMatch};
+
+/// Why an event's games are not a team event.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TeamPairingError {
+    /// A player of a game has no team.
+    #[error("round {round}, board {board}: {color} ({player}) has no team")]
+    NoTeam {
+        /// The round.
+        round: u32,
+        /// The board.
+        board: u32,
+        /// Which player.
+        color: &'static str,
+        /// The player's id.
+        player: String,
+    },
+    /// Both players of a game are of one team.
+    #[error("round {round}, board {board}: both players are of team '{team}'")]
+    SameTeam {
+        /// The round.
+        round: u32,
+        /// The board.
+        board: u32,
+        /// The team.
+        team: String,
+    },
+    /// A team meets two teams in one round.
+    #[error("round {round}: team '{team}' plays both '{first}' and '{second}'")]
+    TwoOpponents {
+        /// The round.
+        round: u32,
+        /// The team.
+        team: String,
+        /// One opponent.
+        first: String,
+        /// The other.
+        second: String,
+    },
+    /// A player plays for two teams.
+    #[error("player {player} plays for both '{first}' and '{second}'")]
+    PlayerOnTwoTeams {
+        /// The player's id.
+        player: String,
+        /// One team.
+        first: String,
+        /// The other.
+        second: String,
+    },
+}
+
+/// An event's teams and the matches that count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamEvent {
+    /// The teams' names, in lexical order (a match names them by index).
+    pub teams: Vec<String>,
+    /// The matches whose every game is finished.
+    pub matches: Vec<TeamMatch>,
+    /// The matches with a game still to finish.
+    pub in_progress: usize,
+}
+
+/// One board as read, before the match is known to count.
+struct Board {
+    board: u32,
+    /// The first team's side (the team of the match's first board's White).
+    white_team: String,
+    points: Option<[Points; 2]>,
+    played: bool,
+}
+
+/// The team event `records` make (the event's games, in any order); games
+/// outside a round (round 0) are left out.
+pub fn team_matches(records: &[GameRecordForStandings]) -> Result<TeamEvent, TeamPairingError> {
+    let mut player_team: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut boards: BTreeMap<(u32, String, String), Vec<Board>> = BTreeMap::new();
+    let mut opponents: BTreeMap<(u32, String), String> = BTreeMap::new();
+    for record in records.iter().filter(|r| r.round > 0 && !r.aborted) {
+        let team_of = |color: Color| -> Result<&str, TeamPairingError> {
+            let player = match color {
+                Color::White => &record.white,
+                Color::Black => &record.black,
+            };
+            player
+                .details
+                .team
+                .as_deref()
+                .map(str::trim)
+                .filter(|team| !team.is_empty())
+                .ok_or_else(|| TeamPairingError::NoTeam {
+                    round: record.round,
+                    board: record.board,
+                    color: color.fold_wb("White", "Black"),
+                    player: player.id.clone(),
+                })
+        };
+        let (white, black) = (team_of(Color::White)?, team_of(Color::Black)?);
+        if white == black {
+            return Err(TeamPairingError::SameTeam {
+                round: record.round,
+                board: record.board,
+                team: white.to_owned(),
+            });
+        }
+        for (player, team) in [(&record.white.id, white), (&record.black.id, black)] {
+            match player_team.insert(player, team) {
+                Some(other) if other != team => {
+                    let (first, second) = if other < team {
+                        (other, team)
+                    } else {
+                        (team, other)
+                    };
+                    return Err(TeamPairingError::PlayerOnTwoTeams {
+                        player: player.clone(),
+                        first: first.to_owned(),
+                        second: second.to_owned(),
+                    });
+                }
+                _ => {}
+            }
+        }
+        for (team, opponent) in [(white, black), (black, white)] {
+            let known = opponents
+                .entry((record.round, team.to_owned()))
+                .or_insert_with(|| opponent.to_owned());
+            if known != opponent {
+                let (first, second) = if known.as_str() < opponent {
+                    (known.clone(), opponent.to_owned())
+                } else {
+                    (opponent.to_owned(), known.clone())
+                };
+                return Err(TeamPairingError::TwoOpponents {
+                    round: record.round,
+                    team: team.to_owned(),
+                    first,
+                    second,
+                });
+            }
+        }
+        let (low, high) = if white < black {
+            (white, black)
+        } else {
+            (black, white)
+        };
+        boards
+            .entry((record.round, low.to_owned(), high.to_owned()))
+            .or_default()
+            .push(Board {
+                board: record.board,
+                white_team: white.to_owned(),
+                points: record
+                    .finished
+                    .as_ref()
+                    .map(|score| [score.white, score.black]),
+                played: record.finished.as_ref().is_some_and(|score| score.played),
+            });
+    }
+    let teams: Vec<String> = player_team
+        .values()
+        .map(|team| (*team).to_owned())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let index = |team: &str| teams.binary_search_by(|t| t.as_str().cmp(team)).ok();
+    let mut matches = Vec::new();
+    let mut in_progress = 0;
+    for ((round, ..), mut games) in boards {
+        games.sort_by_key(|game| game.board);
+        if games.iter().any(|game| game.points.is_none()) {
+            in_progress += 1;
+            continue;
+        }
+        let first = games[0].white_team.clone();
+        let Some((first_index, second_index)) = games
+            .iter()
+            .find(|game| game.white_team != first)
+            .map(|game| game.white_team.clone())
+            .or_else(|| opponents.get(&(round, first.clone())).cloned())
+            .and_then(|second| Some((index(&first)?, index(&second)?)))
+        else {
+            continue;
+        };
+        let boards = (1..)
+            .zip(&games)
+            .map(|(board, game)| {
+                let [white, black] = game.points.unwrap_or_default();
+                BoardResult {
+                    board,
+                    points: if game.white_team == first {
+                        [white, black]
+                    } else {
+                        [black, white]
+                    },
+                    played: game.played,
+                }
+            })
+            .collect();
+        matches.push(TeamMatch {
+            round,
+            teams: [first_index, second_index],
+            boards,
+        });
+    }
+    Ok(TeamEvent {
+        teams,
+        matches,
+        in_progress,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Outcome, Player, PlayerDetails, Score};
+
+    fn player(id: &str, team: Option<&str>) -> Player {
+        Player {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            details: PlayerDetails {
+                team: team.map(str::to_owned),
+                ..PlayerDetails::default()
+            },
+        }
+    }
+
+    fn score(white: &str, black: &str, played: bool) -> Score {
+        let pts = |text| Points::parse("points", text).expect("points");
+        let (white, black) = (pts(white), pts(black));
+        Score {
+            white,
+            black,
+            scored_as: match white.cmp(&black) {
+                std::cmp::Ordering::Greater => Outcome::WhiteWins,
+                std::cmp::Ordering::Less => Outcome::BlackWins,
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            },
+            played,
+        }
+    }
+
+    fn game(
+        (round, board): (u32, u32),
+        white: (&str, Option<&str>),
+        black: (&str, Option<&str>),
+        finished: Option<Score>,
+    ) -> GameRecordForStandings {
+        GameRecordForStandings {
+            board,
+            white: player(white.0, white.1),
+            black: player(black.0, black.1),
+            finished,
+            round,
+            aborted: false,
+        }
+    }
+
+    #[test]
+    fn the_games_between_two_teams_in_a_round_are_their_match_in_board_order() {
+        let (a, b) = (Some("Alpha"), Some("Bravo"));
+        let records = [
+            // Board 2 listed first; Bravo has White on board 2.
+            game(
+                (1, 2),
+                ("b2", b),
+                ("a2", a),
+                Some(score("0.5", "0.5", true)),
+            ),
+            game((1, 1), ("a1", a), ("b1", b), Some(score("1", "0", false))),
+            // Round 2 is still being played.
+            game((2, 1), ("b1", b), ("a1", a), Some(score("1", "0", true))),
+            game((2, 2), ("a2", a), ("b2", b), None),
+        ];
+        let event = team_matches(&records).expect("a team event");
+        assert_eq!(event.teams, ["Alpha", "Bravo"]);
+        assert_eq!(event.in_progress, 1);
+        let pts = |text| Points::parse("points", text).expect("points");
+        assert_eq!(
+            event.matches,
+            vec![TeamMatch {
+                round: 1,
+                teams: [0, 1],
+                boards: vec![
+                    BoardResult {
+                        board: 1,
+                        points: [pts("1"), pts("0")],
+                        played: false,
+                    },
+                    BoardResult {
+                        board: 2,
+                        points: [pts("0.5"), pts("0.5")],
+                        played: true,
+                    },
+                ],
+            }]
+        );
+    }
+
+    #[test]
+    fn games_that_make_no_team_event_are_refused_with_where() {
+        let (a, b, c) = (Some("Alpha"), Some("Bravo"), Some("Charlie"));
+        let no_team = [game((1, 3), ("a1", a), ("x", None), None)];
+        assert_eq!(
+            team_matches(&no_team),
+            Err(TeamPairingError::NoTeam {
+                round: 1,
+                board: 3,
+                color: "Black",
+                player: "x".into()
+            })
+        );
+        let same = [game((2, 1), ("a1", a), ("a2", Some(" Alpha ")), None)];
+        assert!(matches!(
+            team_matches(&same),
+            Err(TeamPairingError::SameTeam {
+                round: 2,
+                board: 1,
+                ..
+            })
+        ));
+        let two = [
+            game((1, 1), ("a1", a), ("b1", b), None),
+            game((1, 2), ("a2", a), ("c1", c), None),
+        ];
+        assert_eq!(
+            team_matches(&two),
+            Err(TeamPairingError::TwoOpponents {
+                round: 1,
+                team: "Alpha".into(),
+                first: "Bravo".into(),
+                second: "Charlie".into()
+            })
+        );
+        let switched = [
+            game((1, 1), ("a1", a), ("b1", b), None),
+            game((2, 1), ("a1", c), ("b1", b), None),
+        ];
+        assert!(matches!(
+            team_matches(&switched),
+            Err(TeamPairingError::PlayerOnTwoTeams { .. })
+        ));
+    }
+}
