@@ -358,6 +358,39 @@ impl ArbiterService for ArbiterApi {
         ))
     }
 
+    async fn get_team_standings(
+        &self,
+        request: Request<proto::GetTeamStandingsRequest>,
+    ) -> Result<Response<proto::GetTeamStandingsResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        let reader = self.reader(&request).await?;
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        let (primary, order, table) = standings_request::team_order(req)?;
+        let read = self
+            .arbiter
+            .team_standings(&event_id, primary, table, &order, &reader)
+            .await?;
+        let count = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
+        Ok(Response::new(proto::GetTeamStandingsResponse {
+            standings: read
+                .rows
+                .iter()
+                .map(|row| proto::TeamStanding {
+                    rank: i32::try_from(row.rank).unwrap_or(i32::MAX),
+                    team: read.teams.get(row.team).cloned().unwrap_or_default(),
+                    match_points: row.match_points.to_string(),
+                    game_points: row.game_points.to_string(),
+                    matches: i32::try_from(row.matches).unwrap_or(i32::MAX),
+                    tie_break_values: row.values.iter().map(ToString::to_string).collect(),
+                })
+                .collect(),
+            tie_breaks: order.iter().map(|t| t.code().to_owned()).collect(),
+            matches_counted: count(read.counted),
+            matches_in_progress: count(read.in_progress),
+        }))
+    }
+
     async fn export_trf(
         &self,
         request: Request<proto::ExportTrfRequest>,

@@ -1,6 +1,6 @@
 //! Reading what a standings or TRF request adds to an event's games: the
-//! tie-break order, byes and ratings, refused as `INVALID_FIELD` with the
-//! field named.
+//! tie-break order, byes and ratings, and a team standings request's
+//! scores and tie-breaks, refused as `INVALID_FIELD` with the field named.
 
 use std::collections::HashMap;
 
@@ -11,7 +11,10 @@ use super::{
     status,
 };
 use crate::{
-    domain::{Bye, ByeKind, Cut, Player, TieBreak, TieBreakOrder},
+    domain::{
+        Bye, ByeKind, Cut, MatchPointTable, Player, Points, TeamScore, TeamTieBreak, TieBreak,
+        TieBreakOrder,
+    },
     proto,
 };
 
@@ -124,6 +127,72 @@ pub fn ratings(raw: &[proto::PlayerRating]) -> Result<HashMap<String, u32>, Stat
         }
     }
     Ok(ratings)
+}
+
+/// What a team standings request ranks by: the primary score, the
+/// tie-breaks (the default ones for none) and the match points.
+pub fn team_order(
+    req: &proto::GetTeamStandingsRequest,
+) -> Result<(TeamScore, Vec<TeamTieBreak>, MatchPointTable), Status> {
+    let primary = match proto::TeamScoreKind::try_from(req.primary_score) {
+        Ok(proto::TeamScoreKind::Unspecified | proto::TeamScoreKind::MatchPoints) => {
+            TeamScore::Match
+        }
+        Ok(proto::TeamScoreKind::GamePoints) => TeamScore::Game,
+        Err(_) => {
+            return Err(invalid(
+                "primary_score",
+                &format!("{} is not a TeamScoreKind", req.primary_score),
+            ));
+        }
+    };
+    if req.tie_breaks.len() > TeamTieBreak::MAX {
+        return Err(invalid(
+            "tie_breaks",
+            &format!("lists more than {} tie-breaks", TeamTieBreak::MAX),
+        ));
+    }
+    let mut order = Vec::with_capacity(req.tie_breaks.len());
+    for code in &req.tie_breaks {
+        let tie_break = TeamTieBreak::parse("tie_breaks", code, primary)
+            .map_err(|err| status::invalid_field(&err))?;
+        if order.contains(&tie_break) {
+            return Err(invalid(
+                "tie_breaks",
+                &format!("lists {} twice", tie_break.code()),
+            ));
+        }
+        order.push(tie_break);
+    }
+    if order.is_empty() {
+        order = TeamTieBreak::default_order(primary);
+    }
+    let table = match &req.match_points {
+        None => MatchPointTable::OLYMPIAD,
+        Some(points) => {
+            let read = |field: &'static str, text: &str| {
+                let value =
+                    Points::parse(field, text).map_err(|err| status::invalid_field(&err))?;
+                if value < Points::ZERO {
+                    return Err(invalid(field, "must not be negative"));
+                }
+                Ok(value)
+            };
+            let table = MatchPointTable {
+                win: read("match_points.win", &points.win)?,
+                draw: read("match_points.draw", &points.draw)?,
+                loss: read("match_points.loss", &points.loss)?,
+            };
+            if table.win < table.draw || table.draw < table.loss {
+                return Err(invalid(
+                    "match_points",
+                    "must give a win at least a draw's points, and a draw at least a loss's",
+                ));
+            }
+            table
+        }
+    };
+    Ok((primary, order, table))
 }
 
 #[cfg(test)]

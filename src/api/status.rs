@@ -445,6 +445,16 @@ impl From<ArbiterError> for Status {
                 message,
                 ErrorDetails::new(),
             ),
+            ArbiterError::TeamPairing(_) => status(
+                Code::FailedPrecondition,
+                ErrorReason::TeamPairingInvalid,
+                message.clone(),
+                ErrorDetails::with_precondition_failure_violation(
+                    reason_code(ErrorReason::TeamPairingInvalid),
+                    "games",
+                    message,
+                ),
+            ),
             ArbiterError::EventNotFound(_) => status(
                 Code::NotFound,
                 ErrorReason::EventNotFound,

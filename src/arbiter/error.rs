@@ -65,6 +65,9 @@ pub enum ArbiterError {
         /// The most credentials a server holds.
         max: usize,
     },
+    /// The event's games are not those of a team event.
+    #[error("the event's games make no team event: {0}")]
+    TeamPairing(crate::domain::TeamPairingError),
     /// A credential's scope names an event the server does not know.
     #[error(
         "event '{0}' has no games and no rounds: create its first round or game before \

@@ -9,7 +9,8 @@
 //! - `commands`: creating games, the seats' actions and the arbiter's;
 //!   `rounds`: a round's games created all or nothing, started together,
 //!   read back, and paired by an engine;
-//!   `queries`: games, event lists, standings and exports; `inspect`: a
+//!   `queries`: games, event lists, standings and exports; `teams`: an
+//!   event's team standings from its games; `inspect`: a
 //!   game as stored, for an arbiter; `sweep`: endings that time decided
 //!   while nobody was looking, and archiving the logs of games that ended.
 //! - `watch`: following one game's log, or every game of an event, for
@@ -45,6 +46,7 @@ mod queries;
 mod rounds;
 mod seats;
 mod sweep;
+mod teams;
 mod watch;
 mod watching;
 
@@ -65,6 +67,7 @@ pub use self::queries::{
 pub use self::rounds::{CreatedRound, RoundPage, RoundSeats, StartedRound};
 pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::sweep::SweepPass;
+pub use self::teams::TeamStandingsRead;
 pub use self::watch::{
     EventUpdate, EventWatcher, Heartbeat, InvalidResumeToken, ResumeToken, WatchFrom, WatchItem,
     Watcher,

@@ -53,6 +53,7 @@ enum Rpc {
     ListGames,
     WatchEvent,
     GetStandings,
+    GetTeamStandings,
     ExportPgn,
     ExportTrf,
     CreateGame,
@@ -83,7 +84,7 @@ enum Needs {
 }
 
 impl Rpc {
-    const ALL: [Rpc; 35] = [
+    const ALL: [Rpc; 36] = [
         Rpc::GetGame,
         Rpc::ListMoves,
         Rpc::MakeMove,
@@ -100,6 +101,7 @@ impl Rpc {
         Rpc::ListGames,
         Rpc::WatchEvent,
         Rpc::GetStandings,
+        Rpc::GetTeamStandings,
         Rpc::ExportPgn,
         Rpc::ExportTrf,
         Rpc::CreateGame,
@@ -129,6 +131,7 @@ impl Rpc {
             | Rpc::ListGames
             | Rpc::WatchEvent
             | Rpc::GetStandings
+            | Rpc::GetTeamStandings
             | Rpc::ExportPgn
             | Rpc::ExportTrf => Needs::Nothing,
             Rpc::MakeMove
@@ -253,6 +256,12 @@ impl Rpc {
             })),
             Rpc::GetStandings => {
                 unary!(client.get_standings(proto::GetStandingsRequest {
+                    event_id,
+                    ..Default::default()
+                }))
+            }
+            Rpc::GetTeamStandings => {
+                unary!(client.get_team_standings(proto::GetTeamStandingsRequest {
                     event_id,
                     ..Default::default()
                 }))

@@ -204,6 +204,17 @@ async fn hostile_text_is_refused_cleanly(backend: Backend) {
                 })
                 .await,
         );
+        clean(
+            "GetTeamStandings",
+            &text,
+            client
+                .get_team_standings(proto::GetTeamStandingsRequest {
+                    event_id: text.clone(),
+                    tie_breaks: vec![text.clone()],
+                    ..Default::default()
+                })
+                .await,
+        );
         let watched = client
             .watch_event(proto::WatchEventRequest {
                 event_id: "fuzz-open".to_owned(),
@@ -354,7 +365,7 @@ impl Decoder for RawCodec {
 }
 
 /// Every method of both services, by path.
-const METHODS: [&str; 35] = [
+const METHODS: [&str; 36] = [
     "ArbiterService/GetGame",
     "ArbiterService/ListMoves",
     "ArbiterService/MakeMove",
@@ -371,6 +382,7 @@ const METHODS: [&str; 35] = [
     "ArbiterService/ListGames",
     "ArbiterService/WatchEvent",
     "ArbiterService/GetStandings",
+    "ArbiterService/GetTeamStandings",
     "ArbiterService/ExportPgn",
     "ArbiterService/ExportTrf",
     "AdminService/CreateGame",

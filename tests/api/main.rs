@@ -41,6 +41,7 @@ mod standings;
 mod storage;
 mod store_contract;
 mod store_faults;
+mod team_standings;
 mod tie_break_reference;
 mod tie_breaks;
 mod traces;

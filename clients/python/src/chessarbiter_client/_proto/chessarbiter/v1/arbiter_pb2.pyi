@@ -67,6 +67,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_EVENT_NOT_FOUND: _ClassVar[ErrorReason]
     ERROR_REASON_FAIR_PLAY_NOT_RECORDED: _ClassVar[ErrorReason]
     ERROR_REASON_FAIR_PLAY_RECORD_FULL: _ClassVar[ErrorReason]
+    ERROR_REASON_TEAM_PAIRING_INVALID: _ClassVar[ErrorReason]
 
 class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -227,6 +228,12 @@ class ByeKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BYE_KIND_FULL_POINT: _ClassVar[ByeKind]
     BYE_KIND_HALF_POINT: _ClassVar[ByeKind]
     BYE_KIND_ZERO_POINT: _ClassVar[ByeKind]
+
+class TeamScoreKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TEAM_SCORE_KIND_UNSPECIFIED: _ClassVar[TeamScoreKind]
+    TEAM_SCORE_KIND_MATCH_POINTS: _ClassVar[TeamScoreKind]
+    TEAM_SCORE_KIND_GAME_POINTS: _ClassVar[TeamScoreKind]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_INVALID_FIELD: ErrorReason
 ERROR_REASON_UNPARSABLE_MOVE: ErrorReason
@@ -282,6 +289,7 @@ ERROR_REASON_TOO_MANY_CREDENTIALS: ErrorReason
 ERROR_REASON_EVENT_NOT_FOUND: ErrorReason
 ERROR_REASON_FAIR_PLAY_NOT_RECORDED: ErrorReason
 ERROR_REASON_FAIR_PLAY_RECORD_FULL: ErrorReason
+ERROR_REASON_TEAM_PAIRING_INVALID: ErrorReason
 ROLE_UNSPECIFIED: Role
 ROLE_PLATFORM: Role
 ROLE_ARBITER: Role
@@ -385,6 +393,9 @@ BYE_KIND_PAIRING_ALLOCATED: ByeKind
 BYE_KIND_FULL_POINT: ByeKind
 BYE_KIND_HALF_POINT: ByeKind
 BYE_KIND_ZERO_POINT: ByeKind
+TEAM_SCORE_KIND_UNSPECIFIED: TeamScoreKind
+TEAM_SCORE_KIND_MATCH_POINTS: TeamScoreKind
+TEAM_SCORE_KIND_GAME_POINTS: TeamScoreKind
 
 class TimeControlPeriod(_message.Message):
     __slots__ = ("time_millis", "moves", "increment_millis", "delay_millis")
@@ -1203,6 +1214,56 @@ class OfferedTieBreak(_message.Message):
     code: str
     takes_cuts: bool
     def __init__(self, kind: _Optional[_Union[TieBreakKind, str]] = ..., code: _Optional[str] = ..., takes_cuts: _Optional[bool] = ...) -> None: ...
+
+class TeamMatchPoints(_message.Message):
+    __slots__ = ("win", "draw", "loss")
+    WIN_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    LOSS_FIELD_NUMBER: _ClassVar[int]
+    win: str
+    draw: str
+    loss: str
+    def __init__(self, win: _Optional[str] = ..., draw: _Optional[str] = ..., loss: _Optional[str] = ...) -> None: ...
+
+class GetTeamStandingsRequest(_message.Message):
+    __slots__ = ("event_id", "primary_score", "tie_breaks", "match_points")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PRIMARY_SCORE_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_POINTS_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    primary_score: TeamScoreKind
+    tie_breaks: _containers.RepeatedScalarFieldContainer[str]
+    match_points: TeamMatchPoints
+    def __init__(self, event_id: _Optional[str] = ..., primary_score: _Optional[_Union[TeamScoreKind, str]] = ..., tie_breaks: _Optional[_Iterable[str]] = ..., match_points: _Optional[_Union[TeamMatchPoints, _Mapping]] = ...) -> None: ...
+
+class TeamStanding(_message.Message):
+    __slots__ = ("rank", "team", "match_points", "game_points", "matches", "tie_break_values")
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    TEAM_FIELD_NUMBER: _ClassVar[int]
+    MATCH_POINTS_FIELD_NUMBER: _ClassVar[int]
+    GAME_POINTS_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAK_VALUES_FIELD_NUMBER: _ClassVar[int]
+    rank: int
+    team: str
+    match_points: str
+    game_points: str
+    matches: int
+    tie_break_values: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, rank: _Optional[int] = ..., team: _Optional[str] = ..., match_points: _Optional[str] = ..., game_points: _Optional[str] = ..., matches: _Optional[int] = ..., tie_break_values: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GetTeamStandingsResponse(_message.Message):
+    __slots__ = ("standings", "tie_breaks", "matches_counted", "matches_in_progress")
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_COUNTED_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_IN_PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    standings: _containers.RepeatedCompositeFieldContainer[TeamStanding]
+    tie_breaks: _containers.RepeatedScalarFieldContainer[str]
+    matches_counted: int
+    matches_in_progress: int
+    def __init__(self, standings: _Optional[_Iterable[_Union[TeamStanding, _Mapping]]] = ..., tie_breaks: _Optional[_Iterable[str]] = ..., matches_counted: _Optional[int] = ..., matches_in_progress: _Optional[int] = ...) -> None: ...
 
 class ExportPgnRequest(_message.Message):
     __slots__ = ("game_id", "event_id")

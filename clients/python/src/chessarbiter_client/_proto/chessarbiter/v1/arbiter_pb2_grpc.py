@@ -144,6 +144,11 @@ class ArbiterServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportPgnRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportPgnResponse.FromString,
                 _registered_method=True)
+        self.GetTeamStandings = channel.unary_unary(
+                '/chessarbiter.v1.ArbiterService/GetTeamStandings',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamStandingsRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamStandingsResponse.FromString,
+                _registered_method=True)
         self.ExportTrf = channel.unary_unary(
                 '/chessarbiter.v1.ArbiterService/ExportTrf',
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportTrfRequest.SerializeToString,
@@ -381,6 +386,24 @@ class ArbiterServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetTeamStandings(self, request, context):
+        """An event's team standings, from its games: each player's team is the
+        Player.team the game was created with, the games of a round between
+        two teams' players are their match (boards in the order of the games'
+        board numbers), and a match counts once all its games are finished.
+        Ranked by match points (2/1/0 unless match_points says otherwise) or
+        game points, then the tie-breaks asked for (FIDE Tie-Break
+        Regulations, team tie-breaks; equal to FIDE's reference
+        implementation, see docs/tie-breaks.md).
+
+        Errors: INVALID_FIELD, TEAM_PAIRING_INVALID, REPLY_TOO_LARGE (an event
+        listing more games than an event may hold), STORAGE_UNAVAILABLE
+        (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ExportTrf(self, request, context):
         """An event in the FIDE Tournament Report File format (TRF-16), for
         pairing engines.
@@ -480,6 +503,11 @@ def add_ArbiterServiceServicer_to_server(servicer, server):
                     servicer.ExportPgn,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportPgnRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportPgnResponse.SerializeToString,
+            ),
+            'GetTeamStandings': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTeamStandings,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamStandingsRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamStandingsResponse.SerializeToString,
             ),
             'ExportTrf': grpc.unary_unary_rpc_method_handler(
                     servicer.ExportTrf,
@@ -971,6 +999,33 @@ class ArbiterService:
             '/chessarbiter.v1.ArbiterService/ExportPgn',
             chessarbiter_dot_v1_dot_arbiter__pb2.ExportPgnRequest.SerializeToString,
             chessarbiter_dot_v1_dot_arbiter__pb2.ExportPgnResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTeamStandings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.ArbiterService/GetTeamStandings',
+            chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamStandingsRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamStandingsResponse.FromString,
             options,
             channel_credentials,
             insecure,

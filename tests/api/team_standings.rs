@@ -1,0 +1,350 @@
+//! Team standings through the API: committed team vectors (their values
+//! computed by FIDE's reference implementation, TieBreakServer) played as
+//! games whose players carry their teams, each result set by the arbiter,
+//! then `GetTeamStandings` under both primary scores; and the refusals of
+//! games that make no team event.
+
+use std::{collections::BTreeMap, fs, path::PathBuf};
+
+use arbiter::proto::{self, set_game_result_request::Ruling};
+use tonic::Code;
+
+use crate::common::{Backend, Client, TestApp, admin, create, create_request, pairing, reason};
+
+/// Per player (by start number), per round: opponent, colour, result code;
+/// and each team's players in board order.
+struct Vector {
+    rounds: BTreeMap<u32, Vec<(u32, char, char)>>,
+    teams: Vec<Vec<u32>>,
+}
+
+fn read_vector(number: u32) -> (Vector, PathBuf) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("tests/data/team-tie-breaks/event-{number:03}.trf"));
+    let text = fs::read_to_string(&path).expect("a vector");
+    let mut rounds = BTreeMap::new();
+    let mut teams = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("001") {
+            let start: u32 = line[4..8].trim().parse().expect("a start number");
+            let cells = (91..)
+                .step_by(10)
+                .take_while(|at| at + 8 <= line.len())
+                .map(|at| {
+                    let cell = &line[at..at + 8];
+                    let mut chars = cell.chars();
+                    (
+                        cell[..4].trim().parse().unwrap_or(0),
+                        chars.nth(5).expect("a colour"),
+                        chars.nth(1).expect("a result"),
+                    )
+                })
+                .collect();
+            rounds.insert(start, cells);
+        } else if let Some(rest) = line.strip_prefix("013") {
+            teams.push(
+                rest[33..]
+                    .split_whitespace()
+                    .map(|n| n.parse().expect("a start number"))
+                    .collect(),
+            );
+        }
+    }
+    (Vector { rounds, teams }, path)
+}
+
+/// Creates every game of `vector` in `event` (a player's team is its
+/// `013` line's name) and sets each result as the report has it.
+async fn play(app: &TestApp, event: &str, vector: &Vector) {
+    let mut admin_client = app.admin_client().await;
+    let mut place = BTreeMap::new();
+    for (team, players) in vector.teams.iter().enumerate() {
+        for (position, player) in players.iter().enumerate() {
+            place.insert(*player, (team, position));
+        }
+    }
+    let player = |start: u32| {
+        let (team, _) = place[&start];
+        proto::Player {
+            id: format!("p{start}"),
+            name: format!("Player {start}"),
+            team: format!("Team {:02}", team + 1),
+            ..Default::default()
+        }
+    };
+    for (start, cells) in &vector.rounds {
+        for (round, (opponent, colour, code)) in (1..).zip(cells) {
+            if *opponent == 0 || *colour != 'w' {
+                continue;
+            }
+            // Boards in the order of the team lists: a match's boards are
+            // numbered apart from the other matches' of the round.
+            // The board is the player's place among the team's players who
+            // play the round.
+            let (team, position) = place[start];
+            let (other, _) = place[opponent];
+            let above = vector.teams[team][..position]
+                .iter()
+                .filter(|mate| vector.rounds[mate][round as usize - 1].0 != 0)
+                .count();
+            let board = i32::try_from(team.min(other) * 10 + above + 1).expect("a board");
+            let request = proto::CreateGameRequest {
+                white: Some(player(*start)),
+                black: Some(player(*opponent)),
+                pairing: Some(pairing(event, round, board)),
+                ..create_request("", "")
+            };
+            let game = create(&mut admin_client, request).await.expect("a game");
+            let ruling = match code {
+                '1' => Ruling::Played(proto::PlayedResult {
+                    outcome: proto::Outcome::WhiteWins.into(),
+                    ..Default::default()
+                }),
+                '0' => Ruling::Played(proto::PlayedResult {
+                    outcome: proto::Outcome::BlackWins.into(),
+                    ..Default::default()
+                }),
+                '=' => Ruling::Played(proto::PlayedResult {
+                    outcome: proto::Outcome::Draw.into(),
+                    ..Default::default()
+                }),
+                '+' => Ruling::Forfeit(proto::Forfeit::Black.into()),
+                '-' => Ruling::Forfeit(proto::Forfeit::White.into()),
+                other => panic!("no result {other}"),
+            };
+            admin_client
+                .set_game_result(admin(proto::SetGameResultRequest {
+                    game_id: game.id,
+                    ruling: Some(ruling),
+                    reason: "as reported".to_owned(),
+                    ..Default::default()
+                }))
+                .await
+                .expect("a result");
+        }
+    }
+}
+
+async fn team_standings(
+    client: &mut Client,
+    request: proto::GetTeamStandingsRequest,
+) -> Result<proto::GetTeamStandingsResponse, tonic::Status> {
+    client
+        .get_team_standings(request)
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+fn decimal(text: &str) -> f64 {
+    text.parse().expect("a decimal")
+}
+
+/// Two committed vectors, played through the API, give the reference's
+/// every value under match points first and under game points first.
+async fn team_standings_equal_the_reference(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    for number in [4, 12] {
+        let event = format!("team-vector-{number}");
+        let (vector, path) = read_vector(number);
+        play(&app, &event, &vector).await;
+        for (suffix, primary) in [
+            ("mp", proto::TeamScoreKind::MatchPoints),
+            ("gp", proto::TeamScoreKind::GamePoints),
+        ] {
+            let tsv = fs::read_to_string(path.with_extension(format!("{suffix}.tsv")))
+                .expect("the reference's values");
+            let mut lines = tsv.lines();
+            let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
+            // EMMSB is SB:MP by another name, which a request lists once.
+            let asked: Vec<usize> = (3..header.len())
+                .filter(|&i| header[i] != "EMMSB")
+                .collect();
+            let read = team_standings(
+                &mut client,
+                proto::GetTeamStandingsRequest {
+                    event_id: event.clone(),
+                    primary_score: primary.into(),
+                    tie_breaks: asked.iter().map(|&i| header[i].to_owned()).collect(),
+                    match_points: None,
+                },
+            )
+            .await
+            .expect("the standings");
+            assert_eq!(read.matches_in_progress, 0);
+            let ours: BTreeMap<&str, &proto::TeamStanding> = read
+                .standings
+                .iter()
+                .map(|row| (row.team.as_str(), row))
+                .collect();
+            for line in lines {
+                let cells: Vec<&str> = line.split('\t').collect();
+                let team = format!("Team {:02}", cells[0].parse::<u32>().expect("a team"));
+                let row = ours[team.as_str()];
+                let first = if suffix == "mp" {
+                    &row.match_points
+                } else {
+                    &row.game_points
+                };
+                assert_eq!(decimal(first), decimal(cells[2]), "{event} {team}");
+                for (&i, value) in asked.iter().zip(&row.tie_break_values) {
+                    let code = header[i];
+                    assert_eq!(decimal(value), decimal(cells[i]), "{event} {team} {code}");
+                }
+            }
+        }
+    }
+}
+
+/// Games that make no team event are refused with where, and a bad order
+/// with the field.
+async fn games_without_a_team_event_are_refused(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin_client = app.admin_client().await;
+    let mut client = app.client().await;
+    let with_team = |id: &str, team: &str| proto::Player {
+        id: id.to_owned(),
+        name: id.to_owned(),
+        team: team.to_owned(),
+        ..Default::default()
+    };
+    let game = |white, black, board| proto::CreateGameRequest {
+        white: Some(white),
+        black: Some(black),
+        pairing: Some(pairing("teams-bad", 1, board)),
+        ..create_request("", "")
+    };
+    create(
+        &mut admin_client,
+        game(with_team("a1", "Alpha"), with_team("b1", "Bravo"), 1),
+    )
+    .await
+    .expect("a game");
+    let request = |event: &str| proto::GetTeamStandingsRequest {
+        event_id: event.to_owned(),
+        ..Default::default()
+    };
+    let read = team_standings(&mut client, request("teams-bad"))
+        .await
+        .expect("one match in progress");
+    assert_eq!((read.matches_counted, read.matches_in_progress), (0, 1));
+    assert_eq!(read.tie_breaks, ["EMGSB", "GP", "BH:MP"]);
+    assert_eq!(read.standings.len(), 2);
+    create(
+        &mut admin_client,
+        game(with_team("a2", "Alpha"), with_team("c1", "Charlie"), 2),
+    )
+    .await
+    .expect("a game");
+    let refused = team_standings(&mut client, request("teams-bad"))
+        .await
+        .expect_err("Alpha meets two teams");
+    assert_eq!(
+        (refused.code(), reason(&refused).as_str()),
+        (Code::FailedPrecondition, "TEAM_PAIRING_INVALID")
+    );
+    assert!(
+        refused.message().contains("round 1"),
+        "{}",
+        refused.message()
+    );
+    for (bad, field) in [
+        (
+            proto::GetTeamStandingsRequest {
+                tie_breaks: vec!["TBR".to_owned()],
+                ..request("teams-bad")
+            },
+            "tie_breaks",
+        ),
+        (
+            proto::GetTeamStandingsRequest {
+                tie_breaks: vec!["BC".to_owned(), "bc".to_owned()],
+                ..request("teams-bad")
+            },
+            "tie_breaks",
+        ),
+        (
+            proto::GetTeamStandingsRequest {
+                primary_score: 7,
+                ..request("teams-bad")
+            },
+            "primary_score",
+        ),
+        (
+            proto::GetTeamStandingsRequest {
+                match_points: Some(proto::TeamMatchPoints {
+                    win: "1".to_owned(),
+                    draw: "2".to_owned(),
+                    loss: "0".to_owned(),
+                }),
+                ..request("teams-bad")
+            },
+            "match_points",
+        ),
+        (
+            proto::GetTeamStandingsRequest {
+                match_points: Some(proto::TeamMatchPoints::default()),
+                ..request("teams-bad")
+            },
+            "match_points.win",
+        ),
+    ] {
+        let refused = team_standings(&mut client, bad).await.expect_err("refused");
+        assert_eq!(refused.code(), Code::InvalidArgument, "{field}");
+        use tonic_types::StatusExt;
+        let named = refused
+            .get_details_bad_request()
+            .and_then(|bad| bad.field_violations.first().map(|v| v.field.clone()));
+        assert_eq!(named.as_deref(), Some(field));
+    }
+    // 3/1/0 match points.
+    let mut other = admin_client.clone();
+    let created = create(
+        &mut other,
+        proto::CreateGameRequest {
+            white: Some(with_team("x1", "X")),
+            black: Some(with_team("y1", "Y")),
+            pairing: Some(pairing("teams-three", 1, 1)),
+            ..create_request("", "")
+        },
+    )
+    .await
+    .expect("a game");
+    other
+        .set_game_result(admin(proto::SetGameResultRequest {
+            game_id: created.id,
+            ruling: Some(Ruling::Played(proto::PlayedResult {
+                outcome: proto::Outcome::WhiteWins.into(),
+                ..Default::default()
+            })),
+            reason: "as played".to_owned(),
+            ..Default::default()
+        }))
+        .await
+        .expect("a result");
+    let read = team_standings(
+        &mut client,
+        proto::GetTeamStandingsRequest {
+            match_points: Some(proto::TeamMatchPoints {
+                win: "3".to_owned(),
+                draw: "1".to_owned(),
+                loss: "0".to_owned(),
+            }),
+            ..request("teams-three")
+        },
+    )
+    .await
+    .expect("the standings");
+    assert_eq!(
+        read.standings
+            .iter()
+            .map(|row| (row.team.as_str(), row.match_points.as_str(), row.rank))
+            .collect::<Vec<_>>(),
+        [("X", "3", 1), ("Y", "0", 2)]
+    );
+}
+
+on_every_backend!(
+    team_standings_equal_the_reference,
+    games_without_a_team_event_are_refused,
+);
