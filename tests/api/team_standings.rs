@@ -172,6 +172,7 @@ async fn team_standings_equal_the_reference(backend: Backend) {
             .await
             .expect("the standings");
             assert_eq!(read.matches_in_progress, 0);
+            assert_eq!(read.standings.len(), vector.teams.len());
             let ours: BTreeMap<&str, &proto::TeamStanding> = read
                 .standings
                 .iter()
@@ -194,6 +195,67 @@ async fn team_standings_equal_the_reference(backend: Backend) {
             }
         }
     }
+}
+
+/// The TRF of a team event lists each team's players (013 lines) in board
+/// order, so that a reader of the report finds the same matches and boards.
+async fn a_team_events_trf_lists_its_teams_in_board_order(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut client = app.client().await;
+    let event = "team-trf";
+    let (vector, _) = read_vector(12);
+    play(&app, event, &vector).await;
+    let trf = client
+        .export_trf(proto::ExportTrfRequest {
+            event_id: event.to_owned(),
+            ..Default::default()
+        })
+        .await
+        .expect("the report")
+        .into_inner()
+        .trf;
+    // The report's starting ranks, by the vector's start numbers.
+    let number_of: BTreeMap<u32, u32> = trf
+        .lines()
+        .filter(|line| line.starts_with("001"))
+        .map(|line| {
+            let rank = line[4..8].trim().parse().expect("a rank");
+            let name = line[14..47].trim();
+            let start = name
+                .strip_prefix("Player ")
+                .and_then(|n| n.parse().ok())
+                .expect("a vector's player");
+            (rank, start)
+        })
+        .collect();
+    let teams: Vec<(String, Vec<u32>)> = trf
+        .lines()
+        .filter_map(|line| line.strip_prefix("013 "))
+        .map(|rest| {
+            let members = rest[32..]
+                .split_whitespace()
+                .map(|rank| number_of[&rank.parse::<u32>().expect("a rank")])
+                .collect();
+            (rest[..32].trim().to_owned(), members)
+        })
+        .collect();
+    let played = |start: &u32| {
+        vector.rounds[start]
+            .iter()
+            .any(|(opponent, ..)| *opponent != 0)
+    };
+    let expected: Vec<(String, Vec<u32>)> = vector
+        .teams
+        .iter()
+        .enumerate()
+        .map(|(team, players)| {
+            (
+                format!("Team {:02}", team + 1),
+                players.iter().copied().filter(|p| played(p)).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(teams, expected, "{trf}");
 }
 
 /// Games that make no team event are refused with where, and a bad order
@@ -346,5 +408,6 @@ async fn games_without_a_team_event_are_refused(backend: Backend) {
 
 on_every_backend!(
     team_standings_equal_the_reference,
+    a_team_events_trf_lists_its_teams_in_board_order,
     games_without_a_team_event_are_refused,
 );

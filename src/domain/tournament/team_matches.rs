@@ -85,11 +85,13 @@ struct Board {
 
 /// The team event `records` make (the event's games, in any order); games
 /// outside a round (round 0) are left out.
-pub fn team_matches(records: &[GameRecordForStandings]) -> Result<TeamEvent, TeamPairingError> {
+pub fn team_matches<'a>(
+    records: impl IntoIterator<Item = &'a GameRecordForStandings>,
+) -> Result<TeamEvent, TeamPairingError> {
     let mut player_team: BTreeMap<&str, &str> = BTreeMap::new();
     let mut boards: BTreeMap<(u32, String, String), Vec<Board>> = BTreeMap::new();
     let mut opponents: BTreeMap<(u32, String), String> = BTreeMap::new();
-    for record in records.iter().filter(|r| r.round > 0 && !r.aborted) {
+    for record in records.into_iter().filter(|r| r.round > 0 && !r.aborted) {
         let team_of = |color: Color| -> Result<&str, TeamPairingError> {
             let player = match color {
                 Color::White => &record.white,

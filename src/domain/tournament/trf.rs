@@ -1,11 +1,11 @@
 //! Export of an event in the FIDE Tournament Report File format (TRF-16),
 //! which pairing engines such as bbpPairings and JaVaFo read.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::domain::{
     Acceleration, Bye, ByeKind, Color, EventId, ForbiddenPair, GameRecordForStandings, Outcome,
-    Player, PointTable, Points, Score, ScoringSystem, Standing,
+    Player, PointTable, Points, Score, ScoringSystem, Standing, team_matches,
 };
 
 /// Pads or cuts `text` to exactly `width` characters, left-aligned.
@@ -307,7 +307,12 @@ pub fn export(
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    // The pairs and accelerations are not in the bound checked first.
+    for line in team_lines(&games, &ranks) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    // The pairs, accelerations and teams are not in the bound checked
+    // first.
     if out.len() > max_bytes {
         return Err(TrfTooLarge {
             size: out.len(),
@@ -315,6 +320,99 @@ pub fn export(
         });
     }
     Ok(out)
+}
+
+/// The `013` team lines of a team event (one whose every game is between
+/// two teams' players, see [`team_matches`]): per team, in the order of
+/// the teams' names, the name (its first 32 characters) and its players'
+/// starting ranks in board order, as TRF-16 writes a team and as its
+/// readers take each match's board order from. The order keeps every
+/// match's: a player who played above another in a match comes first
+/// (then the player who played highest, then the lower starting rank);
+/// should the matches disagree, what is left goes by place and rank. None
+/// for any other event.
+fn team_lines(games: &[&GameRecordForStandings], ranks: &HashMap<&str, usize>) -> Vec<String> {
+    let Ok(event) = team_matches(games.iter().copied()) else {
+        return Vec::new();
+    };
+    // Each team's players of each match, in board order.
+    let mut by_match: HashMap<(u32, &str), Vec<(u32, &str)>> = HashMap::new();
+    for game in games.iter().filter(|g| !g.aborted) {
+        for player in [&game.white, &game.black] {
+            if let Some(team) = player.details.team.as_deref().map(str::trim) {
+                by_match
+                    .entry((game.round, team))
+                    .or_default()
+                    .push((game.board, player.id.as_str()));
+            }
+        }
+    }
+    // Per team: each player's highest place, and who played above whom.
+    let mut places: HashMap<&str, HashMap<&str, usize>> = HashMap::new();
+    let mut above: HashMap<&str, HashSet<(&str, &str)>> = HashMap::new();
+    for ((_, team), mut boards) in by_match {
+        boards.sort_unstable();
+        let members = places.entry(team).or_default();
+        for (place, (_, player)) in boards.iter().enumerate() {
+            let best = members.entry(player).or_insert(place);
+            *best = (*best).min(place);
+        }
+        let pairs = above.entry(team).or_default();
+        for pair in boards.windows(2) {
+            pairs.insert((pair[0].1, pair[1].1));
+        }
+    }
+    event
+        .teams
+        .iter()
+        .map(|team| {
+            let members = places.remove(team.as_str()).unwrap_or_default();
+            let pairs = above.remove(team.as_str()).unwrap_or_default();
+            let key = |player: &str| {
+                (
+                    members[player],
+                    ranks.get(player).copied().unwrap_or(usize::MAX),
+                    player.to_owned(),
+                )
+            };
+            // Kahn's order: the first player (by key) nobody left played
+            // above; should the matches disagree (a cycle), the first left.
+            let mut below: HashMap<&str, Vec<&str>> = HashMap::new();
+            let mut higher: HashMap<&str, usize> = HashMap::new();
+            for (upper, lower) in &pairs {
+                below.entry(upper).or_default().push(lower);
+                *higher.entry(lower).or_default() += 1;
+            }
+            let mut left_to_place: BTreeSet<(usize, usize, String)> =
+                members.keys().map(|player| key(player)).collect();
+            let mut ready: BTreeSet<(usize, usize, String)> = members
+                .keys()
+                .filter(|player| !higher.contains_key(*player))
+                .map(|player| key(player))
+                .collect();
+            let mut order: Vec<String> = Vec::with_capacity(members.len());
+            while let Some(next) = ready.pop_first().or_else(|| left_to_place.first().cloned()) {
+                if !left_to_place.remove(&next) {
+                    continue;
+                }
+                for lower in below.get(next.2.as_str()).into_iter().flatten() {
+                    if let Some(count) = higher.get_mut(lower) {
+                        *count -= 1;
+                        if *count == 0 {
+                            ready.insert(key(lower));
+                        }
+                    }
+                }
+                order.push(next.2);
+            }
+            let numbers: Vec<String> = order
+                .iter()
+                .filter_map(|player| ranks.get(player.as_str()))
+                .map(|rank| format!("{rank:>4}"))
+                .collect();
+            format!("013 {}{}", left(team, 32), numbers.join(" "))
+        })
+        .collect()
 }
 
 /// A report that could be larger than a reply may be: `size` bytes at its
