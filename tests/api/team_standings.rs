@@ -406,7 +406,111 @@ async fn games_without_a_team_event_are_refused(backend: Backend) {
     );
 }
 
+/// A round whose boards make no team round is refused whole, each
+/// offending board named; a team round is created and its matches count.
+async fn a_team_round_is_checked_when_created(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin_client = app.admin_client().await;
+    let mut client = app.client().await;
+    let member = |id: &str, team: &str| proto::Player {
+        id: id.to_owned(),
+        name: id.to_owned(),
+        team: team.to_owned(),
+        ..Default::default()
+    };
+    let board = |board: i32, white: proto::Player, black: proto::Player| proto::RoundBoard {
+        board,
+        white: Some(white),
+        black: Some(black),
+        overrides: None,
+    };
+    let round = |boards: Vec<proto::RoundBoard>| proto::CreateRoundRequest {
+        request_id: String::new(),
+        event_id: "team-round".to_owned(),
+        round: 1,
+        boards,
+        ..Default::default()
+    };
+    let refused = admin_client
+        .create_round(admin(round(vec![
+            board(1, member("a1", "Alpha"), member("b1", "Bravo")),
+            board(2, member("b2", "Bravo"), member("a2", "Alpha")),
+            board(3, member("a3", "Alpha"), member("c1", "Charlie")),
+            board(4, member("c2", "Charlie"), member("c3", "Charlie")),
+            board(5, member("d1", "Delta"), member("e1", "")),
+        ])))
+        .await
+        .expect_err("no team round");
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    use tonic_types::StatusExt;
+    let fields: Vec<String> = refused
+        .get_details_bad_request()
+        .map(|bad| bad.field_violations.into_iter().map(|v| v.field).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        fields,
+        ["boards[2]", "boards[3]", "boards[4].black.team"],
+        "{refused:?}"
+    );
+    let listed = client
+        .list_games(proto::ListGamesRequest {
+            event_id: "team-round".to_owned(),
+            ..Default::default()
+        })
+        .await
+        .expect("the list")
+        .into_inner();
+    assert!(listed.games.is_empty(), "nothing was created");
+    let created = admin_client
+        .create_round(admin(round(vec![
+            board(1, member("a1", "Alpha"), member("b1", "Bravo")),
+            board(2, member("b2", "Bravo"), member("a2", "Alpha")),
+        ])))
+        .await
+        .expect("a team round")
+        .into_inner();
+    for (game, outcome) in created
+        .games
+        .iter()
+        .zip([proto::Outcome::WhiteWins, proto::Outcome::Draw])
+    {
+        admin_client
+            .set_game_result(admin(proto::SetGameResultRequest {
+                game_id: game.game_id.clone(),
+                ruling: Some(Ruling::Played(proto::PlayedResult {
+                    outcome: outcome.into(),
+                    ..Default::default()
+                })),
+                reason: "as played".to_owned(),
+                ..Default::default()
+            }))
+            .await
+            .expect("a result");
+    }
+    let read = team_standings(
+        &mut client,
+        proto::GetTeamStandingsRequest {
+            event_id: "team-round".to_owned(),
+            ..Default::default()
+        },
+    )
+    .await
+    .expect("the standings");
+    assert_eq!(
+        read.standings
+            .iter()
+            .map(|row| (
+                row.team.as_str(),
+                row.match_points.as_str(),
+                row.game_points.as_str()
+            ))
+            .collect::<Vec<_>>(),
+        [("Alpha", "2", "1.5"), ("Bravo", "0", "0.5")]
+    );
+}
+
 on_every_backend!(
+    a_team_round_is_checked_when_created,
     team_standings_equal_the_reference,
     a_team_events_trf_lists_its_teams_in_board_order,
     games_without_a_team_event_are_refused,

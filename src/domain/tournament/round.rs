@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{
     Bye, ByeKind, EventId, GameId, GameRecordForStandings, NewGame, Pairing, Player, Points,
-    Timestamp,
+    Timestamp, tournament::team_matches::team_round_offences,
 };
 
 /// The most boards a round may have: a round of 4,000 players, far above
@@ -339,6 +339,16 @@ impl Round {
                 violations.push(refused.clone());
             }
         }
+        // A team round: every player of a team, each team in one match
+        // (the teams as the games' setups carry them).
+        violations.extend(
+            team_round_offences(boards.iter().map(|b| match &b.setup {
+                Ok(setup) => (setup.white(), setup.black()),
+                Err(_) => (&b.white, &b.black),
+            }))
+                .into_iter()
+                .map(|(field, reason)| RoundViolation::new(field, reason)),
+        );
         for (index, bye) in byes.iter().enumerate() {
             seat(
                 &bye.player.id,

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use thiserror::Error;
 
-use crate::domain::{BoardResult, Color, GameRecordForStandings, Points, TeamMatch};
+use crate::domain::{BoardResult, Color, GameRecordForStandings, Player, Points, TeamMatch};
 
 /// Why an event's games are not a team event.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -224,6 +224,71 @@ pub fn team_matches<'a>(
     })
 }
 
+/// What a round's boards (White and Black of each, in request order) do
+/// wrong as a team round, when any of their players has a team: each
+/// offence as the request field and why. In a team round every player has
+/// a team, no board is between teammates, and each team meets one team.
+pub fn team_round_offences<'a>(
+    boards: impl IntoIterator<Item = (&'a Player, &'a Player)>,
+) -> Vec<(String, String)> {
+    let team = |player: &'a Player| {
+        player
+            .details
+            .team
+            .as_deref()
+            .map(str::trim)
+            .filter(|team| !team.is_empty())
+    };
+    let boards: Vec<(&Player, &Player)> = boards.into_iter().collect();
+    if !boards
+        .iter()
+        .any(|(white, black)| team(white).is_some() || team(black).is_some())
+    {
+        return Vec::new();
+    }
+    let mut offences = Vec::new();
+    let mut meets: BTreeMap<&str, (&str, usize)> = BTreeMap::new();
+    for (index, (white, black)) in boards.iter().enumerate() {
+        let field = format!("boards[{index}]");
+        let (Some(white_team), Some(black_team)) = (team(white), team(black)) else {
+            for (side, player) in [("white", white), ("black", black)] {
+                if team(player).is_none() {
+                    offences.push((
+                        format!("{field}.{side}.team"),
+                        "is empty, but players of the round have teams: in a team round every \
+                         player plays for a team"
+                            .to_owned(),
+                    ));
+                }
+            }
+            continue;
+        };
+        if white_team == black_team {
+            offences.push((
+                field,
+                format!("both players are of team '{white_team}': a team does not play itself"),
+            ));
+            continue;
+        }
+        for (own, other) in [(white_team, black_team), (black_team, white_team)] {
+            match meets.get(own) {
+                Some((met, first)) if *met != other => offences.push((
+                    field.clone(),
+                    format!(
+                        "team '{own}' plays '{met}' on boards[{first}] and '{other}' here: a \
+                         team plays one match a round"
+                    ),
+                )),
+                Some(_) => {}
+                None => {
+                    meets.insert(own, (other, index));
+                }
+            }
+        }
+    }
+    offences
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,6 +374,32 @@ mod tests {
                     },
                 ],
             }]
+        );
+    }
+
+    #[test]
+    fn a_team_round_is_checked_board_by_board() {
+        let (a1, a2) = (player("a1", Some("Alpha")), player("a2", Some("Alpha")));
+        let (b1, c1) = (player("b1", Some("Bravo")), player("c1", Some("Charlie")));
+        let (x, y) = (player("x", None), player("y", None));
+        assert!(team_round_offences([(&x, &y)]).is_empty());
+        assert!(team_round_offences([(&a1, &b1), (&b1, &a2)]).is_empty());
+        let fields = |offences: Vec<(String, String)>| {
+            offences
+                .into_iter()
+                .map(|(field, _)| field)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            fields(team_round_offences([(&a1, &b1), (&x, &c1)])),
+            ["boards[1].white.team"]
+        );
+        assert_eq!(fields(team_round_offences([(&a1, &a2)])), ["boards[0]"]);
+        let offences = team_round_offences([(&a1, &b1), (&a2, &c1)]);
+        assert_eq!(fields(offences.clone()), ["boards[1]"]);
+        assert!(
+            offences[0].1.contains("'Alpha' plays 'Bravo' on boards[0]"),
+            "{offences:?}"
         );
     }
 
