@@ -388,6 +388,18 @@ impl ArbiterService for ArbiterApi {
             tie_breaks: order.iter().map(|t| t.code().to_owned()).collect(),
             matches_counted: count(read.counted),
             matches_in_progress: count(read.in_progress),
+            boards: read
+                .boards
+                .iter()
+                .map(|row| proto::TeamBoardStanding {
+                    board: i32::try_from(row.board).unwrap_or(i32::MAX),
+                    player: Some(convert::player(&row.player)),
+                    team: read.teams.get(row.team).cloned().unwrap_or_default(),
+                    points: row.points.to_string(),
+                    games: i32::try_from(row.games).unwrap_or(i32::MAX),
+                    performance: row.performance.and_then(|p| i32::try_from(p).ok()),
+                })
+                .collect(),
         }))
     }
 

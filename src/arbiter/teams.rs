@@ -4,7 +4,8 @@
 
 use super::{Arbiter, ArbiterError, Reader};
 use crate::domain::{
-    EventId, MatchPointTable, TeamScore, TeamStanding, TeamTieBreak, team_matches, team_standings,
+    BoardStanding, EventId, MatchPointTable, TeamScore, TeamStanding, TeamTieBreak,
+    board_standings, team_matches, team_standings,
 };
 
 /// An event's team standings as read.
@@ -18,6 +19,8 @@ pub struct TeamStandingsRead {
     pub counted: usize,
     /// The matches with a game still to finish, left out.
     pub in_progress: usize,
+    /// Each player's results per board.
+    pub boards: Vec<BoardStanding>,
 }
 
 impl Arbiter {
@@ -36,6 +39,7 @@ impl Arbiter {
         let teams = team_matches(&event.records).map_err(ArbiterError::TeamPairing)?;
         let rows = team_standings(teams.teams.len(), &teams.matches, table, primary, order);
         Ok(TeamStandingsRead {
+            boards: board_standings(&teams),
             counted: teams.matches.len(),
             in_progress: teams.in_progress,
             teams: teams.teams,

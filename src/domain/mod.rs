@@ -92,7 +92,9 @@ pub use tournament::round::{
 };
 pub use tournament::scoring::{PointTable, Points, Score, ScoringSystem};
 pub use tournament::standings::{GameRecordForStandings, Standing, StandingsRules, standings};
-pub use tournament::team_matches::{TeamEvent, TeamPairingError, team_matches};
+pub use tournament::team_matches::{
+    BoardSeat, BoardStanding, TeamEvent, TeamPairingError, board_standings, team_matches,
+};
 pub use tournament::team_standings::{
     BoardResult, MatchPointTable, TeamMatch, TeamScore, TeamStanding, TeamTieBreak, team_standings,
 };

@@ -461,10 +461,14 @@ async fn a_team_round_is_checked_when_created(backend: Backend) {
         .expect("the list")
         .into_inner();
     assert!(listed.games.is_empty(), "nothing was created");
+    let rated = |id: &str, team: &str, rating: i32| proto::Player {
+        rating,
+        ..member(id, team)
+    };
     let created = admin_client
         .create_round(admin(round(vec![
-            board(1, member("a1", "Alpha"), member("b1", "Bravo")),
-            board(2, member("b2", "Bravo"), member("a2", "Alpha")),
+            board(1, rated("a1", "Alpha", 2000), rated("b1", "Bravo", 1800)),
+            board(2, rated("b2", "Bravo", 1900), rated("a2", "Alpha", 2100)),
         ])))
         .await
         .expect("a team round")
@@ -506,6 +510,26 @@ async fn a_team_round_is_checked_when_created(backend: Backend) {
             ))
             .collect::<Vec<_>>(),
         [("Alpha", "2", "1.5"), ("Bravo", "0", "0.5")]
+    );
+    // Board by board, with each player's performance.
+    assert_eq!(
+        read.boards
+            .iter()
+            .map(|row| (
+                row.board,
+                row.player.as_ref().map_or("", |p| p.id.as_str()),
+                row.team.as_str(),
+                row.points.as_str(),
+                row.games,
+                row.performance
+            ))
+            .collect::<Vec<_>>(),
+        [
+            (1, "a1", "Alpha", "1", 1, Some(2600)),
+            (1, "b1", "Bravo", "0", 1, Some(1200)),
+            (2, "b2", "Bravo", "0.5", 1, Some(2100)),
+            (2, "a2", "Alpha", "0.5", 1, Some(1900)),
+        ]
     );
 }
 

@@ -346,8 +346,8 @@ impl Round {
                 Ok(setup) => (setup.white(), setup.black()),
                 Err(_) => (&b.white, &b.black),
             }))
-                .into_iter()
-                .map(|(field, reason)| RoundViolation::new(field, reason)),
+            .into_iter()
+            .map(|(field, reason)| RoundViolation::new(field, reason)),
         );
         for (index, bye) in byes.iter().enumerate() {
             seat(

@@ -12,7 +12,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use thiserror::Error;
 
-use crate::domain::{BoardResult, Color, GameRecordForStandings, Player, Points, TeamMatch};
+use crate::domain::{
+    BoardResult, Color, GameRecordForStandings, Player, Points, TeamMatch,
+    tournament::performance::performance_rating,
+};
 
 /// Why an event's games are not a team event.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -72,11 +75,91 @@ pub struct TeamEvent {
     pub matches: Vec<TeamMatch>,
     /// The matches with a game still to finish.
     pub in_progress: usize,
+    /// Every player's board in each counted match.
+    pub seats: Vec<BoardSeat>,
+}
+
+/// A player's board in a counted match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardSeat {
+    /// The board in the match (1 is the top board).
+    pub board: u32,
+    /// The player.
+    pub player: Player,
+    /// The player's team, by index.
+    pub team: usize,
+    /// The game points the player scored.
+    pub points: Points,
+    /// Whether the game was played over the board.
+    pub played: bool,
+    /// The opponent's rating, when the platform gave one.
+    pub opponent_rating: Option<u32>,
+}
+
+/// One player's results on one board of a team event, for board prizes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardStanding {
+    /// The board.
+    pub board: u32,
+    /// The player.
+    pub player: Player,
+    /// The player's team, by index.
+    pub team: usize,
+    /// Game points on the board, forfeits included.
+    pub points: Points,
+    /// Games played over the board on it.
+    pub games: u32,
+    /// The performance rating of the games played (C.07 Art. 10) against
+    /// rated opponents; `None` without one.
+    pub performance: Option<i64>,
+}
+
+/// Each player's results per board, board 1 first, then by performance,
+/// points and the player's id.
+pub fn board_standings(event: &TeamEvent) -> Vec<BoardStanding> {
+    let mut by_seat: BTreeMap<(u32, &str), Vec<&BoardSeat>> = BTreeMap::new();
+    for seat in &event.seats {
+        by_seat
+            .entry((seat.board, seat.player.id.as_str()))
+            .or_default()
+            .push(seat);
+    }
+    let mut rows: Vec<BoardStanding> = by_seat
+        .into_values()
+        .map(|seats| {
+            let first = seats[0];
+            let played: Vec<&&BoardSeat> = seats.iter().filter(|seat| seat.played).collect();
+            let rated: Vec<(u32, Points)> = played
+                .iter()
+                .filter_map(|seat| Some((seat.opponent_rating?, seat.points)))
+                .collect();
+            let ratings: Vec<u32> = rated.iter().map(|(rating, _)| *rating).collect();
+            let scored: i64 = rated.iter().map(|(_, points)| points.milli()).sum();
+            BoardStanding {
+                board: first.board,
+                player: first.player.clone(),
+                team: first.team,
+                points: seats.iter().map(|seat| seat.points).sum(),
+                games: u32::try_from(played.len()).unwrap_or(u32::MAX),
+                performance: performance_rating(&ratings, u64::try_from(scored).unwrap_or(0)),
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        a.board
+            .cmp(&b.board)
+            .then(b.performance.cmp(&a.performance))
+            .then(b.points.cmp(&a.points))
+            .then(a.player.id.cmp(&b.player.id))
+    });
+    rows
 }
 
 /// One board as read, before the match is known to count.
-struct Board {
+struct Board<'a> {
     board: u32,
+    white: &'a Player,
+    black: &'a Player,
     /// The first team's side (the team of the match's first board's White).
     white_team: String,
     points: Option<[Points; 2]>,
@@ -163,6 +246,8 @@ pub fn team_matches<'a>(
             .or_default()
             .push(Board {
                 board: record.board,
+                white: &record.white,
+                black: &record.black,
                 white_team: white.to_owned(),
                 points: record
                     .finished
@@ -180,6 +265,7 @@ pub fn team_matches<'a>(
     let index = |team: &str| teams.binary_search_by(|t| t.as_str().cmp(team)).ok();
     let mut matches = Vec::new();
     let mut in_progress = 0;
+    let mut seats = Vec::new();
     for ((round, ..), mut games) in boards {
         games.sort_by_key(|game| game.board);
         if games.iter().any(|game| game.points.is_none()) {
@@ -196,6 +282,27 @@ pub fn team_matches<'a>(
         else {
             continue;
         };
+        for (board, game) in (1..).zip(&games) {
+            let [white, black] = game.points.unwrap_or_default();
+            let (white_team, black_team) = if game.white_team == first {
+                (first_index, second_index)
+            } else {
+                (second_index, first_index)
+            };
+            for (player, opponent, points, team) in [
+                (game.white, game.black, white, white_team),
+                (game.black, game.white, black, black_team),
+            ] {
+                seats.push(BoardSeat {
+                    board,
+                    player: player.clone(),
+                    team,
+                    points,
+                    played: game.played,
+                    opponent_rating: opponent.details.rating,
+                });
+            }
+        }
         let boards = (1..)
             .zip(&games)
             .map(|(board, game)| {
@@ -221,6 +328,7 @@ pub fn team_matches<'a>(
         teams,
         matches,
         in_progress,
+        seats,
     })
 }
 
@@ -355,6 +463,26 @@ mod tests {
         let event = team_matches(&records).expect("a team event");
         assert_eq!(event.teams, ["Alpha", "Bravo"]);
         assert_eq!(event.in_progress, 1);
+        // Board 1's players: a1 won by forfeit (no game played), b1 lost.
+        let boards = board_standings(&event);
+        assert_eq!(
+            boards
+                .iter()
+                .map(|row| (
+                    row.board,
+                    row.player.id.as_str(),
+                    row.team,
+                    row.points,
+                    row.games
+                ))
+                .collect::<Vec<_>>(),
+            [
+                (1, "a1", 0, Points::from_milli(1_000), 0),
+                (1, "b1", 1, Points::ZERO, 0),
+                (2, "a2", 0, Points::from_milli(500), 1),
+                (2, "b2", 1, Points::from_milli(500), 1),
+            ]
+        );
         let pts = |text| Points::parse("points", text).expect("points");
         assert_eq!(
             event.matches,

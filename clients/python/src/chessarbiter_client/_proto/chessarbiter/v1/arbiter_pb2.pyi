@@ -1254,16 +1254,34 @@ class TeamStanding(_message.Message):
     def __init__(self, rank: _Optional[int] = ..., team: _Optional[str] = ..., match_points: _Optional[str] = ..., game_points: _Optional[str] = ..., matches: _Optional[int] = ..., tie_break_values: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetTeamStandingsResponse(_message.Message):
-    __slots__ = ("standings", "tie_breaks", "matches_counted", "matches_in_progress")
+    __slots__ = ("standings", "tie_breaks", "matches_counted", "matches_in_progress", "boards")
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
     TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
     MATCHES_COUNTED_FIELD_NUMBER: _ClassVar[int]
     MATCHES_IN_PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    BOARDS_FIELD_NUMBER: _ClassVar[int]
     standings: _containers.RepeatedCompositeFieldContainer[TeamStanding]
     tie_breaks: _containers.RepeatedScalarFieldContainer[str]
     matches_counted: int
     matches_in_progress: int
-    def __init__(self, standings: _Optional[_Iterable[_Union[TeamStanding, _Mapping]]] = ..., tie_breaks: _Optional[_Iterable[str]] = ..., matches_counted: _Optional[int] = ..., matches_in_progress: _Optional[int] = ...) -> None: ...
+    boards: _containers.RepeatedCompositeFieldContainer[TeamBoardStanding]
+    def __init__(self, standings: _Optional[_Iterable[_Union[TeamStanding, _Mapping]]] = ..., tie_breaks: _Optional[_Iterable[str]] = ..., matches_counted: _Optional[int] = ..., matches_in_progress: _Optional[int] = ..., boards: _Optional[_Iterable[_Union[TeamBoardStanding, _Mapping]]] = ...) -> None: ...
+
+class TeamBoardStanding(_message.Message):
+    __slots__ = ("board", "player", "team", "points", "games", "performance")
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    TEAM_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    PERFORMANCE_FIELD_NUMBER: _ClassVar[int]
+    board: int
+    player: Player
+    team: str
+    points: str
+    games: int
+    performance: int
+    def __init__(self, board: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., team: _Optional[str] = ..., points: _Optional[str] = ..., games: _Optional[int] = ..., performance: _Optional[int] = ...) -> None: ...
 
 class ExportPgnRequest(_message.Message):
     __slots__ = ("game_id", "event_id")
