@@ -102,6 +102,16 @@ impl PlayerDetails {
 }
 
 impl Player {
+    /// The team the player plays for, trimmed; `None` when the platform
+    /// gave none (or only blanks).
+    pub fn team(&self) -> Option<&str> {
+        self.details
+            .team
+            .as_deref()
+            .map(str::trim)
+            .filter(|team| !team.is_empty())
+    }
+
     /// Longest accepted identifier.
     pub const MAX_ID_LEN: usize = 128;
     /// Longest accepted name.

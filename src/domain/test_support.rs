@@ -40,6 +40,20 @@ pub fn seats() -> SeatHashes {
     }
 }
 
+/// The setup of a standard, untimed game between "w" (White) and "b"
+/// (Black), outside any event.
+pub fn plain_setup() -> NewGame {
+    NewGame::new(
+        player("w", "White"),
+        player("b", "Black"),
+        Variant::Standard,
+        &StartPosition::Standard,
+        Pairing::default(),
+        GameRules::default(),
+    )
+    .expect("a setup")
+}
+
 /// The game and events of a decision that must be a change.
 #[track_caller]
 pub fn changed(decision: Result<Decision, Rejection>) -> (Game, Vec<GameEvent>) {

@@ -53,6 +53,27 @@ fn read_vector(number: u32) -> (Vector, PathBuf) {
     (Vector { rounds, teams }, path)
 }
 
+/// A result as if played.
+fn played(outcome: proto::Outcome) -> Ruling {
+    Ruling::Played(proto::PlayedResult {
+        outcome: outcome.into(),
+        ..Default::default()
+    })
+}
+
+/// Sets game `id`'s result as the arbiter.
+async fn set_result(admin_client: &mut crate::common::AdminClient, id: &str, ruling: Ruling) {
+    admin_client
+        .set_game_result(admin(proto::SetGameResultRequest {
+            game_id: id.to_owned(),
+            ruling: Some(ruling),
+            reason: "as played".to_owned(),
+            ..Default::default()
+        }))
+        .await
+        .expect("a result");
+}
+
 /// Creates every game of `vector` in `event` (a player's team is its
 /// `013` line's name) and sets each result as the report has it.
 async fn play(app: &TestApp, event: &str, vector: &Vector) {
@@ -96,31 +117,14 @@ async fn play(app: &TestApp, event: &str, vector: &Vector) {
             };
             let game = create(&mut admin_client, request).await.expect("a game");
             let ruling = match code {
-                '1' => Ruling::Played(proto::PlayedResult {
-                    outcome: proto::Outcome::WhiteWins.into(),
-                    ..Default::default()
-                }),
-                '0' => Ruling::Played(proto::PlayedResult {
-                    outcome: proto::Outcome::BlackWins.into(),
-                    ..Default::default()
-                }),
-                '=' => Ruling::Played(proto::PlayedResult {
-                    outcome: proto::Outcome::Draw.into(),
-                    ..Default::default()
-                }),
+                '1' => played(proto::Outcome::WhiteWins),
+                '0' => played(proto::Outcome::BlackWins),
+                '=' => played(proto::Outcome::Draw),
                 '+' => Ruling::Forfeit(proto::Forfeit::Black.into()),
                 '-' => Ruling::Forfeit(proto::Forfeit::White.into()),
                 other => panic!("no result {other}"),
             };
-            admin_client
-                .set_game_result(admin(proto::SetGameResultRequest {
-                    game_id: game.id,
-                    ruling: Some(ruling),
-                    reason: "as reported".to_owned(),
-                    ..Default::default()
-                }))
-                .await
-                .expect("a result");
+            set_result(&mut admin_client, &game.id, ruling).await;
         }
     }
 }
@@ -372,18 +376,7 @@ async fn games_without_a_team_event_are_refused(backend: Backend) {
     )
     .await
     .expect("a game");
-    other
-        .set_game_result(admin(proto::SetGameResultRequest {
-            game_id: created.id,
-            ruling: Some(Ruling::Played(proto::PlayedResult {
-                outcome: proto::Outcome::WhiteWins.into(),
-                ..Default::default()
-            })),
-            reason: "as played".to_owned(),
-            ..Default::default()
-        }))
-        .await
-        .expect("a result");
+    set_result(&mut other, &created.id, played(proto::Outcome::WhiteWins)).await;
     let read = team_standings(
         &mut client,
         proto::GetTeamStandingsRequest {
@@ -478,18 +471,7 @@ async fn a_team_round_is_checked_when_created(backend: Backend) {
         .iter()
         .zip([proto::Outcome::WhiteWins, proto::Outcome::Draw])
     {
-        admin_client
-            .set_game_result(admin(proto::SetGameResultRequest {
-                game_id: game.game_id.clone(),
-                ruling: Some(Ruling::Played(proto::PlayedResult {
-                    outcome: outcome.into(),
-                    ..Default::default()
-                })),
-                reason: "as played".to_owned(),
-                ..Default::default()
-            }))
-            .await
-            .expect("a result");
+        set_result(&mut admin_client, &game.game_id, played(outcome)).await;
     }
     let read = team_standings(
         &mut client,

@@ -36,22 +36,12 @@ mod tests {
     use shakmaty::Color;
 
     use crate::domain::{
-        Decision, Game, GameRules, NewGame, Pairing, Rejection, SignalKind, StartPosition,
-        Timestamp, Variant,
-        test_support::{at, game_id, player, seats},
+        Decision, Game, Rejection, SignalKind, Timestamp,
+        test_support::{at, game_id, plain_setup, seats},
     };
 
     fn game(fair_play: bool) -> Game {
-        let new = NewGame::new(
-            player("w", "White"),
-            player("b", "Black"),
-            Variant::Standard,
-            &StartPosition::Standard,
-            Pairing::default(),
-            GameRules::default(),
-        )
-        .expect("a setup")
-        .with_fair_play_record(fair_play);
+        let new = plain_setup().with_fair_play_record(fair_play);
         Game::create(game_id(), new, seats(), at(0)).0
     }
 

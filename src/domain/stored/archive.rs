@@ -17,9 +17,9 @@
 use shakmaty::{Chess, Color, Position, packed::PackedUciMove, uci::UciMove};
 
 use crate::domain::{
-    ClockView, EventKind, GameEvent, MoveRecord, MoveReport, MoveTime, Ply, ReportedLag, Timestamp,
+    ClockView, EventKind, GameEvent, MoveRecord, MoveReport, MoveTime, Ply, Timestamp,
     stored::encoding::{decode_event, encode_event},
-    stored::packed::{BINARY, Reader, Writer, kind},
+    stored::packed::{BINARY, Reader, Writer, kind, read_report, write_report},
     stored::record_error::RecordError,
 };
 
@@ -104,10 +104,7 @@ pub fn pack(events: &[GameEvent]) -> Result<Vec<u8>, RecordError> {
                     write_clock_change(&mut out, clock, &base, event.at);
                 }
                 if let Some(report) = record.report {
-                    out.varint(report.lag.millis());
-                    if let Some(client_ms) = report.client_ms {
-                        out.varint(client_ms);
-                    }
+                    write_report(&mut out, report);
                 }
             }
             None => {
@@ -306,17 +303,7 @@ impl Replay {
             None
         };
         let report = if flags & HAS_REPORT != 0 {
-            let lag =
-                ReportedLag::parse("lag_ms", i64::try_from(input.varint()?).unwrap_or(i64::MAX))
-                    .map_err(|_| RecordError::OutOfRange {
-                        what: "a reported lag",
-                    })?;
-            let client_ms = if flags & HAS_CLIENT_TIME != 0 {
-                Some(input.varint()?)
-            } else {
-                None
-            };
-            Some(MoveReport { lag, client_ms })
+            Some(read_report(input, flags & HAS_CLIENT_TIME != 0)?)
         } else {
             None
         };

@@ -234,10 +234,7 @@ pub fn encode_move(event: &GameEvent) -> Option<Vec<u8>> {
         }
     }
     if let Some(report) = record.report {
-        out.varint(report.lag.millis());
-        if let Some(client_ms) = report.client_ms {
-            out.varint(client_ms);
-        }
+        write_report(&mut out, report);
     }
     if let Some(clock) = &event.clock {
         write_clock(&mut out, clock);
@@ -300,16 +297,7 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, RecordError> {
         None
     };
     let report = if flags & HAS_REPORT != 0 {
-        let lag = ReportedLag::parse("lag_ms", i64::try_from(input.varint()?).unwrap_or(i64::MAX))
-            .map_err(|_| RecordError::OutOfRange {
-                what: "a reported lag",
-            })?;
-        let client_ms = if flags & HAS_CLIENT_TIME != 0 {
-            Some(input.varint()?)
-        } else {
-            None
-        };
-        Some(MoveReport { lag, client_ms })
+        Some(read_report(&mut input, flags & HAS_CLIENT_TIME != 0)?)
     } else {
         None
     };
@@ -347,6 +335,30 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, RecordError> {
         },
         clock,
     }))
+}
+
+/// A move's fair-play report: the lag reported, then the client's move
+/// time when it has one (varints).
+pub fn write_report(out: &mut Writer, report: MoveReport) {
+    out.varint(report.lag.millis());
+    if let Some(client_ms) = report.client_ms {
+        out.varint(client_ms);
+    }
+}
+
+/// A report as [`write_report`] wrote it; `with_client_time` says whether
+/// it has the client's move time.
+pub fn read_report(input: &mut Reader, with_client_time: bool) -> Result<MoveReport, RecordError> {
+    let lag = ReportedLag::parse("lag_ms", i64::try_from(input.varint()?).unwrap_or(i64::MAX))
+        .map_err(|_| RecordError::OutOfRange {
+            what: "a reported lag",
+        })?;
+    let client_ms = if with_client_time {
+        Some(input.varint()?)
+    } else {
+        None
+    };
+    Ok(MoveReport { lag, client_ms })
 }
 
 fn unpack_setup(bytes: &[u8]) -> Result<Setup, RecordError> {

@@ -2,9 +2,8 @@ use shakmaty::Color;
 
 use super::*;
 use crate::domain::{
-    Decision, DelayMode, GameRules, MoveReport, NewGame, Pairing, Period, Ply, ReportedLag,
-    Schedule, StartPosition, TimeControl, Timing, Variant,
-    test_support::{at, game_id, player, seats},
+    Decision, DelayMode, MoveReport, Period, Ply, ReportedLag, Schedule, TimeControl, Timing,
+    test_support::{at, game_id, plain_setup, seats},
 };
 
 /// A 5+0 game with a fair-play record.
@@ -20,24 +19,16 @@ fn game() -> (Game, Vec<GameEvent>) {
         DelayMode::Bronstein,
     )
     .expect("a control");
-    let new = NewGame::new(
-        player("w", "White"),
-        player("b", "Black"),
-        Variant::Standard,
-        &StartPosition::Standard,
-        Pairing::default(),
-        GameRules::default(),
-    )
-    .expect("a setup")
-    .with_clock(
-        Some(Timing {
-            white: control.clone(),
-            black: control,
-            clock_starts_after_first_moves: false,
-        }),
-        Schedule::default(),
-    )
-    .with_fair_play_record(true);
+    let new = plain_setup()
+        .with_clock(
+            Some(Timing {
+                white: control.clone(),
+                black: control,
+                clock_starts_after_first_moves: false,
+            }),
+            Schedule::default(),
+        )
+        .with_fair_play_record(true);
     let (game, created) = Game::create(game_id(), new, seats(), at(0));
     (game, vec![created])
 }

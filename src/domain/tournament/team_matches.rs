@@ -180,18 +180,12 @@ pub fn team_matches<'a>(
                 Color::White => &record.white,
                 Color::Black => &record.black,
             };
-            player
-                .details
-                .team
-                .as_deref()
-                .map(str::trim)
-                .filter(|team| !team.is_empty())
-                .ok_or_else(|| TeamPairingError::NoTeam {
-                    round: record.round,
-                    board: record.board,
-                    color: color.fold_wb("White", "Black"),
-                    player: player.id.clone(),
-                })
+            player.team().ok_or_else(|| TeamPairingError::NoTeam {
+                round: record.round,
+                board: record.board,
+                color: color.fold_wb("White", "Black"),
+                player: player.id.clone(),
+            })
         };
         let (white, black) = (team_of(Color::White)?, team_of(Color::Black)?);
         if white == black {
@@ -339,14 +333,7 @@ pub fn team_matches<'a>(
 pub fn team_round_offences<'a>(
     boards: impl IntoIterator<Item = (&'a Player, &'a Player)>,
 ) -> Vec<(String, String)> {
-    let team = |player: &'a Player| {
-        player
-            .details
-            .team
-            .as_deref()
-            .map(str::trim)
-            .filter(|team| !team.is_empty())
-    };
+    let team = |player: &'a Player| player.team();
     let boards: Vec<(&Player, &Player)> = boards.into_iter().collect();
     if !boards
         .iter()

@@ -339,7 +339,7 @@ fn team_lines(games: &[&GameRecordForStandings], ranks: &HashMap<&str, usize>) -
     let mut by_match: HashMap<(u32, &str), Vec<(u32, &str)>> = HashMap::new();
     for game in games.iter().filter(|g| !g.aborted) {
         for player in [&game.white, &game.black] {
-            if let Some(team) = player.details.team.as_deref().map(str::trim) {
+            if let Some(team) = player.team() {
                 by_match
                     .entry((game.round, team))
                     .or_default()
