@@ -365,6 +365,7 @@ pub fn create_request(req: &proto::CreateRoundRequest) -> Result<RoundRequest, S
         forbidden_pairs,
         accelerations,
         refused,
+        teams: req.team_round,
     })
 }
 
@@ -618,6 +619,7 @@ pub fn import_request(
         players: req.players.clone(),
         forbidden_pairs: req.forbidden_pairs.clone(),
         accelerations: req.accelerations.clone(),
+        team_round: false,
     })?;
     Ok((plan, lines))
 }

@@ -173,8 +173,8 @@ pub fn team_order(
             let read = |field: &'static str, text: &str| {
                 let value =
                     Points::parse(field, text).map_err(|err| status::invalid_field(&err))?;
-                if value < Points::ZERO {
-                    return Err(invalid(field, "must not be negative"));
+                if value < Points::ZERO || value > MatchPointTable::MAX_POINTS {
+                    return Err(invalid(field, "must be from 0 to 100"));
                 }
                 Ok(value)
             };

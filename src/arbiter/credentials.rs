@@ -148,33 +148,41 @@ impl Arbiter {
         by: &Principal,
     ) -> Result<(Credential, Timestamp), ArbiterError> {
         by.authorize(Action::ManageCredentials, None)?;
-        let (stored, now) = self.store.credential(id).await?;
-        let stored = stored.ok_or_else(|| ArbiterError::CredentialNotFound(id.clone()))?;
-        let mut credential = credential_record::decode_credential(&stored).map_err(corrupt)?;
-        if credential.revoked.is_some() {
-            return Ok((credential, now));
+        // A compare-and-set of the record: of two racing revocations one is
+        // written (and logged), and the other finds it revoked.
+        for _ in 0..3 {
+            let (stored, now) = self.store.credential(id).await?;
+            let stored = stored.ok_or_else(|| ArbiterError::CredentialNotFound(id.clone()))?;
+            let mut credential = credential_record::decode_credential(&stored).map_err(corrupt)?;
+            if credential.revoked.is_some() {
+                return Ok((credential, now));
+            }
+            credential.revoked = Some(Revocation {
+                at: now,
+                by: by.name.clone(),
+                reason: reason.as_str().to_owned(),
+            });
+            let record = credential_record::encode_credential(&credential).map_err(corrupt)?;
+            let change = credential_record::encode_change(&CredentialChange {
+                kind: ChangeKind::Revoked,
+                request: None,
+                credential: credential.clone(),
+            })
+            .map_err(corrupt)?;
+            let logged = CredentialLogEntry {
+                event: credential.event.as_ref(),
+                entry: &change,
+            };
+            if self
+                .store
+                .replace_credential(id, (&stored, &record), logged)
+                .await?
+            {
+                tracing::info!(credential_id = %id, by = %by.name, "credential revoked");
+                return Ok((credential, now));
+            }
         }
-        credential.revoked = Some(Revocation {
-            at: now,
-            by: by.name.clone(),
-            reason: reason.as_str().to_owned(),
-        });
-        let record = credential_record::encode_credential(&credential).map_err(corrupt)?;
-        let change = credential_record::encode_change(&CredentialChange {
-            kind: ChangeKind::Revoked,
-            request: None,
-            credential: credential.clone(),
-        })
-        .map_err(corrupt)?;
-        let logged = CredentialLogEntry {
-            event: credential.event.as_ref(),
-            entry: &change,
-        };
-        if !self.store.replace_credential(id, &record, logged).await? {
-            return Err(ArbiterError::CredentialNotFound(id.clone()));
-        }
-        tracing::info!(credential_id = %id, by = %by.name, "credential revoked");
-        Ok((credential, now))
+        Err(ArbiterError::Contention)
     }
 
     /// Up to `limit` credentials after `after`, for `by` (who must be

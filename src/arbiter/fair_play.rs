@@ -4,7 +4,8 @@
 use super::{Arbiter, ArbiterError, codec};
 use crate::{
     domain::{
-        ClientSignal, GameId, MAX_SIGNALS_PER_GAME, Rejection, SignalKind, Timestamp, TokenHash,
+        ClientSignal, GameId, MAX_SIGNALS_PER_GAME, MAX_SIGNALS_PER_SEAT, Rejection, SignalKind,
+        Timestamp, TokenHash,
         access::{Action, Principal},
         stored::signal_record,
         tournament::fair_play_export::{self, FairPlayRecord},
@@ -53,9 +54,17 @@ impl Arbiter {
             .map_err(|rejection| ArbiterError::refused(rejection, &game))?;
         let entry = signal_record::encode(&signal);
         let key = signal_record::repeat_key(&signal);
+        // Each seat's signals apart: a repeat is of the seat's own latest,
+        // and each seat has its own share of the record.
+        let group = signal_record::seat_key(seat);
         let added = self
             .store
-            .add_signal(id, entry.as_bytes(), key.as_bytes(), MAX_SIGNALS_PER_GAME)
+            .add_signal(
+                id,
+                entry.as_bytes(),
+                key.as_bytes(),
+                (group.as_bytes(), MAX_SIGNALS_PER_SEAT),
+            )
             .await?;
         match added {
             SignalAdded::Added(held) => Ok(SignalRecorded {
@@ -70,7 +79,7 @@ impl Arbiter {
             }),
             SignalAdded::Full => Err(ArbiterError::refused(
                 Rejection::FairPlayRecordFull {
-                    limit: MAX_SIGNALS_PER_GAME,
+                    limit: MAX_SIGNALS_PER_SEAT,
                 },
                 &game,
             )),
@@ -84,8 +93,11 @@ impl Arbiter {
         id: &GameId,
         by: &Principal,
     ) -> Result<FairPlayExport, ArbiterError> {
+        // Who may read it is known from the game as stored, before a time
+        // ending due is committed by the read of the game as it stands.
+        let (stored, _) = self.load(id).await?;
+        by.authorize(Action::Inspect, stored.pairing().event_id.as_ref())?;
         let (game, now) = self.load_current(id).await?;
-        by.authorize(Action::Inspect, game.pairing().event_id.as_ref())?;
         if !game.setup().records_fair_play() {
             return Err(ArbiterError::refused(Rejection::FairPlayNotRecorded, &game));
         }

@@ -149,10 +149,12 @@ impl Signals for RecordingStore {
         id: &GameId,
         entry: &[u8],
         repeat_key: &[u8],
-        max: usize,
+        (group, max): (&[u8], usize),
     ) -> Result<SignalAdded, StoreError> {
         self.record("add_signal");
-        self.inner.add_signal(id, entry, repeat_key, max).await
+        self.inner
+            .add_signal(id, entry, repeat_key, (group, max))
+            .await
     }
 
     async fn signals(&self, id: &GameId, max: usize) -> Result<Vec<Vec<u8>>, StoreError> {
@@ -185,11 +187,13 @@ impl Credentials for RecordingStore {
     async fn replace_credential(
         &self,
         id: &CredentialId,
-        record: &[u8],
+        (expected, record): (&[u8], &[u8]),
         change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError> {
         self.record("replace_credential");
-        self.inner.replace_credential(id, record, change).await
+        self.inner
+            .replace_credential(id, (expected, record), change)
+            .await
     }
 
     async fn credentials(

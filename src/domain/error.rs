@@ -124,7 +124,10 @@ pub enum Rejection {
     #[error("this game keeps no fair-play record: its event did not ask for one")]
     FairPlayNotRecorded,
     /// The game's fair-play record holds as many signals as it may.
-    #[error("this game's fair-play record is full: at most {limit} signals are kept")]
+    #[error(
+        "this seat's share of the game's fair-play record is full: at most {limit} signals a \
+         seat are kept"
+    )]
     FairPlayRecordFull {
         /// The cap.
         limit: usize,

@@ -59,8 +59,8 @@ pub use game::draws::{
 pub use game::endings::automatic_ending;
 pub use game::event::{EventKind, GameEvent};
 pub use game::fair_play::{
-    ClientSignal, MAX_CLIENT_CLOCK_SKEW_MS, MAX_CLIENT_MOVE_MS, MAX_SIGNALS_PER_GAME, MoveReport,
-    SignalKind,
+    ClientSignal, MAX_CLIENT_CLOCK_SKEW_MS, MAX_CLIENT_MOVE_MS, MAX_SIGNALS_PER_GAME,
+    MAX_SIGNALS_PER_SEAT, MoveReport, SignalKind,
 };
 pub use game::lag::{
     LagCompensation, LagSettlement, MAX_LAG_QUOTA_MS, MAX_REPORTED_LAG_MS, ReportedLag,

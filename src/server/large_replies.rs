@@ -37,8 +37,10 @@ pub const LARGE_REPLY_SEND_TIME: Duration = Duration::from_secs(30);
 fn class_of(path: &str) -> Option<Class> {
     match path {
         "/chessarbiter.v1.ArbiterService/ExportTrf"
-        | "/chessarbiter.v1.ArbiterService/GetStandings" => Some(Class::Unary),
-        "/chessarbiter.v1.ArbiterService/ExportPgn" => Some(Class::PgnExport),
+        | "/chessarbiter.v1.ArbiterService/GetStandings"
+        | "/chessarbiter.v1.ArbiterService/GetTeamStandings" => Some(Class::Unary),
+        "/chessarbiter.v1.ArbiterService/ExportPgn"
+        | "/chessarbiter.v1.AdminService/ExportAuditLog" => Some(Class::PgnExport),
         _ => None,
     }
 }

@@ -626,13 +626,16 @@ impl Credentials for MemoryStore {
     async fn replace_credential(
         &self,
         id: &CredentialId,
-        record: &[u8],
+        (expected, record): (&[u8], &[u8]),
         change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError> {
         let mut credentials = self.credentials();
         let Some(stored) = credentials.records.get_mut(id) else {
             return Ok(false);
         };
+        if stored.as_slice() != expected {
+            return Ok(false);
+        }
         *stored = record.to_vec();
         credentials.log(change);
         Ok(true)
@@ -691,20 +694,21 @@ impl Signals for MemoryStore {
         id: &GameId,
         entry: &[u8],
         repeat_key: &[u8],
-        max: usize,
+        (group, max): (&[u8], usize),
     ) -> Result<SignalAdded, StoreError> {
         let mut signals = self
             .signals
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let entries = signals.entry(id.clone()).or_default();
-        if entries
-            .last()
-            .is_some_and(|last| last.starts_with(repeat_key))
+        let mut of_group = entries.iter().rev().filter(|e| e.starts_with(group));
+        if of_group
+            .next()
+            .is_some_and(|latest| latest.starts_with(repeat_key))
         {
             return Ok(SignalAdded::Repeat);
         }
-        if entries.len() >= max {
+        if entries.iter().filter(|e| e.starts_with(group)).count() >= max {
             return Ok(SignalAdded::Full);
         }
         entries.push(entry.to_vec());

@@ -307,12 +307,13 @@ impl Credentials for MeteredStore {
     async fn replace_credential(
         &self,
         id: &CredentialId,
-        record: &[u8],
+        (expected, record): (&[u8], &[u8]),
         change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError> {
         self.measured(
             "replace_credential",
-            self.inner.replace_credential(id, record, change),
+            self.inner
+                .replace_credential(id, (expected, record), change),
         )
         .await
     }
@@ -347,11 +348,11 @@ impl Signals for MeteredStore {
         id: &GameId,
         entry: &[u8],
         repeat_key: &[u8],
-        max: usize,
+        (group, max): (&[u8], usize),
     ) -> Result<SignalAdded, StoreError> {
         self.measured(
             "add_signal",
-            self.inner.add_signal(id, entry, repeat_key, max),
+            self.inner.add_signal(id, entry, repeat_key, (group, max)),
         )
         .await
     }

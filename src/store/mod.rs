@@ -262,7 +262,7 @@ pub enum SignalAdded {
     /// The game's latest entry starts with the same key: nothing was
     /// written.
     Repeat,
-    /// The game holds as many entries as it may: nothing was written.
+    /// The group holds as many entries as it may: nothing was written.
     Full,
 }
 
@@ -270,15 +270,16 @@ pub enum SignalAdded {
 /// game (in its slot), appended one at a time.
 #[async_trait]
 pub trait Signals: Send + Sync + 'static {
-    /// Appends `entry` to game `id`'s signals, unless its latest entry
-    /// starts with `repeat_key` or it holds `max` entries, checked and
-    /// written together.
+    /// Appends `entry` to game `id`'s signals, unless the latest entry of
+    /// its group (the entries that start with `group`) starts with
+    /// `repeat_key`, or the group holds `max` entries, checked and written
+    /// together.
     async fn add_signal(
         &self,
         id: &GameId,
         entry: &[u8],
         repeat_key: &[u8],
-        max: usize,
+        limit: (&[u8], usize),
     ) -> Result<SignalAdded, StoreError>;
 
     /// Game `id`'s signals in the order they were added, at most `max`.
@@ -329,12 +330,14 @@ pub trait Credentials: Send + Sync + 'static {
         id: &CredentialId,
     ) -> Result<(Option<Vec<u8>>, Timestamp), StoreError>;
 
-    /// Replaces credential `id`'s record and appends `change` to its log;
-    /// `false`, writing nothing, when it has none.
+    /// Replaces credential `id`'s record, when it is `expected`, with
+    /// `record`, and appends `change` to its log; `false`, writing
+    /// nothing, when it has none or another (a compare-and-set, so that of
+    /// two racing changes one is written).
     async fn replace_credential(
         &self,
         id: &CredentialId,
-        record: &[u8],
+        records: (&[u8], &[u8]),
         change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError>;
 

@@ -304,11 +304,11 @@ impl Credentials for StoreParts {
     async fn replace_credential(
         &self,
         id: &CredentialId,
-        record: &[u8],
+        (expected, record): (&[u8], &[u8]),
         change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError> {
         self.credentials
-            .replace_credential(id, record, change)
+            .replace_credential(id, (expected, record), change)
             .await
     }
 
@@ -337,9 +337,11 @@ impl Signals for StoreParts {
         id: &GameId,
         entry: &[u8],
         repeat_key: &[u8],
-        max: usize,
+        (group, max): (&[u8], usize),
     ) -> Result<SignalAdded, StoreError> {
-        self.signals.add_signal(id, entry, repeat_key, max).await
+        self.signals
+            .add_signal(id, entry, repeat_key, (group, max))
+            .await
     }
 
     async fn signals(&self, id: &GameId, max: usize) -> Result<Vec<Vec<u8>>, StoreError> {

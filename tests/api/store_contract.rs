@@ -2261,9 +2261,9 @@ async fn an_event_audit_log_holds_the_audited_events_of_its_commits(backend: Bac
     assert_eq!(load_state(store, &a).await, Some(state(3, b"a3")));
 }
 
-/// A game's signals: appended in order, a repeat of the latest (an entry
-/// starting with the key it gives) written once, at most `max`, each game
-/// its own.
+/// A game's signals: appended in order; a repeat of its group's latest
+/// entry (one starting with the key it gives) written once, whatever the
+/// other groups wrote since; at most `max` a group; each game its own.
 async fn a_games_signals_are_appended_in_order_and_capped(backend: Backend) {
     let subject = open(backend);
     let store = subject.store.as_ref();
@@ -2272,44 +2272,57 @@ async fn a_games_signals_are_appended_in_order_and_capped(backend: Backend) {
         store.signals(&game, 10).await.expect("read"),
         Vec::<Vec<u8>>::new()
     );
-    let add = |game: &GameId, entry: &'static str, key: &'static str, max: usize| {
+    let add = |game: &GameId, entry: &'static str, key: &'static str| {
         let game = game.clone();
         async move {
             store
-                .add_signal(&game, entry.as_bytes(), key.as_bytes(), max)
+                .add_signal(
+                    &game,
+                    entry.as_bytes(),
+                    key.as_bytes(),
+                    (&entry.as_bytes()[..2], 3),
+                )
                 .await
                 .expect("add")
         }
     };
     assert_eq!(
-        add(&game, "w lost - 1", "w lost - ", 3).await,
+        add(&game, "w lost - 1", "w lost - ").await,
         SignalAdded::Added(1)
     );
     // The same key again is a repeat, whatever follows it.
     assert_eq!(
-        add(&game, "w lost - 2", "w lost - ", 3).await,
+        add(&game, "w lost - 2", "w lost - ").await,
         SignalAdded::Repeat
     );
     assert_eq!(
-        add(&game, "w back - 3", "w back - ", 3).await,
+        add(&game, "w back - 3", "w back - ").await,
         SignalAdded::Added(2)
     );
-    // Only the latest entry is compared.
     assert_eq!(
-        add(&game, "w lost - 4", "w lost - ", 3).await,
+        add(&game, "b lost - 4", "b lost - ").await,
         SignalAdded::Added(3)
     );
     assert_eq!(
-        add(&game, "b lost - 5", "b lost - ", 3).await,
-        SignalAdded::Full
+        add(&game, "w lost - 5", "w lost - ").await,
+        SignalAdded::Added(4)
     );
-    // A repeat of the latest is still a repeat when the list is full.
+    // The group's own latest is compared, not the list's.
     assert_eq!(
-        add(&game, "w lost - 6", "w lost - ", 3).await,
+        add(&game, "w lost - 6", "w lost - ").await,
         SignalAdded::Repeat
     );
+    // White's group is full; Black's is not.
     assert_eq!(
-        add(&other, "b lost - 7", "b lost - ", 3).await,
+        add(&game, "w back - 7", "w back - ").await,
+        SignalAdded::Full
+    );
+    assert_eq!(
+        add(&game, "b back - 8", "b back - ").await,
+        SignalAdded::Added(5)
+    );
+    assert_eq!(
+        add(&other, "b lost - 9", "b lost - ").await,
         SignalAdded::Added(1)
     );
     let entries = |read: Vec<Vec<u8>>| {
@@ -2319,7 +2332,13 @@ async fn a_games_signals_are_appended_in_order_and_capped(backend: Backend) {
     };
     assert_eq!(
         entries(store.signals(&game, 10).await.expect("read")),
-        ["w lost - 1", "w back - 3", "w lost - 4"]
+        [
+            "w lost - 1",
+            "w back - 3",
+            "b lost - 4",
+            "w lost - 5",
+            "b back - 8"
+        ]
     );
     assert_eq!(
         entries(store.signals(&game, 2).await.expect("read")),
@@ -2327,17 +2346,17 @@ async fn a_games_signals_are_appended_in_order_and_capped(backend: Backend) {
     );
     assert_eq!(
         entries(store.signals(&other, 10).await.expect("read")),
-        ["b lost - 7"]
+        ["b lost - 9"]
     );
     // Binary entries are kept as they are.
     let third = id("signalled-binary");
     store
-        .add_signal(&third, &[0, 0xff, 1], &[0, 0xff], 3)
+        .add_signal(&third, &[0, 0xff, 1], &[0, 0xff], (&[0], 3))
         .await
         .expect("add");
     assert_eq!(
         store
-            .add_signal(&third, &[0, 0xff, 2], &[0, 0xff], 3)
+            .add_signal(&third, &[0, 0xff, 2], &[0, 0xff], (&[0], 3))
             .await
             .expect("add"),
         SignalAdded::Repeat
@@ -2453,9 +2472,20 @@ async fn a_credential_is_added_once_read_with_the_time_and_replaced(backend: Bac
         CredentialAdded::Exists(binary())
     );
     assert_eq!(store.credential(&id).await.expect("read").0, Some(binary()));
+    // Replaced only from the record expected: of two racing changes, one.
+    assert!(
+        !store
+            .replace_credential(&id, (b"other", b"x"), logged(Some(&event), b"lost race"))
+            .await
+            .expect("replace")
+    );
     assert!(
         store
-            .replace_credential(&id, b"revoked", logged(Some(&event), &binary()))
+            .replace_credential(
+                &id,
+                (&binary(), b"revoked"),
+                logged(Some(&event), &binary())
+            )
             .await
             .expect("replace")
     );
@@ -2466,7 +2496,7 @@ async fn a_credential_is_added_once_read_with_the_time_and_replaced(backend: Bac
     let absent = credential_id(2);
     assert!(
         !store
-            .replace_credential(&absent, b"x", logged(Some(&event), b"revoked 2"))
+            .replace_credential(&absent, (b"", b"x"), logged(Some(&event), b"revoked 2"))
             .await
             .expect("replace")
     );

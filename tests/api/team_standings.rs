@@ -354,6 +354,17 @@ async fn games_without_a_team_event_are_refused(backend: Backend) {
             },
             "match_points.win",
         ),
+        (
+            proto::GetTeamStandingsRequest {
+                match_points: Some(proto::TeamMatchPoints {
+                    win: "999999999".to_owned(),
+                    draw: "1".to_owned(),
+                    loss: "0".to_owned(),
+                }),
+                ..request("teams-bad")
+            },
+            "match_points.win",
+        ),
     ] {
         let refused = team_standings(&mut client, bad).await.expect_err("refused");
         assert_eq!(refused.code(), Code::InvalidArgument, "{field}");
@@ -422,8 +433,22 @@ async fn a_team_round_is_checked_when_created(backend: Backend) {
         event_id: "team-round".to_owned(),
         round: 1,
         boards,
+        team_round: true,
         ..Default::default()
     };
+    // Without team_round, teams are clubs: clubmates may meet.
+    admin_client
+        .create_round(admin(proto::CreateRoundRequest {
+            event_id: "club-open".to_owned(),
+            team_round: false,
+            ..round(vec![board(
+                1,
+                member("m1", "Chess Club"),
+                member("m2", "Chess Club"),
+            )])
+        }))
+        .await
+        .expect("an individual round of clubmates");
     let refused = admin_client
         .create_round(admin(round(vec![
             board(1, member("a1", "Alpha"), member("b1", "Bravo")),

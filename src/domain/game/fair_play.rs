@@ -14,8 +14,12 @@ use shakmaty::Color;
 
 use crate::domain::{FieldError, ReportedLag, Timestamp, game::serde_chess};
 
-/// The most signals one game records; more are refused.
-pub const MAX_SIGNALS_PER_GAME: usize = 1_000;
+/// The most signals one seat's client may have recorded in a game; more
+/// are refused (the opponent's share is its own).
+pub const MAX_SIGNALS_PER_SEAT: usize = 500;
+
+/// The most signals one game records: both seats' shares.
+pub const MAX_SIGNALS_PER_GAME: usize = 2 * MAX_SIGNALS_PER_SEAT;
 
 /// The longest move time a client may report: a day (no time control
 /// gives a move more).

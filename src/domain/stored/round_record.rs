@@ -123,6 +123,7 @@ mod tests {
                 last: 2,
             }],
             refused: Vec::new(),
+            teams: false,
         };
         Round::plan(request, &[], at(7)).expect("round")
     }

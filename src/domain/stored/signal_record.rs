@@ -15,6 +15,11 @@ pub fn encode(signal: &ClientSignal) -> String {
     format!("{}{}", repeat_key(signal), signal.received_at.unix_millis())
 }
 
+/// The start every entry of `seat`'s signals shares.
+pub fn seat_key(seat: Color) -> &'static str {
+    seat.fold_wb("w ", "b ")
+}
+
 /// The start of `signal`'s entry that every repeat of it shares.
 pub fn repeat_key(signal: &ClientSignal) -> String {
     let client = signal

@@ -145,6 +145,15 @@ pub struct FairPlayRecord {
     pub summary: Summary,
 }
 
+/// Until when a record counts: the game's end, or `now` for a game in
+/// play.
+fn as_of(events: &[GameEvent], now: Timestamp) -> Timestamp {
+    events
+        .iter()
+        .find(|event| event.is_final())
+        .map_or(now, |event| event.at)
+}
+
 /// Something that happened to a player, on one timeline.
 #[derive(Clone, Copy)]
 enum Mark {
@@ -173,10 +182,10 @@ pub fn record(
     now: Timestamp,
 ) -> FairPlayRecord {
     let moves: Vec<&MoveRecord> = events.iter().filter_map(GameEvent::move_record).collect();
-    let as_of = events
-        .iter()
-        .find(|event| event.is_final())
-        .map_or(now, |event| event.at);
+    let as_of = as_of(events, now);
+    // A signal received once the game was over (sent as it ended) is not
+    // of the game.
+    let signals: Vec<&ClientSignal> = signals.iter().filter(|s| s.received_at <= as_of).collect();
     let mut timeline: Vec<(Timestamp, Color, Mark)> = Vec::new();
     let mut move_index = 0;
     for event in events {
@@ -195,7 +204,7 @@ pub fn record(
             _ => {}
         }
     }
-    for signal in signals {
+    for signal in &signals {
         let mark = match signal.kind {
             SignalKind::Disconnected => Mark::Gone,
             SignalKind::Reconnected => Mark::Back,
@@ -370,7 +379,8 @@ pub fn pgn_of(
             commands.push("[%unfocused]".to_owned());
         }
     }
-    for signal in signals {
+    let as_of = as_of(events, Timestamp::LATEST);
+    for signal in signals.iter().filter(|s| s.received_at <= as_of) {
         // After the last move received before it.
         let follows = moves.partition_point(|record| record.played_at <= signal.received_at);
         let command = format!(

@@ -86,6 +86,8 @@ pub struct RoundRequest {
     /// The fields refused while reading the request (a malformed player,
     /// an unknown bye kind): reported with the plan's own refusals.
     pub refused: Vec<RoundViolation>,
+    /// Whether the boards are team matches, to be checked as such.
+    pub teams: bool,
 }
 
 /// A bye the round gives a player who has no game in it.
@@ -248,6 +250,7 @@ impl Round {
             forbidden_pairs,
             accelerations,
             refused,
+            teams,
         } = request;
         let mut violations = Vec::new();
         if number == 0 || number > Pairing::MAX_ROUND {
@@ -341,14 +344,17 @@ impl Round {
         }
         // A team round: every player of a team, each team in one match
         // (the teams as the games' setups carry them).
-        violations.extend(
-            team_round_offences(boards.iter().map(|b| match &b.setup {
+        if teams {
+            let seats = boards.iter().map(|b| match &b.setup {
                 Ok(setup) => (setup.white(), setup.black()),
                 Err(_) => (&b.white, &b.black),
-            }))
-            .into_iter()
-            .map(|(field, reason)| RoundViolation::new(field, reason)),
-        );
+            });
+            violations.extend(
+                team_round_offences(seats)
+                    .into_iter()
+                    .map(|(field, reason)| RoundViolation::new(field, reason)),
+            );
+        }
         for (index, bye) in byes.iter().enumerate() {
             seat(
                 &bye.player.id,

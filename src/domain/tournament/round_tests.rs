@@ -34,6 +34,7 @@ fn request(number: u32, boards: Vec<BoardRequest>, byes: Vec<RoundBye>) -> Round
         forbidden_pairs: Vec::new(),
         accelerations: Vec::new(),
         refused: Vec::new(),
+        teams: false,
     }
 }
 

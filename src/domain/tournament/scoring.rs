@@ -32,7 +32,9 @@ impl Points {
     /// These points weighted by `weight` (e.g. an opponent's score times ½
     /// for a draw), truncated to thousandths.
     pub fn times(self, weight: Points) -> Self {
-        Self(self.0 * weight.0 / 1000)
+        // Saturating, so that no product of points a request may name
+        // overflows (the callers bound them far below it).
+        Self(self.0.saturating_mul(weight.0) / 1000)
     }
 
     /// Reads a decimal with at most three decimals ("1", "0.5", "2.25").

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use thiserror::Error;
 
 use crate::domain::{
-    BoardResult, Color, GameRecordForStandings, Player, Points, TeamMatch,
+    BoardResult, Color, GameRecordForStandings, Outcome, Player, Points, TeamMatch,
     tournament::performance::performance_rating,
 };
 
@@ -94,6 +94,9 @@ pub struct BoardSeat {
     pub played: bool,
     /// The opponent's rating, when the platform gave one.
     pub opponent_rating: Option<u32>,
+    /// The result as a performance counts it: 1 a win, ½ a draw, 0 a loss,
+    /// whatever the event's point table.
+    pub result: Points,
 }
 
 /// One player's results on one board of a team event, for board prizes.
@@ -131,7 +134,7 @@ pub fn board_standings(event: &TeamEvent) -> Vec<BoardStanding> {
             let played: Vec<&&BoardSeat> = seats.iter().filter(|seat| seat.played).collect();
             let rated: Vec<(u32, Points)> = played
                 .iter()
-                .filter_map(|seat| Some((seat.opponent_rating?, seat.points)))
+                .filter_map(|seat| Some((seat.opponent_rating?, seat.result)))
                 .collect();
             let ratings: Vec<u32> = rated.iter().map(|(rating, _)| *rating).collect();
             let scored: i64 = rated.iter().map(|(_, points)| points.milli()).sum();
@@ -164,6 +167,8 @@ struct Board<'a> {
     white_team: String,
     points: Option<[Points; 2]>,
     played: bool,
+    /// Who the result counts as the winner (for performance ratings).
+    scored_as: Option<Outcome>,
 }
 
 /// The team event `records` make (the event's games, in any order); games
@@ -248,6 +253,7 @@ pub fn team_matches<'a>(
                     .as_ref()
                     .map(|score| [score.white, score.black]),
                 played: record.finished.as_ref().is_some_and(|score| score.played),
+                scored_as: record.finished.as_ref().map(|score| score.scored_as),
             });
     }
     let teams: Vec<String> = player_team
@@ -283,9 +289,26 @@ pub fn team_matches<'a>(
             } else {
                 (second_index, first_index)
             };
-            for (player, opponent, points, team) in [
-                (game.white, game.black, white, white_team),
-                (game.black, game.white, black, black_team),
+            let result = |color: Color| match game.scored_as {
+                Some(Outcome::Draw) => Points::from_milli(500),
+                Some(outcome) if outcome == Outcome::win_for(color) => Points::from_milli(1_000),
+                _ => Points::ZERO,
+            };
+            for (player, opponent, points, team, result) in [
+                (
+                    game.white,
+                    game.black,
+                    white,
+                    white_team,
+                    result(Color::White),
+                ),
+                (
+                    game.black,
+                    game.white,
+                    black,
+                    black_team,
+                    result(Color::Black),
+                ),
             ] {
                 seats.push(BoardSeat {
                     board,
@@ -294,6 +317,7 @@ pub fn team_matches<'a>(
                     points,
                     played: game.played,
                     opponent_rating: opponent.details.rating,
+                    result,
                 });
             }
         }

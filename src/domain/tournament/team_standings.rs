@@ -30,6 +30,9 @@ pub struct MatchPointTable {
 }
 
 impl MatchPointTable {
+    /// The most match points a result may score.
+    pub const MAX_POINTS: Points = Points::from_milli(100_000);
+
     /// 2 for a win, 1 for a draw, 0 for a loss (the Olympiad's).
     pub const OLYMPIAD: Self = Self {
         win: Points::from_milli(2_000),
@@ -247,7 +250,11 @@ pub fn team_standings(
                 .boards
                 .iter()
                 .map(|board| {
-                    Points::from_milli(board.points[side].milli() * i64::from(board.board))
+                    Points::from_milli(
+                        board.points[side]
+                            .milli()
+                            .saturating_mul(i64::from(board.board)),
+                    )
                 })
                 .sum();
             if let Some(team) = played.get_mut(game.teams[side]) {

@@ -79,7 +79,7 @@ impl Credentials for RedisStore {
     async fn replace_credential(
         &self,
         id: &CredentialId,
-        record: &[u8],
+        (expected, record): (&[u8], &[u8]),
         change: CredentialLogEntry<'_>,
     ) -> Result<bool, StoreError> {
         let mut conn = self.endpoint.connection().await?;
@@ -92,6 +92,7 @@ impl Credentials for RedisStore {
                     .arg(id.as_str())
                     .arg(record)
                     .arg(change.entry)
+                    .arg(expected)
                     .invoke_async(&mut conn),
             )
             .await?;

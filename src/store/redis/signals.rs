@@ -16,7 +16,7 @@ impl Signals for RedisStore {
         id: &GameId,
         entry: &[u8],
         repeat_key: &[u8],
-        max: usize,
+        (group, max): (&[u8], usize),
     ) -> Result<SignalAdded, StoreError> {
         let mut conn = self.endpoint.connection().await?;
         let outcome: i64 = self
@@ -27,6 +27,7 @@ impl Signals for RedisStore {
                     .arg(entry)
                     .arg(repeat_key)
                     .arg(max)
+                    .arg(group)
                     .invoke_async(&mut conn),
             )
             .await?;

@@ -1648,7 +1648,7 @@ class RoundGame(_message.Message):
     def __init__(self, board: _Optional[int] = ..., game_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., white_token: _Optional[str] = ..., black_token: _Optional[str] = ...) -> None: ...
 
 class CreateRoundRequest(_message.Message):
-    __slots__ = ("request_id", "event_id", "round", "settings", "boards", "byes", "players", "forbidden_pairs", "accelerations")
+    __slots__ = ("request_id", "event_id", "round", "settings", "boards", "byes", "players", "forbidden_pairs", "accelerations", "team_round")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
@@ -1658,6 +1658,7 @@ class CreateRoundRequest(_message.Message):
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     FORBIDDEN_PAIRS_FIELD_NUMBER: _ClassVar[int]
     ACCELERATIONS_FIELD_NUMBER: _ClassVar[int]
+    TEAM_ROUND_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     event_id: str
     round: int
@@ -1667,7 +1668,8 @@ class CreateRoundRequest(_message.Message):
     players: _containers.RepeatedCompositeFieldContainer[Player]
     forbidden_pairs: _containers.RepeatedCompositeFieldContainer[ForbiddenPair]
     accelerations: _containers.RepeatedCompositeFieldContainer[Acceleration]
-    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., boards: _Optional[_Iterable[_Union[RoundBoard, _Mapping]]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ...) -> None: ...
+    team_round: bool
+    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., boards: _Optional[_Iterable[_Union[RoundBoard, _Mapping]]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ..., team_round: _Optional[bool] = ...) -> None: ...
 
 class ForbiddenPair(_message.Message):
     __slots__ = ("first_player_id", "second_player_id")

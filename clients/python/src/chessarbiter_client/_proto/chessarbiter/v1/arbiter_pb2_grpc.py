@@ -321,10 +321,10 @@ class ArbiterServiceServicer:
         the seat's token, so a seat reaches its own game's record only. A
         signal never changes the game or a ruling (the platform's
         ReportConnection is what rules on a player gone); arbiters read the
-        record with AdminService.ExportFairPlay. A repeat of the latest signal
-        (the same seat, kind and client time: a retry) is recorded once; a
-        record holds at most 1000 signals. Seat writes are rate-limited as
-        moves are.
+        record with AdminService.ExportFairPlay. A repeat of the seat's latest
+        signal (the same kind and client time: a retry) is recorded once; each
+        seat's share of the record holds at most 500 signals. Seat writes are
+        rate-limited as moves are.
 
         Errors: INVALID_FIELD, MISSING_TOKEN, NOT_A_SEAT, GAME_NOT_FOUND,
         GAME_OVER, GAME_ABORTED, FAIR_PLAY_NOT_RECORDED, FAIR_PLAY_RECORD_FULL,
@@ -1388,7 +1388,9 @@ class AdminServiceServicer:
         results and forfeits set, connection reports) and every change of the
         credentials confined to it (created, revoked), with who did it, the
         request id, the time and the reason, in the order they were
-        committed; filterable by game, principal and kind, and paged. The
+        committed (games' acts and credential changes merged by the Redis
+        nodes' clocks; on the embedded store each in its own order);
+        filterable by game, principal and kind, and paged. The
         platform's, the event's arbiters' and auditors'. Without event_id, the
         platform's own log: the changes of the credentials for every event
         (the platform's and auditors of all).
