@@ -146,50 +146,25 @@ pub fn team_order(
             ));
         }
     };
-    if req.tie_breaks.len() > TeamTieBreak::MAX {
-        return Err(invalid(
-            "tie_breaks",
-            &format!("lists more than {} tie-breaks", TeamTieBreak::MAX),
-        ));
-    }
-    let mut order = Vec::with_capacity(req.tie_breaks.len());
-    for code in &req.tie_breaks {
-        let tie_break = TeamTieBreak::parse("tie_breaks", code, primary)
-            .map_err(|err| status::invalid_field(&err))?;
-        if order.contains(&tie_break) {
-            return Err(invalid(
-                "tie_breaks",
-                &format!("lists {} twice", tie_break.code()),
-            ));
-        }
-        order.push(tie_break);
-    }
-    if order.is_empty() {
-        order = TeamTieBreak::default_order(primary);
-    }
+    let order = TeamTieBreak::order("tie_breaks", &req.tie_breaks, primary)
+        .map_err(|err| status::invalid_field(&err))?;
     let table = match &req.match_points {
         None => MatchPointTable::OLYMPIAD,
         Some(points) => {
             let read = |field: &'static str, text: &str| {
-                let value =
-                    Points::parse(field, text).map_err(|err| status::invalid_field(&err))?;
-                if value < Points::ZERO || value > MatchPointTable::MAX_POINTS {
-                    return Err(invalid(field, "must be from 0 to 100"));
-                }
-                Ok(value)
+                Points::parse(field, text)
+                    .map(|value| (field, value))
+                    .map_err(|err| status::invalid_field(&err))
             };
-            let table = MatchPointTable {
-                win: read("match_points.win", &points.win)?,
-                draw: read("match_points.draw", &points.draw)?,
-                loss: read("match_points.loss", &points.loss)?,
-            };
-            if table.win < table.draw || table.draw < table.loss {
-                return Err(invalid(
-                    "match_points",
-                    "must give a win at least a draw's points, and a draw at least a loss's",
-                ));
-            }
-            table
+            MatchPointTable::new(
+                "match_points",
+                [
+                    read("match_points.win", &points.win)?,
+                    read("match_points.draw", &points.draw)?,
+                    read("match_points.loss", &points.loss)?,
+                ],
+            )
+            .map_err(|err| status::invalid_field(&err))?
         }
     };
     Ok((primary, order, table))

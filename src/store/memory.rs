@@ -701,14 +701,14 @@ impl Signals for MemoryStore {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let entries = signals.entry(id.clone()).or_default();
-        let mut of_group = entries.iter().rev().filter(|e| e.starts_with(group));
+        let of_group: Vec<&Vec<u8>> = entries.iter().filter(|e| e.starts_with(group)).collect();
         if of_group
-            .next()
+            .last()
             .is_some_and(|latest| latest.starts_with(repeat_key))
         {
             return Ok(SignalAdded::Repeat);
         }
-        if entries.iter().filter(|e| e.starts_with(group)).count() >= max {
+        if of_group.len() >= max {
             return Ok(SignalAdded::Full);
         }
         entries.push(entry.to_vec());

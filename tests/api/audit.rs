@@ -37,6 +37,19 @@ fn credential(role: proto::Role, event: &str, name: &str) -> proto::CreateCreden
     }
 }
 
+/// The token of a credential the platform creates.
+async fn token_of(
+    admin: &mut crate::common::AdminClient,
+    request: proto::CreateCredentialRequest,
+) -> String {
+    admin
+        .create_credential(with_token(request, ADMIN_TOKEN))
+        .await
+        .expect("a credential")
+        .into_inner()
+        .token
+}
+
 /// (kind, principal, request id, reason, game) of each entry.
 type Row = (proto::AuditKind, String, String, String, String);
 
@@ -70,15 +83,7 @@ async fn an_event_audit_log_names_every_act_and_who_did_it(backend: Backend) {
         .create_game(with_token(timed_in(other, 1, "create-2"), ADMIN_TOKEN))
         .await
         .expect("created elsewhere");
-    let anna = admin
-        .create_credential(with_token(
-            credential(proto::Role::Arbiter, cup, "Anna"),
-            ADMIN_TOKEN,
-        ))
-        .await
-        .expect("Anna")
-        .into_inner()
-        .token;
+    let anna = token_of(&mut admin, credential(proto::Role::Arbiter, cup, "Anna")).await;
     admin
         .pause_clock(with_token(
             proto::PauseClockRequest {
@@ -291,27 +296,11 @@ async fn an_event_audit_log_names_every_act_and_who_did_it(backend: Backend) {
 
     // Who may read it: the event's arbiter and auditor; not another
     // event's arbiter, nor a feed reader.
-    let auditor = admin
-        .create_credential(with_token(
-            credential(proto::Role::Auditor, cup, "Auditor"),
-            ADMIN_TOKEN,
-        ))
-        .await
-        .expect("auditor")
-        .into_inner()
-        .token;
+    let auditor = token_of(&mut admin, credential(proto::Role::Auditor, cup, "Auditor")).await;
     list(all.clone(), &auditor)
         .await
         .expect("the auditor reads");
-    let outsider = admin
-        .create_credential(with_token(
-            credential(proto::Role::Arbiter, other, "Bert"),
-            ADMIN_TOKEN,
-        ))
-        .await
-        .expect("Bert")
-        .into_inner()
-        .token;
+    let outsider = token_of(&mut admin, credential(proto::Role::Arbiter, other, "Bert")).await;
     let refused = list(all.clone(), &outsider)
         .await
         .expect_err("out of scope");
@@ -319,15 +308,11 @@ async fn an_event_audit_log_names_every_act_and_who_did_it(backend: Backend) {
         (refused.code(), reason(&refused).as_str()),
         (Code::PermissionDenied, "OUT_OF_SCOPE")
     );
-    let relay = admin
-        .create_credential(with_token(
-            credential(proto::Role::FeedReader, cup, "Relay"),
-            ADMIN_TOKEN,
-        ))
-        .await
-        .expect("relay")
-        .into_inner()
-        .token;
+    let relay = token_of(
+        &mut admin,
+        credential(proto::Role::FeedReader, cup, "Relay"),
+    )
+    .await;
     let refused = list(all.clone(), &relay).await.expect_err("not permitted");
     assert_eq!(
         (refused.code(), reason(&refused).as_str()),

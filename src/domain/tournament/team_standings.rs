@@ -46,6 +46,32 @@ impl MatchPointTable {
         draw: Points::from_milli(1_000),
         loss: Points::ZERO,
     };
+
+    /// A table of `win`, `draw` and `loss` points, sent in the fields of
+    /// `field` (`<field>.win`, ...): each from 0 to [`Self::MAX_POINTS`],
+    /// a win worth at least a draw and a draw at least a loss.
+    pub fn new(
+        field: &'static str,
+        [win, draw, loss]: [(&'static str, Points); 3],
+    ) -> Result<Self, FieldError> {
+        for (name, value) in [win, draw, loss] {
+            if value < Points::ZERO || value > Self::MAX_POINTS {
+                return Err(FieldError::new(name, "must be from 0 to 100"));
+            }
+        }
+        let table = Self {
+            win: win.1,
+            draw: draw.1,
+            loss: loss.1,
+        };
+        if table.win < table.draw || table.draw < table.loss {
+            return Err(FieldError::new(
+                field,
+                "must give a win at least a draw's points, and a draw at least a loss's",
+            ));
+        }
+        Ok(table)
+    }
 }
 
 /// One board of a match: the game points each team's player scored on it.
@@ -171,6 +197,38 @@ impl TeamTieBreak {
             TeamTieBreak::Wins => "WIN",
             TeamTieBreak::WinsOverTheBoard => "WON",
         }
+    }
+
+    /// The order `codes` name, sent in `field` (see
+    /// [`TeamTieBreak::parse`]); the default order for none. Refused: an
+    /// unknown code, a tie-break listed twice, more than [`Self::MAX`].
+    pub fn order(
+        field: &'static str,
+        codes: &[String],
+        primary: TeamScore,
+    ) -> Result<Vec<Self>, FieldError> {
+        if codes.len() > Self::MAX {
+            return Err(FieldError::new(
+                field,
+                format!("lists more than {} tie-breaks", Self::MAX),
+            ));
+        }
+        let mut order: Vec<Self> = Vec::with_capacity(codes.len());
+        for code in codes {
+            let tie_break = Self::parse(field, code, primary)?;
+            if order.contains(&tie_break) {
+                return Err(FieldError::new(
+                    field,
+                    format!("lists {} twice", tie_break.code()),
+                ));
+            }
+            order.push(tie_break);
+        }
+        Ok(if order.is_empty() {
+            Self::default_order(primary)
+        } else {
+            order
+        })
     }
 
     /// The order when a request names none: under match points the

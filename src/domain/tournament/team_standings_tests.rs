@@ -139,6 +139,31 @@ fn tie_breaks_are_read_from_their_codes() {
     assert_eq!(err.field, "tie_breaks[1]");
 }
 
+#[test]
+fn an_order_and_a_match_point_table_are_checked() {
+    let codes = |list: &[&str]| list.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        TeamTieBreak::order("tie_breaks", &[], TeamScore::Game),
+        Ok(TeamTieBreak::default_order(TeamScore::Game))
+    );
+    for bad in [codes(&["BC", "bc"]), codes(&["TBR"]), codes(&["WIN"; 17])] {
+        assert!(TeamTieBreak::order("tie_breaks", &bad, TeamScore::Match).is_err());
+    }
+    let table = |win: &str, draw: &str, loss: &str| {
+        MatchPointTable::new(
+            "match_points",
+            [("win", pts(win)), ("draw", pts(draw)), ("loss", pts(loss))],
+        )
+    };
+    assert_eq!(table("3", "1", "0"), Ok(MatchPointTable::THREE_ONE_ZERO));
+    assert_eq!(
+        table("1", "2", "0").map_err(|e| e.field),
+        Err("match_points")
+    );
+    assert_eq!(table("101", "1", "0").map_err(|e| e.field), Err("win"));
+    assert_eq!(table("2", "1", "-1").map_err(|e| e.field), Err("loss"));
+}
+
 /// A TRF vector: each player's rounds, and each team's roster.
 struct Vector {
     /// Per player (by start number), per round: opponent, result code.
