@@ -7,6 +7,7 @@ use tonic::{Request, Response, Status};
 
 use super::{
     ArbiterApi, applied, audit, convert, create, credentials, request, rounds, status, stream,
+    teams,
 };
 use crate::{
     arbiter::ArbiterError,
@@ -234,6 +235,24 @@ impl AdminService for ArbiterApi {
             .map_err(|denial| status::denied(&denial))?;
         let created = self.arbiter.create_round(plan, &by.name).await?;
         Ok(Response::new(rounds::created(&created)))
+    }
+
+    async fn register_teams(
+        &self,
+        request: Request<proto::RegisterTeamsRequest>,
+    ) -> Result<Response<proto::RegisterTeamsResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        let by = self.principal(&request, Action::Organise).await?;
+        let (event_id, boards, teams, expected) = teams::register_request(request.get_ref())?;
+        by.authorize(Action::Organise, Some(&event_id))
+            .map_err(|denial| status::denied(&denial))?;
+        let (registration, version) = self
+            .arbiter
+            .register_teams(&event_id, boards, teams, expected, &by.name)
+            .await?;
+        Ok(Response::new(proto::RegisterTeamsResponse {
+            registration: Some(teams::registration(&event_id, &registration, version)),
+        }))
     }
 
     async fn start_round(

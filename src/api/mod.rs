@@ -2,7 +2,8 @@
 //!
 //! Two services: `ArbiterService` (`public`: reads, seat actions, watches and
 //! exports, safe for browsers) and `AdminService` (`admin`: creating games
-//! and rounds (`rounds` reads and writes a round's messages) and the
+//! and rounds (`rounds` reads and writes a round's messages, `teams` an
+//! event's team registration) and the
 //! arbiter's interventions, the credentials (`credentials` reads and
 //! writes their messages) and the audit log (`audit`), behind the admin
 //! token or a credential). Both
@@ -33,6 +34,7 @@ mod rounds;
 mod standings_request;
 pub mod status;
 mod stream;
+mod teams;
 
 use std::{sync::Arc, time::Duration};
 

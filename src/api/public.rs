@@ -5,7 +5,7 @@ use tonic::{Request, Response, Status};
 use super::{
     ArbiterApi, applied, applied_as, convert,
     request::{self, PgnSubject},
-    standings_request, stream,
+    standings_request, stream, teams,
 };
 use crate::{
     arbiter::{ListFilter, MAX_STANDINGS_PAGE, StandingsPage},
@@ -383,6 +383,7 @@ impl ArbiterService for ArbiterApi {
                     game_points: row.game_points.to_string(),
                     matches: i32::try_from(row.matches).unwrap_or(i32::MAX),
                     tie_break_values: row.values.iter().map(ToString::to_string).collect(),
+                    team_id: read.ids.get(row.team).cloned().unwrap_or_default(),
                 })
                 .collect(),
             tie_breaks: order.iter().map(|t| t.code().to_owned()).collect(),
@@ -398,8 +399,21 @@ impl ArbiterService for ArbiterApi {
                     points: row.points.to_string(),
                     games: i32::try_from(row.games).unwrap_or(i32::MAX),
                     performance: row.performance.and_then(|p| i32::try_from(p).ok()),
+                    team_id: read.ids.get(row.team).cloned().unwrap_or_default(),
                 })
                 .collect(),
+        }))
+    }
+
+    async fn get_teams(
+        &self,
+        request: Request<proto::GetTeamsRequest>,
+    ) -> Result<Response<proto::GetTeamsResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        let event_id = request::event_id(&request.get_ref().event_id)?;
+        let (registration, version) = self.arbiter.teams(&event_id).await?;
+        Ok(Response::new(proto::GetTeamsResponse {
+            registration: Some(teams::registration(&event_id, &registration, version)),
         }))
     }
 

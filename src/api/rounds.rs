@@ -10,8 +10,9 @@ use super::{convert, create, request, status};
 use crate::{
     arbiter::{CreatedRound, RoundPage, RoundSeats},
     domain::{
-        Acceleration, BoardRequest, ByeKind, Color, EventId, FieldError, ForbiddenPair, Player,
-        Points, Round, RoundBye, RoundRequest, RoundViolation, Schedule,
+        Acceleration, BoardRequest, ByeKind, Color, EventId, FieldError, ForbiddenPair,
+        MatchForfeit, MatchPlan, Player, Points, Round, RoundBye, RoundRequest, RoundViolation,
+        Schedule, TeamRegistration,
     },
     proto,
 };
@@ -171,6 +172,7 @@ fn boards(
         };
         boards.push(BoardRequest {
             board: number,
+            field: format!("boards[{index}]"),
             white,
             black,
             setup,
@@ -192,6 +194,7 @@ fn bye_kind(kind: i32) -> Option<ByeKind> {
         proto::ByeKind::FullPoint => Some(ByeKind::FullPoint),
         proto::ByeKind::HalfPoint => Some(ByeKind::HalfPoint),
         proto::ByeKind::ZeroPoint => Some(ByeKind::ZeroPoint),
+        proto::ByeKind::ForfeitWin => Some(ByeKind::ForfeitWin),
     }
 }
 
@@ -201,6 +204,7 @@ fn proto_bye_kind(kind: ByeKind) -> proto::ByeKind {
         ByeKind::FullPoint => proto::ByeKind::FullPoint,
         ByeKind::HalfPoint => proto::ByeKind::HalfPoint,
         ByeKind::ZeroPoint => proto::ByeKind::ZeroPoint,
+        ByeKind::ForfeitWin => proto::ByeKind::ForfeitWin,
     }
 }
 
@@ -219,6 +223,130 @@ fn byes(raw: &[proto::RoundBye], violations: &mut Vec<RoundViolation>) -> Vec<Ro
         }
     }
     byes
+}
+
+/// The setup every board of a round's matches is played under: the
+/// round's settings, read as `CreateGame` reads a game (the players
+/// stand in for the line-ups' and are replaced board by board).
+fn match_setup(
+    event_id: &EventId,
+    round: u32,
+    settings: &proto::RoundSettings,
+    schedule: Schedule,
+) -> Result<crate::domain::NewGame, RoundViolation> {
+    let stand_in = |id: &str| proto::Player {
+        id: id.to_owned(),
+        ..proto::Player::default()
+    };
+    let board = proto::RoundBoard {
+        board: 1,
+        white: Some(stand_in("first-team")),
+        black: Some(stand_in("second-team")),
+        overrides: None,
+    };
+    let digest = sha2::Sha256::digest(event_id.as_str().as_bytes());
+    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let game = game_request(
+        event_id,
+        round,
+        settings,
+        &board,
+        &format!("round-{round}-{hex}"),
+    );
+    match create::new_game(&game) {
+        Ok((_, setup)) => Ok(setup.with_schedule(schedule)),
+        Err(refusal) => {
+            let (named, reason) = violation_of(&refusal);
+            let reason = reason
+                .strip_prefix(&format!("{named} "))
+                .map_or(reason.clone(), str::to_owned);
+            Err(RoundViolation::new(format!("settings.{named}"), reason))
+        }
+    }
+}
+
+/// A round's matches as requested, every refusal collected.
+fn matches(raw: &[proto::RoundMatch], violations: &mut Vec<RoundViolation>) -> Vec<MatchPlan> {
+    if raw.len() > TeamRegistration::MAX_MATCHES {
+        violations.push(RoundViolation::new(
+            "matches",
+            format!(
+                "has {} matches, more than the {} a round may have",
+                raw.len(),
+                TeamRegistration::MAX_MATCHES
+            ),
+        ));
+        return Vec::new();
+    }
+    let max_boards = TeamRegistration::MAX_BOARDS as usize;
+    let mut read = Vec::with_capacity(raw.len());
+    for (index, m) in raw.iter().enumerate() {
+        let field = format!("matches[{index}]");
+        let forfeit = match proto::MatchForfeit::try_from(m.forfeit) {
+            Ok(proto::MatchForfeit::Unspecified) => None,
+            Ok(proto::MatchForfeit::FirstTeam) => Some(MatchForfeit::First),
+            Ok(proto::MatchForfeit::SecondTeam) => Some(MatchForfeit::Second),
+            Ok(proto::MatchForfeit::BothTeams) => Some(MatchForfeit::Both),
+            Err(_) => {
+                violations.push(RoundViolation::new(
+                    format!("{field}.forfeit"),
+                    "must be a known forfeit",
+                ));
+                continue;
+            }
+        };
+        let first_white = match proto::Color::try_from(m.first_team_color) {
+            Ok(proto::Color::Unspecified | proto::Color::White) => true,
+            Ok(proto::Color::Black) => false,
+            Err(_) => {
+                violations.push(RoundViolation::new(
+                    format!("{field}.first_team_color"),
+                    "must be White or Black",
+                ));
+                continue;
+            }
+        };
+        if m.first_team_players.len() > max_boards || m.second_team_players.len() > max_boards {
+            violations.push(RoundViolation::new(
+                field,
+                format!("a line-up names at most {max_boards} boards"),
+            ));
+            continue;
+        }
+        read.push(MatchPlan {
+            table: u32::try_from(m.table).unwrap_or(0),
+            teams: [m.first_team_id.clone(), m.second_team_id.clone()],
+            line_ups: [m.first_team_players.clone(), m.second_team_players.clone()],
+            first_white,
+            forfeit,
+            boards: 0,
+        });
+    }
+    read
+}
+
+/// The protobuf form of a round's match.
+fn round_match(plan: &MatchPlan) -> proto::RoundMatch {
+    proto::RoundMatch {
+        table: i32::try_from(plan.table).unwrap_or(i32::MAX),
+        first_team_id: plan.teams[0].clone(),
+        second_team_id: plan.teams[1].clone(),
+        first_team_players: plan.line_ups[0].clone(),
+        second_team_players: plan.line_ups[1].clone(),
+        first_team_color: if plan.first_white {
+            proto::Color::White
+        } else {
+            proto::Color::Black
+        }
+        .into(),
+        forfeit: match plan.forfeit {
+            None => proto::MatchForfeit::Unspecified,
+            Some(MatchForfeit::First) => proto::MatchForfeit::FirstTeam,
+            Some(MatchForfeit::Second) => proto::MatchForfeit::SecondTeam,
+            Some(MatchForfeit::Both) => proto::MatchForfeit::BothTeams,
+        }
+        .into(),
+    }
 }
 
 /// Accelerations, every refusal collected.
@@ -355,6 +483,9 @@ pub fn create_request(req: &proto::CreateRoundRequest) -> Result<RoundRequest, S
         })
         .collect();
     let accelerations = accelerations(&req.accelerations, &mut refused);
+    let matches = matches(&req.matches, &mut refused);
+    let match_setup =
+        (!matches.is_empty()).then(|| match_setup(&event_id, number, &settings, schedule));
     Ok(RoundRequest {
         event: event_id,
         number,
@@ -366,6 +497,8 @@ pub fn create_request(req: &proto::CreateRoundRequest) -> Result<RoundRequest, S
         accelerations,
         refused,
         teams: req.team_round,
+        matches,
+        match_setup,
     })
 }
 
@@ -405,6 +538,7 @@ pub fn round(round: &Round) -> proto::Round {
                 last_round: i32::try_from(a.last).unwrap_or(i32::MAX),
             })
             .collect(),
+        matches: round.matches().iter().map(round_match).collect(),
     }
 }
 
@@ -620,6 +754,7 @@ pub fn import_request(
         forbidden_pairs: req.forbidden_pairs.clone(),
         accelerations: req.accelerations.clone(),
         team_round: false,
+        matches: Vec::new(),
     })?;
     Ok((plan, lines))
 }

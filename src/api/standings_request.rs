@@ -96,6 +96,7 @@ pub fn byes(raw: &[proto::Bye]) -> Result<Vec<Bye>, Status> {
                     proto::ByeKind::FullPoint => ByeKind::FullPoint,
                     proto::ByeKind::HalfPoint => ByeKind::HalfPoint,
                     proto::ByeKind::ZeroPoint => ByeKind::ZeroPoint,
+                    proto::ByeKind::ForfeitWin => ByeKind::ForfeitWin,
                 };
             Ok(Bye {
                 player,

@@ -374,7 +374,7 @@ impl From<ArbiterError> for Status {
                     details,
                 )
             }
-            ArbiterError::RoundRefused(violations) => {
+            ArbiterError::RoundRefused(violations) | ArbiterError::TeamsRefused(violations) => {
                 let violations = violations
                     .into_iter()
                     .map(|v| tonic_types::FieldViolation::new(v.field, v.reason))
@@ -453,6 +453,21 @@ impl From<ArbiterError> for Status {
                     reason_code(ErrorReason::TeamPairingInvalid),
                     "games",
                     message,
+                ),
+            ),
+            ArbiterError::TeamsNotFound(_) => status(
+                Code::NotFound,
+                ErrorReason::TeamsNotFound,
+                message,
+                ErrorDetails::with_bad_request_violation("event_id", "has no registered teams"),
+            ),
+            ArbiterError::TeamsChanged { .. } => status(
+                Code::Aborted,
+                ErrorReason::TeamsChanged,
+                message,
+                ErrorDetails::with_bad_request_violation(
+                    "expected_version",
+                    "is not the registration's version",
                 ),
             ),
             ArbiterError::EventNotFound(_) => status(

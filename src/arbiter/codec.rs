@@ -4,13 +4,14 @@
 
 use crate::{
     domain::{
-        Game, GameEvent, GameId, Round, RoundSummary,
+        Game, GameEvent, GameId, Round, RoundSummary, TeamRegistration,
         stored::archive,
         stored::encoding::{self, DecodeError},
         stored::round_record,
     },
     store::{
         Corruption, LogRead, StoreError, StoredArchive, StoredEvent, StoredRound, StoredState,
+        StoredTeams,
     },
 };
 
@@ -30,6 +31,19 @@ pub fn encode_round(round: &Round, version: u64) -> Result<StoredRound, StoreErr
 /// A round from its stored record.
 pub fn decode_round(stored: &StoredRound) -> Result<Round, StoreError> {
     round_record::decode_round(&stored.bytes).map_err(corrupt)
+}
+
+/// An event's team registration as the store keeps it, at `version`.
+pub fn encode_teams(teams: &TeamRegistration, version: u64) -> Result<StoredTeams, StoreError> {
+    Ok(StoredTeams {
+        version,
+        bytes: round_record::encode_teams(teams).map_err(corrupt)?,
+    })
+}
+
+/// An event's team registration from its stored form.
+pub fn decode_teams(stored: &StoredTeams) -> Result<TeamRegistration, StoreError> {
+    round_record::decode_teams(&stored.bytes).map_err(corrupt)
 }
 
 /// A round's summary from its stored form.

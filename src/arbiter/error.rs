@@ -68,6 +68,24 @@ pub enum ArbiterError {
     /// The event's games are not those of a team event.
     #[error("the event's games make no team event: {0}")]
     TeamPairing(crate::domain::TeamPairingError),
+    /// A team registration refused whole: every offence, nothing changed.
+    #[error("the teams are refused, nothing was changed: {}", describe(.0))]
+    TeamsRefused(Vec<RoundViolation>),
+    /// The event has no registered teams.
+    #[error("event '{0}' has no registered teams: RegisterTeams first")]
+    TeamsNotFound(EventId),
+    /// The team registration is not at the version the request expected.
+    #[error(
+        "the teams of event '{event_id}' are at version {current}, not {expected}; nothing was          changed: read them again"
+    )]
+    TeamsChanged {
+        /// The event.
+        event_id: EventId,
+        /// The version the request expected.
+        expected: u64,
+        /// The registration's version.
+        current: u64,
+    },
     /// A credential's scope names an event the server does not know.
     #[error(
         "event '{0}' has no games and no rounds: create its first round or game before \

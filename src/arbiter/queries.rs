@@ -42,7 +42,7 @@ pub(super) struct EventRecords {
 impl EventRecords {
     /// The points byes score in the event: its games' point table when
     /// they all share one, else 1 / ½ / 0.
-    fn bye_points(&self) -> PointTable {
+    pub(super) fn bye_points(&self) -> PointTable {
         trf::point_system(self.systems.iter().copied()).unwrap_or(PointTable::CLASSIC)
     }
 }
@@ -407,6 +407,7 @@ impl Arbiter {
             limit: err.limit as u64,
             unit: "bytes",
         };
+        let registered = self.read_teams(event_id).await?;
         let (event, _permit) = self.event_records(event_id, reader).await?;
         let rounds: Vec<&crate::domain::RoundSummary> =
             event.rounds.iter().filter(|r| !r.incomplete).collect();
@@ -421,6 +422,20 @@ impl Arbiter {
             .iter()
             .flat_map(|r| r.accelerations.clone())
             .collect();
+        let (teams, matches) = match &registered {
+            Some((registration, _)) => (
+                registration
+                    .teams()
+                    .iter()
+                    .map(|team| {
+                        let ids = team.players.iter().map(|p| p.id.clone()).collect();
+                        (team.name.clone(), ids)
+                    })
+                    .collect(),
+                trf::TrfMatch::registered(registration, &rounds),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
         // Refused before the standings are computed for it when the games
         // alone make it too large (byes are checked with the standings,
         // then counted by the export).
@@ -442,6 +457,8 @@ impl Arbiter {
                 roster,
                 forbidden_pairs,
                 accelerations,
+                teams,
+                matches,
             },
             &event.records,
             &rows,

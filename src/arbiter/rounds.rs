@@ -170,8 +170,18 @@ impl Arbiter {
                 Some(_) => (Vec::new(), Vec::new()),
                 None => self.games_listed_in_round(&event_id, number).await?,
             };
-            let plan =
-                Round::plan(request.clone(), &listed, now).map_err(ArbiterError::RoundRefused)?;
+            // A round of matches is lined up against the registration it
+            // opens under (checked again when it opens).
+            let teams = if request.matches.is_empty() {
+                None
+            } else {
+                self.read_teams(&event_id).await?
+            };
+            let teams_version = teams.as_ref().map(|(_, version)| *version);
+            let lined_up = request
+                .clone()
+                .lined_up(teams.as_ref().map(|(registration, _)| registration));
+            let plan = Round::plan(lined_up, &listed, now).map_err(ArbiterError::RoundRefused)?;
             let plan = plan.planned_by(by);
             if let Some((round, version)) = existing {
                 if !round.same_plan(&plan) {
@@ -203,6 +213,7 @@ impl Arbiter {
                         .collect::<Vec<_>>(),
                     self.max_event_games,
                     &strays,
+                    teams_version,
                 )
                 .await?;
             match opening {
@@ -219,8 +230,10 @@ impl Arbiter {
                 // A game made beside the round was listed meanwhile: the
                 // next attempt finds it and refuses the board; or another
                 // request recorded the round first: decide again on its
-                // record.
-                RoundOpening::RoundHasGames | RoundOpening::Exists => {}
+                // record; or the teams changed since they were read: line
+                // the matches up again.
+                RoundOpening::RoundHasGames | RoundOpening::Exists | RoundOpening::TeamsChanged => {
+                }
             }
         }
         Err(ArbiterError::Contention)

@@ -14,7 +14,7 @@ use crate::{
         ChangeFeed, ChangeFeeds, CredentialAdded, CredentialLogEntry, Credentials, Deadlines,
         EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog, Listing, LogRead,
         MemoryStore, RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive,
-        StoredRound, StoredState,
+        StoredRound, StoredState, StoredTeams, TeamsWrite,
     },
 };
 
@@ -248,10 +248,37 @@ impl Rounds for RecordingStore {
         listings: &[EventPosition],
         max_event_games: usize,
         ignoring: &[EventPosition],
+        teams: Option<u64>,
     ) -> Result<RoundOpening, StoreError> {
         self.record("open_round");
         self.inner
-            .open_round(event_id, number, round, listings, max_event_games, ignoring)
+            .open_round(
+                event_id,
+                number,
+                round,
+                listings,
+                max_event_games,
+                ignoring,
+                teams,
+            )
+            .await
+    }
+
+    async fn teams(&self, event_id: &EventId) -> Result<Option<StoredTeams>, StoreError> {
+        self.record("teams");
+        self.inner.teams(event_id).await
+    }
+
+    async fn put_teams(
+        &self,
+        event_id: &EventId,
+        expected: u64,
+        teams: &StoredTeams,
+        before_rounds: bool,
+    ) -> Result<TeamsWrite, StoreError> {
+        self.record("put_teams");
+        self.inner
+            .put_teams(event_id, expected, teams, before_rounds)
             .await
     }
 

@@ -93,10 +93,12 @@ pub use tournament::round::{
 pub use tournament::scoring::{PointTable, Points, Score, ScoringSystem};
 pub use tournament::standings::{GameRecordForStandings, Standing, StandingsRules, standings};
 pub use tournament::team_matches::{
-    BoardSeat, BoardStanding, TeamEvent, TeamPairingError, board_standings, team_matches,
+    BoardSeat, BoardStanding, TeamEvent, TeamPairingError, board_standings,
+    registered_team_matches, team_matches,
 };
 pub use tournament::team_standings::{
     BoardResult, MatchPointTable, TeamMatch, TeamScore, TeamStanding, TeamTieBreak, team_standings,
 };
+pub use tournament::teams::{LineUp, MatchForfeit, MatchPlan, Team, TeamRegistration};
 pub use tournament::tie_break::{Cut, TieBreak, TieBreakOrder};
 pub use tournament::trf::TrfEvent;

@@ -13,7 +13,7 @@ use super::{
     Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, CredentialLogEntry,
     Credentials, Deadlines, EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog,
     Listing, LogRead, RoundOpening, Rounds, SignalAdded, Signals, StoreError, StoredArchive,
-    StoredEvent, StoredRound, StoredState,
+    StoredEvent, StoredRound, StoredState, StoredTeams, TeamsWrite,
 };
 use crate::domain::{EventId, GameId, Timestamp, access::CredentialId};
 
@@ -88,6 +88,8 @@ pub struct MemoryStore {
     events: Arc<Mutex<HashMap<EventId, BTreeSet<EventPosition>>>>,
     /// Each event's round records, by round number.
     rounds: Arc<Mutex<HashMap<EventId, BTreeMap<u32, StoredRound>>>>,
+    /// Each event's team registration.
+    teams: Arc<Mutex<HashMap<EventId, StoredTeams>>>,
     /// Each event's rounds still in creation (locked after `events` and
     /// `rounds` when taken with them).
     in_creation: Arc<Mutex<HashMap<EventId, BTreeSet<u32>>>>,
@@ -121,6 +123,7 @@ impl Default for MemoryStore {
             games: Arc::default(),
             events: Arc::default(),
             rounds: Arc::default(),
+            teams: Arc::default(),
             in_creation: Arc::default(),
             changes: broadcast::channel(ANNOUNCEMENTS).0,
             credentials: Arc::default(),
@@ -401,6 +404,7 @@ impl Rounds for MemoryStore {
         listings: &[EventPosition],
         max_event_games: usize,
         ignoring: &[EventPosition],
+        teams: Option<u64>,
     ) -> Result<RoundOpening, StoreError> {
         super::check_round(0, round)?;
         let mut events = self
@@ -414,6 +418,17 @@ impl Rounds for MemoryStore {
         let event = rounds.entry(event_id.clone()).or_default();
         if event.contains_key(&number) {
             return Ok(RoundOpening::Exists);
+        }
+        if let Some(expected) = teams {
+            let registered = self
+                .teams
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .get(event_id)
+                .map_or(0, |stored| stored.version);
+            if registered != expected {
+                return Ok(RoundOpening::TeamsChanged);
+            }
         }
         let games = events.entry(event_id.clone()).or_default();
         if games
@@ -435,6 +450,43 @@ impl Rounds for MemoryStore {
             .or_default()
             .insert(number);
         Ok(RoundOpening::Opened)
+    }
+
+    async fn teams(&self, event_id: &EventId) -> Result<Option<StoredTeams>, StoreError> {
+        Ok(self
+            .teams
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(event_id)
+            .cloned())
+    }
+
+    async fn put_teams(
+        &self,
+        event_id: &EventId,
+        expected: u64,
+        teams: &StoredTeams,
+        before_rounds: bool,
+    ) -> Result<TeamsWrite, StoreError> {
+        super::check_next(expected, teams.version)?;
+        // The rounds, then the teams: the order `open_round` takes them in.
+        let rounds = self
+            .rounds
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut registered = self
+            .teams
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let current = registered.get(event_id).map_or(0, |stored| stored.version);
+        if current != expected {
+            return Ok(TeamsWrite::Conflict);
+        }
+        if before_rounds && rounds.get(event_id).is_some_and(|event| !event.is_empty()) {
+            return Ok(TeamsWrite::RoundsExist);
+        }
+        registered.insert(event_id.clone(), teams.clone());
+        Ok(TeamsWrite::Written)
     }
 
     async fn rounds_in_creation(&self, event_id: &EventId) -> Result<Vec<u32>, StoreError> {

@@ -232,10 +232,16 @@ fn check_commit(commit: &Commit) -> Result<(), StoreError> {
 /// Checks that a round write carries the version after the one it
 /// expects, so that no store stores a version twice or skips one.
 fn check_round(expected: u64, round: &StoredRound) -> Result<(), StoreError> {
-    if expected.checked_add(1) != Some(round.version) {
+    check_next(expected, round.version)
+}
+
+/// Refuses a write at `version` over one at `expected` unless it is the
+/// next.
+fn check_next(expected: u64, version: u64) -> Result<(), StoreError> {
+    if expected.checked_add(1) != Some(version) {
         return Err(StoreError::Corrupt(Corruption::RoundVersionNotNext {
             expected,
-            version: round.version,
+            version,
         }));
     }
     Ok(())
@@ -516,6 +522,30 @@ pub enum RoundOpening {
     /// The event's list could not take the round's games within its
     /// limit: nothing was written.
     EventFull,
+    /// The event's team registration is not at the version the round was
+    /// planned from: nothing was written.
+    TeamsChanged,
+}
+
+/// An event's team registration as stored: opaque bytes with a version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTeams {
+    /// 1 when first registered, one more with every change.
+    pub version: u64,
+    /// The encoded registration.
+    pub bytes: Vec<u8>,
+}
+
+/// What [`Rounds::put_teams`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TeamsWrite {
+    /// The registration is written.
+    Written,
+    /// The registration is at another version: nothing was written.
+    Conflict,
+    /// The write was to be made only while the event has no round, and it
+    /// has one: nothing was written.
+    RoundsExist,
 }
 
 /// Each tournament event's round records, one per round number, all of an
@@ -549,9 +579,14 @@ pub trait Rounds: Send + Sync + 'static {
     /// (listings whose games the caller found missing or elsewhere:
     /// [`RoundOpening::RoundHasGames`]), or the list cannot take the
     /// round's games within `max_event_games` ([`RoundOpening::EventFull`]).
-    /// All checked and written together, so that a round never shares its
-    /// boards with games made beside it, and a full event refuses it
-    /// before any game exists, whatever else is being created at once.
+    /// A round of team matches, planned from the event's team registration
+    /// at version `teams`, is refused ([`RoundOpening::TeamsChanged`])
+    /// when the registration is at another. All checked and written
+    /// together, so that a round never shares its boards with games made
+    /// beside it, a full event refuses it before any game exists, and its
+    /// line-ups are those of the registration it opens under, whatever
+    /// else is being created at once.
+    #[allow(clippy::too_many_arguments)]
     async fn open_round(
         &self,
         event_id: &EventId,
@@ -560,7 +595,23 @@ pub trait Rounds: Send + Sync + 'static {
         listings: &[EventPosition],
         max_event_games: usize,
         ignoring: &[EventPosition],
+        teams: Option<u64>,
     ) -> Result<RoundOpening, StoreError>;
+
+    /// The team registration of event `event_id`, if it has one.
+    async fn teams(&self, event_id: &EventId) -> Result<Option<StoredTeams>, StoreError>;
+
+    /// Writes `teams` as event `event_id`'s team registration if the
+    /// stored one is at version `expected` (0: there is none);
+    /// `teams.version` must be `expected + 1`. With `before_rounds`, only
+    /// while the event has no round record, checked in the same step.
+    async fn put_teams(
+        &self,
+        event_id: &EventId,
+        expected: u64,
+        teams: &StoredTeams,
+        before_rounds: bool,
+    ) -> Result<TeamsWrite, StoreError>;
 
     /// The rounds of event `event_id` still in creation: opened, and not
     /// yet marked created.

@@ -10,7 +10,7 @@ use super::{
     ChangeFeed, ChangeFeeds, Commit, CommitOutcome, CredentialAdded, CredentialLogEntry,
     Credentials, Deadlines, EventIndex, EventLog, EventPosition, FeedEntry, FeedPosition, GameLog,
     GameStore, Listing, LogRead, RoundOpening, Rounds, SignalAdded, Signals, StoreError,
-    StoredArchive, StoredRound, StoredState,
+    StoredArchive, StoredRound, StoredState, StoredTeams, TeamsWrite,
 };
 use crate::domain::{EventId, GameId, Timestamp, access::CredentialId};
 
@@ -257,9 +257,34 @@ impl Rounds for StoreParts {
         listings: &[EventPosition],
         max_event_games: usize,
         ignoring: &[EventPosition],
+        teams: Option<u64>,
     ) -> Result<RoundOpening, StoreError> {
         self.rounds
-            .open_round(event_id, number, round, listings, max_event_games, ignoring)
+            .open_round(
+                event_id,
+                number,
+                round,
+                listings,
+                max_event_games,
+                ignoring,
+                teams,
+            )
+            .await
+    }
+
+    async fn teams(&self, event_id: &EventId) -> Result<Option<StoredTeams>, StoreError> {
+        self.rounds.teams(event_id).await
+    }
+
+    async fn put_teams(
+        &self,
+        event_id: &EventId,
+        expected: u64,
+        teams: &StoredTeams,
+        before_rounds: bool,
+    ) -> Result<TeamsWrite, StoreError> {
+        self.rounds
+            .put_teams(event_id, expected, teams, before_rounds)
             .await
     }
 

@@ -54,6 +54,7 @@ enum Rpc {
     WatchEvent,
     GetStandings,
     GetTeamStandings,
+    GetTeams,
     ExportPgn,
     ExportTrf,
     CreateGame,
@@ -67,6 +68,7 @@ enum Rpc {
     StartRound,
     GetRound,
     ImportPairings,
+    RegisterTeams,
     CreateCredential,
     RevokeCredential,
     ListCredentials,
@@ -84,7 +86,7 @@ enum Needs {
 }
 
 impl Rpc {
-    const ALL: [Rpc; 36] = [
+    const ALL: [Rpc; 38] = [
         Rpc::GetGame,
         Rpc::ListMoves,
         Rpc::MakeMove,
@@ -102,6 +104,7 @@ impl Rpc {
         Rpc::WatchEvent,
         Rpc::GetStandings,
         Rpc::GetTeamStandings,
+        Rpc::GetTeams,
         Rpc::ExportPgn,
         Rpc::ExportTrf,
         Rpc::CreateGame,
@@ -115,6 +118,7 @@ impl Rpc {
         Rpc::StartRound,
         Rpc::GetRound,
         Rpc::ImportPairings,
+        Rpc::RegisterTeams,
         Rpc::CreateCredential,
         Rpc::RevokeCredential,
         Rpc::ListCredentials,
@@ -132,6 +136,7 @@ impl Rpc {
             | Rpc::WatchEvent
             | Rpc::GetStandings
             | Rpc::GetTeamStandings
+            | Rpc::GetTeams
             | Rpc::ExportPgn
             | Rpc::ExportTrf => Needs::Nothing,
             Rpc::MakeMove
@@ -155,6 +160,7 @@ impl Rpc {
             | Rpc::StartRound
             | Rpc::GetRound
             | Rpc::ImportPairings
+            | Rpc::RegisterTeams
             | Rpc::CreateCredential
             | Rpc::RevokeCredential
             | Rpc::ListCredentials
@@ -266,6 +272,7 @@ impl Rpc {
                     ..Default::default()
                 }))
             }
+            Rpc::GetTeams => unary!(client.get_teams(proto::GetTeamsRequest { event_id })),
             Rpc::ExportPgn => stream!(export_pgn(proto::ExportPgnRequest {
                 target: Some(proto::export_pgn_request::Target::GameId(game_id))
             })),
@@ -326,6 +333,11 @@ impl Rpc {
             Rpc::StartRound => {
                 unary!(admin.start_round(proto::StartRoundRequest { event_id, round: 2 }))
             }
+            Rpc::RegisterTeams => unary!(admin.register_teams(proto::RegisterTeamsRequest {
+                event_id,
+                boards: 0,
+                ..Default::default()
+            })),
             Rpc::GetRound => unary!(admin.get_round(proto::GetRoundRequest {
                 event_id,
                 round: 2,
@@ -527,9 +539,11 @@ enum Asks {
 impl Rpc {
     fn asks(self) -> Asks {
         match self {
-            Rpc::CreateGame | Rpc::CreateRound | Rpc::StartRound | Rpc::ImportPairings => {
-                Asks::Organise
-            }
+            Rpc::CreateGame
+            | Rpc::CreateRound
+            | Rpc::StartRound
+            | Rpc::ImportPairings
+            | Rpc::RegisterTeams => Asks::Organise,
             Rpc::AdjustClock
             | Rpc::PauseClock
             | Rpc::ResumeClock
@@ -733,7 +747,8 @@ async fn open_mode_admits_creation_and_closes_interventions() {
                     | Rpc::CreateRound
                     | Rpc::StartRound
                     | Rpc::GetRound
-                    | Rpc::ImportPairings,
+                    | Rpc::ImportPairings
+                    | Rpc::RegisterTeams,
                     _,
                 )
                 | (_, Needs::Nothing) => assert_admitted(rpc, result, with),

@@ -309,6 +309,35 @@ async fn hostile_text_is_refused_cleanly(backend: Backend) {
                 .await,
         );
         clean(
+            "RegisterTeams",
+            &text,
+            admin_client
+                .register_teams(admin(proto::RegisterTeamsRequest {
+                    event_id: format!("fuzz-teams-{}", text.len()),
+                    boards: 2,
+                    teams: vec![proto::Team {
+                        id: text.clone(),
+                        name: text.clone(),
+                        players: vec![proto::Player {
+                            id: text.clone(),
+                            name: text.clone(),
+                            ..Default::default()
+                        }],
+                    }],
+                    expected_version: 0,
+                }))
+                .await,
+        );
+        clean(
+            "GetTeams",
+            &text,
+            client
+                .get_teams(proto::GetTeamsRequest {
+                    event_id: text.clone(),
+                })
+                .await,
+        );
+        clean(
             "ListCredentials",
             &text,
             admin_client
@@ -365,7 +394,7 @@ impl Decoder for RawCodec {
 }
 
 /// Every method of both services, by path.
-const METHODS: [&str; 36] = [
+const METHODS: [&str; 38] = [
     "ArbiterService/GetGame",
     "ArbiterService/ListMoves",
     "ArbiterService/MakeMove",
@@ -383,6 +412,7 @@ const METHODS: [&str; 36] = [
     "ArbiterService/WatchEvent",
     "ArbiterService/GetStandings",
     "ArbiterService/GetTeamStandings",
+    "ArbiterService/GetTeams",
     "ArbiterService/ExportPgn",
     "ArbiterService/ExportTrf",
     "AdminService/CreateGame",
@@ -396,6 +426,7 @@ const METHODS: [&str; 36] = [
     "AdminService/StartRound",
     "AdminService/GetRound",
     "AdminService/ImportPairings",
+    "AdminService/RegisterTeams",
     "AdminService/CreateCredential",
     "AdminService/RevokeCredential",
     "AdminService/ListCredentials",

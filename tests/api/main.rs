@@ -42,6 +42,7 @@ mod storage;
 mod store_contract;
 mod store_faults;
 mod team_standings;
+mod teams;
 mod tie_break_reference;
 mod tie_breaks;
 mod traces;

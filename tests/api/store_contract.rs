@@ -22,7 +22,7 @@ use arbiter::{
         Change, ChangeFeed, ChangeFeeds, Commit, CommitOutcome, Corruption, CredentialAdded,
         CredentialLogEntry, Deadlines, EventIndex, EventLog, EventPosition, FeedPosition, GameLog,
         GameStore, Listing, MemoryStore, RedisConfig, RedisStore, RoundOpening, SignalAdded,
-        StoreError, StoredEvent, StoredRound, StoredState,
+        StoreError, StoredEvent, StoredRound, StoredState, StoredTeams, TeamsWrite,
     },
 };
 use common::{Backend, RedisServer, fresh_redis_config};
@@ -2051,7 +2051,15 @@ async fn a_round_opens_only_where_no_game_was_made_beside_it_and_the_event_has_r
             let round = round_at(number, 1);
             async move {
                 store
-                    .open_round(&event_id(name), number, &round, &listings, max, &ignoring)
+                    .open_round(
+                        &event_id(name),
+                        number,
+                        &round,
+                        &listings,
+                        max,
+                        &ignoring,
+                        None,
+                    )
                     .await
                     .expect("open_round")
             }
@@ -2367,7 +2375,83 @@ async fn a_games_signals_are_appended_in_order_and_capped(backend: Backend) {
     );
 }
 
+async fn a_team_registration_is_a_compare_and_set_that_rounds_can_pin(backend: Backend) {
+    let subject = open(backend);
+    let store = subject.store.as_ref();
+    let event = event_id("registered teams");
+    let teams = |version: u64| StoredTeams {
+        version,
+        bytes: format!("teams {version}").into_bytes(),
+    };
+    assert_eq!(store.teams(&event).await.expect("read"), None);
+    assert_eq!(
+        store
+            .put_teams(&event, 0, &teams(1), true)
+            .await
+            .expect("put"),
+        TeamsWrite::Written
+    );
+    // A stale writer writes nothing.
+    assert_eq!(
+        store
+            .put_teams(&event, 0, &teams(1), true)
+            .await
+            .expect("put"),
+        TeamsWrite::Conflict
+    );
+    assert_eq!(
+        store
+            .put_teams(&event, 1, &teams(2), true)
+            .await
+            .expect("put"),
+        TeamsWrite::Written
+    );
+    assert_eq!(store.teams(&event).await.expect("read"), Some(teams(2)));
+    // A version that is not the next is refused before anything is sent.
+    assert!(store.put_teams(&event, 2, &teams(4), false).await.is_err());
+    // A round planned from version 1 does not open; from 2 it does.
+    let listings = [position(1, 1, &id("team-r1b1"))];
+    assert_eq!(
+        store
+            .open_round(&event, 1, &round_at(1, 1), &listings, ROOMY, &[], Some(1))
+            .await
+            .expect("open"),
+        RoundOpening::TeamsChanged
+    );
+    assert_eq!(read_round(store, &event, 1).await, None);
+    assert_eq!(
+        store
+            .open_round(&event, 1, &round_at(1, 1), &listings, ROOMY, &[], Some(2))
+            .await
+            .expect("open"),
+        RoundOpening::Opened
+    );
+    // Once the event has a round, a write meant for before its rounds is
+    // refused, and any other still lands.
+    assert_eq!(
+        store
+            .put_teams(&event, 2, &teams(3), true)
+            .await
+            .expect("put"),
+        TeamsWrite::RoundsExist
+    );
+    assert_eq!(store.teams(&event).await.expect("read"), Some(teams(2)));
+    assert_eq!(
+        store
+            .put_teams(&event, 2, &teams(3), false)
+            .await
+            .expect("put"),
+        TeamsWrite::Written
+    );
+    // Another event's teams are its own.
+    assert_eq!(
+        store.teams(&event_id("other teams")).await.expect("read"),
+        None
+    );
+}
+
 on_every_backend!(
+    a_team_registration_is_a_compare_and_set_that_rounds_can_pin,
     a_games_signals_are_appended_in_order_and_capped,
     an_event_audit_log_holds_the_audited_events_of_its_commits,
     a_round_opens_only_where_no_game_was_made_beside_it_and_the_event_has_room,

@@ -407,6 +407,7 @@ async fn a_sample_of_the_vectors_through_the_api(backend: crate::common::Backend
                     ByeKind::FullPoint => proto::ByeKind::FullPoint,
                     ByeKind::HalfPoint => proto::ByeKind::HalfPoint,
                     ByeKind::ZeroPoint => proto::ByeKind::ZeroPoint,
+                    ByeKind::ForfeitWin => proto::ByeKind::ForfeitWin,
                 }
                 .into(),
             })

@@ -3,7 +3,8 @@
 //! older schemas are read), `packed` (the binary record of a move, the
 //! record a game writes most) and `archive` (the log of a game that has
 //! ended, in one compact record); `record_error` says why a binary record
-//! cannot be read or written; `round_record`: a round's record and summary;
+//! cannot be read or written; `round_record`: a round's record and summary, and an event's team
+//! registration;
 //! `credential_record`: a credential's record; `signal_record`: a
 //! fair-play signal's entry.
 

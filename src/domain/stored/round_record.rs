@@ -1,11 +1,12 @@
-//! The stored form of a round's record and of its summary: JSON in an
-//! envelope that names its schema, `{"schema":1,"round":{…}}` and
-//! `{"schema":1,"summary":{…}}`, readable with `redis-cli`. A newer schema
+//! The stored form of a round's record and of its summary, and of an
+//! event's team registration: JSON in an envelope that names its schema,
+//! `{"schema":1,"round":{…}}`, `{"schema":1,"summary":{…}}` and
+//! `{"schema":1,"teams":{…}}`, readable with `redis-cli`. A newer schema
 //! than this release knows is refused rather than misread.
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{Round, RoundSummary, stored::encoding::DecodeError};
+use crate::domain::{Round, RoundSummary, TeamRegistration, stored::encoding::DecodeError};
 
 /// The schema this release writes.
 pub const ROUND_SCHEMA: u32 = 1;
@@ -20,6 +21,12 @@ struct RoundEnvelope {
 struct SummaryEnvelope {
     schema: u32,
     summary: RoundSummary,
+}
+
+#[derive(Serialize, Deserialize)]
+struct TeamsEnvelope {
+    schema: u32,
+    teams: TeamRegistration,
 }
 
 /// Only the schema, read first so that a newer record is told apart from
@@ -79,6 +86,23 @@ pub fn decode_summary(bytes: &[u8]) -> Result<RoundSummary, DecodeError> {
     Ok(envelope.summary)
 }
 
+/// An event's team registration as stored.
+pub fn encode_teams(teams: &TeamRegistration) -> Result<Vec<u8>, DecodeError> {
+    serde_json::to_vec(&TeamsEnvelope {
+        schema: ROUND_SCHEMA,
+        teams: teams.clone(),
+    })
+    .map_err(|err| malformed("team registration", &err))
+}
+
+/// An event's team registration from its stored form.
+pub fn decode_teams(bytes: &[u8]) -> Result<TeamRegistration, DecodeError> {
+    check_schema("team registration", bytes)?;
+    let envelope: TeamsEnvelope =
+        serde_json::from_slice(bytes).map_err(|err| malformed("team registration", &err))?;
+    Ok(envelope.teams)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +127,7 @@ mod tests {
             request_id: Some("r3".into()),
             boards: vec![BoardRequest {
                 board: 1,
+                field: "boards[0]".into(),
                 white: setup.white().clone(),
                 black: setup.black().clone(),
                 setup: Ok(setup),
@@ -124,6 +149,8 @@ mod tests {
             }],
             refused: Vec::new(),
             teams: false,
+            matches: Vec::new(),
+            match_setup: None,
         };
         Round::plan(request, &[], at(7)).expect("round")
     }

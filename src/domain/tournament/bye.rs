@@ -21,13 +21,18 @@ pub enum ByeKind {
     /// A requested bye, or a known absence, scoring nothing (TRF `Z`);
     /// voluntary.
     ZeroPoint,
+    /// A forfeit win without a game (TRF `+` against no opponent): in a
+    /// team match, the board facing one the other team left empty. A
+    /// win's points; not voluntary, as FIDE's reference implementation
+    /// reads `+` and `F` alike.
+    ForfeitWin,
 }
 
 impl ByeKind {
     /// The points the bye scores under `table`.
     pub fn points(self, table: &PointTable) -> Points {
         match self {
-            Self::PairingAllocated | Self::FullPoint => table.win(),
+            Self::PairingAllocated | Self::FullPoint | Self::ForfeitWin => table.win(),
             Self::HalfPoint => table.draw(),
             Self::ZeroPoint => Points::ZERO,
         }
@@ -54,6 +59,7 @@ impl ByeKind {
             Self::FullPoint => 'F',
             Self::HalfPoint => 'H',
             Self::ZeroPoint => 'Z',
+            Self::ForfeitWin => '+',
         }
     }
 }

@@ -6,6 +6,7 @@
 //! | where a game belongs: event, round, board | (platform rule) | `pairing` |
 //! | points per result, Armageddon | Laws 10, event regulations | `scoring` |
 //! | standings and tie-breaks | FIDE Tie-Break Regulations 2023 (C.07) | `standings`, `tie_break` |
+//! | registered teams, rosters, a round's matches and line-ups | event regulations (Olympiad rules) | `teams` |
 //! | team matches, match points, team standings and tie-breaks | C.07 (team tie-breaks) | `team_matches`, `team_standings` |
 //! | byes, forfeits and absences in standings | C.07 Art. 16 | `bye`, `standings` |
 //! | rating performance (ARO, TPR, APRO) | C.07 Art. 10; B.02 Table 8.1(a) | `performance`, `standings` |
@@ -26,5 +27,6 @@ pub(super) mod scoring;
 pub(super) mod standings;
 pub(super) mod team_matches;
 pub(super) mod team_standings;
+pub(super) mod teams;
 pub(super) mod tie_break;
 pub mod trf;

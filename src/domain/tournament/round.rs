@@ -16,8 +16,8 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{
-    Bye, ByeKind, EventId, GameId, GameRecordForStandings, NewGame, Pairing, Player, Points,
-    Timestamp, tournament::team_matches::team_round_offences,
+    Bye, ByeKind, EventId, GameId, GameRecordForStandings, MatchPlan, NewGame, Pairing, Player,
+    Points, TeamRegistration, Timestamp, tournament::team_matches::team_round_offences,
 };
 
 /// The most boards a round may have: a round of 4,000 players, far above
@@ -54,6 +54,8 @@ impl RoundViolation {
 pub struct BoardRequest {
     /// The board number, from 1.
     pub board: u32,
+    /// The request field it was read from (`boards[3]`, `matches[1]`).
+    pub field: String,
     /// White.
     pub white: Player,
     /// Black.
@@ -88,6 +90,55 @@ pub struct RoundRequest {
     pub refused: Vec<RoundViolation>,
     /// Whether the boards are team matches, to be checked as such.
     pub teams: bool,
+    /// The matches between registered teams, made into boards by
+    /// [`RoundRequest::lined_up`].
+    pub matches: Vec<MatchPlan>,
+    /// The setup of every match board's game (the round's settings), or
+    /// why it is refused; `None` without matches.
+    pub match_setup: Option<Result<NewGame, RoundViolation>>,
+}
+
+impl RoundRequest {
+    /// The request with its matches made into boards and forfeit wins
+    /// from the line-ups, checked against the event's registered `teams`;
+    /// every refusal kept for [`Round::plan`] to report.
+    #[must_use]
+    pub fn lined_up(mut self, teams: Option<&TeamRegistration>) -> Self {
+        if self.matches.is_empty() {
+            return self;
+        }
+        if !self.boards.is_empty() {
+            self.refused.push(RoundViolation::new(
+                "boards",
+                "must be empty in a round of matches: its boards come from the line-ups",
+            ));
+        }
+        let Some(teams) = teams else {
+            self.refused.push(RoundViolation::new(
+                "matches",
+                "the event has no registered teams: RegisterTeams first",
+            ));
+            self.matches.clear();
+            return self;
+        };
+        let setup = self.match_setup.clone().unwrap_or_else(|| {
+            Err(RoundViolation::new(
+                "settings",
+                "no setup for the matches' games",
+            ))
+        });
+        let line_up = teams.line_up(
+            &self.event,
+            self.number,
+            std::mem::take(&mut self.matches),
+            &setup,
+        );
+        self.refused.extend(line_up.violations);
+        self.boards.extend(line_up.boards);
+        self.byes.extend(line_up.byes);
+        self.matches = line_up.matches;
+        self
+    }
 }
 
 /// A bye the round gives a player who has no game in it.
@@ -184,6 +235,9 @@ pub struct Round {
     forbidden_pairs: Vec<ForbiddenPair>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     accelerations: Vec<Acceleration>,
+    /// Its matches between registered teams.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    matches: Vec<MatchPlan>,
     created_at: Timestamp,
     /// Who planned it (a principal's name); `None` in rounds recorded
     /// before names were.
@@ -213,6 +267,9 @@ pub struct RoundSummary {
     /// The accelerations it sets.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accelerations: Vec<Acceleration>,
+    /// Its matches between registered teams.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub matches: Vec<MatchPlan>,
     /// Whether the round's games are still being created: event-wide reads
     /// leave them out until every one exists, so that a round interrupted
     /// half-way is never seen in part.
@@ -251,6 +308,8 @@ impl Round {
             accelerations,
             refused,
             teams,
+            matches,
+            match_setup: _,
         } = request;
         let mut violations = Vec::new();
         if number == 0 || number > Pairing::MAX_ROUND {
@@ -259,10 +318,12 @@ impl Round {
                 format!("must be from 1 to {}", Pairing::MAX_ROUND),
             ));
         }
-        if boards.is_empty() && byes.is_empty() {
+        // (A round of matches forfeited whole has neither; a request whose
+        // matches were refused is refused for them.)
+        if boards.is_empty() && byes.is_empty() && matches.is_empty() && refused.is_empty() {
             violations.push(RoundViolation::new(
                 "boards",
-                "is empty: a round needs a board or a bye",
+                "is empty: a round needs a board, a bye or a match",
             ));
         }
         if boards.len() > MAX_ROUND_BOARDS {
@@ -314,8 +375,14 @@ impl Round {
                     seat_of.insert(id.to_owned(), field);
                 }
             };
+        if matches.iter().any(|m| m.boards == 0) {
+            violations.push(RoundViolation::new(
+                "matches",
+                "were not lined up against the event's teams",
+            ));
+        }
         for (index, request) in boards.iter().enumerate() {
-            let field = format!("boards[{index}]");
+            let field = request.field.clone();
             if request.board == 0 || request.board > Pairing::MAX_BOARD {
                 violations.push(RoundViolation::new(
                     format!("{field}.board"),
@@ -325,8 +392,8 @@ impl Round {
                 violations.push(RoundViolation::new(
                     format!("{field}.board"),
                     format!(
-                        "board {} is also boards[{first}]: a board has one game",
-                        request.board
+                        "board {} is also {}'s: a board has one game",
+                        request.board, boards[*first].field
                     ),
                 ));
             } else {
@@ -422,7 +489,7 @@ impl Round {
         // and its clock may be running, so it cannot be one of the round's.
         for game in existing {
             let field = match board_at.get(&game.board) {
-                Some(index) => format!("boards[{index}]"),
+                Some(index) => boards[*index].field.clone(),
                 None => "boards".to_owned(),
             };
             violations.push(RoundViolation::new(
@@ -470,6 +537,7 @@ impl Round {
             roster,
             forbidden_pairs,
             accelerations,
+            matches,
             created_at: now,
             created_by: None,
             complete: false,
@@ -523,6 +591,10 @@ impl Round {
     pub fn accelerations(&self) -> &[Acceleration] {
         &self.accelerations
     }
+    /// Its matches between registered teams.
+    pub fn matches(&self) -> &[MatchPlan] {
+        &self.matches
+    }
     /// Whether every board's game has been created.
     pub fn is_complete(&self) -> bool {
         self.complete
@@ -549,6 +621,7 @@ impl Round {
             && self.roster == other.roster
             && self.forbidden_pairs == other.forbidden_pairs
             && self.accelerations == other.accelerations
+            && self.matches == other.matches
             && boards(self) == boards(other)
     }
 
@@ -596,6 +669,7 @@ impl Round {
             roster: self.roster.clone(),
             forbidden_pairs: self.forbidden_pairs.clone(),
             accelerations: self.accelerations.clone(),
+            matches: self.matches.clone(),
             incomplete: !self.complete,
         }
     }

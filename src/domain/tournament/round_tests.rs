@@ -17,13 +17,18 @@ fn board(number: u32, white: &str, black: &str) -> BoardRequest {
     .expect("setup");
     BoardRequest {
         board: number,
+        field: String::new(),
         white: setup.white().clone(),
         black: setup.black().clone(),
         setup: Ok(setup),
     }
 }
 
-fn request(number: u32, boards: Vec<BoardRequest>, byes: Vec<RoundBye>) -> RoundRequest {
+fn request(number: u32, mut boards: Vec<BoardRequest>, byes: Vec<RoundBye>) -> RoundRequest {
+    // Each board named by its place in the request, as the API reads it.
+    for (index, board) in boards.iter_mut().enumerate() {
+        board.field = format!("boards[{index}]");
+    }
     RoundRequest {
         event: event(),
         number,
@@ -35,6 +40,8 @@ fn request(number: u32, boards: Vec<BoardRequest>, byes: Vec<RoundBye>) -> Round
         accelerations: Vec::new(),
         refused: Vec::new(),
         teams: false,
+        matches: Vec::new(),
+        match_setup: None,
     }
 }
 

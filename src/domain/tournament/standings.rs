@@ -177,7 +177,10 @@ impl Entry {
     fn win(&self) -> bool {
         match self {
             Self::Game { score, .. } => *score == GameScore::Win,
-            Self::Bye(kind, _) => matches!(kind, ByeKind::PairingAllocated | ByeKind::FullPoint),
+            Self::Bye(kind, _) => matches!(
+                kind,
+                ByeKind::PairingAllocated | ByeKind::FullPoint | ByeKind::ForfeitWin
+            ),
             Self::Pending => false,
         }
     }

@@ -8,13 +8,13 @@
 //! progress and left out, so that a match half played never counts as won.
 //! Games aborted count for nothing.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use thiserror::Error;
 
 use crate::domain::{
-    BoardResult, Color, GameRecordForStandings, Outcome, Player, Points, TeamMatch,
-    tournament::performance::performance_rating,
+    BoardResult, Color, GameRecordForStandings, Outcome, Player, PointTable, Points, RoundSummary,
+    Team, TeamMatch, TeamRegistration, tournament::performance::performance_rating,
 };
 
 /// Why an event's games are not a team event.
@@ -69,8 +69,11 @@ pub enum TeamPairingError {
 /// An event's teams and the matches that count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TeamEvent {
-    /// The teams' names, in lexical order (a match names them by index).
+    /// The teams' names (a match names them by index): registered teams
+    /// in the order registered, else in lexical order.
     pub teams: Vec<String>,
+    /// The teams' ids, likewise (a name, for teams not registered).
+    pub ids: Vec<String>,
     /// The matches whose every game is finished.
     pub matches: Vec<TeamMatch>,
     /// The matches with a game still to finish.
@@ -343,11 +346,166 @@ pub fn team_matches<'a>(
         });
     }
     Ok(TeamEvent {
+        ids: teams.clone(),
         teams,
         matches,
         in_progress,
         seats,
     })
+}
+
+/// The result a performance counts for `color` in a game scored as
+/// `outcome`: 1 a win, ½ a draw, 0 a loss.
+fn result_for(outcome: Option<Outcome>, color: Color) -> Points {
+    match outcome {
+        Some(Outcome::Draw) => Points::from_milli(500),
+        Some(outcome) if outcome == Outcome::win_for(color) => Points::from_milli(1_000),
+        _ => Points::ZERO,
+    }
+}
+
+/// The player of `team` that `line_up` puts on board `slot` (from 0).
+fn member<'t>(team: &'t Team, line_up: &[String], slot: usize) -> Option<&'t Player> {
+    let id = line_up.get(slot)?;
+    team.players.iter().find(|p| &p.id == id)
+}
+
+/// The team event of `registration`'s teams: the matches the rounds made
+/// (`summaries`; a round still being created is left out), each board's
+/// game found in `records` by round and board. A board left empty scores
+/// the player facing it `table`'s win, a match forfeited whole the team
+/// present a win on every board, all unplayed; a game aborted scores
+/// nothing on its board. A match with a game still to finish is in
+/// progress.
+pub fn registered_team_matches<'a>(
+    registration: &TeamRegistration,
+    summaries: &[RoundSummary],
+    records: impl IntoIterator<Item = &'a GameRecordForStandings>,
+    table: &PointTable,
+) -> TeamEvent {
+    let games: HashMap<(u32, u32), &GameRecordForStandings> = records
+        .into_iter()
+        .filter(|record| record.round > 0)
+        .map(|record| ((record.round, record.board), record))
+        .collect();
+    let mut event = TeamEvent {
+        teams: registration
+            .teams()
+            .iter()
+            .map(|t| t.name.clone())
+            .collect(),
+        ids: registration.teams().iter().map(|t| t.id.clone()).collect(),
+        matches: Vec::new(),
+        in_progress: 0,
+        seats: Vec::new(),
+    };
+    let win = table.win();
+    for summary in summaries.iter().filter(|s| !s.incomplete) {
+        'matches: for plan in &summary.matches {
+            let found = [&plan.teams[0], &plan.teams[1]].map(|id| registration.team(id));
+            let [Some((first, first_team)), Some((second, second_team))] = found else {
+                continue;
+            };
+            let indexes = [first, second];
+            let mut boards = Vec::new();
+            let mut seats = Vec::new();
+            for board in 1..=plan.boards {
+                let Some(forfeit) = plan.forfeit else {
+                    let slot = board as usize - 1;
+                    let present = [
+                        member(first_team, &plan.line_ups[0], slot),
+                        member(second_team, &plan.line_ups[1], slot),
+                    ];
+                    let mut seat = |side: usize,
+                                    player: &Player,
+                                    points,
+                                    played,
+                                    opponent: Option<&Player>,
+                                    result| {
+                        seats.push(BoardSeat {
+                            board,
+                            player: player.clone(),
+                            team: indexes[side],
+                            points,
+                            played,
+                            opponent_rating: opponent.and_then(|o| o.details.rating),
+                            result,
+                        });
+                    };
+                    let points = match present {
+                        [Some(_), Some(_)] => {
+                            let Some(game) = games.get(&(summary.number, plan.round_board(board)))
+                            else {
+                                event.in_progress += 1;
+                                continue 'matches;
+                            };
+                            if game.aborted {
+                                [Points::ZERO, Points::ZERO]
+                            } else {
+                                let Some(score) = &game.finished else {
+                                    event.in_progress += 1;
+                                    continue 'matches;
+                                };
+                                let first_color = plan.color(0, board);
+                                let by_color = |color: Color| match color {
+                                    Color::White => (score.white, &game.white),
+                                    Color::Black => (score.black, &game.black),
+                                };
+                                let sides = [first_color, !first_color];
+                                for (side, color) in sides.into_iter().enumerate() {
+                                    let (points, player) = by_color(color);
+                                    let (_, opponent) = by_color(!color);
+                                    seat(
+                                        side,
+                                        player,
+                                        points,
+                                        score.played,
+                                        Some(opponent),
+                                        result_for(Some(score.scored_as), color),
+                                    );
+                                }
+                                [by_color(sides[0]).0, by_color(sides[1]).0]
+                            }
+                        }
+                        [Some(player), None] => {
+                            seat(0, player, win, false, None, Points::from_milli(1_000));
+                            [win, Points::ZERO]
+                        }
+                        [None, Some(player)] => {
+                            seat(1, player, win, false, None, Points::from_milli(1_000));
+                            [Points::ZERO, win]
+                        }
+                        [None, None] => [Points::ZERO, Points::ZERO],
+                    };
+                    let played = present.iter().all(Option::is_some)
+                        && games
+                            .get(&(summary.number, plan.round_board(board)))
+                            .is_some_and(|g| {
+                                !g.aborted && g.finished.as_ref().is_some_and(|s| s.played)
+                            });
+                    boards.push(BoardResult {
+                        board,
+                        points,
+                        played,
+                    });
+                    continue;
+                };
+                let score = |side| if forfeit.by(side) { Points::ZERO } else { win };
+                boards.push(BoardResult {
+                    board,
+                    points: [score(0), score(1)],
+                    played: false,
+                });
+            }
+            event.seats.extend(seats);
+            event.matches.push(TeamMatch {
+                round: summary.number,
+                teams: indexes,
+                boards,
+            });
+        }
+    }
+    event
 }
 
 /// What a round's boards (White and Black of each, in request order) do

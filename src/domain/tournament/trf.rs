@@ -5,7 +5,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::domain::{
     Acceleration, Bye, ByeKind, Color, EventId, ForbiddenPair, GameRecordForStandings, Outcome,
-    Player, PointTable, Points, Score, ScoringSystem, Standing, team_matches,
+    Player, PointTable, Points, RoundSummary, Score, ScoringSystem, Standing, TeamRegistration,
+    team_matches,
 };
 
 /// Pads or cuts `text` to exactly `width` characters, left-aligned.
@@ -56,6 +57,28 @@ pub struct TrfEvent {
     /// Points added for pairing only, written as `XXA` lines, one per
     /// accelerated player, the points of each round from round 1.
     pub accelerations: Vec<Acceleration>,
+    /// The registered teams, each its name and its players' ids in roster
+    /// order, written as the `013` lines; empty: the teams the games'
+    /// players make, if they make a team event.
+    pub teams: Vec<(String, Vec<String>)>,
+    /// The registered teams' matches, from the rounds.
+    pub matches: Vec<TrfMatch>,
+}
+
+/// A registered teams' match as a report writes it: a TRF-2026 `300`
+/// line-up for each team that left a board empty, and a `330` record for
+/// a match forfeited whole.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrfMatch {
+    /// The round.
+    pub round: u32,
+    /// The teams (their places in [`TrfEvent::teams`], from 1), the team
+    /// with White on board 1 first.
+    pub teams: [usize; 2],
+    /// Each team's line-up, a player id per board (`None`: left empty).
+    pub line_ups: [Vec<Option<String>>; 2],
+    /// For a match forfeited whole, whether each team forfeited.
+    pub forfeited: Option<[bool; 2]>,
 }
 
 /// The `XXP` and `XXA` lines of `event`, players numbered by `ranks`: one
@@ -307,7 +330,12 @@ pub fn export(
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    for line in team_lines(&games, &ranks) {
+    let teams = if event.teams.is_empty() {
+        team_lines(&games, &ranks)
+    } else {
+        registered_team_lines(&event.teams, &ranks)
+    };
+    for line in teams.into_iter().chain(match_lines(&event.matches, &ranks)) {
         out.push_str(&line);
         out.push('\n');
     }
@@ -413,6 +441,113 @@ fn team_lines(games: &[&GameRecordForStandings], ranks: &HashMap<&str, usize>) -
             format!("013 {}{}", left(team, 32), numbers.join(" "))
         })
         .collect()
+}
+
+/// The `013` lines of registered teams: per team, in the order
+/// registered, the name (its first 32 characters) and the starting ranks
+/// of its players in roster order, those without a rank (who have played
+/// no round) left out.
+fn registered_team_lines(
+    teams: &[(String, Vec<String>)],
+    ranks: &HashMap<&str, usize>,
+) -> Vec<String> {
+    teams
+        .iter()
+        .map(|(name, players)| {
+            let numbers: Vec<String> = players
+                .iter()
+                .filter_map(|player| ranks.get(player.as_str()))
+                .map(|rank| format!("{rank:>4}"))
+                .collect();
+            format!("013 {}{}", left(name, 32), numbers.join(" "))
+        })
+        .collect()
+}
+
+impl TrfMatch {
+    /// The matches `rounds` made between `registration`'s teams.
+    pub fn registered(registration: &TeamRegistration, rounds: &[&RoundSummary]) -> Vec<Self> {
+        let mut matches = Vec::new();
+        for round in rounds {
+            for plan in &round.matches {
+                let found = [&plan.teams[0], &plan.teams[1]].map(|id| registration.team(id));
+                let [Some((first, _)), Some((second, _))] = found else {
+                    continue;
+                };
+                let line_up = |side: usize| -> Vec<Option<String>> {
+                    plan.line_ups[side]
+                        .iter()
+                        .map(|id| (!id.is_empty()).then(|| id.clone()))
+                        .collect()
+                };
+                let forfeited = plan.forfeit.map(|f| [f.by(0), f.by(1)]);
+                let mut m = Self {
+                    round: round.number,
+                    teams: [first + 1, second + 1],
+                    line_ups: [line_up(0), line_up(1)],
+                    forfeited,
+                };
+                if !plan.first_white {
+                    m.teams.swap(0, 1);
+                    m.line_ups.swap(0, 1);
+                    if let Some(f) = m.forfeited.as_mut() {
+                        f.swap(0, 1);
+                    }
+                }
+                matches.push(m);
+            }
+        }
+        matches
+    }
+}
+
+/// The TRF-2026 records of registered teams' matches: a `300` line-up
+/// (round, team, opponent, each board's player or `0000`) for each team
+/// that left a board empty, which a reader cannot place from the `013`
+/// order alone; a `330` record (`+-` won by the team with White on board
+/// 1, `-+` by the other, `--` forfeited by both) for a match forfeited
+/// whole.
+fn match_lines(matches: &[TrfMatch], ranks: &HashMap<&str, usize>) -> Vec<String> {
+    let mut lines = Vec::new();
+    for m in matches {
+        if let Some(forfeited) = m.forfeited {
+            let code = match forfeited {
+                [false, true] => "+-",
+                [true, false] => "-+",
+                _ => "--",
+            };
+            lines.push(format!(
+                "330 {code} {:03} {:03} {:03}",
+                m.round, m.teams[0], m.teams[1]
+            ));
+            continue;
+        }
+        for side in 0..2 {
+            let line_up = &m.line_ups[side];
+            if line_up.iter().all(Option::is_some) {
+                continue;
+            }
+            let players: Vec<String> = line_up
+                .iter()
+                .map(|player| {
+                    let rank = player
+                        .as_deref()
+                        .and_then(|id| ranks.get(id))
+                        .copied()
+                        .unwrap_or(0);
+                    format!("{rank:04}")
+                })
+                .collect();
+            lines.push(format!(
+                "300 {:03} {:03} {:03} {}",
+                m.round,
+                m.teams[side],
+                m.teams[1 - side],
+                players.join(" ")
+            ));
+        }
+    }
+    lines
 }
 
 /// A report that could be larger than a reply may be: `size` bytes at its

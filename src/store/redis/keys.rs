@@ -15,6 +15,7 @@
 //! | `<prefix>:{g<n>}:audit:<event digest>` | stream | the event's audit log in the bucket: the administrative acts among the feed's entries, `g <game id> v <version>` in commit order | `commit.lua` |
 //! | `<prefix>:{e<event digest>}:games` | sorted set | an event's games, members `<round><board><game_id>` (round and board as ten digits) of one score, so that their lexical order is the list's order | `list_in_event.lua`, `open_round.lua` |
 //! | `<prefix>:{e<event digest>}:rounds` | hash | an event's round records: for each round number `N`, `N` (the record), `N:v` (its version, in decimal) and `N:s` (its summary), written together; in the slot of the event's games | `open_round.lua`, `put_round.lua` |
+//! | `<prefix>:{e<event digest>}:teams` | hash | an event's team registration: `r` (the record, JSON) and `v` (its version, in decimal), written together | `put_teams.lua`; read by `open_round.lua` |
 //! | `<prefix>:{e<event digest>}:rounds-in-creation` | set | the numbers of the event's rounds opened and not yet marked created, which the event's lists leave out | `open_round.lua`; emptied by `Rounds::round_created` |
 //! | `<prefix>:{e<event digest>}:round-summaries` | hash | each round's summary again (`N` → summary), so that standings and exports read the summaries without the records | `open_round.lua`, `put_round.lua` |
 //! | `<prefix>:{g<n>}:confirm`, `<prefix>:{g<n>}:readiness` | string, expiring | a write of the replica's own, so that `WAIT` counts the replicas that have the bucket's latest commit | `GameLog::confirm_durable`, `GameLog::ping` |
@@ -125,6 +126,11 @@ impl Keys {
     /// game list.
     pub(super) fn rounds_key(&self, event_id: &EventId) -> String {
         format!("{}:{{e{}}}:rounds", self.prefix, event_digest(event_id))
+    }
+
+    /// The key of an event's team registration, beside its round records.
+    pub(super) fn teams_key(&self, event_id: &EventId) -> String {
+        format!("{}:{{e{}}}:teams", self.prefix, event_digest(event_id))
     }
 
     /// The key of an event's rounds in creation, beside its records.

@@ -38,7 +38,7 @@ use self::{
     scripts::{
         ADD_CREDENTIAL_SCRIPT, ADD_SIGNAL_SCRIPT, ARCHIVE_SCRIPT, COMMIT_SCRIPT,
         LIST_CREDENTIALS_SCRIPT, LIST_IN_EVENT_SCRIPT, LOG_SCRIPT, OPEN_ROUND_SCRIPT,
-        PUT_ROUND_SCRIPT, REPAIR_SCRIPT, REPLACE_CREDENTIAL_SCRIPT,
+        PUT_ROUND_SCRIPT, PUT_TEAMS_SCRIPT, REPAIR_SCRIPT, REPLACE_CREDENTIAL_SCRIPT,
     },
     urls::{ClusterUrl, SentinelUrl},
 };
@@ -64,6 +64,7 @@ pub struct RedisStore {
     list_in_event: Script,
     put_round: Script,
     open_round: Script,
+    put_teams: Script,
     add_credential: Script,
     replace_credential: Script,
     list_credentials: Script,
@@ -105,6 +106,7 @@ impl RedisStore {
             list_in_event: Script::new(LIST_IN_EVENT_SCRIPT),
             put_round: Script::new(PUT_ROUND_SCRIPT),
             open_round: Script::new(OPEN_ROUND_SCRIPT),
+            put_teams: Script::new(PUT_TEAMS_SCRIPT),
             add_credential: Script::new(ADD_CREDENTIAL_SCRIPT),
             replace_credential: Script::new(REPLACE_CREDENTIAL_SCRIPT),
             list_credentials: Script::new(LIST_CREDENTIALS_SCRIPT),

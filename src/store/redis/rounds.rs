@@ -10,7 +10,8 @@ use super::{RedisStore, keys::event_member};
 use crate::{
     domain::EventId,
     store::{
-        Corruption, EventPosition, RoundOpening, Rounds, StoreError, StoredRound, check_round,
+        Corruption, EventPosition, RoundOpening, Rounds, StoreError, StoredRound, StoredTeams,
+        TeamsWrite, check_next, check_round,
     },
 };
 
@@ -150,6 +151,7 @@ impl Rounds for RedisStore {
         listings: &[EventPosition],
         max_event_games: usize,
         ignoring: &[EventPosition],
+        teams: Option<u64>,
     ) -> Result<RoundOpening, StoreError> {
         check_round(0, round)?;
         let mut conn = self.endpoint.connection().await?;
@@ -159,12 +161,14 @@ impl Rounds for RedisStore {
             .key(self.keys.round_summaries_key(event_id))
             .key(self.keys.event_key(event_id))
             .key(self.keys.rounds_in_creation_key(event_id))
+            .key(self.keys.teams_key(event_id))
             .arg(number)
             .arg(format!("{number:010}"))
             .arg(format!("{:010}", u64::from(number) + 1))
             .arg(max_event_games)
             .arg(round.bytes.as_slice())
             .arg(round.summary.as_slice())
+            .arg(teams.map_or_else(|| "-".to_owned(), |version| version.to_string()))
             .arg(ignoring.len());
         for position in ignoring.iter().chain(listings) {
             invocation.arg(event_member(position));
@@ -177,7 +181,69 @@ impl Rounds for RedisStore {
             1 => RoundOpening::Opened,
             2 => RoundOpening::RoundHasGames,
             3 => RoundOpening::EventFull,
+            4 => RoundOpening::TeamsChanged,
             _ => RoundOpening::Exists,
+        })
+    }
+
+    async fn teams(&self, event_id: &EventId) -> Result<Option<StoredTeams>, StoreError> {
+        let mut conn = self.endpoint.connection().await?;
+        let (bytes, version): (Option<Vec<u8>>, Option<String>) = self
+            .endpoint
+            .bounded(
+                redis::cmd("HMGET")
+                    .arg(self.keys.teams_key(event_id))
+                    .arg("r")
+                    .arg("v")
+                    .query_async(&mut conn),
+            )
+            .await?;
+        let corrupt = |detail: String| {
+            StoreError::Corrupt(Corruption::Reply {
+                what: "an event's team registration",
+                detail,
+            })
+        };
+        match (bytes, version) {
+            (None, None) => Ok(None),
+            (Some(bytes), Some(version)) => {
+                let version = version
+                    .parse::<u64>()
+                    .map_err(|_| corrupt(format!("version {version:?} is not a number")))?;
+                Ok(Some(StoredTeams { version, bytes }))
+            }
+            _ => Err(corrupt(
+                "the record and its version are not both there".to_owned(),
+            )),
+        }
+    }
+
+    async fn put_teams(
+        &self,
+        event_id: &EventId,
+        expected: u64,
+        teams: &StoredTeams,
+        before_rounds: bool,
+    ) -> Result<TeamsWrite, StoreError> {
+        check_next(expected, teams.version)?;
+        let mut conn = self.endpoint.connection().await?;
+        let written: u8 = self
+            .endpoint
+            .bounded(
+                self.put_teams
+                    .key(self.keys.teams_key(event_id))
+                    .key(self.keys.round_summaries_key(event_id))
+                    .arg(expected)
+                    .arg(teams.version)
+                    .arg(teams.bytes.as_slice())
+                    .arg(u8::from(before_rounds))
+                    .invoke_async(&mut conn),
+            )
+            .await?;
+        Ok(match written {
+            1 => TeamsWrite::Written,
+            2 => TeamsWrite::RoundsExist,
+            _ => TeamsWrite::Conflict,
         })
     }
 

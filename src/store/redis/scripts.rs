@@ -51,6 +51,10 @@ pub(super) const PUT_ROUND_SCRIPT: &str = include_str!("put_round.lua");
 /// round or cannot take its games.
 pub(super) const OPEN_ROUND_SCRIPT: &str = include_str!("open_round.lua");
 
+/// Writes an event's team registration at the next version (see
+/// `put_teams.lua`).
+pub(super) const PUT_TEAMS_SCRIPT: &str = include_str!("put_teams.lua");
+
 /// Adds a credential's record unless its id has one or the store holds
 /// as many as it may (see the script's header for its keys and arguments).
 pub(super) const ADD_CREDENTIAL_SCRIPT: &str = include_str!("add_credential.lua");

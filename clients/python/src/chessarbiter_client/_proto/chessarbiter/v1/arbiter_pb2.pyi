@@ -68,6 +68,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_FAIR_PLAY_NOT_RECORDED: _ClassVar[ErrorReason]
     ERROR_REASON_FAIR_PLAY_RECORD_FULL: _ClassVar[ErrorReason]
     ERROR_REASON_TEAM_PAIRING_INVALID: _ClassVar[ErrorReason]
+    ERROR_REASON_TEAMS_NOT_FOUND: _ClassVar[ErrorReason]
+    ERROR_REASON_TEAMS_CHANGED: _ClassVar[ErrorReason]
 
 class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -228,12 +230,20 @@ class ByeKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BYE_KIND_FULL_POINT: _ClassVar[ByeKind]
     BYE_KIND_HALF_POINT: _ClassVar[ByeKind]
     BYE_KIND_ZERO_POINT: _ClassVar[ByeKind]
+    BYE_KIND_FORFEIT_WIN: _ClassVar[ByeKind]
 
 class TeamScoreKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     TEAM_SCORE_KIND_UNSPECIFIED: _ClassVar[TeamScoreKind]
     TEAM_SCORE_KIND_MATCH_POINTS: _ClassVar[TeamScoreKind]
     TEAM_SCORE_KIND_GAME_POINTS: _ClassVar[TeamScoreKind]
+
+class MatchForfeit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_FORFEIT_UNSPECIFIED: _ClassVar[MatchForfeit]
+    MATCH_FORFEIT_FIRST_TEAM: _ClassVar[MatchForfeit]
+    MATCH_FORFEIT_SECOND_TEAM: _ClassVar[MatchForfeit]
+    MATCH_FORFEIT_BOTH_TEAMS: _ClassVar[MatchForfeit]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_INVALID_FIELD: ErrorReason
 ERROR_REASON_UNPARSABLE_MOVE: ErrorReason
@@ -290,6 +300,8 @@ ERROR_REASON_EVENT_NOT_FOUND: ErrorReason
 ERROR_REASON_FAIR_PLAY_NOT_RECORDED: ErrorReason
 ERROR_REASON_FAIR_PLAY_RECORD_FULL: ErrorReason
 ERROR_REASON_TEAM_PAIRING_INVALID: ErrorReason
+ERROR_REASON_TEAMS_NOT_FOUND: ErrorReason
+ERROR_REASON_TEAMS_CHANGED: ErrorReason
 ROLE_UNSPECIFIED: Role
 ROLE_PLATFORM: Role
 ROLE_ARBITER: Role
@@ -393,9 +405,14 @@ BYE_KIND_PAIRING_ALLOCATED: ByeKind
 BYE_KIND_FULL_POINT: ByeKind
 BYE_KIND_HALF_POINT: ByeKind
 BYE_KIND_ZERO_POINT: ByeKind
+BYE_KIND_FORFEIT_WIN: ByeKind
 TEAM_SCORE_KIND_UNSPECIFIED: TeamScoreKind
 TEAM_SCORE_KIND_MATCH_POINTS: TeamScoreKind
 TEAM_SCORE_KIND_GAME_POINTS: TeamScoreKind
+MATCH_FORFEIT_UNSPECIFIED: MatchForfeit
+MATCH_FORFEIT_FIRST_TEAM: MatchForfeit
+MATCH_FORFEIT_SECOND_TEAM: MatchForfeit
+MATCH_FORFEIT_BOTH_TEAMS: MatchForfeit
 
 class TimeControlPeriod(_message.Message):
     __slots__ = ("time_millis", "moves", "increment_millis", "delay_millis")
@@ -1238,20 +1255,22 @@ class GetTeamStandingsRequest(_message.Message):
     def __init__(self, event_id: _Optional[str] = ..., primary_score: _Optional[_Union[TeamScoreKind, str]] = ..., tie_breaks: _Optional[_Iterable[str]] = ..., match_points: _Optional[_Union[TeamMatchPoints, _Mapping]] = ...) -> None: ...
 
 class TeamStanding(_message.Message):
-    __slots__ = ("rank", "team", "match_points", "game_points", "matches", "tie_break_values")
+    __slots__ = ("rank", "team", "match_points", "game_points", "matches", "tie_break_values", "team_id")
     RANK_FIELD_NUMBER: _ClassVar[int]
     TEAM_FIELD_NUMBER: _ClassVar[int]
     MATCH_POINTS_FIELD_NUMBER: _ClassVar[int]
     GAME_POINTS_FIELD_NUMBER: _ClassVar[int]
     MATCHES_FIELD_NUMBER: _ClassVar[int]
     TIE_BREAK_VALUES_FIELD_NUMBER: _ClassVar[int]
+    TEAM_ID_FIELD_NUMBER: _ClassVar[int]
     rank: int
     team: str
     match_points: str
     game_points: str
     matches: int
     tie_break_values: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, rank: _Optional[int] = ..., team: _Optional[str] = ..., match_points: _Optional[str] = ..., game_points: _Optional[str] = ..., matches: _Optional[int] = ..., tie_break_values: _Optional[_Iterable[str]] = ...) -> None: ...
+    team_id: str
+    def __init__(self, rank: _Optional[int] = ..., team: _Optional[str] = ..., match_points: _Optional[str] = ..., game_points: _Optional[str] = ..., matches: _Optional[int] = ..., tie_break_values: _Optional[_Iterable[str]] = ..., team_id: _Optional[str] = ...) -> None: ...
 
 class GetTeamStandingsResponse(_message.Message):
     __slots__ = ("standings", "tie_breaks", "matches_counted", "matches_in_progress", "boards")
@@ -1268,20 +1287,22 @@ class GetTeamStandingsResponse(_message.Message):
     def __init__(self, standings: _Optional[_Iterable[_Union[TeamStanding, _Mapping]]] = ..., tie_breaks: _Optional[_Iterable[str]] = ..., matches_counted: _Optional[int] = ..., matches_in_progress: _Optional[int] = ..., boards: _Optional[_Iterable[_Union[TeamBoardStanding, _Mapping]]] = ...) -> None: ...
 
 class TeamBoardStanding(_message.Message):
-    __slots__ = ("board", "player", "team", "points", "games", "performance")
+    __slots__ = ("board", "player", "team", "points", "games", "performance", "team_id")
     BOARD_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     TEAM_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     PERFORMANCE_FIELD_NUMBER: _ClassVar[int]
+    TEAM_ID_FIELD_NUMBER: _ClassVar[int]
     board: int
     player: Player
     team: str
     points: str
     games: int
     performance: int
-    def __init__(self, board: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., team: _Optional[str] = ..., points: _Optional[str] = ..., games: _Optional[int] = ..., performance: _Optional[int] = ...) -> None: ...
+    team_id: str
+    def __init__(self, board: _Optional[int] = ..., player: _Optional[_Union[Player, _Mapping]] = ..., team: _Optional[str] = ..., points: _Optional[str] = ..., games: _Optional[int] = ..., performance: _Optional[int] = ..., team_id: _Optional[str] = ...) -> None: ...
 
 class ExportPgnRequest(_message.Message):
     __slots__ = ("game_id", "event_id")
@@ -1608,7 +1629,7 @@ class RoundBye(_message.Message):
     def __init__(self, player: _Optional[_Union[Player, _Mapping]] = ..., kind: _Optional[_Union[ByeKind, str]] = ...) -> None: ...
 
 class Round(_message.Message):
-    __slots__ = ("event_id", "round", "board_count", "byes", "create_time", "start_time", "started_by", "players", "forbidden_pairs", "accelerations")
+    __slots__ = ("event_id", "round", "board_count", "byes", "create_time", "start_time", "started_by", "players", "forbidden_pairs", "accelerations", "matches")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     BOARD_COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -1619,6 +1640,7 @@ class Round(_message.Message):
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     FORBIDDEN_PAIRS_FIELD_NUMBER: _ClassVar[int]
     ACCELERATIONS_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     round: int
     board_count: int
@@ -1629,7 +1651,8 @@ class Round(_message.Message):
     players: _containers.RepeatedCompositeFieldContainer[Player]
     forbidden_pairs: _containers.RepeatedCompositeFieldContainer[ForbiddenPair]
     accelerations: _containers.RepeatedCompositeFieldContainer[Acceleration]
-    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board_count: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., started_by: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ...) -> None: ...
+    matches: _containers.RepeatedCompositeFieldContainer[RoundMatch]
+    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board_count: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., started_by: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ..., matches: _Optional[_Iterable[_Union[RoundMatch, _Mapping]]] = ...) -> None: ...
 
 class RoundGame(_message.Message):
     __slots__ = ("board", "game_id", "white", "black", "white_token", "black_token")
@@ -1648,7 +1671,7 @@ class RoundGame(_message.Message):
     def __init__(self, board: _Optional[int] = ..., game_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., white_token: _Optional[str] = ..., black_token: _Optional[str] = ...) -> None: ...
 
 class CreateRoundRequest(_message.Message):
-    __slots__ = ("request_id", "event_id", "round", "settings", "boards", "byes", "players", "forbidden_pairs", "accelerations", "team_round")
+    __slots__ = ("request_id", "event_id", "round", "settings", "boards", "byes", "players", "forbidden_pairs", "accelerations", "team_round", "matches")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
@@ -1659,6 +1682,7 @@ class CreateRoundRequest(_message.Message):
     FORBIDDEN_PAIRS_FIELD_NUMBER: _ClassVar[int]
     ACCELERATIONS_FIELD_NUMBER: _ClassVar[int]
     TEAM_ROUND_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     event_id: str
     round: int
@@ -1669,7 +1693,82 @@ class CreateRoundRequest(_message.Message):
     forbidden_pairs: _containers.RepeatedCompositeFieldContainer[ForbiddenPair]
     accelerations: _containers.RepeatedCompositeFieldContainer[Acceleration]
     team_round: bool
-    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., boards: _Optional[_Iterable[_Union[RoundBoard, _Mapping]]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ..., team_round: _Optional[bool] = ...) -> None: ...
+    matches: _containers.RepeatedCompositeFieldContainer[RoundMatch]
+    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., boards: _Optional[_Iterable[_Union[RoundBoard, _Mapping]]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ..., team_round: _Optional[bool] = ..., matches: _Optional[_Iterable[_Union[RoundMatch, _Mapping]]] = ...) -> None: ...
+
+class RoundMatch(_message.Message):
+    __slots__ = ("table", "first_team_id", "second_team_id", "first_team_players", "second_team_players", "first_team_color", "forfeit")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    FIRST_TEAM_ID_FIELD_NUMBER: _ClassVar[int]
+    SECOND_TEAM_ID_FIELD_NUMBER: _ClassVar[int]
+    FIRST_TEAM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SECOND_TEAM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    FIRST_TEAM_COLOR_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_FIELD_NUMBER: _ClassVar[int]
+    table: int
+    first_team_id: str
+    second_team_id: str
+    first_team_players: _containers.RepeatedScalarFieldContainer[str]
+    second_team_players: _containers.RepeatedScalarFieldContainer[str]
+    first_team_color: Color
+    forfeit: MatchForfeit
+    def __init__(self, table: _Optional[int] = ..., first_team_id: _Optional[str] = ..., second_team_id: _Optional[str] = ..., first_team_players: _Optional[_Iterable[str]] = ..., second_team_players: _Optional[_Iterable[str]] = ..., first_team_color: _Optional[_Union[Color, str]] = ..., forfeit: _Optional[_Union[MatchForfeit, str]] = ...) -> None: ...
+
+class Team(_message.Message):
+    __slots__ = ("id", "name", "players")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    players: _containers.RepeatedCompositeFieldContainer[Player]
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ...) -> None: ...
+
+class TeamRegistration(_message.Message):
+    __slots__ = ("event_id", "boards", "teams", "version", "update_time", "updated_by")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    BOARDS_FIELD_NUMBER: _ClassVar[int]
+    TEAMS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    UPDATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_BY_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    boards: int
+    teams: _containers.RepeatedCompositeFieldContainer[Team]
+    version: int
+    update_time: _timestamp_pb2.Timestamp
+    updated_by: str
+    def __init__(self, event_id: _Optional[str] = ..., boards: _Optional[int] = ..., teams: _Optional[_Iterable[_Union[Team, _Mapping]]] = ..., version: _Optional[int] = ..., update_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_by: _Optional[str] = ...) -> None: ...
+
+class RegisterTeamsRequest(_message.Message):
+    __slots__ = ("event_id", "boards", "teams", "expected_version")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    BOARDS_FIELD_NUMBER: _ClassVar[int]
+    TEAMS_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    boards: int
+    teams: _containers.RepeatedCompositeFieldContainer[Team]
+    expected_version: int
+    def __init__(self, event_id: _Optional[str] = ..., boards: _Optional[int] = ..., teams: _Optional[_Iterable[_Union[Team, _Mapping]]] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class RegisterTeamsResponse(_message.Message):
+    __slots__ = ("registration",)
+    REGISTRATION_FIELD_NUMBER: _ClassVar[int]
+    registration: TeamRegistration
+    def __init__(self, registration: _Optional[_Union[TeamRegistration, _Mapping]] = ...) -> None: ...
+
+class GetTeamsRequest(_message.Message):
+    __slots__ = ("event_id",)
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    def __init__(self, event_id: _Optional[str] = ...) -> None: ...
+
+class GetTeamsResponse(_message.Message):
+    __slots__ = ("registration",)
+    REGISTRATION_FIELD_NUMBER: _ClassVar[int]
+    registration: TeamRegistration
+    def __init__(self, registration: _Optional[_Union[TeamRegistration, _Mapping]] = ...) -> None: ...
 
 class ForbiddenPair(_message.Message):
     __slots__ = ("first_player_id", "second_player_id")

@@ -149,6 +149,11 @@ class ArbiterServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamStandingsRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamStandingsResponse.FromString,
                 _registered_method=True)
+        self.GetTeams = channel.unary_unary(
+                '/chessarbiter.v1.ArbiterService/GetTeams',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamsRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamsResponse.FromString,
+                _registered_method=True)
         self.ExportTrf = channel.unary_unary(
                 '/chessarbiter.v1.ArbiterService/ExportTrf',
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ExportTrfRequest.SerializeToString,
@@ -387,10 +392,13 @@ class ArbiterServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetTeamStandings(self, request, context):
-        """An event's team standings, from its games: each player's team is the
-        Player.team the game was created with, the games of a round between
-        two teams' players are their match (boards in the order of the games'
-        board numbers), and a match counts once all its games are finished.
+        """An event's team standings. With registered teams (RegisterTeams),
+        from the matches the rounds made (CreateRound's `matches`), forfeited
+        boards and matches included; otherwise from the games: each player's
+        team is the Player.team the game was created with, the games of a
+        round between two teams' players are their match (boards in the order
+        of the games' board numbers). A match counts once all its games are
+        finished.
         Ranked by match points (2/1/0 unless match_points says otherwise) or
         game points, then the tie-breaks asked for (FIDE Tie-Break
         Regulations, team tie-breaks; equal to FIDE's reference
@@ -399,6 +407,16 @@ class ArbiterServiceServicer:
         Errors: INVALID_FIELD, TEAM_PAIRING_INVALID, REPLY_TOO_LARGE (an event
         listing more games than an event may hold), STORAGE_UNAVAILABLE
         (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTeams(self, request, context):
+        """An event's registered teams (RegisterTeams): each with its roster in
+        board order, and the boards a match has. Public, like the standings.
+
+        Errors: INVALID_FIELD, TEAMS_NOT_FOUND, STORAGE_UNAVAILABLE (retry).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -508,6 +526,11 @@ def add_ArbiterServiceServicer_to_server(servicer, server):
                     servicer.GetTeamStandings,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamStandingsRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamStandingsResponse.SerializeToString,
+            ),
+            'GetTeams': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTeams,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamsRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamsResponse.SerializeToString,
             ),
             'ExportTrf': grpc.unary_unary_rpc_method_handler(
                     servicer.ExportTrf,
@@ -1037,6 +1060,33 @@ class ArbiterService:
             _registered_method=True)
 
     @staticmethod
+    def GetTeams(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.ArbiterService/GetTeams',
+            chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamsRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.GetTeamsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def ExportTrf(request,
             target,
             options=(),
@@ -1140,6 +1190,11 @@ class AdminServiceStub:
                 '/chessarbiter.v1.AdminService/ImportPairings',
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsResponse.FromString,
+                _registered_method=True)
+        self.RegisterTeams = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/RegisterTeams',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsResponse.FromString,
                 _registered_method=True)
         self.CreateCredential = channel.unary_unary(
                 '/chessarbiter.v1.AdminService/CreateCredential',
@@ -1340,6 +1395,27 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RegisterTeams(self, request, context):
+        """Registers an event's teams for rounds of matches (CreateRound's
+        `matches`): every team with its id, name and roster (the players in
+        board order), and how many boards a match has. The whole registration
+        is sent each time. Until the event's first round it may change in any
+        way; from then on only teams may be added and players appended to a
+        roster (names and ratings may change; nothing is removed, reordered
+        or moved to another team, and the boards stay), so that every round
+        created stays true to it. `expected_version` makes it a
+        compare-and-set.
+
+        Errors: INVALID_FIELD (each offending team or player named, with what
+        the registration may no longer change), MISSING_TOKEN, NOT_ADMIN,
+        ROLE_NOT_PERMITTED, OUT_OF_SCOPE, TEAMS_CHANGED (expected_version is
+        not the registration's: read it again), CONTENTION (retry),
+        STORAGE_UNAVAILABLE (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CreateCredential(self, request, context):
         """Creates a credential for a named principal: a role, the event it is
         confined to (an arbiter and a feed reader name one, an auditor may,
@@ -1493,6 +1569,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.ImportPairings,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsResponse.SerializeToString,
+            ),
+            'RegisterTeams': grpc.unary_unary_rpc_method_handler(
+                    servicer.RegisterTeams,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsResponse.SerializeToString,
             ),
             'CreateCredential': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateCredential,
@@ -1835,6 +1916,33 @@ class AdminService:
             '/chessarbiter.v1.AdminService/ImportPairings',
             chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsRequest.SerializeToString,
             chessarbiter_dot_v1_dot_arbiter__pb2.ImportPairingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RegisterTeams(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/RegisterTeams',
+            chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsResponse.FromString,
             options,
             channel_credentials,
             insecure,
