@@ -634,3 +634,90 @@ class ArbiterClient:
             self.admin.ImportPairings, request, self._admin_metadata, retry=bool(request.request_id)
         )
         return response
+
+    # --- teams and standings --------------------------------------------------
+
+    def register_teams(
+        self,
+        event_id: str,
+        boards: int,
+        teams: Sequence[pb.Team],
+        *,
+        expected_version: int = 0,
+    ) -> pb.TeamRegistration:
+        """Registers every team of the event with its roster in board order.
+
+        The whole registration is sent each time. Until the event's first
+        round it may change in any way; from then on teams may only be added
+        and players appended. ``expected_version`` (from :meth:`get_teams`)
+        makes it a compare-and-set: another version raises ``TEAMS_CHANGED``.
+        """
+        request = pb.RegisterTeamsRequest(
+            event_id=event_id, boards=boards, teams=list(teams), expected_version=expected_version
+        )
+        response: pb.RegisterTeamsResponse = self._unary(
+            self.admin.RegisterTeams, request, self._admin_metadata, retry=True
+        )
+        return response.registration
+
+    def get_teams(self, event_id: str) -> pb.TeamRegistration:
+        """The event's registered teams (public)."""
+        response: pb.GetTeamsResponse = self._unary(
+            self.arbiter.GetTeams, pb.GetTeamsRequest(event_id=event_id)
+        )
+        return response.registration
+
+    def create_match_round(
+        self,
+        event_id: str,
+        round: int,
+        matches: Sequence[pb.RoundMatch],
+        *,
+        settings: Optional[pb.RoundSettings] = None,
+        request_id: Optional[str] = None,
+    ) -> pb.CreateRoundResponse:
+        """Creates a round of team matches from their line-ups, all or nothing.
+
+        Each ``RoundMatch`` names its table, both teams and each team's
+        line-up (a player id per board, ``""`` for a board left empty), or a
+        whole-match ``forfeit``. The boards are numbered by table, the first
+        team's colour on board 1 and alternating.
+        """
+        request = pb.CreateRoundRequest(
+            request_id=request_id if request_id is not None else f"py-{uuid.uuid4()}",
+            event_id=event_id,
+            round=round,
+            settings=settings,
+            matches=list(matches),
+        )
+        response: pb.CreateRoundResponse = self._unary(
+            self.admin.CreateRound, request, self._admin_metadata, retry=True
+        )
+        return response
+
+    def get_team_standings(
+        self,
+        event_id: str,
+        *,
+        primary: pb.TeamScoreKind = pb.TEAM_SCORE_KIND_MATCH_POINTS,
+        tie_breaks: Sequence[str] = (),
+        match_points: Optional[tuple[str, str, str]] = None,
+    ) -> pb.GetTeamStandingsResponse:
+        """The event's team standings: ``primary`` (match or game points), then
+        ``tie_breaks`` by their FIDE codes (``EMGSB``, ``BH:MP``, ``BC``, ...);
+        ``match_points`` as ``(win, draw, loss)``, e.g. ``("3", "1", "0")``."""
+        request = pb.GetTeamStandingsRequest(
+            event_id=event_id, primary_score=primary, tie_breaks=list(tie_breaks)
+        )
+        if match_points is not None:
+            win, draw, loss = match_points
+            request.match_points.CopyFrom(pb.TeamMatchPoints(win=win, draw=draw, loss=loss))
+        response: pb.GetTeamStandingsResponse = self._unary(self.arbiter.GetTeamStandings, request)
+        return response
+
+    def export_trf(self, event_id: str) -> str:
+        """The event's Tournament Report File (TRF-16, with TRF-2026 team records)."""
+        response: pb.ExportTrfResponse = self._unary(
+            self.arbiter.ExportTrf, pb.ExportTrfRequest(event_id=event_id)
+        )
+        return response.trf
