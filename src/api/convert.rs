@@ -558,6 +558,22 @@ terminations!(
     OpponentLeft,
 );
 
+/// The protobuf form of a team match's score.
+pub fn match_score(read: &crate::arbiter::MatchScoreRead) -> proto::MatchScore {
+    let count = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
+    proto::MatchScore {
+        round: count(read.round),
+        table: count(read.table),
+        first_team_id: read.teams[0].clone(),
+        second_team_id: read.teams[1].clone(),
+        first_team_points: read.score.points[0].to_string(),
+        second_team_points: read.score.points[1].to_string(),
+        boards: count(read.score.boards),
+        boards_decided: count(read.score.decided),
+        game_id: read.game.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

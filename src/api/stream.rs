@@ -94,11 +94,12 @@ pub fn event(
             let mut watcher = state?;
             match watcher.next(&shutdown).await {
                 Ok(update) => {
-                    let kind = match &update.event {
-                        Some((game_id, event)) => {
+                    let kind = match (&update.event, &update.match_score) {
+                        (Some((game_id, event)), _) => {
                             Kind::Event(convert::game_event(game_id.as_str(), event))
                         }
-                        None => Kind::Heartbeat(proto::Heartbeat {
+                        (None, Some(score)) => Kind::MatchScore(convert::match_score(score)),
+                        (None, None) => Kind::Heartbeat(proto::Heartbeat {
                             server_time: Some(convert::timestamp(update.at)),
                             version: 0,
                             clock: None,

@@ -67,7 +67,7 @@ pub use self::queries::{
 pub use self::rounds::{CreatedRound, RoundPage, RoundSeats, StartedRound};
 pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::sweep::SweepPass;
-pub use self::teams::TeamStandingsRead;
+pub use self::teams::{MatchScoreRead, TeamStandingsRead};
 pub use self::watch::{
     EventUpdate, EventWatcher, Heartbeat, InvalidResumeToken, ResumeToken, WatchFrom, WatchItem,
     Watcher,

@@ -7,8 +7,9 @@
 use super::{Arbiter, ArbiterError, MAX_ATTEMPTS, Reader, codec};
 use crate::{
     domain::{
-        BoardStanding, EventId, MatchPointTable, Team, TeamRegistration, TeamScore, TeamStanding,
-        TeamTieBreak, board_standings, registered_team_matches, team_matches, team_standings,
+        BoardStanding, EventId, GameId, MatchPointTable, MatchScore, PointTable, Team,
+        TeamRegistration, TeamScore, TeamStanding, TeamTieBreak, board_standings, match_score,
+        registered_team_matches, team_matches, team_standings, tournament::trf,
     },
     store::TeamsWrite,
 };
@@ -30,7 +31,81 @@ pub struct TeamStandingsRead {
     pub boards: Vec<BoardStanding>,
 }
 
+/// A registered teams' match as it stands, after one of its games'
+/// events.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchScoreRead {
+    /// The round.
+    pub round: u32,
+    /// The match's table.
+    pub table: u32,
+    /// The first and the second team's ids.
+    pub teams: [String; 2],
+    /// The score.
+    pub score: MatchScore,
+    /// The game whose event it follows.
+    pub game: GameId,
+}
+
 impl Arbiter {
+    /// The score of the registered teams' match game `game_id` is a board
+    /// of, as the public sees its boards (under their broadcast delay)
+    /// when `public`; `None` for a game of no such match.
+    pub(super) async fn match_score_of(
+        &self,
+        game_id: &GameId,
+        public: bool,
+    ) -> Result<Option<MatchScoreRead>, ArbiterError> {
+        let (game, _) = self.load_current(game_id).await?;
+        let pairing = game.pairing().clone();
+        let Some(event_id) = pairing.event_id else {
+            return Ok(None);
+        };
+        if pairing.round == 0 {
+            return Ok(None);
+        }
+        let Some((registration, _)) = self.read_teams(&event_id).await? else {
+            return Ok(None);
+        };
+        let Some((round, _)) = self.read_round(&event_id, pairing.round).await? else {
+            return Ok(None);
+        };
+        let Some(plan) = round
+            .matches()
+            .iter()
+            .find(|m| (1..=m.boards).any(|board| m.round_board(board) == pairing.board))
+        else {
+            return Ok(None);
+        };
+        let boards: Vec<u32> = (1..=plan.boards).map(|b| plan.round_board(b)).collect();
+        let ids: Vec<GameId> = round
+            .boards()
+            .iter()
+            .filter(|b| boards.contains(&b.board))
+            .map(|b| b.game.clone())
+            .collect();
+        let mut records = Vec::with_capacity(ids.len());
+        let mut systems = Vec::new();
+        for (game, now) in self.load_current_many(&ids).await?.into_iter().flatten() {
+            let game = if public {
+                self.public_game(game, now).await?.0
+            } else {
+                game
+            };
+            let (record, system) = super::queries::standing_record(&game);
+            records.push(record);
+            systems.push(system);
+        }
+        let table = trf::point_system(systems).unwrap_or(PointTable::CLASSIC);
+        Ok(Some(MatchScoreRead {
+            round: pairing.round,
+            table: plan.table,
+            teams: plan.teams.clone(),
+            score: match_score(&registration, pairing.round, plan, &records, &table),
+            game: game_id.clone(),
+        }))
+    }
+
     /// The event's team registration and its version, if it has one.
     pub(super) async fn read_teams(
         &self,
@@ -82,25 +157,30 @@ impl Arbiter {
             {
                 return Ok((registered.clone(), *version));
             }
-            let has_rounds = !self.store.round_summaries(event_id, 1).await?.is_empty();
-            if has_rounds && let Some((registered, _)) = current.as_ref() {
-                next.check_amends(registered)
-                    .map_err(ArbiterError::TeamsRefused)?;
-            }
             let stored = codec::encode_teams(&next, version + 1)?;
-            match self
+            // Any change while the event has no round; once it has one,
+            // only a registration that grows (both checked as it is
+            // written, against the rounds as they are then).
+            let mut written = self
                 .store
-                .put_teams(event_id, version, &stored, !has_rounds)
-                .await?
-            {
-                TeamsWrite::Written => {
-                    tracing::info!(event_id = %event_id, version = version + 1, teams = next.teams().len(), "teams registered");
-                    return Ok((next, version + 1));
+                .put_teams(event_id, version, &stored, true)
+                .await?;
+            if written == TeamsWrite::RoundsExist {
+                if let Some((registered, _)) = current.as_ref() {
+                    next.check_amends(registered)
+                        .map_err(ArbiterError::TeamsRefused)?;
                 }
-                // Another registration, or the event's first round, came
-                // first: decide again on what stands now.
-                TeamsWrite::Conflict | TeamsWrite::RoundsExist => {}
+                written = self
+                    .store
+                    .put_teams(event_id, version, &stored, false)
+                    .await?;
             }
+            if written == TeamsWrite::Written {
+                tracing::info!(event_id = %event_id, version = version + 1, teams = next.teams().len(), "teams registered");
+                return Ok((next, version + 1));
+            }
+            // Another registration came first: decide again on what
+            // stands now.
         }
         Err(ArbiterError::Contention)
     }

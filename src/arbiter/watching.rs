@@ -6,7 +6,7 @@ use std::{sync::Arc, time::Duration};
 use async_trait::async_trait;
 
 use super::{
-    Arbiter, ArbiterError, EventWatcher, Placement, Reader, WatchFrom, Watcher,
+    Arbiter, ArbiterError, EventWatcher, MatchScoreRead, Placement, Reader, WatchFrom, Watcher,
     watch::{Games, StoreReads, WatchContext},
 };
 use crate::domain::{EventId, Game, GameId, Timestamp};
@@ -26,6 +26,14 @@ impl Games for Arbiter {
         games: &[GameId],
     ) -> Result<Vec<(GameId, Placement)>, ArbiterError> {
         Arbiter::placements_of(self, games).await
+    }
+
+    async fn match_score(
+        &self,
+        game: &GameId,
+        public: bool,
+    ) -> Result<Option<MatchScoreRead>, ArbiterError> {
+        self.match_score_of(game, public).await
     }
 }
 

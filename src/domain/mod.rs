@@ -93,8 +93,8 @@ pub use tournament::round::{
 pub use tournament::scoring::{PointTable, Points, Score, ScoringSystem};
 pub use tournament::standings::{GameRecordForStandings, Standing, StandingsRules, standings};
 pub use tournament::team_matches::{
-    BoardSeat, BoardStanding, TeamEvent, TeamPairingError, board_standings,
-    registered_team_matches, team_matches,
+    BoardSeat, BoardStanding, MatchScore, TeamEvent, TeamPairingError, board_standings,
+    match_score, registered_team_matches, team_matches,
 };
 pub use tournament::team_standings::{
     BoardResult, MatchPointTable, TeamMatch, TeamScore, TeamStanding, TeamTieBreak, team_standings,

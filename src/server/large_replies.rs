@@ -38,7 +38,8 @@ fn class_of(path: &str) -> Option<Class> {
     match path {
         "/chessarbiter.v1.ArbiterService/ExportTrf"
         | "/chessarbiter.v1.ArbiterService/GetStandings"
-        | "/chessarbiter.v1.ArbiterService/GetTeamStandings" => Some(Class::Unary),
+        | "/chessarbiter.v1.ArbiterService/GetTeamStandings"
+        | "/chessarbiter.v1.ArbiterService/GetTeams" => Some(Class::Unary),
         "/chessarbiter.v1.ArbiterService/ExportPgn"
         | "/chessarbiter.v1.AdminService/ExportAuditLog" => Some(Class::PgnExport),
         _ => None,

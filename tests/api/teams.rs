@@ -61,6 +61,19 @@ fn lined(table: i32, first: &str, second: &str, line_ups: [&[&str]; 2]) -> proto
     }
 }
 
+/// A match of the first `boards` of each roster.
+fn full_of(table: i32, first: &str, second: &str, boards: u32) -> proto::RoundMatch {
+    let line_up = |team: &str| (1..=boards).map(|b| format!("{team}{b}")).collect();
+    proto::RoundMatch {
+        table,
+        first_team_id: first.to_owned(),
+        second_team_id: second.to_owned(),
+        first_team_players: line_up(first),
+        second_team_players: line_up(second),
+        ..Default::default()
+    }
+}
+
 /// The first four of a team's roster.
 fn top4(team: &str) -> Vec<String> {
     (1..=4).map(|b| format!("{team}{b}")).collect()
@@ -184,7 +197,8 @@ async fn an_olympiad_style_swiss_runs_through_the_api(backend: Backend) {
         .await
         .expect("registered");
     assert_eq!((registered.version, registered.boards), (1, 4));
-    assert_eq!(registered.teams[1].players[0].team, "Team B");
+    // A player's team is its Team, not repeated in each player.
+    assert_eq!(registered.teams[1].players[0].team, "");
 
     // Round 1: B fields its reserve on board 4; D leaves board 4 empty.
     let round1 = create_matches(
@@ -229,6 +243,10 @@ async fn an_olympiad_style_swiss_runs_through_the_api(backend: Backend) {
             (11, "e3", "f4"),
             (12, "f5", "e5"),
         ]
+    );
+    assert_eq!(
+        round1.games[1].white.as_ref().map(|p| p.team.as_str()),
+        Some("Team B")
     );
     let round = round1.round.as_ref().expect("a round");
     assert_eq!(round.matches.len(), 3);
@@ -601,14 +619,10 @@ async fn a_registration_only_grows_once_the_event_has_a_round(backend: Backend) 
     let status = expect_code(stale, Code::Aborted);
     assert_eq!(reason(&status), "TEAMS_CHANGED");
 
-    create_matches(
-        &mut admin_client,
-        event,
-        1,
-        vec![lined(1, "a", "b", [&["a1", "a2"], &["b2", "b1"]])],
-    )
-    .await
-    .expect("round 1");
+    let round1 = vec![lined(1, "a", "b", [&["a1", "a2"], &["b2", "b1"]])];
+    let created = create_matches(&mut admin_client, event, 1, round1.clone())
+        .await
+        .expect("round 1");
     // Now: removing a team, changing the boards or a roster's order is
     // refused; adding a team and appending a player is not.
     let refused = register(&mut admin_client, event, 3, vec![roster("a", 3)], 0).await;
@@ -654,9 +668,129 @@ async fn a_registration_only_grows_once_the_event_has_a_round(backend: Backend) 
     assert_eq!(read, grown);
     assert_eq!(read.teams[1].players[3].id, "b9");
     assert_eq!(read.updated_by, grown.updated_by);
+    // A rating corrected since: the repeat of round 1's request is still
+    // the same round, with the same games and tokens.
+    let mut corrected = read.teams.clone();
+    corrected[0].players[0].rating = 2222;
+    register(&mut admin_client, event, 2, corrected, 3)
+        .await
+        .expect("corrected");
+    let repeated = create_matches(&mut admin_client, event, 1, round1)
+        .await
+        .expect("the same round");
+    assert_eq!(repeated.games, created.games);
+}
+
+/// An event's stream follows each match: after the event that decides a
+/// board, the match's score as it stands; a resumed stream does not repeat
+/// it.
+async fn an_events_stream_carries_each_matchs_score(backend: Backend) {
+    use proto::watch_event_response::Kind;
+    let app = TestApp::spawn(backend).await;
+    let mut admin_client = app.admin_client().await;
+    let mut client = app.client().await;
+    let event = "watched-match";
+    let teams = ["a", "b"].iter().map(|t| roster(t, 2)).collect();
+    register(&mut admin_client, event, 2, teams, 0)
+        .await
+        .expect("registered");
+    let created = create_matches(&mut admin_client, event, 1, vec![full_of(1, "a", "b", 2)])
+        .await
+        .expect("a round");
+    let mut stream = client
+        .watch_event(proto::WatchEventRequest {
+            event_id: event.to_owned(),
+            after_cursor: String::new(),
+            round: 0,
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    // Board 1 (a1 White) drawn, board 2 (b2 White) won by White.
+    let rulings = [(0, proto::Outcome::Draw), (1, proto::Outcome::WhiteWins)];
+    let mut scores = Vec::new();
+    let mut cursor_after_first = String::new();
+    for (index, outcome) in rulings {
+        admin_client
+            .set_game_result(admin(proto::SetGameResultRequest {
+                game_id: created.games[index].game_id.clone(),
+                ruling: Some(Ruling::Played(proto::PlayedResult {
+                    outcome: outcome.into(),
+                    ..Default::default()
+                })),
+                reason: "as played".to_owned(),
+                ..Default::default()
+            }))
+            .await
+            .expect("a result");
+        loop {
+            let message = crate::common::next_within(&mut stream, crate::common::STREAM_PATIENCE)
+                .await
+                .expect("open")
+                .expect("a message");
+            if let Some(Kind::MatchScore(score)) = message.kind {
+                if scores.is_empty() {
+                    cursor_after_first = message.cursor.clone();
+                }
+                scores.push(score);
+                break;
+            }
+        }
+    }
+    let read: Vec<(&str, &str, i32, &str)> = scores
+        .iter()
+        .map(|s| {
+            (
+                s.first_team_points.as_str(),
+                s.second_team_points.as_str(),
+                s.boards_decided,
+                s.game_id.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        read,
+        [
+            ("0.5", "0.5", 1, created.games[0].game_id.as_str()),
+            ("0.5", "1.5", 2, created.games[1].game_id.as_str()),
+        ]
+    );
+    assert_eq!(
+        (scores[1].round, scores[1].table, scores[1].boards),
+        (1, 1, 2)
+    );
+    assert_eq!(
+        (
+            scores[1].first_team_id.as_str(),
+            scores[1].second_team_id.as_str()
+        ),
+        ("a", "b")
+    );
+    // Resumed after the first score: the second game's events, then its
+    // score; the first score is not sent again.
+    let mut resumed = client
+        .watch_event(proto::WatchEventRequest {
+            event_id: event.to_owned(),
+            after_cursor: cursor_after_first,
+            round: 0,
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    loop {
+        let message = crate::common::next_within(&mut resumed, crate::common::STREAM_PATIENCE)
+            .await
+            .expect("open")
+            .expect("a message");
+        if let Some(Kind::MatchScore(score)) = message.kind {
+            assert_eq!(score, scores[1]);
+            break;
+        }
+    }
 }
 
 on_every_backend!(
+    an_events_stream_carries_each_matchs_score,
     an_olympiad_style_swiss_runs_through_the_api,
     a_league_round_robin_counts_a_forfeited_match,
     bad_teams_and_line_ups_are_refused_and_change_nothing,

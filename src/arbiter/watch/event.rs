@@ -28,8 +28,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::{EventItem, FeedItem, WatchContext};
 use crate::{
-    arbiter::{ArbiterError, Placement, Reader},
-    domain::{EventId, FieldError, GameEvent, GameId, Rejection, Timestamp},
+    arbiter::{ArbiterError, MatchScoreRead, Placement, Reader},
+    domain::{EventId, EventKind, FieldError, GameEvent, GameId, Rejection, Timestamp},
     store::{EventLog, FeedPosition, StoreError},
 };
 
@@ -42,16 +42,28 @@ const REMEMBERED_PLACEMENTS: usize = 4096;
 /// 64 entries per partition).
 const CATCH_UP_PAGES: usize = 1;
 
-/// One event of one game, or a heartbeat, with the cursor to resume after
-/// it.
+/// One event of one game, a team match's score after it, or a heartbeat,
+/// with the cursor to resume after it.
 #[derive(Clone, Debug)]
 pub struct EventUpdate {
-    /// The game and its event; `None` for a heartbeat.
+    /// The game and its event; `None` for a heartbeat or a match's score.
     pub event: Option<(GameId, Arc<GameEvent>)>,
+    /// The score of a registered teams' match, after the event of one of
+    /// its games that decided a board.
+    pub match_score: Option<MatchScoreRead>,
     /// The server time of a heartbeat (of the event for an event).
     pub at: Timestamp,
     /// Resume after this update by passing it back.
     pub cursor: String,
+}
+
+/// Whether `event` decides a board of a match: a game's end, a result set
+/// or corrected, an abort.
+fn decides_a_board(event: &GameEvent) -> bool {
+    matches!(
+        event.kind,
+        EventKind::GameEnded { .. } | EventKind::ResultSet { .. } | EventKind::GameAborted { .. }
+    )
 }
 
 /// A watcher's position in an event's feed.
@@ -78,6 +90,8 @@ pub struct EventWatcher {
     /// needed: its delay for a public watcher, its round for a watcher of
     /// one round.
     placements: HashMap<GameId, Placement>,
+    /// A match's score to send next, after the event that changed it.
+    score_next: Option<EventUpdate>,
 }
 
 impl EventWatcher {
@@ -105,6 +119,7 @@ impl EventWatcher {
             public,
             round,
             placements: HashMap::new(),
+            score_next: None,
         })
     }
 
@@ -114,6 +129,9 @@ impl EventWatcher {
         &mut self,
         shutdown: &CancellationToken,
     ) -> Result<EventUpdate, ArbiterError> {
+        if let Some(score) = self.score_next.take() {
+            return Ok(score);
+        }
         loop {
             let (due, until_release) = self.next_due().await?;
             if let Some(item) = due.and_then(|index| self.pending.remove(index)) {
@@ -126,10 +144,15 @@ impl EventWatcher {
                     continue;
                 }
                 self.last_sent = Instant::now();
+                let cursor = encode_cursor(&self.delivered);
+                if decides_a_board(&item.event) {
+                    self.score_next = self.score_after(&item.game, item.event.at, &cursor).await;
+                }
                 return Ok(EventUpdate {
-                    cursor: encode_cursor(&self.delivered),
+                    cursor,
                     at: item.event.at,
                     event: Some((item.game, item.event)),
+                    match_score: None,
                 });
             }
             if shutdown.is_cancelled() {
@@ -142,6 +165,7 @@ impl EventWatcher {
                     Ok(at) => {
                         return Ok(EventUpdate {
                             event: None,
+                            match_score: None,
                             at,
                             cursor: encode_cursor(&self.delivered),
                         });
@@ -183,6 +207,25 @@ impl EventWatcher {
                 }
                 // The follower stopped: catch up from the store again.
                 Ok(Err(RecvError::Closed)) => self.entries = None,
+            }
+        }
+    }
+
+    /// The update with the score of the match `game` is a board of, to
+    /// follow its event at `at` (with the same cursor); `None` outside a
+    /// registered teams' match, or should the match not be read (the
+    /// score is left out, not the stream: `GetTeamStandings` has it).
+    async fn score_after(&self, game: &GameId, at: Timestamp, cursor: &str) -> Option<EventUpdate> {
+        match self.ctx.games.match_score(game, self.public).await {
+            Ok(score) => score.map(|score| EventUpdate {
+                event: None,
+                match_score: Some(score),
+                at,
+                cursor: cursor.to_owned(),
+            }),
+            Err(err) => {
+                tracing::warn!(game_id = %game, error = %err, "a match's score was not read");
+                None
             }
         }
     }

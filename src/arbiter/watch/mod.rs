@@ -59,6 +59,14 @@ pub(super) trait Games: Send + Sync {
         &self,
         games: &[GameId],
     ) -> Result<Vec<(GameId, crate::arbiter::Placement)>, ArbiterError>;
+
+    /// The score of the registered teams' match `game` is a board of, as
+    /// the public sees it when `public`; `None` outside such a match.
+    async fn match_score(
+        &self,
+        game: &GameId,
+        public: bool,
+    ) -> Result<Option<crate::arbiter::MatchScoreRead>, ArbiterError>;
 }
 
 /// Everything a watcher uses.

@@ -127,6 +127,10 @@ impl RoundRequest {
                 "no setup for the matches' games",
             ))
         });
+        // The settings are refused even when no match has a game.
+        if let Err(refused) = &setup {
+            self.refused.push(refused.clone());
+        }
         let line_up = teams.line_up(
             &self.event,
             self.number,
@@ -135,7 +139,21 @@ impl RoundRequest {
         );
         self.refused.extend(line_up.violations);
         self.boards.extend(line_up.boards);
-        self.byes.extend(line_up.byes);
+        // A forfeit win is the line-up's: a bye the request also gives the
+        // player is refused there.
+        for (bye, field) in line_up.byes {
+            if let Some(index) = self.byes.iter().position(|b| b.player.id == bye.player.id) {
+                self.refused.push(RoundViolation::new(
+                    field,
+                    format!(
+                        "player {:?} is also in byes[{index}]: a player plays once a round",
+                        bye.player.id
+                    ),
+                ));
+            } else {
+                self.byes.push(bye);
+            }
+        }
         self.matches = line_up.matches;
         self
     }
@@ -608,21 +626,32 @@ impl Round {
     /// setups, byes and starting ranks (whatever the games' identifiers
     /// and where creation stands).
     pub fn same_plan(&self, other: &Round) -> bool {
-        fn boards(round: &Round) -> Vec<(u32, &Player, &Player, Option<&NewGame>)> {
-            round
-                .boards
+        // A round of matches takes its players from the teams' rosters,
+        // whose names and ratings may change once it exists: it is the
+        // same round with the same line-ups, player for player by id.
+        let by_id = !self.matches.is_empty();
+        let same_player = |a: &Player, b: &Player| if by_id { a.id == b.id } else { a == b };
+        let same_boards = self.boards.len() == other.boards.len()
+            && self.boards.iter().zip(&other.boards).all(|(a, b)| {
+                a.board == b.board
+                    && same_player(&a.white, &b.white)
+                    && same_player(&a.black, &b.black)
+                    && self.settings.get(a.settings) == other.settings.get(b.settings)
+            });
+        let same_byes = self.byes.len() == other.byes.len()
+            && self
+                .byes
                 .iter()
-                .map(|b| (b.board, &b.white, &b.black, round.settings.get(b.settings)))
-                .collect()
-        }
+                .zip(&other.byes)
+                .all(|(a, b)| a.kind == b.kind && same_player(&a.player, &b.player));
         self.event == other.event
             && self.number == other.number
-            && self.byes == other.byes
+            && same_byes
             && self.roster == other.roster
             && self.forbidden_pairs == other.forbidden_pairs
             && self.accelerations == other.accelerations
             && self.matches == other.matches
-            && boards(self) == boards(other)
+            && same_boards
     }
 
     /// The setup of `board`'s game: the round's settings for it, with its

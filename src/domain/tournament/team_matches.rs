@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use thiserror::Error;
 
 use crate::domain::{
-    BoardResult, Color, GameRecordForStandings, Outcome, Player, PointTable, Points, RoundSummary,
-    Team, TeamMatch, TeamRegistration, tournament::performance::performance_rating,
+    BoardResult, Color, GameRecordForStandings, MatchPlan, Outcome, Player, PointTable, Points,
+    RoundSummary, Team, TeamMatch, TeamRegistration, tournament::performance::performance_rating,
 };
 
 /// Why an event's games are not a team event.
@@ -370,6 +370,105 @@ fn member<'t>(team: &'t Team, line_up: &[String], slot: usize) -> Option<&'t Pla
     team.players.iter().find(|p| &p.id == id)
 }
 
+/// Board `board` of `plan` as it stands, `present` saying which teams
+/// fielded a player on it and `game` its game: each team's game points
+/// and whether it was played over the board; `None` while its game is to
+/// finish. A board left empty scores the player facing it `win`; a game
+/// aborted decides its board for nothing.
+fn board_points(
+    plan: &MatchPlan,
+    board: u32,
+    present: [bool; 2],
+    game: Option<&GameRecordForStandings>,
+    win: Points,
+) -> Option<([Points; 2], bool)> {
+    match present {
+        [true, true] => {
+            let game = game?;
+            if game.aborted {
+                return Some(([Points::ZERO, Points::ZERO], false));
+            }
+            let score = game.finished.as_ref()?;
+            let first = plan.color(0, board);
+            let of = |color: Color| match color {
+                Color::White => score.white,
+                Color::Black => score.black,
+            };
+            Some(([of(first), of(!first)], score.played))
+        }
+        [true, false] => Some(([win, Points::ZERO], false)),
+        [false, true] => Some(([Points::ZERO, win], false)),
+        [false, false] => Some(([Points::ZERO, Points::ZERO], false)),
+    }
+}
+
+/// A match as it stands while it is played: each team's game points so
+/// far and how many of its boards are decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchScore {
+    /// The first and the second team's game points.
+    pub points: [Points; 2],
+    /// The boards decided (a result, a forfeit, an empty board).
+    pub decided: u32,
+    /// The match's boards.
+    pub boards: u32,
+}
+
+/// The score of `plan`, a match of round `round` between `registration`'s
+/// teams, from its games among `records`, boards scored as
+/// [`registered_team_matches`] scores them.
+pub fn match_score<'a>(
+    registration: &TeamRegistration,
+    round: u32,
+    plan: &MatchPlan,
+    records: impl IntoIterator<Item = &'a GameRecordForStandings>,
+    table: &PointTable,
+) -> MatchScore {
+    let games: HashMap<u32, &GameRecordForStandings> = records
+        .into_iter()
+        .filter(|record| record.round == round)
+        .map(|record| (record.board, record))
+        .collect();
+    let mut score = MatchScore {
+        points: [Points::ZERO, Points::ZERO],
+        decided: 0,
+        boards: plan.boards,
+    };
+    let teams = [&plan.teams[0], &plan.teams[1]].map(|id| registration.team(id));
+    let [Some((_, first)), Some((_, second))] = teams else {
+        return score;
+    };
+    for board in 1..=plan.boards {
+        let decided = match plan.forfeit {
+            Some(forfeit) => Some((
+                [0, 1].map(|side| {
+                    if forfeit.by(side) {
+                        Points::ZERO
+                    } else {
+                        table.win()
+                    }
+                }),
+                false,
+            )),
+            None => {
+                let slot = board as usize - 1;
+                let present = [
+                    member(first, &plan.line_ups[0], slot).is_some(),
+                    member(second, &plan.line_ups[1], slot).is_some(),
+                ];
+                let game = games.get(&plan.round_board(board)).copied();
+                board_points(plan, board, present, game, table.win())
+            }
+        };
+        if let Some((points, _)) = decided {
+            score.decided += 1;
+            score.points[0] = score.points[0] + points[0];
+            score.points[1] = score.points[1] + points[1];
+        }
+    }
+    score
+}
+
 /// The team event of `registration`'s teams: the matches the rounds made
 /// (`summaries`; a round still being created is left out), each board's
 /// game found in `records` by round and board. A board left empty scores
@@ -400,9 +499,14 @@ pub fn registered_team_matches<'a>(
         seats: Vec::new(),
     };
     let win = table.win();
+    let index = registration.index();
+    let team = |id: &str| {
+        let at = *index.get(id)?;
+        Some((at, registration.teams().get(at)?))
+    };
     for summary in summaries.iter().filter(|s| !s.incomplete) {
         'matches: for plan in &summary.matches {
-            let found = [&plan.teams[0], &plan.teams[1]].map(|id| registration.team(id));
+            let found = [&plan.teams[0], &plan.teams[1]].map(|id| team(id));
             let [Some((first, first_team)), Some((second, second_team))] = found else {
                 continue;
             };
@@ -410,92 +514,76 @@ pub fn registered_team_matches<'a>(
             let mut boards = Vec::new();
             let mut seats = Vec::new();
             for board in 1..=plan.boards {
-                let Some(forfeit) = plan.forfeit else {
-                    let slot = board as usize - 1;
-                    let present = [
-                        member(first_team, &plan.line_ups[0], slot),
-                        member(second_team, &plan.line_ups[1], slot),
-                    ];
-                    let mut seat = |side: usize,
-                                    player: &Player,
-                                    points,
-                                    played,
-                                    opponent: Option<&Player>,
-                                    result| {
+                if let Some(forfeit) = plan.forfeit {
+                    let score = |side| if forfeit.by(side) { Points::ZERO } else { win };
+                    boards.push(BoardResult {
+                        board,
+                        points: [score(0), score(1)],
+                        played: false,
+                    });
+                    continue;
+                }
+                let slot = board as usize - 1;
+                let present = [
+                    member(first_team, &plan.line_ups[0], slot),
+                    member(second_team, &plan.line_ups[1], slot),
+                ];
+                let game = games
+                    .get(&(summary.number, plan.round_board(board)))
+                    .copied();
+                let Some((points, played)) = board_points(
+                    plan,
+                    board,
+                    present.map(|player| player.is_some()),
+                    game,
+                    win,
+                ) else {
+                    event.in_progress += 1;
+                    continue 'matches;
+                };
+                boards.push(BoardResult {
+                    board,
+                    points,
+                    played,
+                });
+                // Each player's seat: from the game when there is one (its
+                // players as it was played), else the forfeit win.
+                match (present, game.filter(|g| !g.aborted)) {
+                    ([Some(_), Some(_)], Some(game)) => {
+                        let Some(score) = &game.finished else {
+                            continue;
+                        };
+                        let first_color = plan.color(0, board);
+                        for (side, color) in [first_color, !first_color].into_iter().enumerate() {
+                            let (player, opponent) = match color {
+                                Color::White => (&game.white, &game.black),
+                                Color::Black => (&game.black, &game.white),
+                            };
+                            seats.push(BoardSeat {
+                                board,
+                                player: player.clone(),
+                                team: indexes[side],
+                                points: points[side],
+                                played: score.played,
+                                opponent_rating: opponent.details.rating,
+                                result: result_for(Some(score.scored_as), color),
+                            });
+                        }
+                    }
+                    ([Some(player), None], _) | ([None, Some(player)], _) => {
+                        let side = usize::from(present[0].is_none());
                         seats.push(BoardSeat {
                             board,
                             player: player.clone(),
                             team: indexes[side],
-                            points,
-                            played,
-                            opponent_rating: opponent.and_then(|o| o.details.rating),
-                            result,
+                            points: win,
+                            played: false,
+                            opponent_rating: None,
+                            result: Points::from_milli(1_000),
                         });
-                    };
-                    let points = match present {
-                        [Some(_), Some(_)] => {
-                            let Some(game) = games.get(&(summary.number, plan.round_board(board)))
-                            else {
-                                event.in_progress += 1;
-                                continue 'matches;
-                            };
-                            if game.aborted {
-                                [Points::ZERO, Points::ZERO]
-                            } else {
-                                let Some(score) = &game.finished else {
-                                    event.in_progress += 1;
-                                    continue 'matches;
-                                };
-                                let first_color = plan.color(0, board);
-                                let by_color = |color: Color| match color {
-                                    Color::White => (score.white, &game.white),
-                                    Color::Black => (score.black, &game.black),
-                                };
-                                let sides = [first_color, !first_color];
-                                for (side, color) in sides.into_iter().enumerate() {
-                                    let (points, player) = by_color(color);
-                                    let (_, opponent) = by_color(!color);
-                                    seat(
-                                        side,
-                                        player,
-                                        points,
-                                        score.played,
-                                        Some(opponent),
-                                        result_for(Some(score.scored_as), color),
-                                    );
-                                }
-                                [by_color(sides[0]).0, by_color(sides[1]).0]
-                            }
-                        }
-                        [Some(player), None] => {
-                            seat(0, player, win, false, None, Points::from_milli(1_000));
-                            [win, Points::ZERO]
-                        }
-                        [None, Some(player)] => {
-                            seat(1, player, win, false, None, Points::from_milli(1_000));
-                            [Points::ZERO, win]
-                        }
-                        [None, None] => [Points::ZERO, Points::ZERO],
-                    };
-                    let played = present.iter().all(Option::is_some)
-                        && games
-                            .get(&(summary.number, plan.round_board(board)))
-                            .is_some_and(|g| {
-                                !g.aborted && g.finished.as_ref().is_some_and(|s| s.played)
-                            });
-                    boards.push(BoardResult {
-                        board,
-                        points,
-                        played,
-                    });
-                    continue;
-                };
-                let score = |side| if forfeit.by(side) { Points::ZERO } else { win };
-                boards.push(BoardResult {
-                    board,
-                    points: [score(0), score(1)],
-                    played: false,
-                });
+                    }
+                    _ => {}
+                }
             }
             event.seats.extend(seats);
             event.matches.push(TeamMatch {

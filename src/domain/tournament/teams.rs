@@ -18,8 +18,8 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{
-    BoardRequest, ByeKind, Color, EventId, NewGame, Pairing, Player, RoundBye, RoundViolation,
-    Timestamp,
+    BoardRequest, ByeKind, Color, EventId, MAX_ROUND_BOARDS, NewGame, Pairing, Player, RoundBye,
+    RoundViolation, Timestamp,
 };
 
 /// A team as registered.
@@ -29,8 +29,19 @@ pub struct Team {
     pub id: String,
     /// Its name, unique in the event.
     pub name: String,
-    /// Its players in board order, each with the team's name as team.
+    /// Its players in board order (their team is this one, not written
+    /// into each).
     pub players: Vec<Player>,
+}
+
+impl Team {
+    /// Its player `id`, with the team's name as team, as its games name
+    /// the player.
+    pub fn member(&self, id: &str) -> Option<Player> {
+        let mut player = self.players.iter().find(|p| p.id == id)?.clone();
+        player.details.team = Some(self.name.clone());
+        Some(player)
+    }
 }
 
 /// An event's teams as registered: what `RegisterTeams` last stored.
@@ -113,8 +124,9 @@ impl MatchPlan {
 pub struct LineUp {
     /// The boards with a game.
     pub boards: Vec<BoardRequest>,
-    /// A forfeit win for each player whose opponent's board is empty.
-    pub byes: Vec<RoundBye>,
+    /// A forfeit win for each player whose opponent's board is empty, with
+    /// the field of its line-up.
+    pub byes: Vec<(RoundBye, String)>,
     /// The matches with their boards set.
     pub matches: Vec<MatchPlan>,
     /// What is refused, each field named.
@@ -145,8 +157,9 @@ impl TeamRegistration {
     pub const MAX_ROSTER: usize = 50;
     /// The most boards a match may have.
     pub const MAX_BOARDS: u32 = 32;
-    /// The most matches a round may have.
-    pub const MAX_MATCHES: usize = 1_000;
+    /// The most matches a request may name (a round has at most
+    /// [`MAX_ROUND_BOARDS`] boards in all, with games or not).
+    pub const MAX_MATCHES: usize = MAX_ROUND_BOARDS;
 
     /// A registration of `teams` playing matches of `boards` boards, made
     /// at `at` by `by`; every offence named.
@@ -223,9 +236,11 @@ impl TeamRegistration {
         if !violations.is_empty() {
             return Err(violations);
         }
+        // A player's team is the one whose roster holds it: kept once, as
+        // the team's name, and given to the player in the games it plays.
         for team in &mut teams {
             for player in &mut team.players {
-                player.details.team = Some(team.name.clone());
+                player.details.team = None;
             }
         }
         Ok(Self {
@@ -259,6 +274,16 @@ impl TeamRegistration {
             .iter()
             .enumerate()
             .find(|(_, team)| team.id == id)
+    }
+
+    /// Each team's index by its id, for reads that look teams up match by
+    /// match.
+    pub fn index(&self) -> HashMap<&str, usize> {
+        self.teams
+            .iter()
+            .enumerate()
+            .map(|(index, team)| (team.id.as_str(), index))
+            .collect()
     }
 
     /// Whether `self` registers the same as `other` (whoever made it and
@@ -330,10 +355,17 @@ impl TeamRegistration {
         setup: &Result<NewGame, RoundViolation>,
     ) -> LineUp {
         let mut out = LineUp::default();
-        if matches.len() > Self::MAX_MATCHES {
+        // Every board counts, with a game or not: a match forfeited whole
+        // or a board left empty is read by every standings and report.
+        if matches.len().saturating_mul(self.boards as usize) > MAX_ROUND_BOARDS {
             out.violations.push(RoundViolation::new(
                 "matches",
-                format!("a round has at most {} matches", Self::MAX_MATCHES),
+                format!(
+                    "{} matches of {} boards are more than the {MAX_ROUND_BOARDS} boards a round \
+                     may have",
+                    matches.len(),
+                    self.boards
+                ),
             ));
             return out;
         }
@@ -401,12 +433,10 @@ impl TeamRegistration {
                 let [Some(first), Some(second)] = teams else {
                     continue;
                 };
-                let seat =
-                    |team: &Team, id: &str| team.players.iter().find(|p| p.id == id).cloned();
                 for (slot, board) in (1..=self.boards).enumerate() {
                     let players = [
-                        seat(first, &plan.line_ups[0][slot]),
-                        seat(second, &plan.line_ups[1][slot]),
+                        first.member(&plan.line_ups[0][slot]),
+                        second.member(&plan.line_ups[1][slot]),
                     ];
                     let number = plan.round_board(board);
                     match players {
@@ -435,10 +465,20 @@ impl TeamRegistration {
                                 setup,
                             });
                         }
-                        [Some(player), None] | [None, Some(player)] => out.byes.push(RoundBye {
-                            player,
-                            kind: ByeKind::ForfeitWin,
-                        }),
+                        [Some(player), None] | [None, Some(player)] => {
+                            let side = if plan.line_ups[0][slot].is_empty() {
+                                "second_team_players"
+                            } else {
+                                "first_team_players"
+                            };
+                            out.byes.push((
+                                RoundBye {
+                                    player,
+                                    kind: ByeKind::ForfeitWin,
+                                },
+                                format!("matches[{index}].{side}[{slot}]"),
+                            ));
+                        }
                         [None, None] => {}
                     }
                 }

@@ -63,17 +63,19 @@ fn event() -> EventId {
 }
 
 #[test]
-fn a_registration_gives_every_player_the_teams_name() {
+fn a_registration_gives_every_player_the_teams_name_in_its_games() {
     let registered = registration();
     assert_eq!(registered.boards(), 2);
     assert_eq!(registered.teams().len(), 4);
     let first = &registered.teams()[0];
-    assert!(
-        first
-            .players
-            .iter()
-            .all(|p| p.details.team.as_deref() == Some("Team a"))
+    // Kept once, as the team's name; a member as its games name it.
+    assert!(first.players.iter().all(|p| p.details.team.is_none()));
+    assert_eq!(
+        first.member("a2").and_then(|p| p.details.team),
+        Some("Team a".to_owned())
     );
+    assert_eq!(first.member("b1"), None);
+    assert_eq!(registered.index().get("c"), Some(&2));
     assert_eq!(registered.team("b").map(|(index, _)| index), Some(1));
     assert_eq!(registered.team("z"), None);
 }
@@ -176,9 +178,20 @@ fn a_match_lines_up_boards_with_alternating_colours_and_numbers_by_table() {
         line_up
             .byes
             .iter()
-            .map(|b| (b.player.id.as_str(), b.kind))
+            .map(|(b, field)| (b.player.id.as_str(), b.kind, field.as_str()))
             .collect::<Vec<_>>(),
-        [("a1", ByeKind::ForfeitWin), ("a3", ByeKind::ForfeitWin)]
+        [
+            (
+                "a1",
+                ByeKind::ForfeitWin,
+                "matches[0].first_team_players[0]"
+            ),
+            (
+                "a3",
+                ByeKind::ForfeitWin,
+                "matches[0].first_team_players[1]"
+            )
+        ]
     );
     // Match 2 at table 2: boards 3 and 4; c has Black on board 1.
     let boards: Vec<(u32, &str, &str, &str)> = line_up
@@ -395,4 +408,131 @@ fn registered_matches_score_their_games_empty_boards_and_forfeits() {
 
 fn event_id() -> EventId {
     event()
+}
+
+#[test]
+fn a_matchs_score_counts_its_decided_boards_as_they_stand() {
+    let registered = registration();
+    let lined = registered.line_up(
+        &event(),
+        2,
+        vec![plan(1, "a", "c", [&["a1", "a2"], &["", "c2"]])],
+        &setup(),
+    );
+    let plan = &lined.matches[0];
+    // Board 1 empty for c: a1 wins by forfeit; board 2 (c2 White) to play.
+    let pending = [record(2, 2, "c2", "a2", None)];
+    let score = crate::domain::match_score(&registered, 2, plan, &pending, &PointTable::CLASSIC);
+    let one = Points::from_milli(1_000);
+    assert_eq!(
+        score,
+        crate::domain::MatchScore {
+            points: [one, Points::ZERO],
+            decided: 1,
+            boards: 2
+        }
+    );
+    // Another round's game on that board counts for nothing.
+    let finished = [
+        record(2, 2, "c2", "a2", Some("1-0")),
+        record(1, 2, "c2", "a2", Some("0-1")),
+    ];
+    let score = crate::domain::match_score(&registered, 2, plan, &finished, &PointTable::CLASSIC);
+    assert_eq!((score.points, score.decided), ([one, one], 2));
+}
+
+fn match_request(matches: Vec<MatchPlan>, byes: Vec<RoundBye>) -> crate::domain::RoundRequest {
+    crate::domain::RoundRequest {
+        event: event(),
+        number: 1,
+        request_id: None,
+        boards: Vec::new(),
+        byes,
+        roster: Vec::new(),
+        forbidden_pairs: Vec::new(),
+        accelerations: Vec::new(),
+        refused: Vec::new(),
+        teams: false,
+        matches,
+        match_setup: Some(setup()),
+    }
+}
+
+#[test]
+fn a_bye_for_a_player_facing_an_empty_board_is_refused_at_the_line_up() {
+    let registered = registration();
+    let bye = RoundBye {
+        player: player("a2", "A2"),
+        kind: ByeKind::HalfPoint,
+    };
+    let request = match_request(
+        vec![plan(1, "a", "b", [&["a1", "a2"], &["b1", ""]])],
+        vec![bye],
+    )
+    .lined_up(Some(&registered));
+    assert_eq!(
+        fields(&request.refused),
+        ["matches[0].first_team_players[1]"]
+    );
+    assert!(
+        request.refused[0].reason.contains("byes[0]"),
+        "{:?}",
+        request.refused
+    );
+    assert_eq!(request.byes.len(), 1);
+}
+
+#[test]
+fn a_round_of_forfeited_matches_is_planned_and_its_settings_still_checked() {
+    let registered = registration();
+    let mut forfeited = plan(1, "a", "b", [&[], &[]]);
+    forfeited.forfeit = Some(MatchForfeit::Both);
+    let planned = crate::domain::Round::plan(
+        match_request(vec![forfeited.clone()], Vec::new()).lined_up(Some(&registered)),
+        &[],
+        at(0),
+    )
+    .expect("a round without games");
+    assert!(planned.boards().is_empty());
+    assert_eq!(planned.matches().len(), 1);
+    let mut bad = match_request(vec![forfeited], Vec::new());
+    bad.match_setup = Some(Err(RoundViolation::new(
+        "settings.scoring",
+        "is not a system",
+    )));
+    let refused = crate::domain::Round::plan(bad.lined_up(Some(&registered)), &[], at(0))
+        .expect_err("refused");
+    assert_eq!(fields(&refused), ["settings.scoring"]);
+}
+
+#[test]
+fn a_round_of_matches_is_the_same_plan_whatever_its_players_ratings() {
+    let registered = registration();
+    let plan_with = |registration: &TeamRegistration| {
+        crate::domain::Round::plan(
+            match_request(
+                vec![plan(1, "a", "b", [&["a1", "a2"], &["b1", "b2"]])],
+                Vec::new(),
+            )
+            .lined_up(Some(registration)),
+            &[],
+            at(0),
+        )
+        .expect("planned")
+    };
+    let first = plan_with(&registered);
+    let mut teams = registered.teams().to_vec();
+    teams[0].players[0].details.rating = Some(2222);
+    let corrected = TeamRegistration::new(2, teams, at(1), "arbiter").expect("registered");
+    assert!(first.same_plan(&plan_with(&corrected)));
+    let mut other = registered.teams().to_vec();
+    other[0].players.swap(0, 1);
+    let reordered = TeamRegistration::new(2, other, at(1), "arbiter").expect("registered");
+    let lined = match_request(
+        vec![plan(1, "a", "b", [&["a2", "a1"], &["b1", "b2"]])],
+        Vec::new(),
+    )
+    .lined_up(Some(&reordered));
+    let moved = crate::domain::Round::plan(lined, &[], at(0)).expect("planned");
+    assert!(!first.same_plan(&moved));
 }

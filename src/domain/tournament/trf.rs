@@ -236,6 +236,7 @@ pub fn export(
         .max()
         .unwrap_or(0);
     TrfTooLarge::check(players.len(), rounds, max_bytes)?;
+    TrfTooLarge::check_matches(&event.matches, max_bytes)?;
     let table = event.points.unwrap_or(PointTable::CLASSIC);
     // Each player's game of each round (the first by board, should a
     // player have two), so that the report costs one pass over the games.
@@ -468,10 +469,11 @@ impl TrfMatch {
     /// The matches `rounds` made between `registration`'s teams.
     pub fn registered(registration: &TeamRegistration, rounds: &[&RoundSummary]) -> Vec<Self> {
         let mut matches = Vec::new();
+        let index = registration.index();
         for round in rounds {
             for plan in &round.matches {
-                let found = [&plan.teams[0], &plan.teams[1]].map(|id| registration.team(id));
-                let [Some((first, _)), Some((second, _))] = found else {
+                let found = [&plan.teams[0], &plan.teams[1]].map(|id| index.get(id.as_str()));
+                let [Some(&first), Some(&second)] = found else {
                     continue;
                 };
                 let line_up = |side: usize| -> Vec<Option<String>> {
@@ -575,6 +577,23 @@ impl TrfTooLarge {
     /// could be larger than `max_bytes`.
     fn check(players: usize, rounds: u32, max_bytes: usize) -> Result<(), Self> {
         let largest = Self::largest(players, rounds);
+        if largest > max_bytes {
+            return Err(Self {
+                size: largest,
+                limit: max_bytes,
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuses a report whose teams' matches could take more than
+    /// `max_bytes` of `300` and `330` records (two per match at most, each
+    /// 16 bytes and 5 a board).
+    fn check_matches(matches: &[TrfMatch], max_bytes: usize) -> Result<(), Self> {
+        let largest: usize = matches
+            .iter()
+            .map(|m| 2 * (16 + 5 * m.line_ups[0].len().max(m.line_ups[1].len())))
+            .sum();
         if largest > max_bytes {
             return Err(Self {
                 size: largest,

@@ -1347,14 +1347,38 @@ class WatchEventRequest(_message.Message):
     def __init__(self, event_id: _Optional[str] = ..., after_cursor: _Optional[str] = ..., round: _Optional[int] = ...) -> None: ...
 
 class WatchEventResponse(_message.Message):
-    __slots__ = ("event", "heartbeat", "cursor")
+    __slots__ = ("event", "heartbeat", "match_score", "cursor")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
+    MATCH_SCORE_FIELD_NUMBER: _ClassVar[int]
     CURSOR_FIELD_NUMBER: _ClassVar[int]
     event: GameEvent
     heartbeat: Heartbeat
+    match_score: MatchScore
     cursor: str
-    def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., cursor: _Optional[str] = ...) -> None: ...
+    def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., match_score: _Optional[_Union[MatchScore, _Mapping]] = ..., cursor: _Optional[str] = ...) -> None: ...
+
+class MatchScore(_message.Message):
+    __slots__ = ("round", "table", "first_team_id", "second_team_id", "first_team_points", "second_team_points", "boards", "boards_decided", "game_id")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    FIRST_TEAM_ID_FIELD_NUMBER: _ClassVar[int]
+    SECOND_TEAM_ID_FIELD_NUMBER: _ClassVar[int]
+    FIRST_TEAM_POINTS_FIELD_NUMBER: _ClassVar[int]
+    SECOND_TEAM_POINTS_FIELD_NUMBER: _ClassVar[int]
+    BOARDS_FIELD_NUMBER: _ClassVar[int]
+    BOARDS_DECIDED_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    table: int
+    first_team_id: str
+    second_team_id: str
+    first_team_points: str
+    second_team_points: str
+    boards: int
+    boards_decided: int
+    game_id: str
+    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., first_team_id: _Optional[str] = ..., second_team_id: _Optional[str] = ..., first_team_points: _Optional[str] = ..., second_team_points: _Optional[str] = ..., boards: _Optional[int] = ..., boards_decided: _Optional[int] = ..., game_id: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("request_id", "white", "black", "pairing", "variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis", "lag_compensation", "record_fair_play")

@@ -394,7 +394,8 @@ class ArbiterServiceServicer:
     def GetTeamStandings(self, request, context):
         """An event's team standings. With registered teams (RegisterTeams),
         from the matches the rounds made (CreateRound's `matches`), forfeited
-        boards and matches included; otherwise from the games: each player's
+        boards and matches included (rounds made of boards are not matches and
+        are not counted then); otherwise from the games: each player's
         team is the Player.team the game was created with, the games of a
         round between two teams' players are their match (boards in the order
         of the games' board numbers). A match counts once all its games are
