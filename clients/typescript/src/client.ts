@@ -19,8 +19,13 @@ import {
   type BoardStatus,
   type CreateRoundResponse,
   type ImportPairingsResponse,
+  type GetTeamStandingsResponse,
   type Round,
   RoundByeSchema,
+  RoundMatchSchema,
+  TeamSchema,
+  type TeamRegistration,
+  TeamScoreKind,
   RoundSettingsSchema,
   type StartRoundResponse,
   type DrawClaimReason,
@@ -537,6 +542,70 @@ export class ArbiterClient {
       byes: options.byes ?? [],
     };
     return this.unary((o) => this.admin.importPairings(request, o), this.adminHeaders, request.requestId !== "");
+  }
+
+  // --- teams -------------------------------------------------------------------
+
+  /**
+   * Registers every team of the event with its roster in board order (the
+   * whole registration each time). Until the event's first round it may
+   * change in any way; from then on teams may only be added and players
+   * appended. `expectedVersion` (from `getTeams`) makes it a compare-and-set:
+   * another version fails with `TEAMS_CHANGED`.
+   */
+  async registerTeams(
+    eventId: string,
+    boards: number,
+    teams: MessageInitShape<typeof TeamSchema>[],
+    options: { expectedVersion?: number } = {},
+  ): Promise<TeamRegistration> {
+    const request = { eventId, boards, teams, expectedVersion: options.expectedVersion ?? 0 };
+    const response = await this.unary((o) => this.admin.registerTeams(request, o), this.adminHeaders);
+    if (response.registration === undefined) throw new Error("RegisterTeams answered without a registration");
+    return response.registration;
+  }
+
+  /** The event's registered teams (public). */
+  async getTeams(eventId: string): Promise<TeamRegistration> {
+    const response = await this.unary((o) => this.arbiter.getTeams({ eventId }, o));
+    if (response.registration === undefined) throw new Error("GetTeams answered without a registration");
+    return response.registration;
+  }
+
+  /**
+   * Creates a round of team matches from their line-ups, all or nothing: each
+   * match names its table, both teams and each team's line-up (a player id
+   * per board, `""` for a board left empty), or a whole-match `forfeit`. The
+   * boards are numbered by table, the first team's colour on board 1 and
+   * alternating.
+   */
+  async createMatchRound(
+    eventId: string,
+    round: number,
+    matches: MessageInitShape<typeof RoundMatchSchema>[],
+    options: { settings?: MessageInitShape<typeof RoundSettingsSchema>; requestId?: string } = {},
+  ): Promise<CreateRoundResponse> {
+    const request = { requestId: requestIdOf(options.requestId), eventId, round, settings: options.settings, matches };
+    return this.unary((o) => this.admin.createRound(request, o), this.adminHeaders, request.requestId !== "");
+  }
+
+  /**
+   * The event's team standings: `primary` (match or game points), then the
+   * tie-breaks by their FIDE codes (`EMGSB`, `BH:MP`, `BC`, ...);
+   * `matchPoints` as `[win, draw, loss]`, e.g. `["3", "1", "0"]`.
+   */
+  async getTeamStandings(
+    eventId: string,
+    options: { primary?: TeamScoreKind; tieBreaks?: string[]; matchPoints?: readonly [string, string, string] } = {},
+  ): Promise<GetTeamStandingsResponse> {
+    const points = options.matchPoints;
+    const request = {
+      eventId,
+      primaryScore: options.primary ?? TeamScoreKind.MATCH_POINTS,
+      tieBreaks: options.tieBreaks ?? [],
+      matchPoints: points === undefined ? undefined : { win: points[0], draw: points[1], loss: points[2] },
+    };
+    return this.unary((o) => this.arbiter.getTeamStandings(request, o));
   }
 }
 
