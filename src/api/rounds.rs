@@ -11,8 +11,8 @@ use crate::{
     arbiter::{CreatedRound, RoundPage, RoundSeats},
     domain::{
         Acceleration, BoardRequest, ByeKind, Color, EventId, FieldError, ForbiddenPair,
-        MatchForfeit, MatchPlan, Player, Points, Round, RoundBye, RoundRequest, RoundViolation,
-        Schedule, TeamRegistration,
+        MatchForfeit, MatchOutcome, MatchPlan, Player, Points, Round, RoundBye, RoundRequest,
+        RoundViolation, Schedule, TeamByePlan, TeamRegistration,
     },
     proto,
 };
@@ -325,6 +325,66 @@ fn matches(raw: &[proto::RoundMatch], violations: &mut Vec<RoundViolation>) -> V
     read
 }
 
+/// A round's team byes as requested, every refusal collected.
+fn team_byes(raw: &[proto::TeamBye], violations: &mut Vec<RoundViolation>) -> Vec<TeamByePlan> {
+    if raw.len() > TeamRegistration::MAX_TEAMS {
+        violations.push(RoundViolation::new(
+            "team_byes",
+            format!(
+                "lists more than the {} teams an event may have",
+                TeamRegistration::MAX_TEAMS
+            ),
+        ));
+        return Vec::new();
+    }
+    let mut read = Vec::with_capacity(raw.len());
+    for (index, bye) in raw.iter().enumerate() {
+        let field = format!("team_byes[{index}]");
+        let outcome = match proto::MatchOutcome::try_from(bye.outcome) {
+            Ok(proto::MatchOutcome::Won) => Some(MatchOutcome::Won),
+            Ok(proto::MatchOutcome::Drawn) => Some(MatchOutcome::Drawn),
+            Ok(proto::MatchOutcome::Lost) => Some(MatchOutcome::Lost),
+            Ok(proto::MatchOutcome::Unspecified) | Err(_) => {
+                violations.push(RoundViolation::new(
+                    format!("{field}.outcome"),
+                    "must be won, drawn or lost",
+                ));
+                None
+            }
+        };
+        let game_points = Points::parse("game_points", &bye.game_points)
+            .map_err(|err| {
+                violations.push(RoundViolation::new(
+                    format!("{field}.game_points"),
+                    err.reason,
+                ))
+            })
+            .ok();
+        if let (Some(outcome), Some(game_points)) = (outcome, game_points) {
+            read.push(TeamByePlan {
+                team: bye.team_id.clone(),
+                outcome,
+                game_points,
+            });
+        }
+    }
+    read
+}
+
+/// The protobuf form of a round's team bye.
+fn team_bye(plan: &TeamByePlan) -> proto::TeamBye {
+    proto::TeamBye {
+        team_id: plan.team.clone(),
+        outcome: match plan.outcome {
+            MatchOutcome::Won => proto::MatchOutcome::Won,
+            MatchOutcome::Drawn => proto::MatchOutcome::Drawn,
+            MatchOutcome::Lost => proto::MatchOutcome::Lost,
+        }
+        .into(),
+        game_points: plan.game_points.to_string(),
+    }
+}
+
 /// The protobuf form of a round's match.
 fn round_match(plan: &MatchPlan) -> proto::RoundMatch {
     proto::RoundMatch {
@@ -484,6 +544,7 @@ pub fn create_request(req: &proto::CreateRoundRequest) -> Result<RoundRequest, S
         .collect();
     let accelerations = accelerations(&req.accelerations, &mut refused);
     let matches = matches(&req.matches, &mut refused);
+    let team_byes = team_byes(&req.team_byes, &mut refused);
     let match_setup =
         (!matches.is_empty()).then(|| match_setup(&event_id, number, &settings, schedule));
     Ok(RoundRequest {
@@ -499,6 +560,7 @@ pub fn create_request(req: &proto::CreateRoundRequest) -> Result<RoundRequest, S
         teams: req.team_round,
         matches,
         match_setup,
+        team_byes,
     })
 }
 
@@ -539,6 +601,7 @@ pub fn round(round: &Round) -> proto::Round {
             })
             .collect(),
         matches: round.matches().iter().map(round_match).collect(),
+        team_byes: round.team_byes().iter().map(team_bye).collect(),
     }
 }
 
@@ -755,6 +818,7 @@ pub fn import_request(
         accelerations: req.accelerations.clone(),
         team_round: false,
         matches: Vec::new(),
+        team_byes: Vec::new(),
     })?;
     Ok((plan, lines))
 }

@@ -450,6 +450,10 @@ impl Arbiter {
             ),
             None => (Vec::new(), Vec::new()),
         };
+        let team_byes = registered
+            .as_ref()
+            .map(|(registration, _)| trf::TrfTeamBye::registered(registration, &rounds))
+            .unwrap_or_default();
         // Refused before the standings are computed for it when the games
         // alone make it too large (byes are checked with the standings,
         // then counted by the export).
@@ -473,6 +477,7 @@ impl Arbiter {
                 accelerations,
                 teams,
                 matches,
+                team_byes,
             },
             &event.records,
             &rows,

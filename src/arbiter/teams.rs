@@ -207,7 +207,14 @@ impl Arbiter {
             ),
             None => team_matches(&event.records).map_err(ArbiterError::TeamPairing)?,
         };
-        let rows = team_standings(teams.teams.len(), &teams.matches, table, primary, order);
+        let rows = team_standings(
+            teams.teams.len(),
+            &teams.matches,
+            &teams.byes,
+            table,
+            primary,
+            order,
+        );
         Ok(TeamStandingsRead {
             boards: board_standings(&teams),
             counted: teams.matches.len(),

@@ -97,8 +97,9 @@ pub use tournament::team_matches::{
     match_score, registered_team_matches, team_matches,
 };
 pub use tournament::team_standings::{
-    BoardResult, MatchPointTable, TeamMatch, TeamScore, TeamStanding, TeamTieBreak, team_standings,
+    BoardResult, MatchOutcome, MatchPointTable, TeamBye, TeamMatch, TeamScore, TeamStanding,
+    TeamTieBreak, team_standings,
 };
-pub use tournament::teams::{LineUp, MatchForfeit, MatchPlan, Team, TeamRegistration};
+pub use tournament::teams::{LineUp, MatchForfeit, MatchPlan, Team, TeamByePlan, TeamRegistration};
 pub use tournament::tie_break::{Cut, TieBreak, TieBreakOrder};
 pub use tournament::trf::TrfEvent;

@@ -789,7 +789,136 @@ async fn an_events_stream_carries_each_matchs_score(backend: Backend) {
     }
 }
 
+/// A Swiss of three teams gives a bye each round: the bye scores the
+/// result and game points the round gives it, counts as an unplayed round
+/// for the tie-breaks, and the report writes it as a TRF-2026 320 record.
+async fn a_team_bye_scores_as_the_round_gives_it(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let mut admin_client = app.admin_client().await;
+    let mut client = app.client().await;
+    let event = "team-byes";
+    let teams = ["a", "b", "c"].iter().map(|t| roster(t, 2)).collect();
+    register(&mut admin_client, event, 2, teams, 0)
+        .await
+        .expect("registered");
+    let bye = |team: &str, outcome: proto::MatchOutcome, points: &str| proto::TeamBye {
+        team_id: team.to_owned(),
+        outcome: outcome.into(),
+        game_points: points.to_owned(),
+    };
+    let rounds = [
+        (
+            full_of(1, "a", "b", 2),
+            bye("c", proto::MatchOutcome::Drawn, "1"),
+            [proto::Outcome::WhiteWins, proto::Outcome::BlackWins],
+        ),
+        (
+            full_of(1, "c", "a", 2),
+            bye("b", proto::MatchOutcome::Won, "2"),
+            [proto::Outcome::WhiteWins, proto::Outcome::Draw],
+        ),
+    ];
+    for (round, (pairing, team_bye, results)) in (1..).zip(rounds) {
+        let created = admin_client
+            .create_round(admin(proto::CreateRoundRequest {
+                request_id: format!("{event}-{round}"),
+                event_id: event.to_owned(),
+                round,
+                matches: vec![pairing],
+                team_byes: vec![team_bye.clone()],
+                ..Default::default()
+            }))
+            .await
+            .expect("a round")
+            .into_inner();
+        assert_eq!(
+            created.round.as_ref().map(|r| r.team_byes.clone()),
+            Some(vec![team_bye])
+        );
+        for (game, outcome) in created.games.iter().zip(results) {
+            admin_client
+                .set_game_result(admin(proto::SetGameResultRequest {
+                    game_id: game.game_id.clone(),
+                    ruling: Some(Ruling::Played(proto::PlayedResult {
+                        outcome: outcome.into(),
+                        ..Default::default()
+                    })),
+                    reason: "as played".to_owned(),
+                    ..Default::default()
+                }))
+                .await
+                .expect("a result");
+        }
+    }
+    let read = team_standings(
+        &mut client,
+        event,
+        proto::TeamScoreKind::MatchPoints,
+        &["BH:MP", "EMGSB", "BC", "WIN", "WON"],
+    )
+    .await;
+    let rows: Vec<(&str, &str, &str, Vec<&str>)> = read
+        .standings
+        .iter()
+        .map(|r| {
+            (
+                r.team_id.as_str(),
+                r.match_points.as_str(),
+                r.game_points.as_str(),
+                r.tie_break_values.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("c", "3", "2.5", vec!["5", "6", "3.5", "1", "1"]),
+            ("a", "2", "2.5", vec!["5", "5.5", "4", "1", "1"]),
+            ("b", "2", "2", vec!["4", "4", "3", "1", "0"]),
+        ]
+    );
+    let trf = client
+        .export_trf(proto::ExportTrfRequest {
+            event_id: event.to_owned(),
+            ..Default::default()
+        })
+        .await
+        .expect("the report")
+        .into_inner()
+        .trf;
+    assert!(trf.contains("\n320  1.0  1.0 003 000\n"), "{trf}");
+    assert!(trf.contains("\n320  2.0  2.0 000 002\n"), "{trf}");
+    // A bye for a team that also plays is refused.
+    let refused = admin_client
+        .create_round(admin(proto::CreateRoundRequest {
+            request_id: "bad-bye".to_owned(),
+            event_id: event.to_owned(),
+            round: 3,
+            matches: vec![full_of(1, "a", "b", 2)],
+            team_byes: vec![
+                bye("a", proto::MatchOutcome::Won, "2"),
+                bye("c", proto::MatchOutcome::Unspecified, "x"),
+            ],
+            ..Default::default()
+        }))
+        .await;
+    let status = expect_code(refused, Code::InvalidArgument);
+    let fields: Vec<String> = status
+        .get_details_bad_request()
+        .map(|bad| bad.field_violations.into_iter().map(|v| v.field).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        fields,
+        [
+            "team_byes[1].outcome",
+            "team_byes[1].game_points",
+            "team_byes[0].team_id"
+        ]
+    );
+}
+
 on_every_backend!(
+    a_team_bye_scores_as_the_round_gives_it,
     an_events_stream_carries_each_matchs_score,
     an_olympiad_style_swiss_runs_through_the_api,
     a_league_round_robin_counts_a_forfeited_match,

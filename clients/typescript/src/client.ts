@@ -23,6 +23,7 @@ import {
   type Round,
   RoundByeSchema,
   RoundMatchSchema,
+  TeamByeSchema,
   TeamSchema,
   type TeamRegistration,
   TeamScoreKind,
@@ -577,15 +578,27 @@ export class ArbiterClient {
    * match names its table, both teams and each team's line-up (a player id
    * per board, `""` for a board left empty), or a whole-match `forfeit`. The
    * boards are numbered by table, the first team's colour on board 1 and
-   * alternating.
+   * alternating. `teamByes` give teams without a match the result and game
+   * points of a bye.
    */
   async createMatchRound(
     eventId: string,
     round: number,
     matches: MessageInitShape<typeof RoundMatchSchema>[],
-    options: { settings?: MessageInitShape<typeof RoundSettingsSchema>; requestId?: string } = {},
+    options: {
+      teamByes?: MessageInitShape<typeof TeamByeSchema>[];
+      settings?: MessageInitShape<typeof RoundSettingsSchema>;
+      requestId?: string;
+    } = {},
   ): Promise<CreateRoundResponse> {
-    const request = { requestId: requestIdOf(options.requestId), eventId, round, settings: options.settings, matches };
+    const request = {
+      requestId: requestIdOf(options.requestId),
+      eventId,
+      round,
+      settings: options.settings,
+      matches,
+      teamByes: options.teamByes ?? [],
+    };
     return this.unary((o) => this.admin.createRound(request, o), this.adminHeaders, request.requestId !== "");
   }
 

@@ -151,6 +151,7 @@ mod tests {
             teams: false,
             matches: Vec::new(),
             match_setup: None,
+            team_byes: Vec::new(),
         };
         Round::plan(request, &[], at(7)).expect("round")
     }

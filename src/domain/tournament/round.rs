@@ -17,7 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{
     Bye, ByeKind, EventId, GameId, GameRecordForStandings, MatchPlan, NewGame, Pairing, Player,
-    Points, TeamRegistration, Timestamp, tournament::team_matches::team_round_offences,
+    Points, TeamByePlan, TeamRegistration, Timestamp,
+    tournament::team_matches::team_round_offences,
 };
 
 /// The most boards a round may have: a round of 4,000 players, far above
@@ -96,6 +97,8 @@ pub struct RoundRequest {
     /// The setup of every match board's game (the round's settings), or
     /// why it is refused; `None` without matches.
     pub match_setup: Option<Result<NewGame, RoundViolation>>,
+    /// The registered teams' pairing-allocated byes.
+    pub team_byes: Vec<TeamByePlan>,
 }
 
 impl RoundRequest {
@@ -104,7 +107,7 @@ impl RoundRequest {
     /// every refusal kept for [`Round::plan`] to report.
     #[must_use]
     pub fn lined_up(mut self, teams: Option<&TeamRegistration>) -> Self {
-        if self.matches.is_empty() {
+        if self.matches.is_empty() && self.team_byes.is_empty() {
             return self;
         }
         if !self.boards.is_empty() {
@@ -119,8 +122,10 @@ impl RoundRequest {
                 "the event has no registered teams: RegisterTeams first",
             ));
             self.matches.clear();
+            self.team_byes.clear();
             return self;
         };
+        teams.check_byes(&self.team_byes, &self.matches, &mut self.refused);
         let setup = self.match_setup.clone().unwrap_or_else(|| {
             Err(RoundViolation::new(
                 "settings",
@@ -128,7 +133,9 @@ impl RoundRequest {
             ))
         });
         // The settings are refused even when no match has a game.
-        if let Err(refused) = &setup {
+        if let Err(refused) = &setup
+            && !self.matches.is_empty()
+        {
             self.refused.push(refused.clone());
         }
         let line_up = teams.line_up(
@@ -256,6 +263,9 @@ pub struct Round {
     /// Its matches between registered teams.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     matches: Vec<MatchPlan>,
+    /// Its registered teams' pairing-allocated byes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    team_byes: Vec<TeamByePlan>,
     created_at: Timestamp,
     /// Who planned it (a principal's name); `None` in rounds recorded
     /// before names were.
@@ -288,6 +298,9 @@ pub struct RoundSummary {
     /// Its matches between registered teams.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub matches: Vec<MatchPlan>,
+    /// Its registered teams' pairing-allocated byes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub team_byes: Vec<TeamByePlan>,
     /// Whether the round's games are still being created: event-wide reads
     /// leave them out until every one exists, so that a round interrupted
     /// half-way is never seen in part.
@@ -328,6 +341,7 @@ impl Round {
             teams,
             matches,
             match_setup: _,
+            team_byes,
         } = request;
         let mut violations = Vec::new();
         if number == 0 || number > Pairing::MAX_ROUND {
@@ -338,7 +352,12 @@ impl Round {
         }
         // (A round of matches forfeited whole has neither; a request whose
         // matches were refused is refused for them.)
-        if boards.is_empty() && byes.is_empty() && matches.is_empty() && refused.is_empty() {
+        if boards.is_empty()
+            && byes.is_empty()
+            && matches.is_empty()
+            && team_byes.is_empty()
+            && refused.is_empty()
+        {
             violations.push(RoundViolation::new(
                 "boards",
                 "is empty: a round needs a board, a bye or a match",
@@ -556,6 +575,7 @@ impl Round {
             forbidden_pairs,
             accelerations,
             matches,
+            team_byes,
             created_at: now,
             created_by: None,
             complete: false,
@@ -613,6 +633,10 @@ impl Round {
     pub fn matches(&self) -> &[MatchPlan] {
         &self.matches
     }
+    /// Its registered teams' pairing-allocated byes.
+    pub fn team_byes(&self) -> &[TeamByePlan] {
+        &self.team_byes
+    }
     /// Whether every board's game has been created.
     pub fn is_complete(&self) -> bool {
         self.complete
@@ -629,7 +653,7 @@ impl Round {
         // A round of matches takes its players from the teams' rosters,
         // whose names and ratings may change once it exists: it is the
         // same round with the same line-ups, player for player by id.
-        let by_id = !self.matches.is_empty();
+        let by_id = !self.matches.is_empty() || !self.team_byes.is_empty();
         let same_player = |a: &Player, b: &Player| if by_id { a.id == b.id } else { a == b };
         let same_boards = self.boards.len() == other.boards.len()
             && self.boards.iter().zip(&other.boards).all(|(a, b)| {
@@ -651,6 +675,7 @@ impl Round {
             && self.forbidden_pairs == other.forbidden_pairs
             && self.accelerations == other.accelerations
             && self.matches == other.matches
+            && self.team_byes == other.team_byes
             && same_boards
     }
 
@@ -699,6 +724,7 @@ impl Round {
             forbidden_pairs: self.forbidden_pairs.clone(),
             accelerations: self.accelerations.clone(),
             matches: self.matches.clone(),
+            team_byes: self.team_byes.clone(),
             incomplete: !self.complete,
         }
     }

@@ -42,6 +42,7 @@ fn request(number: u32, mut boards: Vec<BoardRequest>, byes: Vec<RoundBye>) -> R
         teams: false,
         matches: Vec::new(),
         match_setup: None,
+        team_byes: Vec::new(),
     }
 }
 

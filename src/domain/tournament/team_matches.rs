@@ -14,7 +14,8 @@ use thiserror::Error;
 
 use crate::domain::{
     BoardResult, Color, GameRecordForStandings, MatchPlan, Outcome, Player, PointTable, Points,
-    RoundSummary, Team, TeamMatch, TeamRegistration, tournament::performance::performance_rating,
+    RoundSummary, Team, TeamBye, TeamMatch, TeamRegistration,
+    tournament::performance::performance_rating,
 };
 
 /// Why an event's games are not a team event.
@@ -76,6 +77,8 @@ pub struct TeamEvent {
     pub ids: Vec<String>,
     /// The matches whose every game is finished.
     pub matches: Vec<TeamMatch>,
+    /// The registered teams' pairing-allocated byes.
+    pub byes: Vec<TeamBye>,
     /// The matches with a game still to finish.
     pub in_progress: usize,
     /// Every player's board in each counted match.
@@ -348,6 +351,7 @@ pub fn team_matches<'a>(
     Ok(TeamEvent {
         ids: teams.clone(),
         teams,
+        byes: Vec::new(),
         matches,
         in_progress,
         seats,
@@ -495,11 +499,26 @@ pub fn registered_team_matches<'a>(
             .collect(),
         ids: registration.teams().iter().map(|t| t.id.clone()).collect(),
         matches: Vec::new(),
+        byes: Vec::new(),
         in_progress: 0,
         seats: Vec::new(),
     };
     let win = table.win();
     let index = registration.index();
+    for summary in summaries.iter().filter(|s| !s.incomplete) {
+        for bye in &summary.team_byes {
+            if let Some(&team) = index.get(bye.team.as_str()) {
+                event.byes.push(TeamBye::new(
+                    summary.number,
+                    team,
+                    bye.outcome,
+                    bye.game_points,
+                    registration.boards(),
+                    [win, table.draw()],
+                ));
+            }
+        }
+    }
     let team = |id: &str| {
         let at = *index.get(id)?;
         Some((at, registration.teams().get(at)?))

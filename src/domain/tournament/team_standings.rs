@@ -96,6 +96,92 @@ pub struct TeamMatch {
     pub boards: Vec<BoardResult>,
 }
 
+/// How a match came out for a team.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchOutcome {
+    /// Won.
+    Won,
+    /// Drawn.
+    Drawn,
+    /// Lost.
+    Lost,
+}
+
+impl MatchOutcome {
+    /// Its match points under `table`.
+    pub fn points(self, table: MatchPointTable) -> Points {
+        match self {
+            Self::Won => table.win,
+            Self::Drawn => table.draw,
+            Self::Lost => table.loss,
+        }
+    }
+}
+
+/// A team's pairing-allocated bye in a round (TRF-2026 `320`): the match
+/// result and the game points the event's regulations give it, an
+/// unplayed round for the tie-breaks (its opponent counts as one with the
+/// team's own score, C.07 16.4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamBye {
+    /// The round.
+    pub round: u32,
+    /// The team, by index.
+    pub team: usize,
+    /// The match result it scores.
+    pub outcome: MatchOutcome,
+    /// The game points it scores.
+    pub game_points: Points,
+    /// Those game points by board, for the board count: a draw on every
+    /// board, then the top boards raised to wins or the bottom boards
+    /// lowered to nothing until they add up (as FIDE's reference reads a
+    /// bye's game points).
+    pub boards: Vec<BoardResult>,
+}
+
+impl TeamBye {
+    /// The bye of `team` in `round` scoring `outcome` and `game_points` in
+    /// a match of `boards` boards under the game points `win` and `draw`.
+    pub fn new(
+        round: u32,
+        team: usize,
+        outcome: MatchOutcome,
+        game_points: Points,
+        boards: u32,
+        [win, draw]: [Points; 2],
+    ) -> Self {
+        let count = boards as usize;
+        let mut points = vec![draw; count];
+        let target = game_points.milli();
+        let mut total: i64 = points.iter().map(|p| p.milli()).sum();
+        for i in 0..count {
+            if target > total {
+                points[i] = win;
+                total += win.milli() - draw.milli();
+            }
+            if target < total {
+                points[count - 1 - i] = Points::ZERO;
+                total -= draw.milli();
+            }
+        }
+        Self {
+            round,
+            team,
+            outcome,
+            game_points,
+            boards: (1..)
+                .zip(points)
+                .map(|(board, points)| BoardResult {
+                    board,
+                    points: [points, Points::ZERO],
+                    played: false,
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Which of a team's two scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TeamScore {
@@ -282,16 +368,39 @@ struct Played {
     board_count: Points,
 }
 
-/// The standings of `teams` teams after `matches`, ranked by `primary`
-/// then by `tie_breaks` in order.
+/// The standings of `teams` teams after `matches` and `byes`, ranked by
+/// `primary` then by `tie_breaks` in order.
 pub fn team_standings(
     teams: usize,
     matches: &[TeamMatch],
+    byes: &[TeamBye],
     table: MatchPointTable,
     primary: TeamScore,
     tie_breaks: &[TeamTieBreak],
 ) -> Vec<TeamStanding> {
     let mut played: Vec<Vec<Played>> = (0..teams).map(|_| Vec::new()).collect();
+    for bye in byes {
+        if let Some(team) = played.get_mut(bye.team) {
+            team.push(Played {
+                opponent: bye.team,
+                game_points: bye.game_points,
+                match_points: bye.outcome.points(table),
+                won: bye.outcome == MatchOutcome::Won,
+                over_the_board: false,
+                board_count: bye
+                    .boards
+                    .iter()
+                    .map(|board| {
+                        Points::from_milli(
+                            board.points[0]
+                                .milli()
+                                .saturating_mul(i64::from(board.board)),
+                        )
+                    })
+                    .sum(),
+            });
+        }
+    }
     for game in matches {
         let totals = [0, 1].map(|side| game.boards.iter().map(|b| b.points[side]).sum::<Points>());
         let over_the_board = game.boards.iter().any(|board| board.played);

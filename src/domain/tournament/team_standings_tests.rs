@@ -37,6 +37,7 @@ fn game_points_decide_the_match_and_its_match_points() {
     let rows = team_standings(
         2,
         &matches,
+        &[],
         MatchPointTable::OLYMPIAD,
         TeamScore::Match,
         &order,
@@ -56,6 +57,7 @@ fn game_points_decide_the_match_and_its_match_points() {
     let three = team_standings(
         2,
         &matches,
+        &[],
         MatchPointTable::THREE_ONE_ZERO,
         TeamScore::Match,
         &[],
@@ -63,7 +65,14 @@ fn game_points_decide_the_match_and_its_match_points() {
     assert_eq!(three[0].match_points, pts("4"));
     // Under game points first the order is the same here, and every team
     // has a rank.
-    let by_games = team_standings(2, &matches, MatchPointTable::OLYMPIAD, TeamScore::Game, &[]);
+    let by_games = team_standings(
+        2,
+        &matches,
+        &[],
+        MatchPointTable::OLYMPIAD,
+        TeamScore::Game,
+        &[],
+    );
     assert_eq!(
         by_games
             .iter()
@@ -97,6 +106,7 @@ fn forfeits_score_as_the_boards_say() {
     let rows = team_standings(
         2,
         &matches,
+        &[],
         MatchPointTable::OLYMPIAD,
         TeamScore::Match,
         &[TeamTieBreak::Wins, TeamTieBreak::WinsOverTheBoard],
@@ -312,6 +322,7 @@ fn every_team_vector_equals_the_reference() {
             let rows = team_standings(
                 vector.teams.len(),
                 &matches,
+                &[],
                 MatchPointTable::OLYMPIAD,
                 primary,
                 &order,
@@ -365,4 +376,109 @@ fn every_team_vector_equals_the_reference() {
         vectors += 1;
     }
     assert!(vectors >= 100, "{vectors} vectors read");
+}
+
+/// A bye's game points by board: a draw each, then the top boards raised
+/// or the bottom ones lowered until they add up.
+#[test]
+fn a_byes_game_points_lie_on_its_boards_as_the_reference_reads_them() {
+    let points = |gp: &str| -> Vec<String> {
+        TeamBye::new(1, 0, MatchOutcome::Won, pts(gp), 4, [pts("1"), pts("0.5")])
+            .boards
+            .iter()
+            .map(|b| b.points[0].to_string())
+            .collect()
+    };
+    assert_eq!(points("2"), ["0.5", "0.5", "0.5", "0.5"]);
+    assert_eq!(points("3"), ["1", "1", "0.5", "0.5"]);
+    assert_eq!(points("1"), ["0.5", "0.5", "0", "0"]);
+    assert_eq!(points("4"), ["1", "1", "1", "1"]);
+    assert_eq!(points("0"), ["0", "0", "0", "0"]);
+}
+
+/// A bye scores its match result and game points, and counts as an
+/// unplayed round: its opponent has the team's own score.
+#[test]
+fn a_team_bye_scores_its_result_and_is_an_unplayed_round() {
+    let board = |board, first: &str, second: &str| BoardResult {
+        board,
+        points: [pts(first), pts(second)],
+        played: true,
+    };
+    // Round 1: team 0 beats team 1 2–0, team 2 has a bye (drawn, 1 of 2).
+    // Round 2: team 2 beats team 0 1½–½, team 1 has a bye (won, 2).
+    let matches = [
+        TeamMatch {
+            round: 1,
+            teams: [0, 1],
+            boards: vec![board(1, "1", "0"), board(2, "1", "0")],
+        },
+        TeamMatch {
+            round: 2,
+            teams: [2, 0],
+            boards: vec![board(1, "1", "0"), board(2, "0.5", "0.5")],
+        },
+    ];
+    let halves = [pts("1"), pts("0.5")];
+    let byes = [
+        TeamBye::new(1, 2, MatchOutcome::Drawn, pts("1"), 2, halves),
+        TeamBye::new(2, 1, MatchOutcome::Won, pts("2"), 2, halves),
+    ];
+    let order = [
+        TeamTieBreak::Buchholz(TeamScore::Match),
+        TeamTieBreak::SonnebornBerger {
+            opponent: TeamScore::Match,
+            own: TeamScore::Game,
+        },
+        TeamTieBreak::BoardCount,
+        TeamTieBreak::Wins,
+        TeamTieBreak::WinsOverTheBoard,
+    ];
+    let rows = team_standings(
+        3,
+        &matches,
+        &byes,
+        MatchPointTable::OLYMPIAD,
+        TeamScore::Match,
+        &order,
+    );
+    let read: Vec<(usize, String, String, Vec<String>)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.team,
+                r.match_points.to_string(),
+                r.game_points.to_string(),
+                r.values.iter().map(ToString::to_string).collect(),
+            )
+        })
+        .collect();
+    // Team 2: MP 1 + 2 = 3; BH: itself (3) for the bye + team 0 (2) = 5;
+    // SB: 3 × 1 + 2 × 1.5 = 6; BC: ½·1 + ½·2 + (1·1 + ½·2) = 3.5.
+    // Team 1: MP 0 + 2 = 2; BH: team 0 (2) + itself (2) = 4; SB: 2 × 0 +
+    // 2 × 2 = 4; BC: 0 + (1 + 2) = 3; a win, not over the board.
+    // Team 0: MP 2; BH: team 1 (2) + team 2 (3) = 5; SB: 2 × 2 + 3 × ½.
+    assert_eq!(
+        read,
+        [
+            (
+                2,
+                "3".into(),
+                "2.5".into(),
+                vec!["5".into(), "6".into(), "3.5".into(), "1".into(), "1".into()]
+            ),
+            (
+                0,
+                "2".into(),
+                "2.5".into(),
+                vec!["5".into(), "5.5".into(), "4".into(), "1".into(), "1".into()]
+            ),
+            (
+                1,
+                "2".into(),
+                "2".into(),
+                vec!["4".into(), "4".into(), "3".into(), "1".into(), "0".into()]
+            ),
+        ]
+    );
 }

@@ -18,8 +18,8 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{
-    BoardRequest, ByeKind, Color, EventId, MAX_ROUND_BOARDS, NewGame, Pairing, Player, RoundBye,
-    RoundViolation, Timestamp,
+    BoardRequest, ByeKind, Color, EventId, MAX_ROUND_BOARDS, MatchOutcome, NewGame, Pairing,
+    Player, Points, RoundBye, RoundViolation, Timestamp,
 };
 
 /// A team as registered.
@@ -116,6 +116,19 @@ impl MatchPlan {
         let first = if board % 2 == 1 { first } else { !first };
         if side == 0 { first } else { !first }
     }
+}
+
+/// A team's pairing-allocated bye in a round, as requested and as the
+/// round records it: the match result and game points the event's
+/// regulations give a bye.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamByePlan {
+    /// The team's id.
+    pub team: String,
+    /// The match result it scores.
+    pub outcome: MatchOutcome,
+    /// The game points it scores.
+    pub game_points: Points,
 }
 
 /// A round's matches made into its boards: the games to create, the
@@ -486,6 +499,51 @@ impl TeamRegistration {
             out.matches.push(plan);
         }
         out
+    }
+
+    /// Refuses what is wrong with a round's team byes (requested as
+    /// `team_byes[i]`): an unknown team, a team given two byes or a bye
+    /// and a match (`matches`), game points below 0 or above a match's
+    /// worth of 100-point boards.
+    pub fn check_byes(
+        &self,
+        byes: &[TeamByePlan],
+        matches: &[MatchPlan],
+        violations: &mut Vec<RoundViolation>,
+    ) {
+        let max = i64::from(self.boards).saturating_mul(100_000);
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (index, bye) in byes.iter().enumerate() {
+            let field = format!("team_byes[{index}]");
+            if self.team(&bye.team).is_none() {
+                violations.push(RoundViolation::new(
+                    format!("{field}.team_id"),
+                    format!(
+                        "names {:?}, which is not a registered team of the event",
+                        bye.team
+                    ),
+                ));
+            } else if let Some(first) = seen.insert(&bye.team, index) {
+                violations.push(RoundViolation::new(
+                    format!("{field}.team_id"),
+                    format!("team {:?} also has team_byes[{first}]", bye.team),
+                ));
+            } else if let Some(at) = matches.iter().position(|m| m.teams.contains(&bye.team)) {
+                violations.push(RoundViolation::new(
+                    format!("{field}.team_id"),
+                    format!(
+                        "team {:?} also plays in matches[{at}]: a team has a match or a bye",
+                        bye.team
+                    ),
+                ));
+            }
+            if bye.game_points < Points::ZERO || bye.game_points.milli() > max {
+                violations.push(RoundViolation::new(
+                    format!("{field}.game_points"),
+                    format!("must be from 0 to {}", max / 1_000),
+                ));
+            }
+        }
     }
 
     /// Refuses what is wrong with team `side`'s line-up in `plan`.

@@ -455,6 +455,7 @@ fn match_request(matches: Vec<MatchPlan>, byes: Vec<RoundBye>) -> crate::domain:
         teams: false,
         matches,
         match_setup: Some(setup()),
+        team_byes: Vec::new(),
     }
 }
 
@@ -535,4 +536,47 @@ fn a_round_of_matches_is_the_same_plan_whatever_its_players_ratings() {
     .lined_up(Some(&reordered));
     let moved = crate::domain::Round::plan(lined, &[], at(0)).expect("planned");
     assert!(!first.same_plan(&moved));
+}
+
+#[test]
+fn a_team_bye_is_for_a_registered_team_without_a_match() {
+    let registered = registration();
+    let bye = |team: &str, points: &str| crate::domain::TeamByePlan {
+        team: team.to_owned(),
+        outcome: crate::domain::MatchOutcome::Drawn,
+        game_points: Points::parse("points", points).expect("points"),
+    };
+    let mut request = match_request(
+        vec![plan(1, "a", "b", [&["a1", "a2"], &["b1", "b2"]])],
+        Vec::new(),
+    );
+    request.team_byes = vec![
+        bye("c", "1"),
+        bye("c", "1"),
+        bye("a", "1"),
+        bye("z", "1"),
+        bye("d", "201"),
+    ];
+    let lined = request.lined_up(Some(&registered));
+    assert_eq!(
+        fields(&lined.refused),
+        [
+            "team_byes[1].team_id",
+            "team_byes[2].team_id",
+            "team_byes[3].team_id",
+            "team_byes[4].game_points"
+        ],
+        "{:?}",
+        lined.refused
+    );
+    // A round of a match and a bye is planned with both.
+    let mut request = match_request(
+        vec![plan(1, "a", "b", [&["a1", "a2"], &["b1", "b2"]])],
+        Vec::new(),
+    );
+    request.team_byes = vec![bye("c", "1")];
+    let round = crate::domain::Round::plan(request.lined_up(Some(&registered)), &[], at(0))
+        .expect("planned");
+    assert_eq!(round.team_byes().len(), 1);
+    assert_eq!(round.summary().team_byes, round.team_byes());
 }

@@ -1,12 +1,12 @@
 //! Export of an event in the FIDE Tournament Report File format (TRF-16),
 //! which pairing engines such as bbpPairings and JaVaFo read.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::domain::{
-    Acceleration, Bye, ByeKind, Color, EventId, ForbiddenPair, GameRecordForStandings, Outcome,
-    Player, PointTable, Points, RoundSummary, Score, ScoringSystem, Standing, TeamRegistration,
-    team_matches,
+    Acceleration, Bye, ByeKind, Color, EventId, ForbiddenPair, GameRecordForStandings,
+    MatchPointTable, Outcome, Player, PointTable, Points, RoundSummary, Score, ScoringSystem,
+    Standing, TeamRegistration, team_matches,
 };
 
 /// Pads or cuts `text` to exactly `width` characters, left-aligned.
@@ -63,6 +63,22 @@ pub struct TrfEvent {
     pub teams: Vec<(String, Vec<String>)>,
     /// The registered teams' matches, from the rounds.
     pub matches: Vec<TrfMatch>,
+    /// The registered teams' pairing-allocated byes, from the rounds.
+    pub team_byes: Vec<TrfTeamBye>,
+}
+
+/// A registered team's pairing-allocated bye as a report writes it, in a
+/// TRF-2026 `320` record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrfTeamBye {
+    /// The round.
+    pub round: u32,
+    /// The team (its place in [`TrfEvent::teams`], from 1).
+    pub team: usize,
+    /// Its match points, under TRF-2026's default team points (2, 1, 0).
+    pub match_points: Points,
+    /// Its game points.
+    pub game_points: Points,
 }
 
 /// A registered teams' match as a report writes it: a TRF-2026 `300`
@@ -233,10 +249,12 @@ pub fn export(
         .iter()
         .map(|g| g.round)
         .chain(event.byes.iter().map(|b| b.round))
+        .chain(event.matches.iter().map(|m| m.round))
+        .chain(event.team_byes.iter().map(|b| b.round))
         .max()
         .unwrap_or(0);
     TrfTooLarge::check(players.len(), rounds, max_bytes)?;
-    TrfTooLarge::check_matches(&event.matches, max_bytes)?;
+    TrfTooLarge::check_matches(&event.matches, &event.team_byes, rounds, max_bytes)?;
     let table = event.points.unwrap_or(PointTable::CLASSIC);
     // Each player's game of each round (the first by board, should a
     // player have two), so that the report costs one pass over the games.
@@ -336,7 +354,12 @@ pub fn export(
     } else {
         registered_team_lines(&event.teams, &ranks)
     };
-    for line in teams.into_iter().chain(match_lines(&event.matches, &ranks)) {
+    let byes = bye_lines(&event.team_byes, rounds);
+    for line in teams
+        .into_iter()
+        .chain(match_lines(&event.matches, &ranks))
+        .chain(byes)
+    {
         out.push_str(&line);
         out.push('\n');
     }
@@ -503,6 +526,60 @@ impl TrfMatch {
     }
 }
 
+impl TrfTeamBye {
+    /// The pairing-allocated byes `rounds` gave `registration`'s teams.
+    pub fn registered(registration: &TeamRegistration, rounds: &[&RoundSummary]) -> Vec<Self> {
+        let index = registration.index();
+        rounds
+            .iter()
+            .flat_map(|round| round.team_byes.iter().map(move |bye| (round.number, bye)))
+            .filter_map(|(round, bye)| {
+                Some(Self {
+                    round,
+                    team: index.get(bye.team.as_str())? + 1,
+                    match_points: bye.outcome.points(MatchPointTable::OLYMPIAD),
+                    game_points: bye.game_points,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The TRF-2026 `320` records of registered teams' byes: per match and
+/// game points a bye scores, the team given it in each round up to
+/// `rounds` (`000` for none); a round with two such byes takes a second
+/// line.
+fn bye_lines(byes: &[TrfTeamBye], rounds: u32) -> Vec<String> {
+    let mut groups: BTreeMap<(i64, i64), Vec<&TrfTeamBye>> = BTreeMap::new();
+    for bye in byes {
+        groups
+            .entry((bye.match_points.milli(), bye.game_points.milli()))
+            .or_default()
+            .push(bye);
+    }
+    let mut lines = Vec::new();
+    for ((match_points, game_points), mut left) in groups {
+        while !left.is_empty() {
+            let mut line = format!(
+                "320 {} {}",
+                trf_points(match_points),
+                trf_points(game_points)
+            );
+            for round in 1..=rounds {
+                let team = left
+                    .iter()
+                    .position(|bye| bye.round == round)
+                    .map_or(0, |at| left.remove(at).team);
+                line.push_str(&format!(" {team:03}"));
+            }
+            // A bye beyond the rounds written cannot be placed.
+            left.retain(|bye| bye.round >= 1 && bye.round <= rounds);
+            lines.push(line);
+        }
+    }
+    lines
+}
+
 /// The TRF-2026 records of registered teams' matches: a `300` line-up
 /// (round, team, opponent, each board's player or `0000`) for each team
 /// that left a board empty, which a reader cannot place from the `013`
@@ -586,14 +663,36 @@ impl TrfTooLarge {
         Ok(())
     }
 
-    /// Refuses a report whose teams' matches could take more than
-    /// `max_bytes` of `300` and `330` records (two per match at most, each
-    /// 16 bytes and 5 a board).
-    fn check_matches(matches: &[TrfMatch], max_bytes: usize) -> Result<(), Self> {
+    /// Refuses a report whose teams' matches and byes could take more
+    /// than `max_bytes` of `300`, `330` and `320` records (two per match at
+    /// most, each 16 bytes and 5 a board; a bye line per round's bye of
+    /// the same points, 14 bytes and 4 a round).
+    fn check_matches(
+        matches: &[TrfMatch],
+        byes: &[TrfTeamBye],
+        rounds: u32,
+        max_bytes: usize,
+    ) -> Result<(), Self> {
+        let mut per_round: HashMap<(i64, i64, u32), usize> = HashMap::new();
+        for bye in byes {
+            *per_round
+                .entry((bye.match_points.milli(), bye.game_points.milli(), bye.round))
+                .or_default() += 1;
+        }
+        let mut lines: HashMap<(i64, i64), usize> = HashMap::new();
+        for ((match_points, game_points, _), count) in per_round {
+            let most = lines.entry((match_points, game_points)).or_default();
+            *most = (*most).max(count);
+        }
+        let bye_bytes = lines
+            .values()
+            .sum::<usize>()
+            .saturating_mul(14 + 4 * rounds as usize);
         let largest: usize = matches
             .iter()
             .map(|m| 2 * (16 + 5 * m.line_ups[0].len().max(m.line_ups[1].len())))
-            .sum();
+            .sum::<usize>()
+            .saturating_add(bye_bytes);
         if largest > max_bytes {
             return Err(Self {
                 size: largest,

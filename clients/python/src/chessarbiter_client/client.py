@@ -673,6 +673,7 @@ class ArbiterClient:
         round: int,
         matches: Sequence[pb.RoundMatch],
         *,
+        team_byes: Sequence[pb.TeamBye] = (),
         settings: Optional[pb.RoundSettings] = None,
         request_id: Optional[str] = None,
     ) -> pb.CreateRoundResponse:
@@ -681,7 +682,8 @@ class ArbiterClient:
         Each ``RoundMatch`` names its table, both teams and each team's
         line-up (a player id per board, ``""`` for a board left empty), or a
         whole-match ``forfeit``. The boards are numbered by table, the first
-        team's colour on board 1 and alternating.
+        team's colour on board 1 and alternating. ``team_byes`` give teams
+        without a match the result and game points of a bye.
         """
         request = pb.CreateRoundRequest(
             request_id=request_id if request_id is not None else f"py-{uuid.uuid4()}",
@@ -689,6 +691,7 @@ class ArbiterClient:
             round=round,
             settings=settings,
             matches=list(matches),
+            team_byes=list(team_byes),
         )
         response: pb.CreateRoundResponse = self._unary(
             self.admin.CreateRound, request, self._admin_metadata, retry=True

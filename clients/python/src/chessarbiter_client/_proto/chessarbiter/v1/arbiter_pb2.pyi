@@ -238,6 +238,13 @@ class TeamScoreKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TEAM_SCORE_KIND_MATCH_POINTS: _ClassVar[TeamScoreKind]
     TEAM_SCORE_KIND_GAME_POINTS: _ClassVar[TeamScoreKind]
 
+class MatchOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_OUTCOME_UNSPECIFIED: _ClassVar[MatchOutcome]
+    MATCH_OUTCOME_WON: _ClassVar[MatchOutcome]
+    MATCH_OUTCOME_DRAWN: _ClassVar[MatchOutcome]
+    MATCH_OUTCOME_LOST: _ClassVar[MatchOutcome]
+
 class MatchForfeit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     MATCH_FORFEIT_UNSPECIFIED: _ClassVar[MatchForfeit]
@@ -409,6 +416,10 @@ BYE_KIND_FORFEIT_WIN: ByeKind
 TEAM_SCORE_KIND_UNSPECIFIED: TeamScoreKind
 TEAM_SCORE_KIND_MATCH_POINTS: TeamScoreKind
 TEAM_SCORE_KIND_GAME_POINTS: TeamScoreKind
+MATCH_OUTCOME_UNSPECIFIED: MatchOutcome
+MATCH_OUTCOME_WON: MatchOutcome
+MATCH_OUTCOME_DRAWN: MatchOutcome
+MATCH_OUTCOME_LOST: MatchOutcome
 MATCH_FORFEIT_UNSPECIFIED: MatchForfeit
 MATCH_FORFEIT_FIRST_TEAM: MatchForfeit
 MATCH_FORFEIT_SECOND_TEAM: MatchForfeit
@@ -1653,7 +1664,7 @@ class RoundBye(_message.Message):
     def __init__(self, player: _Optional[_Union[Player, _Mapping]] = ..., kind: _Optional[_Union[ByeKind, str]] = ...) -> None: ...
 
 class Round(_message.Message):
-    __slots__ = ("event_id", "round", "board_count", "byes", "create_time", "start_time", "started_by", "players", "forbidden_pairs", "accelerations", "matches")
+    __slots__ = ("event_id", "round", "board_count", "byes", "create_time", "start_time", "started_by", "players", "forbidden_pairs", "accelerations", "matches", "team_byes")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     BOARD_COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -1665,6 +1676,7 @@ class Round(_message.Message):
     FORBIDDEN_PAIRS_FIELD_NUMBER: _ClassVar[int]
     ACCELERATIONS_FIELD_NUMBER: _ClassVar[int]
     MATCHES_FIELD_NUMBER: _ClassVar[int]
+    TEAM_BYES_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     round: int
     board_count: int
@@ -1676,7 +1688,8 @@ class Round(_message.Message):
     forbidden_pairs: _containers.RepeatedCompositeFieldContainer[ForbiddenPair]
     accelerations: _containers.RepeatedCompositeFieldContainer[Acceleration]
     matches: _containers.RepeatedCompositeFieldContainer[RoundMatch]
-    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board_count: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., started_by: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ..., matches: _Optional[_Iterable[_Union[RoundMatch, _Mapping]]] = ...) -> None: ...
+    team_byes: _containers.RepeatedCompositeFieldContainer[TeamBye]
+    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board_count: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., started_by: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ..., matches: _Optional[_Iterable[_Union[RoundMatch, _Mapping]]] = ..., team_byes: _Optional[_Iterable[_Union[TeamBye, _Mapping]]] = ...) -> None: ...
 
 class RoundGame(_message.Message):
     __slots__ = ("board", "game_id", "white", "black", "white_token", "black_token")
@@ -1695,7 +1708,7 @@ class RoundGame(_message.Message):
     def __init__(self, board: _Optional[int] = ..., game_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., white_token: _Optional[str] = ..., black_token: _Optional[str] = ...) -> None: ...
 
 class CreateRoundRequest(_message.Message):
-    __slots__ = ("request_id", "event_id", "round", "settings", "boards", "byes", "players", "forbidden_pairs", "accelerations", "team_round", "matches")
+    __slots__ = ("request_id", "event_id", "round", "settings", "boards", "byes", "players", "forbidden_pairs", "accelerations", "team_round", "matches", "team_byes")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
@@ -1707,6 +1720,7 @@ class CreateRoundRequest(_message.Message):
     ACCELERATIONS_FIELD_NUMBER: _ClassVar[int]
     TEAM_ROUND_FIELD_NUMBER: _ClassVar[int]
     MATCHES_FIELD_NUMBER: _ClassVar[int]
+    TEAM_BYES_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     event_id: str
     round: int
@@ -1718,7 +1732,18 @@ class CreateRoundRequest(_message.Message):
     accelerations: _containers.RepeatedCompositeFieldContainer[Acceleration]
     team_round: bool
     matches: _containers.RepeatedCompositeFieldContainer[RoundMatch]
-    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., boards: _Optional[_Iterable[_Union[RoundBoard, _Mapping]]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ..., team_round: _Optional[bool] = ..., matches: _Optional[_Iterable[_Union[RoundMatch, _Mapping]]] = ...) -> None: ...
+    team_byes: _containers.RepeatedCompositeFieldContainer[TeamBye]
+    def __init__(self, request_id: _Optional[str] = ..., event_id: _Optional[str] = ..., round: _Optional[int] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ..., boards: _Optional[_Iterable[_Union[RoundBoard, _Mapping]]] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ..., team_round: _Optional[bool] = ..., matches: _Optional[_Iterable[_Union[RoundMatch, _Mapping]]] = ..., team_byes: _Optional[_Iterable[_Union[TeamBye, _Mapping]]] = ...) -> None: ...
+
+class TeamBye(_message.Message):
+    __slots__ = ("team_id", "outcome", "game_points")
+    TEAM_ID_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    GAME_POINTS_FIELD_NUMBER: _ClassVar[int]
+    team_id: str
+    outcome: MatchOutcome
+    game_points: str
+    def __init__(self, team_id: _Optional[str] = ..., outcome: _Optional[_Union[MatchOutcome, str]] = ..., game_points: _Optional[str] = ...) -> None: ...
 
 class RoundMatch(_message.Message):
     __slots__ = ("table", "first_team_id", "second_team_id", "first_team_players", "second_team_players", "first_team_color", "forfeit")
