@@ -287,12 +287,14 @@ fn matches(raw: &[proto::RoundMatch], violations: &mut Vec<RoundViolation>) -> V
             Ok(proto::MatchForfeit::FirstTeam) => Some(MatchForfeit::First),
             Ok(proto::MatchForfeit::SecondTeam) => Some(MatchForfeit::Second),
             Ok(proto::MatchForfeit::BothTeams) => Some(MatchForfeit::Both),
+            // Refused, and read as none, so that every later match keeps
+            // its index.
             Err(_) => {
                 violations.push(RoundViolation::new(
                     format!("{field}.forfeit"),
                     "must be a known forfeit",
                 ));
-                continue;
+                None
             }
         };
         let first_white = match proto::Color::try_from(m.first_team_color) {
@@ -303,20 +305,27 @@ fn matches(raw: &[proto::RoundMatch], violations: &mut Vec<RoundViolation>) -> V
                     format!("{field}.first_team_color"),
                     "must be White or Black",
                 ));
-                continue;
+                true
             }
         };
-        if m.first_team_players.len() > max_boards || m.second_team_players.len() > max_boards {
-            violations.push(RoundViolation::new(
-                field,
-                format!("a line-up names at most {max_boards} boards"),
-            ));
-            continue;
-        }
+        // A line-up too long to read is refused, and read cut short.
+        let mut line_up = |players: &[String], side: &str| -> Vec<String> {
+            if players.len() > max_boards {
+                violations.push(RoundViolation::new(
+                    format!("{field}.{side}"),
+                    format!("names more than the {max_boards} boards a match may have"),
+                ));
+            }
+            players.iter().take(max_boards).cloned().collect()
+        };
+        let line_ups = [
+            line_up(&m.first_team_players, "first_team_players"),
+            line_up(&m.second_team_players, "second_team_players"),
+        ];
         read.push(MatchPlan {
             table: u32::try_from(m.table).unwrap_or(0),
             teams: [m.first_team_id.clone(), m.second_team_id.clone()],
-            line_ups: [m.first_team_players.clone(), m.second_team_players.clone()],
+            line_ups,
             first_white,
             forfeit,
             boards: 0,
@@ -360,13 +369,13 @@ fn team_byes(raw: &[proto::TeamBye], violations: &mut Vec<RoundViolation>) -> Ve
                 ))
             })
             .ok();
-        if let (Some(outcome), Some(game_points)) = (outcome, game_points) {
-            read.push(TeamByePlan {
-                team: bye.team_id.clone(),
-                outcome,
-                game_points,
-            });
-        }
+        // A refused field is read as a stand-in, so that every later bye
+        // keeps its index (the round is refused for it anyway).
+        read.push(TeamByePlan {
+            team: bye.team_id.clone(),
+            outcome: outcome.unwrap_or(MatchOutcome::Drawn),
+            game_points: game_points.unwrap_or(Points::ZERO),
+        });
     }
     read
 }

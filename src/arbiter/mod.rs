@@ -175,6 +175,7 @@ pub struct Arbiter {
     public_replays: audience::PublicReplays,
     /// Games' broadcast delays, as this replica read them.
     known_placements: audience::KnownPlacements,
+    match_scores: teams::MatchScores,
     /// Places for reads of a whole event (standings, TRF), which bound
     /// the memory they hold together.
     event_reads: Arc<tokio::sync::Semaphore>,
@@ -216,6 +217,7 @@ impl Arbiter {
             analyst: analysis::Analyst::new(AnalysisConfig::default(), metrics.clone()),
             public_replays: audience::PublicReplays::default(),
             known_placements: audience::KnownPlacements::default(),
+            match_scores: teams::MatchScores::default(),
             event_reads: Arc::new(tokio::sync::Semaphore::new(
                 queries::MAX_CONCURRENT_EVENT_READS,
             )),

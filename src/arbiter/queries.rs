@@ -412,22 +412,8 @@ impl Arbiter {
         let rounds: Vec<&crate::domain::RoundSummary> =
             event.rounds.iter().filter(|r| !r.incomplete).collect();
         let byes = crate::domain::counted_byes(&event.rounds, byes, &event.records);
-        let mut roster: Vec<crate::domain::Player> =
+        let roster: Vec<crate::domain::Player> =
             rounds.iter().flat_map(|r| r.roster.clone()).collect();
-        // Registered teams' players rank next, team by team in board
-        // order, so that every team's line has its players (one that has
-        // not played yet, or whose team forfeited, included).
-        if let Some((registration, _)) = &registered {
-            let ranked: HashSet<String> = roster.iter().map(|p| p.id.clone()).collect();
-            roster.extend(
-                registration
-                    .teams()
-                    .iter()
-                    .flat_map(|team| &team.players)
-                    .filter(|player| !ranked.contains(&player.id))
-                    .cloned(),
-            );
-        }
         let forbidden_pairs = rounds
             .iter()
             .flat_map(|r| r.forbidden_pairs.clone())
@@ -478,6 +464,17 @@ impl Arbiter {
                 teams,
                 matches,
                 team_byes,
+                also_ranked: registered
+                    .as_ref()
+                    .map(|(registration, _)| {
+                        registration
+                            .teams()
+                            .iter()
+                            .flat_map(|team| &team.players)
+                            .cloned()
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             },
             &event.records,
             &rows,

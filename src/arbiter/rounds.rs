@@ -172,7 +172,7 @@ impl Arbiter {
             };
             // A round of matches is lined up against the registration it
             // opens under (checked again when it opens).
-            let teams = if request.matches.is_empty() {
+            let teams = if request.matches.is_empty() && request.team_byes.is_empty() {
                 None
             } else {
                 self.read_teams(&event_id).await?

@@ -4,6 +4,13 @@
 //! them, or, without a registration, the matches the players' teams make
 //! (see [`crate::domain::team_matches`]).
 
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, PoisonError},
+};
+
+use tokio::sync::OnceCell;
+
 use super::{Arbiter, ArbiterError, MAX_ATTEMPTS, Reader, codec};
 use crate::{
     domain::{
@@ -47,11 +54,54 @@ pub struct MatchScoreRead {
     pub game: GameId,
 }
 
+/// The most match scores a replica remembers; it forgets them all beyond
+/// this.
+const REMEMBERED_SCORES: usize = 4096;
+
+/// Match scores as this replica has read them after a game's event, by the
+/// game, the event's version and whether for the public: read once per
+/// replica however many watchers of the event send it, each waiting for
+/// the one read.
+#[derive(Clone, Default)]
+pub(super) struct MatchScores(Arc<Mutex<HashMap<ScoreKey, Arc<ScoreCell>>>>);
+
+/// A score's game, event version and whether for the public.
+type ScoreKey = (GameId, u64, bool);
+
+/// A score read once, or being read.
+type ScoreCell = OnceCell<Option<MatchScoreRead>>;
+
 impl Arbiter {
+    /// The score of the registered teams' match game `game_id` is a board
+    /// of, after its event of version `version`, as the public sees its
+    /// boards (under their broadcast delay) when `public`; `None` for a
+    /// game of no such match. Read once per replica.
+    pub(super) async fn match_score_after(
+        &self,
+        game_id: &GameId,
+        version: u64,
+        public: bool,
+    ) -> Result<Option<MatchScoreRead>, ArbiterError> {
+        let cell = {
+            let mut known = self
+                .match_scores
+                .0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if known.len() >= REMEMBERED_SCORES {
+                known.clear();
+            }
+            Arc::clone(known.entry((game_id.clone(), version, public)).or_default())
+        };
+        cell.get_or_try_init(|| self.match_score_of(game_id, public))
+            .await
+            .cloned()
+    }
+
     /// The score of the registered teams' match game `game_id` is a board
     /// of, as the public sees its boards (under their broadcast delay)
     /// when `public`; `None` for a game of no such match.
-    pub(super) async fn match_score_of(
+    async fn match_score_of(
         &self,
         game_id: &GameId,
         public: bool,

@@ -31,9 +31,10 @@ impl Games for Arbiter {
     async fn match_score(
         &self,
         game: &GameId,
+        version: u64,
         public: bool,
     ) -> Result<Option<MatchScoreRead>, ArbiterError> {
-        self.match_score_of(game, public).await
+        self.match_score_after(game, version, public).await
     }
 }
 

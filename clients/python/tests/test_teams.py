@@ -93,7 +93,7 @@ def test_an_olympiad_style_swiss_equals_the_reference(client: ArbiterClient) -> 
             assert row.rank == int(rank)
             assert float(row.match_points if suffix == "mp" else row.game_points) == float(first)
             assert [float(v) for v in row.tie_break_values] == [float(v) for v in values]
-    assert client.export_trf(event).endswith("300 001 004 003 0016 0017 0018 0000\n")
+    assert client.export_trf(event).endswith("300 001 004 003 0010 0011 0014 0000\n")
 
 
 def test_a_line_up_off_the_roster_is_refused_with_its_field(client: ArbiterClient) -> None:

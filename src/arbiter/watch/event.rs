@@ -145,8 +145,10 @@ impl EventWatcher {
                 }
                 self.last_sent = Instant::now();
                 let cursor = encode_cursor(&self.delivered);
-                if decides_a_board(&item.event) {
-                    self.score_next = self.score_after(&item.game, item.event.at, &cursor).await;
+                // A score follows an event as it happens, not one a stream
+                // catches up on (the score is the match's now).
+                if item.live && decides_a_board(&item.event) {
+                    self.score_next = self.score_after(&item.game, &item.event, &cursor).await;
                 }
                 return Ok(EventUpdate {
                     cursor,
@@ -196,6 +198,7 @@ impl EventWatcher {
                         position: entry.position,
                         game: entry.game.clone(),
                         event: entry.event.clone(),
+                        live: true,
                     }),
                     EventItem::Failed(err) => return Err(err.clone().into()),
                 },
@@ -212,15 +215,25 @@ impl EventWatcher {
     }
 
     /// The update with the score of the match `game` is a board of, to
-    /// follow its event at `at` (with the same cursor); `None` outside a
+    /// follow its `event` (with the same cursor); `None` outside a
     /// registered teams' match, or should the match not be read (the
     /// score is left out, not the stream: `GetTeamStandings` has it).
-    async fn score_after(&self, game: &GameId, at: Timestamp, cursor: &str) -> Option<EventUpdate> {
-        match self.ctx.games.match_score(game, self.public).await {
+    async fn score_after(
+        &self,
+        game: &GameId,
+        event: &GameEvent,
+        cursor: &str,
+    ) -> Option<EventUpdate> {
+        match self
+            .ctx
+            .games
+            .match_score(game, event.version, self.public)
+            .await
+        {
             Ok(score) => score.map(|score| EventUpdate {
                 event: None,
                 match_score: Some(score),
-                at,
+                at: event.at,
                 cursor: cursor.to_owned(),
             }),
             Err(err) => {

@@ -60,11 +60,13 @@ pub(super) trait Games: Send + Sync {
         games: &[GameId],
     ) -> Result<Vec<(GameId, crate::arbiter::Placement)>, ArbiterError>;
 
-    /// The score of the registered teams' match `game` is a board of, as
-    /// the public sees it when `public`; `None` outside such a match.
+    /// The score of the registered teams' match `game` is a board of,
+    /// after its event of version `version`, as the public sees it when
+    /// `public`; `None` outside such a match. Read once per replica.
     async fn match_score(
         &self,
         game: &GameId,
+        version: u64,
         public: bool,
     ) -> Result<Option<crate::arbiter::MatchScoreRead>, ArbiterError>;
 }

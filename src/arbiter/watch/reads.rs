@@ -166,6 +166,7 @@ impl StoreReads {
                     position: entry.position,
                     event: Arc::new(event),
                     game: entry.game,
+                    live: false,
                 });
             }
             pages.push((*partition, items, full));

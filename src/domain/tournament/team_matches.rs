@@ -591,9 +591,10 @@ pub fn registered_team_matches<'a>(
                     }
                     ([Some(player), None], _) | ([None, Some(player)], _) => {
                         let side = usize::from(present[0].is_none());
+                        let team = [first_team, second_team][side];
                         seats.push(BoardSeat {
                             board,
-                            player: player.clone(),
+                            player: team.member(&player.id).unwrap_or_else(|| player.clone()),
                             team: indexes[side],
                             points: win,
                             played: false,

@@ -65,6 +65,10 @@ pub struct TrfEvent {
     pub matches: Vec<TrfMatch>,
     /// The registered teams' pairing-allocated byes, from the rounds.
     pub team_byes: Vec<TrfTeamBye>,
+    /// Players who rank after everyone the rounds, games and byes bring,
+    /// in this order, unless one of those brings them: the registered
+    /// teams' players, so that every team's line lists its roster.
+    pub also_ranked: Vec<Player>,
 }
 
 /// A registered team's pairing-allocated bye as a report writes it, in a
@@ -239,7 +243,15 @@ pub fn export(
 ) -> Result<String, TrfTooLarge> {
     let mut games: Vec<&GameRecordForStandings> = games.iter().filter(|g| g.round > 0).collect();
     games.sort_by_key(|g| (g.round, g.board));
-    let players = starting_ranks(&event.roster, games.iter().copied(), &event.byes);
+    let mut players = starting_ranks(&event.roster, games.iter().copied(), &event.byes);
+    let known: HashSet<String> = players.iter().map(|p| p.id.clone()).collect();
+    players.extend(
+        event
+            .also_ranked
+            .iter()
+            .filter(|p| !known.contains(&p.id))
+            .cloned(),
+    );
     let ranks: HashMap<&str, usize> = players
         .iter()
         .enumerate()
@@ -550,30 +562,33 @@ impl TrfTeamBye {
 /// `rounds` (`000` for none); a round with two such byes takes a second
 /// line.
 fn bye_lines(byes: &[TrfTeamBye], rounds: u32) -> Vec<String> {
-    let mut groups: BTreeMap<(i64, i64), Vec<&TrfTeamBye>> = BTreeMap::new();
-    for bye in byes {
+    // Per points, per round, the teams given such a bye.
+    let mut groups: BTreeMap<(i64, i64), BTreeMap<u32, Vec<usize>>> = BTreeMap::new();
+    for bye in byes.iter().filter(|b| b.round >= 1 && b.round <= rounds) {
         groups
             .entry((bye.match_points.milli(), bye.game_points.milli()))
             .or_default()
-            .push(bye);
+            .entry(bye.round)
+            .or_default()
+            .push(bye.team);
     }
     let mut lines = Vec::new();
-    for ((match_points, game_points), mut left) in groups {
-        while !left.is_empty() {
+    for ((match_points, game_points), by_round) in groups {
+        let depth = by_round.values().map(Vec::len).max().unwrap_or(0);
+        for line_index in 0..depth {
             let mut line = format!(
                 "320 {} {}",
                 trf_points(match_points),
                 trf_points(game_points)
             );
             for round in 1..=rounds {
-                let team = left
-                    .iter()
-                    .position(|bye| bye.round == round)
-                    .map_or(0, |at| left.remove(at).team);
+                let team = by_round
+                    .get(&round)
+                    .and_then(|teams| teams.get(line_index))
+                    .copied()
+                    .unwrap_or(0);
                 line.push_str(&format!(" {team:03}"));
             }
-            // A bye beyond the rounds written cannot be placed.
-            left.retain(|bye| bye.round >= 1 && bye.round <= rounds);
             lines.push(line);
         }
     }

@@ -33,6 +33,9 @@ pub(in crate::arbiter) struct FeedItem {
     pub game: GameId,
     /// The game's event.
     pub event: Arc<GameEvent>,
+    /// Whether it came as it happened (from the event's follower), not
+    /// from a catch-up read.
+    pub live: bool,
 }
 
 /// What an event's follower broadcasts.
