@@ -117,6 +117,22 @@ fn outcome(round: i32, board: i32) -> proto::Outcome {
     }
 }
 
+/// Sets game `id`'s result as the arbiter, as if played.
+async fn set_result(admin_client: &mut AdminClient, id: &str, outcome: proto::Outcome) {
+    admin_client
+        .set_game_result(admin(proto::SetGameResultRequest {
+            game_id: id.to_owned(),
+            ruling: Some(Ruling::Played(proto::PlayedResult {
+                outcome: outcome.into(),
+                ..Default::default()
+            })),
+            reason: "as played".to_owned(),
+            ..Default::default()
+        }))
+        .await
+        .expect("a result");
+}
+
 /// Starts the round and sets every game's result as the pattern has it.
 async fn play_round(
     admin_client: &mut AdminClient,
@@ -132,18 +148,7 @@ async fn play_round(
         .await
         .expect("started");
     for game in &created.games {
-        admin_client
-            .set_game_result(admin(proto::SetGameResultRequest {
-                game_id: game.game_id.clone(),
-                ruling: Some(Ruling::Played(proto::PlayedResult {
-                    outcome: outcome(round, game.board).into(),
-                    ..Default::default()
-                })),
-                reason: "as played".to_owned(),
-                ..Default::default()
-            }))
-            .await
-            .expect("a result");
+        set_result(admin_client, &game.game_id, outcome(round, game.board)).await;
     }
 }
 
@@ -720,18 +725,7 @@ async fn an_events_stream_carries_each_matchs_score(backend: Backend) {
     let rulings = [(0, proto::Outcome::Draw), (1, proto::Outcome::WhiteWins)];
     let mut scores = Vec::new();
     for (index, outcome) in rulings {
-        admin_client
-            .set_game_result(admin(proto::SetGameResultRequest {
-                game_id: created.games[index].game_id.clone(),
-                ruling: Some(Ruling::Played(proto::PlayedResult {
-                    outcome: outcome.into(),
-                    ..Default::default()
-                })),
-                reason: "as played".to_owned(),
-                ..Default::default()
-            }))
-            .await
-            .expect("a result");
+        set_result(&mut admin_client, &created.games[index].game_id, outcome).await;
         loop {
             let message = crate::common::next_within(&mut stream, crate::common::STREAM_PATIENCE)
                 .await
@@ -821,18 +815,7 @@ async fn a_team_bye_scores_as_the_round_gives_it(backend: Backend) {
             Some(vec![team_bye])
         );
         for (game, outcome) in created.games.iter().zip(results) {
-            admin_client
-                .set_game_result(admin(proto::SetGameResultRequest {
-                    game_id: game.game_id.clone(),
-                    ruling: Some(Ruling::Played(proto::PlayedResult {
-                        outcome: outcome.into(),
-                        ..Default::default()
-                    })),
-                    reason: "as played".to_owned(),
-                    ..Default::default()
-                }))
-                .await
-                .expect("a result");
+            set_result(&mut admin_client, &game.game_id, outcome).await;
         }
     }
     let read = team_standings(
