@@ -554,8 +554,8 @@ pub fn create_request(req: &proto::CreateRoundRequest) -> Result<RoundRequest, S
     let accelerations = accelerations(&req.accelerations, &mut refused);
     let matches = matches(&req.matches, &mut refused);
     let team_byes = team_byes(&req.team_byes, &mut refused);
-    let match_setup =
-        (!matches.is_empty()).then(|| match_setup(&event_id, number, &settings, schedule));
+    let match_setup = (!matches.is_empty() || !team_byes.is_empty())
+        .then(|| match_setup(&event_id, number, &settings, schedule));
     Ok(RoundRequest {
         event: event_id,
         number,

@@ -125,13 +125,19 @@ impl RoundRequest {
             self.team_byes.clear();
             return self;
         };
-        teams.check_byes(&self.team_byes, &self.matches, &mut self.refused);
         let setup = self.match_setup.clone().unwrap_or_else(|| {
             Err(RoundViolation::new(
                 "settings",
                 "no setup for the matches' games",
             ))
         });
+        // A bye's game points are ones the boards' results add up to, under
+        // the round's game points.
+        let table = match &setup {
+            Ok(setup) => setup.scoring().white,
+            Err(_) => crate::domain::PointTable::CLASSIC,
+        };
+        teams.check_byes(&self.team_byes, &self.matches, &table, &mut self.refused);
         // The settings are refused even when no match has a game.
         if let Err(refused) = &setup
             && !self.matches.is_empty()

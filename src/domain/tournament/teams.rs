@@ -13,13 +13,13 @@
 //! details changed; nothing removed, reordered or moved, and the boards
 //! of a match stay.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{
     BoardRequest, ByeKind, Color, EventId, MAX_ROUND_BOARDS, MatchOutcome, NewGame, Pairing,
-    Player, Points, RoundBye, RoundViolation, Timestamp,
+    Player, PointTable, Points, RoundBye, RoundViolation, Timestamp,
 };
 
 /// A team as registered.
@@ -503,15 +503,27 @@ impl TeamRegistration {
 
     /// Refuses what is wrong with a round's team byes (requested as
     /// `team_byes[i]`): an unknown team, a team given two byes or a bye
-    /// and a match (`matches`), game points below 0 or above a match's
-    /// worth of 100-point boards.
+    /// and a match (`matches`), game points that the boards' results under
+    /// `table` cannot add up to.
     pub fn check_byes(
         &self,
         byes: &[TeamByePlan],
         matches: &[MatchPlan],
+        table: &PointTable,
         violations: &mut Vec<RoundViolation>,
     ) {
-        let max = i64::from(self.boards).saturating_mul(100_000);
+        // Every sum of one result a board (win, draw or loss points).
+        let mut reachable: HashSet<i64> = HashSet::from([0]);
+        if !byes.is_empty() {
+            for _ in 0..self.boards {
+                reachable = reachable
+                    .iter()
+                    .flat_map(|sum| {
+                        [table.win(), table.draw(), table.loss()].map(|p| sum + p.milli())
+                    })
+                    .collect();
+            }
+        }
         let mut seen: HashMap<&str, usize> = HashMap::new();
         for (index, bye) in byes.iter().enumerate() {
             let field = format!("team_byes[{index}]");
@@ -537,10 +549,18 @@ impl TeamRegistration {
                     ),
                 ));
             }
-            if bye.game_points < Points::ZERO || bye.game_points.milli() > max {
+            if !reachable.contains(&bye.game_points.milli()) {
                 violations.push(RoundViolation::new(
                     format!("{field}.game_points"),
-                    format!("must be from 0 to {}", max / 1_000),
+                    format!(
+                        "{} cannot be the game points of {} boards under the round's points \
+                         ({} a win, {} a draw, {} a loss)",
+                        bye.game_points,
+                        self.boards,
+                        table.win(),
+                        table.draw(),
+                        table.loss()
+                    ),
                 ));
             }
         }

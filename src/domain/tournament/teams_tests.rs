@@ -580,3 +580,41 @@ fn a_team_bye_is_for_a_registered_team_without_a_match() {
     assert_eq!(round.team_byes().len(), 1);
     assert_eq!(round.summary().team_byes, round.team_byes());
 }
+
+#[test]
+fn a_byes_game_points_are_ones_its_boards_can_score() {
+    let registered = registration();
+    let bye = |points: &str| crate::domain::TeamByePlan {
+        team: "c".to_owned(),
+        outcome: crate::domain::MatchOutcome::Won,
+        game_points: Points::parse("points", points).expect("points"),
+    };
+    let refused = |points: &str, table: PointTable| {
+        let mut out = Vec::new();
+        registered.check_byes(&[bye(points)], &[], &table, &mut out);
+        fields(&out)
+            .iter()
+            .map(|f| (*f).to_owned())
+            .collect::<Vec<_>>()
+    };
+    for fine in ["0", "0.5", "1.5", "2"] {
+        assert!(refused(fine, PointTable::CLASSIC).is_empty(), "{fine}");
+    }
+    for wrong in ["2.5", "0.3", "-1"] {
+        assert_eq!(
+            refused(wrong, PointTable::CLASSIC),
+            ["team_byes[0].game_points"],
+            "{wrong}"
+        );
+    }
+    // Under 3 / 1 / 0 a match of two boards scores 0 to 6, but never 5.
+    let football = PointTable::new(
+        "points",
+        Points::from_milli(3_000),
+        Points::from_milli(1_000),
+        Points::ZERO,
+    )
+    .expect("a table");
+    assert!(refused("4", football).is_empty());
+    assert_eq!(refused("5", football), ["team_byes[0].game_points"]);
+}
