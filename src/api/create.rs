@@ -18,17 +18,19 @@ fn invalid(field: &'static str, reason: &str) -> Status {
 
 fn player(field: &'static str, player: Option<&proto::Player>) -> Result<Player, Status> {
     let player = player.ok_or_else(|| invalid(field, "is required"))?;
+    player_of(field, player).map_err(|err| status::invalid_field(&err))
+}
+
+/// A player with the details the platform gave, refused as `field`.
+pub fn player_of(field: &'static str, player: &proto::Player) -> Result<Player, FieldError> {
     let details = PlayerDetails::parse(
         field,
         player.rating,
         &player.title,
         player.fide_id,
         &player.team,
-    )
-    .map_err(|err| status::invalid_field(&err))?;
-    Player::parse(field, &player.id, &player.name)
-        .map(|parsed| parsed.with_details(details))
-        .map_err(|err| status::invalid_field(&err))
+    )?;
+    Player::parse(field, &player.id, &player.name).map(|parsed| parsed.with_details(details))
 }
 
 fn rules(rules: Option<&proto::GameRules>) -> Result<GameRules, Status> {

@@ -3,9 +3,9 @@
 
 use tonic::Status;
 
-use super::{convert, request};
+use super::{convert, create, request};
 use crate::{
-    domain::{EventId, Player, PlayerDetails, RoundViolation, Team, TeamRegistration},
+    domain::{EventId, RoundViolation, Team, TeamRegistration},
     proto,
 };
 
@@ -43,14 +43,8 @@ pub fn register_request(
         }
         let mut players = Vec::with_capacity(team.players.len());
         for (place, player) in team.players.iter().enumerate() {
-            // The team is the registration's, whatever is sent.
-            let read =
-                PlayerDetails::parse("player", player.rating, &player.title, player.fide_id, "")
-                    .and_then(|details| {
-                        Player::parse("player", &player.id, &player.name)
-                            .map(|parsed| parsed.with_details(details))
-                    });
-            match read {
+            // (The registration gives the team, whatever is sent.)
+            match create::player_of("player", player) {
                 Ok(player) => players.push(player),
                 Err(err) => violations.push(RoundViolation::new(
                     format!("teams[{index}].players[{place}]"),

@@ -422,24 +422,6 @@ impl Arbiter {
             .iter()
             .flat_map(|r| r.accelerations.clone())
             .collect();
-        let (teams, matches) = match &registered {
-            Some((registration, _)) => (
-                registration
-                    .teams()
-                    .iter()
-                    .map(|team| {
-                        let ids = team.players.iter().map(|p| p.id.clone()).collect();
-                        (team.name.clone(), ids)
-                    })
-                    .collect(),
-                trf::TrfMatch::registered(registration, &rounds),
-            ),
-            None => (Vec::new(), Vec::new()),
-        };
-        let team_byes = registered
-            .as_ref()
-            .map(|(registration, _)| trf::TrfTeamBye::registered(registration, &rounds))
-            .unwrap_or_default();
         // Refused before the standings are computed for it when the games
         // alone make it too large (byes are checked with the standings,
         // then counted by the export).
@@ -452,35 +434,20 @@ impl Arbiter {
             ..StandingsRules::default()
         };
         let rows = standings(&event.records, &rules).map_err(ArbiterError::invalid_field)?;
-        trf::export(
-            event_id,
-            TrfEvent {
-                total_rounds,
-                points,
-                byes,
-                roster,
-                forbidden_pairs,
-                accelerations,
-                teams,
-                matches,
-                team_byes,
-                also_ranked: registered
-                    .as_ref()
-                    .map(|(registration, _)| {
-                        registration
-                            .teams()
-                            .iter()
-                            .flat_map(|team| &team.players)
-                            .cloned()
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            },
-            &event.records,
-            &rows,
-            MAX_TRF_BYTES,
-        )
-        .map_err(too_large)
+        let report = TrfEvent {
+            total_rounds,
+            points,
+            byes,
+            roster,
+            forbidden_pairs,
+            accelerations,
+            ..TrfEvent::default()
+        };
+        let report = match &registered {
+            Some((registration, _)) => report.with_teams(registration, &rounds),
+            None => report,
+        };
+        trf::export(event_id, report, &event.records, &rows, MAX_TRF_BYTES).map_err(too_large)
     }
 
     /// A game as it stands (as `reader` sees it), with every move when

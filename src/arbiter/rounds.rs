@@ -91,7 +91,7 @@ pub struct RoundPage {
 
 impl Arbiter {
     /// The round's record and its version, if it has one.
-    pub(super) async fn read_round(
+    async fn read_round(
         &self,
         event_id: &EventId,
         number: u32,

@@ -117,22 +117,29 @@ impl Arbiter {
         let Some((registration, _)) = self.read_teams(&event_id).await? else {
             return Ok(None);
         };
-        let Some((round, _)) = self.read_round(&event_id, pairing.round).await? else {
+        // The round's summary holds its matches; a board's game follows
+        // from its place (the record of every board is not needed).
+        let Some(stored) = self.store.round(&event_id, pairing.round).await? else {
             return Ok(None);
         };
-        let Some(plan) = round
-            .matches()
+        let summary = codec::decode_round_summary(&stored.summary)?;
+        let Some(plan) = summary
+            .matches
             .iter()
             .find(|m| (1..=m.boards).any(|board| m.round_board(board) == pairing.board))
         else {
             return Ok(None);
         };
-        let boards: Vec<u32> = (1..=plan.boards).map(|b| plan.round_board(b)).collect();
-        let ids: Vec<GameId> = round
-            .boards()
-            .iter()
-            .filter(|b| boards.contains(&b.board))
-            .map(|b| b.game.clone())
+        let ids: Vec<GameId> = (1..=plan.boards)
+            .filter(|board| {
+                let slot = *board as usize - 1;
+                plan.forfeit.is_none()
+                    && plan
+                        .line_ups
+                        .iter()
+                        .all(|l| l.get(slot).is_some_and(|id| !id.is_empty()))
+            })
+            .map(|board| GameId::for_board(&event_id, pairing.round, plan.round_board(board)))
             .collect();
         let mut records = Vec::with_capacity(ids.len());
         let mut systems = Vec::new();

@@ -686,6 +686,23 @@ async fn a_registration_only_grows_once_the_event_has_a_round(backend: Backend) 
     assert_eq!(repeated.games, created.games);
 }
 
+/// What `pick` takes from the first message of `stream` it takes
+/// anything from, the messages before it passed over.
+async fn next_kind<T>(
+    stream: &mut tonic::Streaming<proto::WatchEventResponse>,
+    pick: impl Fn(&proto::watch_event_response::Kind) -> Option<T>,
+) -> T {
+    loop {
+        let message = crate::common::next_within(stream, crate::common::STREAM_PATIENCE)
+            .await
+            .expect("open")
+            .expect("a message");
+        if let Some(picked) = message.kind.as_ref().and_then(&pick) {
+            return picked;
+        }
+    }
+}
+
 /// An event's stream follows each match: after the event that decides a
 /// board, as it happens, the match's score as it stands.
 async fn an_events_stream_carries_each_matchs_score(backend: Backend) {
@@ -712,30 +729,21 @@ async fn an_events_stream_carries_each_matchs_score(backend: Backend) {
         .into_inner();
     // Once the stream has caught up (its first heartbeat), it follows the
     // event as it happens.
-    loop {
-        let message = crate::common::next_within(&mut stream, crate::common::STREAM_PATIENCE)
-            .await
-            .expect("open")
-            .expect("a message");
-        if matches!(message.kind, Some(Kind::Heartbeat(_))) {
-            break;
-        }
-    }
+    next_kind(&mut stream, |kind| {
+        matches!(kind, Kind::Heartbeat(_)).then_some(())
+    })
+    .await;
     // Board 1 (a1 White) drawn, board 2 (b2 White) won by White.
     let rulings = [(0, proto::Outcome::Draw), (1, proto::Outcome::WhiteWins)];
     let mut scores = Vec::new();
     for (index, outcome) in rulings {
         set_result(&mut admin_client, &created.games[index].game_id, outcome).await;
-        loop {
-            let message = crate::common::next_within(&mut stream, crate::common::STREAM_PATIENCE)
-                .await
-                .expect("open")
-                .expect("a message");
-            if let Some(Kind::MatchScore(score)) = message.kind {
-                scores.push(score);
-                break;
-            }
-        }
+        let score = next_kind(&mut stream, |kind| match kind {
+            Kind::MatchScore(score) => Some(score.clone()),
+            _ => None,
+        })
+        .await;
+        scores.push(score);
     }
     let read: Vec<(&str, &str, i32, &str)> = scores
         .iter()

@@ -500,6 +500,32 @@ fn registered_team_lines(
         .collect()
 }
 
+impl TrfEvent {
+    /// The report with `registration`'s teams: their `013` lines from the
+    /// rosters, the matches and byes `rounds` made between them, and their
+    /// players ranked after everyone else.
+    #[must_use]
+    pub fn with_teams(mut self, registration: &TeamRegistration, rounds: &[&RoundSummary]) -> Self {
+        self.teams = registration
+            .teams()
+            .iter()
+            .map(|team| {
+                let ids = team.players.iter().map(|p| p.id.clone()).collect();
+                (team.name.clone(), ids)
+            })
+            .collect();
+        self.matches = TrfMatch::registered(registration, rounds);
+        self.team_byes = TrfTeamBye::registered(registration, rounds);
+        self.also_ranked = registration
+            .teams()
+            .iter()
+            .flat_map(|team| &team.players)
+            .cloned()
+            .collect();
+        self
+    }
+}
+
 impl TrfMatch {
     /// The matches `rounds` made between `registration`'s teams.
     pub fn registered(registration: &TeamRegistration, rounds: &[&RoundSummary]) -> Vec<Self> {
