@@ -255,6 +255,26 @@ impl AdminService for ArbiterApi {
         }))
     }
 
+    async fn create_match_tie_break(
+        &self,
+        request: Request<proto::CreateMatchTieBreakRequest>,
+    ) -> Result<Response<proto::CreateMatchTieBreakResponse>, Status> {
+        let _admitted = self.admit_request()?;
+        let by = self.principal(&request, Action::Organise).await?;
+        let (event_id, number, tie_break) = rounds::tie_break_request(request.get_ref())?;
+        by.authorize(Action::Organise, Some(&event_id))
+            .map_err(|denial| status::denied(&denial))?;
+        let created = self
+            .arbiter
+            .create_match_tie_break(&event_id, number, tie_break, &by.name)
+            .await?;
+        Ok(Response::new(proto::CreateMatchTieBreakResponse {
+            tie_break: Some(rounds::tie_break_game(&created.tie_break, &created.teams)),
+            white_token: created.tokens.white.clone(),
+            black_token: created.tokens.black.clone(),
+        }))
+    }
+
     async fn start_round(
         &self,
         request: Request<proto::StartRoundRequest>,

@@ -180,6 +180,7 @@ pub fn setup(setup: &NewGame) -> proto::GameSetup {
                 .unwrap_or_default(),
             round: int32(pairing.round, i32::MAX),
             board: int32(pairing.board, i32::MAX),
+            match_tie_break: pairing.tie_break,
         }),
         variant: variant(setup.variant()).into(),
         initial_fen: setup.initial_fen(),
@@ -571,6 +572,17 @@ pub fn match_score(read: &crate::arbiter::MatchScoreRead) -> proto::MatchScore {
         boards: count(read.score.boards),
         boards_decided: count(read.score.decided),
         game_id: read.game.to_string(),
+        tie_break_game_id: read
+            .tie_break
+            .as_ref()
+            .map(|(game, _)| game.to_string())
+            .unwrap_or_default(),
+        tie_break_winner_team_id: match &read.tie_break {
+            Some((_, crate::domain::TieBreakState::Won(side))) => {
+                read.teams.get(*side).cloned().unwrap_or_default()
+            }
+            _ => String::new(),
+        },
     }
 }
 

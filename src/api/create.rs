@@ -173,6 +173,12 @@ fn pairing(pairing: Option<&proto::Pairing>) -> Result<Pairing, Status> {
     let Some(pairing) = pairing else {
         return Ok(Pairing::default());
     };
+    if pairing.match_tie_break {
+        return Err(status::invalid_field(&FieldError::new(
+            "pairing.match_tie_break",
+            "is set on a match's tie-break game only: create it with CreateMatchTieBreak",
+        )));
+    }
     Pairing::parse(
         &pairing.event_id,
         request::non_negative("pairing.round", pairing.round)?,

@@ -11,8 +11,8 @@ use crate::{
     arbiter::{CreatedRound, RoundPage, RoundSeats},
     domain::{
         Acceleration, BoardRequest, ByeKind, Color, EventId, FieldError, ForbiddenPair,
-        MatchForfeit, MatchOutcome, MatchPlan, Player, Points, Round, RoundBye, RoundRequest,
-        RoundViolation, Schedule, TeamByePlan, TeamRegistration,
+        MatchForfeit, MatchOutcome, MatchPlan, Player, Points, RecordedTieBreak, Round, RoundBye,
+        RoundRequest, RoundViolation, Schedule, TeamByePlan, TeamRegistration, TieBreakRequest,
     },
     proto,
 };
@@ -71,6 +71,7 @@ fn game_request(
             event_id: event_id.to_string(),
             round: i32::try_from(round).unwrap_or(i32::MAX),
             board: board.board,
+            match_tie_break: false,
         }),
         variant: settings.variant,
         start,
@@ -234,6 +235,46 @@ fn match_setup(
     settings: &proto::RoundSettings,
     schedule: Schedule,
 ) -> Result<crate::domain::NewGame, RoundViolation> {
+    stand_in_setup(event_id, round, settings, &format!("round-{round}"), |_| {})
+        .map(|setup| setup.with_schedule(schedule))
+}
+
+/// The setup of the tie-break game of the match at `table` of round
+/// `round`: `settings` read as `CreateGame` reads a game, Armageddon's
+/// 1 / ½ / 0 when they set no scoring, starting as a `CreateGame` game
+/// does (at their scheduled start, if they set one).
+pub fn tie_break_setup(
+    event_id: &EventId,
+    round: u32,
+    table: u32,
+    settings: &proto::RoundSettings,
+) -> Result<crate::domain::NewGame, Status> {
+    let mut settings = settings.clone();
+    if settings.scoring.is_none() {
+        settings.scoring = Some(proto::Scoring {
+            armageddon: true,
+            ..proto::Scoring::default()
+        });
+    }
+    let key = format!("tie-break-{round}-{table}");
+    stand_in_setup(event_id, round, &settings, &key, |game| {
+        game.scheduled_start_time = settings.scheduled_start_time;
+        game.default_time_millis = settings.default_time_millis;
+    })
+    .map_err(|violation| refused(vec![violation]))
+}
+
+/// `settings` read as `CreateGame` reads a game (after `adjust`), with
+/// stand-in players the caller replaces; a Chess960 game without a
+/// position draws one from `key` and the event. A refusal names the
+/// field of `settings`.
+fn stand_in_setup(
+    event_id: &EventId,
+    round: u32,
+    settings: &proto::RoundSettings,
+    key: &str,
+    adjust: impl FnOnce(&mut proto::CreateGameRequest),
+) -> Result<crate::domain::NewGame, RoundViolation> {
     let stand_in = |id: &str| proto::Player {
         id: id.to_owned(),
         ..proto::Player::default()
@@ -246,15 +287,10 @@ fn match_setup(
     };
     let digest = sha2::Sha256::digest(event_id.as_str().as_bytes());
     let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
-    let game = game_request(
-        event_id,
-        round,
-        settings,
-        &board,
-        &format!("round-{round}-{hex}"),
-    );
+    let mut game = game_request(event_id, round, settings, &board, &format!("{key}-{hex}"));
+    adjust(&mut game);
     match create::new_game(&game) {
-        Ok((_, setup)) => Ok(setup.with_schedule(schedule)),
+        Ok((_, setup)) => Ok(setup),
         Err(refusal) => {
             let (named, reason) = violation_of(&refusal);
             let reason = reason
@@ -611,7 +647,84 @@ pub fn round(round: &Round) -> proto::Round {
             .collect(),
         matches: round.matches().iter().map(round_match).collect(),
         team_byes: round.team_byes().iter().map(team_bye).collect(),
+        tie_breaks: round
+            .tie_breaks()
+            .iter()
+            .map(|tie_break| {
+                let teams = round
+                    .matches()
+                    .iter()
+                    .find(|m| m.table == tie_break.plan.table)
+                    .map(|m| m.teams.clone())
+                    .unwrap_or_default();
+                tie_break_game(tie_break, &teams)
+            })
+            .collect(),
     }
+}
+
+/// The protobuf form of a match's tie-break game, `teams` the match's
+/// first and second team's ids.
+pub fn tie_break_game(
+    tie_break: &RecordedTieBreak,
+    teams: &[String; 2],
+) -> proto::MatchTieBreakGame {
+    let [first, second] = teams.clone();
+    let (white_team, black_team) = if tie_break.plan.first_white {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    proto::MatchTieBreakGame {
+        table: i32::try_from(tie_break.plan.table).unwrap_or(i32::MAX),
+        game_id: tie_break.plan.game.to_string(),
+        white: Some(convert::player(&tie_break.white)),
+        black: Some(convert::player(&tie_break.black)),
+        white_team_id: white_team,
+        black_team_id: black_team,
+    }
+}
+
+/// The tie-break game a `CreateMatchTieBreak` request asks for: its
+/// event, round and request.
+pub fn tie_break_request(
+    req: &proto::CreateMatchTieBreakRequest,
+) -> Result<(EventId, u32, TieBreakRequest), Status> {
+    let event_id = request::event_id(&req.event_id)?;
+    let number = round_number(req.round)?;
+    let max_table = u32::try_from(TeamRegistration::MAX_MATCHES).unwrap_or(u32::MAX);
+    let table = u32::try_from(req.table)
+        .ok()
+        .filter(|table| (1..=max_table).contains(table))
+        .ok_or_else(|| {
+            status::invalid_field(&FieldError::new(
+                "table",
+                format!("must be from 1 to {max_table}"),
+            ))
+        })?;
+    for (field, id) in [
+        ("white_player_id", &req.white_player_id),
+        ("black_player_id", &req.black_player_id),
+    ] {
+        if id.trim().is_empty() {
+            return Err(status::invalid_field(&FieldError::new(
+                field,
+                "is required",
+            )));
+        }
+    }
+    let settings = req.settings.clone().unwrap_or_default();
+    let settings = tie_break_setup(&event_id, number, table, &settings)?;
+    Ok((
+        event_id,
+        number,
+        TieBreakRequest {
+            table,
+            white: req.white_player_id.clone(),
+            black: req.black_player_id.clone(),
+            settings,
+        },
+    ))
 }
 
 fn round_game(seats: &RoundSeats) -> proto::RoundGame {

@@ -157,6 +157,15 @@ pub fn team_order(
                     .map(|value| (field, value))
                     .map_err(|err| status::invalid_field(&err))
             };
+            let optional = |field: &'static str, text: &str| {
+                if text.trim().is_empty() {
+                    Ok(None)
+                } else {
+                    read(field, text).map(Some)
+                }
+            };
+            let tie_break_win = optional("match_points.tie_break_win", &points.tie_break_win)?;
+            let tie_break_loss = optional("match_points.tie_break_loss", &points.tie_break_loss)?;
             MatchPointTable::new(
                 "match_points",
                 [
@@ -165,6 +174,7 @@ pub fn team_order(
                     read("match_points.loss", &points.loss)?,
                 ],
             )
+            .and_then(|table| table.with_tie_break("match_points", tie_break_win, tie_break_loss))
             .map_err(|err| status::invalid_field(&err))?
         }
     };

@@ -11,7 +11,7 @@ use tonic_types::{ErrorDetails, StatusExt};
 
 use crate::{
     arbiter::{ArbiterError, CredentialRefusal, GameContext},
-    domain::{Rejection, VictoryClaimRefusal, access::Denial},
+    domain::{Rejection, TieBreakRefusal, VictoryClaimRefusal, access::Denial},
     proto::ErrorReason,
     store::StoreError,
 };
@@ -103,6 +103,42 @@ pub fn metadata_too_large(size: usize, limit: usize) -> Status {
             ("limit".to_owned(), limit.to_string()),
         ]),
     )
+}
+
+/// The status of a refused match tie-break game.
+fn tie_break_refused(refusal: &TieBreakRefusal, message: String) -> Status {
+    match refusal {
+        TieBreakRefusal::NoMatch { .. } => status(
+            Code::NotFound,
+            ErrorReason::MatchNotFound,
+            message,
+            ErrorDetails::with_bad_request_violation("table", "names no match of the round"),
+        ),
+        TieBreakRefusal::Forfeited { .. }
+        | TieBreakRefusal::Undecided { .. }
+        | TieBreakRefusal::NotDrawn { .. } => status(
+            Code::FailedPrecondition,
+            ErrorReason::MatchNotDrawn,
+            message.clone(),
+            ErrorDetails::with_precondition_failure_violation(
+                reason_code(ErrorReason::MatchNotDrawn),
+                "match",
+                message,
+            ),
+        ),
+        TieBreakRefusal::Field { field, reason } => bad_request(
+            ErrorReason::InvalidField,
+            field,
+            format!("{field} {reason}"),
+        ),
+        TieBreakRefusal::Exists { game, .. } => status_in(
+            Code::AlreadyExists,
+            ErrorReason::TieBreakExists,
+            message,
+            ErrorDetails::new(),
+            HashMap::from([("game_id".to_owned(), game.to_string())]),
+        ),
+    }
 }
 
 fn bad_request(reason: ErrorReason, field: &str, message: String) -> Status {
@@ -397,6 +433,7 @@ impl From<ArbiterError> for Status {
                     ("round".to_owned(), number.to_string()),
                 ]),
             ),
+            ArbiterError::TieBreakRefused(refusal) => tie_break_refused(&refusal, message),
             ArbiterError::RoundNotFound { .. } => status(
                 Code::NotFound,
                 ErrorReason::RoundNotFound,

@@ -76,7 +76,8 @@ pub enum ArbiterError {
     TeamsNotFound(EventId),
     /// The team registration is not at the version the request expected.
     #[error(
-        "the teams of event '{event_id}' are at version {current}, not {expected}; nothing was          changed: read them again"
+        "the teams of event '{event_id}' are at version {current}, not {expected}; nothing was \
+         changed: read them again"
     )]
     TeamsChanged {
         /// The event.
@@ -86,6 +87,9 @@ pub enum ArbiterError {
         /// The registration's version.
         current: u64,
     },
+    /// A match's tie-break game refused: nothing created.
+    #[error("the match's tie-break game is refused, nothing was created: {0}")]
+    TieBreakRefused(crate::domain::TieBreakRefusal),
     /// A credential's scope names an event the server does not know.
     #[error(
         "event '{0}' has no games and no rounds: create its first round or game before \

@@ -10,7 +10,8 @@
 //!   `rounds`: a round's games created all or nothing, started together,
 //!   read back, and paired by an engine;
 //!   `queries`: games, event lists, standings and exports; `teams`: an
-//!   event's team standings from its games; `inspect`: a
+//!   event's team standings from its games; `tie_breaks`: a drawn team
+//!   match's tie-break game; `inspect`: a
 //!   game as stored, for an arbiter; `sweep`: endings that time decided
 //!   while nobody was looking, and archiving the logs of games that ended.
 //! - `watch`: following one game's log, or every game of an event, for
@@ -47,6 +48,7 @@ mod rounds;
 mod seats;
 mod sweep;
 mod teams;
+mod tie_breaks;
 mod watch;
 mod watching;
 
@@ -68,6 +70,7 @@ pub use self::rounds::{CreatedRound, RoundPage, RoundSeats, StartedRound};
 pub use self::seats::{SeatKeys, SeatTokens};
 pub use self::sweep::SweepPass;
 pub use self::teams::{MatchScoreRead, TeamStandingsRead};
+pub use self::tie_breaks::CreatedTieBreak;
 pub use self::watch::{
     EventUpdate, EventWatcher, Heartbeat, InvalidResumeToken, ResumeToken, WatchFrom, WatchItem,
     Watcher,

@@ -33,6 +33,9 @@ pub(super) fn standing_record(game: &Game) -> (GameRecordForStandings, ScoringSy
 /// the scoring systems they share.
 pub(super) struct EventRecords {
     pub(super) records: Vec<GameRecordForStandings>,
+    /// Its matches' tie-break games, which only their matches count (see
+    /// `domain::tournament::match_tie_break`).
+    pub(super) tie_breaks: Vec<GameRecordForStandings>,
     systems: Vec<ScoringSystem>,
     /// The summaries of the event's rounds (their byes, ranks, pairs and
     /// accelerations), in round order.
@@ -270,7 +273,7 @@ impl Arbiter {
         let known: HashSet<u32> = rounds.iter().map(|s| s.number).collect();
         // Each game counted, with its round; filtered once the listing is
         // read (see below).
-        let mut counted: Vec<(u32, GameRecordForStandings, ScoringSystem)> = Vec::new();
+        let mut counted: Vec<(u32, GameRecordForStandings, ScoringSystem, bool)> = Vec::new();
         let mut after: Option<EventPosition> = None;
         let mut listings = 0usize;
         loop {
@@ -304,7 +307,7 @@ impl Arbiter {
                         game
                     };
                     let (record, system) = standing_record(&game);
-                    counted.push((entry.round, record, system));
+                    counted.push((entry.round, record, system, game.pairing().tie_break));
                 }
                 after = Some(entry);
             }
@@ -334,11 +337,16 @@ impl Arbiter {
         };
         let mut records = EventRecords {
             records: Vec::new(),
+            tie_breaks: Vec::new(),
             systems: Vec::new(),
             rounds,
         };
-        for (round, record, system) in counted {
+        for (round, record, system, tie_break) in counted {
             if opened_since.contains(&round) {
+                continue;
+            }
+            if tie_break {
+                records.tie_breaks.push(record);
                 continue;
             }
             records.records.push(record);

@@ -27,8 +27,8 @@ use futures::{StreamExt, stream};
 use super::{Arbiter, ArbiterError, MAX_ATTEMPTS, SeatTokens, analysis::FastVerdict, codec};
 use crate::{
     domain::{
-        Bye, EventId, ExistingGame, Game, GameId, GameStatus, Pairing, PlannedBoard, Player, Round,
-        RoundRequest, RoundSummary, Timestamp,
+        Bye, EventId, ExistingGame, Game, GameId, GameStatus, NewGame, Pairing, PlannedBoard,
+        Player, Round, RoundRequest, RoundSummary, Timestamp,
     },
     store::{Commit, CommitOutcome, EventPosition, RoundOpening},
 };
@@ -324,44 +324,72 @@ impl Arbiter {
         board: PlannedBoard,
         now: Timestamp,
     ) -> Result<RoundSeats, ArbiterError> {
-        let id = board.game.clone();
-        let tokens = self.seats.issue(&id);
         let setup = round.setup(&board).ok_or_else(|| round_corrupt(round))?;
-        if !round.is_complete() {
-            let (game, created) = Game::create(id.clone(), setup, tokens.hashes(), now);
-            let created = match round.created_by() {
-                Some(by) => created.created_by(by),
-                None => created,
-            }
-            .requested_by(round.request_id());
-            // The round's opening listed every board's game already.
-            let commit = Commit {
-                expected: 0,
-                state: codec::encode_state(&game)?,
-                events: vec![codec::encode_event(&created)?],
-                deadline: game.deadline(),
-                event: game.pairing().event_id.clone(),
-                audited: vec![created.version],
-            };
-            match self.store.commit(&id, commit).await? {
-                CommitOutcome::Committed => {
-                    self.record(std::slice::from_ref(&created));
-                    return Ok(RoundSeats { board, tokens });
-                }
-                CommitOutcome::Conflict { .. } => {}
-            }
-        }
-        // Created before, by an earlier attempt on this record: its tokens
-        // are the ones it was created with.
-        let (existing, _) = self.load_current(&id).await?;
-        if existing.seats() != tokens.hashes() {
-            return Err(ArbiterError::TokensNotReissuable { game_id: id });
-        }
+        let tokens = if round.is_complete() {
+            self.existing_tokens(&board.game).await?
+        } else {
+            self.create_listed_game(
+                &board.game,
+                setup,
+                round.created_by(),
+                round.request_id(),
+                now,
+            )
+            .await?
+        };
         Ok(RoundSeats { board, tokens })
     }
 
+    /// Creates game `id`, already listed in its event, from `setup` as of
+    /// `now` for `by` (and request `request_id`), unless it exists: its
+    /// seats' tokens either way.
+    pub(super) async fn create_listed_game(
+        &self,
+        id: &GameId,
+        setup: NewGame,
+        by: Option<&str>,
+        request_id: Option<&str>,
+        now: Timestamp,
+    ) -> Result<SeatTokens, ArbiterError> {
+        let tokens = self.seats.issue(id);
+        let (game, created) = Game::create(id.clone(), setup, tokens.hashes(), now);
+        let created = match by {
+            Some(by) => created.created_by(by),
+            None => created,
+        }
+        .requested_by(request_id);
+        let commit = Commit {
+            expected: 0,
+            state: codec::encode_state(&game)?,
+            events: vec![codec::encode_event(&created)?],
+            deadline: game.deadline(),
+            event: game.pairing().event_id.clone(),
+            audited: vec![created.version],
+        };
+        match self.store.commit(id, commit).await? {
+            CommitOutcome::Committed => {
+                self.record(std::slice::from_ref(&created));
+                Ok(tokens)
+            }
+            CommitOutcome::Conflict { .. } => self.existing_tokens(id).await,
+        }
+    }
+
+    /// The tokens of game `id`, created before (by an earlier attempt on
+    /// its record): the ones it was created with.
+    async fn existing_tokens(&self, id: &GameId) -> Result<SeatTokens, ArbiterError> {
+        let tokens = self.seats.issue(id);
+        let (existing, _) = self.load_current(id).await?;
+        if existing.seats() != tokens.hashes() {
+            return Err(ArbiterError::TokensNotReissuable {
+                game_id: id.clone(),
+            });
+        }
+        Ok(tokens)
+    }
+
     /// The round, completed first if its creation was interrupted.
-    async fn completed_round(
+    pub(super) async fn completed_round(
         &self,
         event_id: &EventId,
         number: u32,

@@ -14,9 +14,10 @@ use tokio::sync::OnceCell;
 use super::{Arbiter, ArbiterError, MAX_ATTEMPTS, Reader, codec};
 use crate::{
     domain::{
-        BoardStanding, EventId, GameId, MatchPointTable, MatchScore, PointTable, Team,
-        TeamRegistration, TeamScore, TeamStanding, TeamTieBreak, board_standings, match_score,
-        registered_team_matches, team_matches, team_standings, tournament::trf,
+        BoardStanding, EventId, GameId, GameRecordForStandings, MatchPlan, MatchPointTable,
+        MatchScore, MatchTieBreak, PointTable, Team, TeamRegistration, TeamScore, TeamStanding,
+        TeamTieBreak, TieBreakState, board_standings, match_score, registered_team_matches,
+        team_matches, team_standings, tournament::trf,
     },
     store::TeamsWrite,
 };
@@ -50,8 +51,20 @@ pub struct MatchScoreRead {
     pub teams: [String; 2],
     /// The score.
     pub score: MatchScore,
+    /// The match's tie-break game and how it stands, if it has one.
+    pub tie_break: Option<(GameId, TieBreakState)>,
     /// The game whose event it follows.
     pub game: GameId,
+}
+
+/// A match's games as read.
+pub(super) struct MatchGames {
+    /// Its boards' games.
+    pub(super) boards: Vec<GameRecordForStandings>,
+    /// The point table they share (1 / ½ / 0 when they share none).
+    pub(super) table: PointTable,
+    /// Its tie-break game, if it has one that exists.
+    pub(super) tie_break: Option<GameRecordForStandings>,
 }
 
 /// The most match scores a replica remembers; it forgets them all beyond
@@ -130,7 +143,40 @@ impl Arbiter {
         else {
             return Ok(None);
         };
-        let ids: Vec<GameId> = (1..=plan.boards)
+        let tie_break = summary.tie_breaks.iter().find(|t| t.table == plan.table);
+        let games = self
+            .match_games(&event_id, pairing.round, plan, tie_break, public)
+            .await?;
+        Ok(Some(MatchScoreRead {
+            round: pairing.round,
+            table: plan.table,
+            teams: plan.teams.clone(),
+            score: match_score(
+                &registration,
+                pairing.round,
+                plan,
+                &games.boards,
+                &games.table,
+            ),
+            tie_break: tie_break.map(|t| (t.game.clone(), t.state(games.tie_break.as_ref()))),
+            game: game_id.clone(),
+        }))
+    }
+
+    /// The games of `plan`, a match of round `round` of event `event_id`,
+    /// and of its tie-break game `tie_break`, as the public sees them
+    /// (under their broadcast delay) when `public`.
+    pub(super) async fn match_games(
+        &self,
+        event_id: &EventId,
+        round: u32,
+        plan: &MatchPlan,
+        tie_break: Option<&MatchTieBreak>,
+        public: bool,
+    ) -> Result<MatchGames, ArbiterError> {
+        // A board's game follows from its place (the round's record of
+        // every board is not needed); an empty board has none.
+        let ids = (1..=plan.boards)
             .filter(|board| {
                 let slot = *board as usize - 1;
                 plan.forfeit.is_none()
@@ -139,9 +185,14 @@ impl Arbiter {
                         .iter()
                         .all(|l| l.get(slot).is_some_and(|id| !id.is_empty()))
             })
-            .map(|board| GameId::for_board(&event_id, pairing.round, plan.round_board(board)))
-            .collect();
-        let mut records = Vec::with_capacity(ids.len());
+            .map(|board| GameId::for_board(event_id, round, plan.round_board(board)))
+            .chain(tie_break.map(|t| t.game.clone()));
+        let ids: Vec<GameId> = ids.collect();
+        let mut games = MatchGames {
+            boards: Vec::with_capacity(ids.len()),
+            table: PointTable::CLASSIC,
+            tie_break: None,
+        };
         let mut systems = Vec::new();
         for (game, now) in self.load_current_many(&ids).await?.into_iter().flatten() {
             let game = if public {
@@ -150,17 +201,15 @@ impl Arbiter {
                 game
             };
             let (record, system) = super::queries::standing_record(&game);
-            records.push(record);
-            systems.push(system);
+            if game.pairing().tie_break {
+                games.tie_break = Some(record);
+            } else {
+                games.boards.push(record);
+                systems.push(system);
+            }
         }
-        let table = trf::point_system(systems).unwrap_or(PointTable::CLASSIC);
-        Ok(Some(MatchScoreRead {
-            round: pairing.round,
-            table: plan.table,
-            teams: plan.teams.clone(),
-            score: match_score(&registration, pairing.round, plan, &records, &table),
-            game: game_id.clone(),
-        }))
+        games.table = trf::point_system(systems).unwrap_or(PointTable::CLASSIC);
+        Ok(games)
     }
 
     /// The event's team registration and its version, if it has one.
@@ -260,6 +309,7 @@ impl Arbiter {
                 registration,
                 &event.rounds,
                 &event.records,
+                &event.tie_breaks,
                 &event.bye_points(),
             ),
             None => team_matches(&event.records).map_err(ArbiterError::TeamPairing)?,

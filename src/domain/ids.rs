@@ -67,6 +67,17 @@ impl GameId {
         Self(encode_base32(&digest[..15]))
     }
 
+    /// The identifier of the tie-break game of the match at `table` of
+    /// round `round` of `event`: like a board's, the same on every
+    /// replica.
+    pub fn for_tie_break(event: &EventId, round: u32, table: u32) -> Self {
+        let digest = Sha256::digest(format!(
+            "chess-arbiter/match-tie-break/{round}/{table}/{}",
+            event.as_str()
+        ));
+        Self(encode_base32(&digest[..15]))
+    }
+
     /// The identifier as text.
     pub fn as_str(&self) -> &str {
         &self.0

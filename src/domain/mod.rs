@@ -85,6 +85,9 @@ pub use tournament::bye::{Bye, ByeKind};
 pub use tournament::engine_pairings::{
     AssignedPairings, EnginePair, EnginePairings, PairingsError, check_report,
 };
+pub use tournament::match_tie_break::{
+    MatchTieBreak, RecordedTieBreak, TieBreakRefusal, TieBreakRequest, TieBreakState,
+};
 pub use tournament::pairing::Pairing;
 pub use tournament::round::{
     Acceleration, BoardRequest, ExistingGame, ForbiddenPair, MAX_ROUND_BOARDS, PlannedBoard, Round,

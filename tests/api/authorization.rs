@@ -69,6 +69,7 @@ enum Rpc {
     GetRound,
     ImportPairings,
     RegisterTeams,
+    CreateMatchTieBreak,
     CreateCredential,
     RevokeCredential,
     ListCredentials,
@@ -86,7 +87,7 @@ enum Needs {
 }
 
 impl Rpc {
-    const ALL: [Rpc; 38] = [
+    const ALL: [Rpc; 39] = [
         Rpc::GetGame,
         Rpc::ListMoves,
         Rpc::MakeMove,
@@ -119,6 +120,7 @@ impl Rpc {
         Rpc::GetRound,
         Rpc::ImportPairings,
         Rpc::RegisterTeams,
+        Rpc::CreateMatchTieBreak,
         Rpc::CreateCredential,
         Rpc::RevokeCredential,
         Rpc::ListCredentials,
@@ -161,6 +163,7 @@ impl Rpc {
             | Rpc::GetRound
             | Rpc::ImportPairings
             | Rpc::RegisterTeams
+            | Rpc::CreateMatchTieBreak
             | Rpc::CreateCredential
             | Rpc::RevokeCredential
             | Rpc::ListCredentials
@@ -338,6 +341,16 @@ impl Rpc {
                 boards: 0,
                 ..Default::default()
             })),
+            Rpc::CreateMatchTieBreak => unary!(admin.create_match_tie_break(
+                proto::CreateMatchTieBreakRequest {
+                    event_id,
+                    round: 2,
+                    table: 1,
+                    white_player_id: "x".to_owned(),
+                    black_player_id: "y".to_owned(),
+                    settings: None,
+                }
+            )),
             Rpc::GetRound => unary!(admin.get_round(proto::GetRoundRequest {
                 event_id,
                 round: 2,
@@ -543,7 +556,8 @@ impl Rpc {
             | Rpc::CreateRound
             | Rpc::StartRound
             | Rpc::ImportPairings
-            | Rpc::RegisterTeams => Asks::Organise,
+            | Rpc::RegisterTeams
+            | Rpc::CreateMatchTieBreak => Asks::Organise,
             Rpc::AdjustClock
             | Rpc::PauseClock
             | Rpc::ResumeClock
@@ -748,7 +762,8 @@ async fn open_mode_admits_creation_and_closes_interventions() {
                     | Rpc::StartRound
                     | Rpc::GetRound
                     | Rpc::ImportPairings
-                    | Rpc::RegisterTeams,
+                    | Rpc::RegisterTeams
+                    | Rpc::CreateMatchTieBreak,
                     _,
                 )
                 | (_, Needs::Nothing) => assert_admitted(rpc, result, with),

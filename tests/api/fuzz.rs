@@ -309,6 +309,20 @@ async fn hostile_text_is_refused_cleanly(backend: Backend) {
                 .await,
         );
         clean(
+            "CreateMatchTieBreak",
+            &text,
+            admin_client
+                .create_match_tie_break(admin(proto::CreateMatchTieBreakRequest {
+                    event_id: text.clone(),
+                    round: 1,
+                    table: 1,
+                    white_player_id: text.clone(),
+                    black_player_id: text.clone(),
+                    settings: None,
+                }))
+                .await,
+        );
+        clean(
             "RegisterTeams",
             &text,
             admin_client
@@ -394,7 +408,7 @@ impl Decoder for RawCodec {
 }
 
 /// Every method of both services, by path.
-const METHODS: [&str; 38] = [
+const METHODS: [&str; 39] = [
     "ArbiterService/GetGame",
     "ArbiterService/ListMoves",
     "ArbiterService/MakeMove",
@@ -427,6 +441,7 @@ const METHODS: [&str; 38] = [
     "AdminService/GetRound",
     "AdminService/ImportPairings",
     "AdminService/RegisterTeams",
+    "AdminService/CreateMatchTieBreak",
     "AdminService/CreateCredential",
     "AdminService/RevokeCredential",
     "AdminService/ListCredentials",

@@ -23,6 +23,7 @@ mod feed;
 mod fuzz;
 mod game_play;
 mod lag;
+mod match_tie_breaks;
 mod memory_bound;
 mod metrics;
 mod operations;

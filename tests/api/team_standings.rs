@@ -342,6 +342,7 @@ async fn games_without_a_team_event_are_refused(backend: Backend) {
                     win: "1".to_owned(),
                     draw: "2".to_owned(),
                     loss: "0".to_owned(),
+                    ..Default::default()
                 }),
                 ..request("teams-bad")
             },
@@ -360,6 +361,7 @@ async fn games_without_a_team_event_are_refused(backend: Backend) {
                     win: "999999999".to_owned(),
                     draw: "1".to_owned(),
                     loss: "0".to_owned(),
+                    ..Default::default()
                 }),
                 ..request("teams-bad")
             },
@@ -395,6 +397,7 @@ async fn games_without_a_team_event_are_refused(backend: Backend) {
                 win: "3".to_owned(),
                 draw: "1".to_owned(),
                 loss: "0".to_owned(),
+                ..Default::default()
             }),
             ..request("teams-three")
         },

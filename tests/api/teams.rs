@@ -14,7 +14,7 @@ use crate::common::{
     AdminClient, Backend, Client, TestApp, admin, expect_code, export_pgn_of, reason,
 };
 
-fn roster(team: &str, size: u32) -> proto::Team {
+pub(crate) fn roster(team: &str, size: u32) -> proto::Team {
     proto::Team {
         id: team.to_owned(),
         name: format!("Team {}", team.to_uppercase()),
@@ -31,7 +31,7 @@ fn roster(team: &str, size: u32) -> proto::Team {
     }
 }
 
-async fn register(
+pub(crate) async fn register(
     admin_client: &mut AdminClient,
     event: &str,
     boards: i32,
@@ -62,7 +62,7 @@ fn lined(table: i32, first: &str, second: &str, line_ups: [&[&str]; 2]) -> proto
 }
 
 /// A match of the first `boards` of each roster.
-fn full_of(table: i32, first: &str, second: &str, boards: u32) -> proto::RoundMatch {
+pub(crate) fn full_of(table: i32, first: &str, second: &str, boards: u32) -> proto::RoundMatch {
     let line_up = |team: &str| (1..=boards).map(|b| format!("{team}{b}")).collect();
     proto::RoundMatch {
         table,
@@ -90,7 +90,7 @@ fn full(table: i32, first: &str, second: &str) -> proto::RoundMatch {
     }
 }
 
-async fn create_matches(
+pub(crate) async fn create_matches(
     admin_client: &mut AdminClient,
     event: &str,
     round: i32,
@@ -118,7 +118,7 @@ fn outcome(round: i32, board: i32) -> proto::Outcome {
 }
 
 /// Sets game `id`'s result as the arbiter, as if played.
-async fn set_result(admin_client: &mut AdminClient, id: &str, outcome: proto::Outcome) {
+pub(crate) async fn set_result(admin_client: &mut AdminClient, id: &str, outcome: proto::Outcome) {
     admin_client
         .set_game_result(admin(proto::SetGameResultRequest {
             game_id: id.to_owned(),
@@ -688,7 +688,7 @@ async fn a_registration_only_grows_once_the_event_has_a_round(backend: Backend) 
 
 /// What `pick` takes from the first message of `stream` it takes
 /// anything from, the messages before it passed over.
-async fn next_kind<T>(
+pub(crate) async fn next_kind<T>(
     stream: &mut tonic::Streaming<proto::WatchEventResponse>,
     pick: impl Fn(&proto::watch_event_response::Kind) -> Option<T>,
 ) -> T {

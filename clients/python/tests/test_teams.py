@@ -106,3 +106,37 @@ def test_a_line_up_off_the_roster_is_refused_with_its_field(client: ArbiterClien
         "matches[0].first_team_players[1]",
         "matches[0].second_team_players[1]",
     ]
+
+
+def test_a_drawn_match_is_decided_by_its_armageddon_game(client: ArbiterClient) -> None:
+    event = "python-armageddon"
+    client.register_teams(event, 2, [roster("a"), roster("b")])
+    created = client.create_match_round(event, 1, [full(1, "a", "b", first=["a1", "a2"], second=["b1", "b2"])])
+    client.start_round(event, 1)
+    # Board 1: a1 (White) wins; board 2: b2 (White) wins: 1-1.
+    for game in created.games:
+        client.set_game_result(game.game_id, outcome=pb.OUTCOME_WHITE_WINS, reason="as played")
+    five, four = (
+        pb.TimeControl(periods=[pb.TimeControlPeriod(time_millis=minutes * 60_000)]) for minutes in (5, 4)
+    )
+    made = client.create_match_tie_break(
+        event, 1, 1, "b1", "a1", settings=pb.RoundSettings(time_control=five, black_time_control=four)
+    )
+    assert (made.tie_break.white_team_id, made.tie_break.black_team_id) == ("b", "a")
+    assert client.create_match_tie_break(
+        event, 1, 1, "b1", "a1", settings=pb.RoundSettings(time_control=five, black_time_control=four)
+    ) == made
+    with pytest.raises(ArbiterError) as exists:
+        client.create_match_tie_break(event, 1, 1, "b2", "a1")
+    assert exists.value.reason == "TIE_BREAK_EXISTS"
+    assert client.get_team_standings(event).matches_in_progress == 1
+    # Drawn on the board: Armageddon gives it to Black (a1, team a).
+    client.set_game_result(made.tie_break.game_id, outcome=pb.OUTCOME_DRAW, reason="as played")
+    standings = client.get_team_standings(event, match_points=("3", "1", "0", "2", "1"))
+    assert [(r.team_id, r.match_points, r.game_points) for r in standings.standings] == [
+        ("a", "2", "1"),
+        ("b", "1", "1"),
+    ]
+    with pytest.raises(ArbiterError) as not_drawn:
+        client.create_match_tie_break(event, 1, 2, "a1", "b1")
+    assert not_drawn.value.reason == "MATCH_NOT_FOUND"

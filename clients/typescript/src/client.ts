@@ -18,6 +18,7 @@ import {
   CreateGameRequestSchema,
   type BoardStatus,
   type CreateRoundResponse,
+  type CreateMatchTieBreakResponse,
   type ImportPairingsResponse,
   type GetTeamStandingsResponse,
   type Round,
@@ -603,20 +604,49 @@ export class ArbiterClient {
   }
 
   /**
+   * Creates the tie-break (Armageddon) game of a drawn team match: White and
+   * Black are one player of each team's line-up in the match; the game is
+   * scored as Armageddon (a draw is Black's win) and decides the match for
+   * its winner's team. `settings` are a round's (time odds through
+   * `blackTimeControl`). Allowed once every board is decided and the match
+   * is drawn (else `MATCH_NOT_DRAWN`); a repeat returns the same game and
+   * tokens.
+   */
+  async createMatchTieBreak(
+    eventId: string,
+    round: number,
+    table: number,
+    whitePlayerId: string,
+    blackPlayerId: string,
+    options: { settings?: MessageInitShape<typeof RoundSettingsSchema> } = {},
+  ): Promise<CreateMatchTieBreakResponse> {
+    const request = { eventId, round, table, whitePlayerId, blackPlayerId, settings: options.settings };
+    return this.unary((o) => this.admin.createMatchTieBreak(request, o), this.adminHeaders, true);
+  }
+
+  /**
    * The event's team standings: `primary` (match or game points), then the
    * tie-breaks by their FIDE codes (`EMGSB`, `BH:MP`, `BC`, ...);
-   * `matchPoints` as `[win, draw, loss]`, e.g. `["3", "1", "0"]`.
+   * `matchPoints` as `[win, draw, loss]`, e.g. `["3", "1", "0"]`, or with a
+   * match decided by its tie-break game's `[..., tieBreakWin, tieBreakLoss]`.
    */
   async getTeamStandings(
     eventId: string,
-    options: { primary?: TeamScoreKind; tieBreaks?: string[]; matchPoints?: readonly [string, string, string] } = {},
+    options: {
+      primary?: TeamScoreKind;
+      tieBreaks?: string[];
+      matchPoints?: readonly [string, string, string] | readonly [string, string, string, string, string];
+    } = {},
   ): Promise<GetTeamStandingsResponse> {
     const points = options.matchPoints;
     const request = {
       eventId,
       primaryScore: options.primary ?? TeamScoreKind.MATCH_POINTS,
       tieBreaks: options.tieBreaks ?? [],
-      matchPoints: points === undefined ? undefined : { win: points[0], draw: points[1], loss: points[2] },
+      matchPoints:
+        points === undefined
+          ? undefined
+          : { win: points[0], draw: points[1], loss: points[2], tieBreakWin: points[3] ?? "", tieBreakLoss: points[4] ?? "" },
     };
     return this.unary((o) => this.arbiter.getTeamStandings(request, o));
   }

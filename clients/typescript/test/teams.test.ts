@@ -90,6 +90,45 @@ for (const protocol of ["grpc", "grpc-web"] as const) {
       }
     });
 
+    test("a drawn match is decided by its Armageddon game", async () => {
+      const client = ArbiterClient.connect(server.url, { protocol, adminToken: server.adminToken });
+      try {
+        const event = `ts-armageddon (${protocol})`;
+        await client.registerTeams(event, 2, [roster("a"), roster("b")]);
+        const created = await client.createMatchRound(event, 1, [full(1, "a", "b", { first: ["a1", "a2"], second: ["b1", "b2"] })]);
+        await client.startRound(event, 1);
+        // Board 1: a1 (White) wins; board 2: b2 (White) wins: 1-1.
+        for (const game of created.games) {
+          await client.setGameResult(game.gameId, { outcome: pb.Outcome.WHITE_WINS, reason: "as played" });
+        }
+        const minutes = (n: number) => ({ periods: [{ timeMillis: n * 60_000 }] });
+        const settings = { timeControl: minutes(5), blackTimeControl: minutes(4) };
+        const made = await client.createMatchTieBreak(event, 1, 1, "b1", "a1", { settings });
+        assert.deepEqual([made.tieBreak?.whiteTeamId, made.tieBreak?.blackTeamId], ["b", "a"]);
+        const again = await client.createMatchTieBreak(event, 1, 1, "b1", "a1", { settings });
+        assert.equal(again.tieBreak?.gameId, made.tieBreak?.gameId);
+        assert.equal(again.whiteToken, made.whiteToken);
+        await assert.rejects(client.createMatchTieBreak(event, 1, 1, "b2", "a1"), (error: unknown) => {
+          assert.ok(error instanceof ArbiterError);
+          assert.equal(error.reason, "TIE_BREAK_EXISTS");
+          return true;
+        });
+        assert.equal((await client.getTeamStandings(event)).matchesInProgress, 1);
+        // Drawn on the board: Armageddon gives it to Black (a1, team a).
+        await client.setGameResult(made.tieBreak?.gameId ?? "", { outcome: pb.Outcome.DRAW, reason: "as played" });
+        const standings = await client.getTeamStandings(event, { matchPoints: ["3", "1", "0", "2", "1"] });
+        assert.deepEqual(
+          standings.standings.map((r) => [r.teamId, r.matchPoints, r.gamePoints]),
+          [
+            ["a", "2", "1"],
+            ["b", "1", "1"],
+          ],
+        );
+      } finally {
+        client.close();
+      }
+    });
+
     test("a line-up off the roster is refused with its field", async () => {
       const client = ArbiterClient.connect(server.url, { protocol, adminToken: server.adminToken });
       try {

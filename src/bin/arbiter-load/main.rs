@@ -367,6 +367,7 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
                         event_id: event_id.clone(),
                         round: 1,
                         board: i32::try_from(board + 1).unwrap_or(i32::MAX),
+                        ..Default::default()
                     }),
                     ..Default::default()
                 },

@@ -10,6 +10,7 @@ fn pairing() -> Pairing {
         event_id: Some(EventId::parse("spring-open").unwrap()),
         round: 3,
         board: 7,
+        tie_break: false,
     }
 }
 

@@ -96,6 +96,7 @@ fn test_pairing() -> Pairing {
         event_id: Some(EventId::parse("test-event").expect("event id")),
         round: 1,
         board: 1,
+        tie_break: false,
     }
 }
 
@@ -189,6 +190,7 @@ fn schema_0_timed_games_keep_their_clock_controls_and_corrections() {
         event_id: Some(EventId::parse("fixture-open").expect("event id")),
         round: 2,
         board: 3,
+        tie_break: false,
     });
     let request = NewGame::new(
         p_white,
@@ -281,6 +283,7 @@ fn golden_game() -> (Game, Vec<GameEvent>) {
         event_id: Some(EventId::parse("golden-open").expect("event id")),
         round: 4,
         board: 2,
+        tie_break: false,
     });
     let request = NewGame::new(
         white,

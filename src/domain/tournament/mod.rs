@@ -8,6 +8,7 @@
 //! | standings and tie-breaks | FIDE Tie-Break Regulations 2023 (C.07) | `standings`, `tie_break` |
 //! | registered teams, rosters, a round's matches and line-ups | event regulations (Olympiad rules) | `teams` |
 //! | team matches, match points, team standings and tie-breaks | C.07 (team tie-breaks) | `team_matches`, `team_standings` |
+//! | a drawn match's tie-break (Armageddon) game | event regulations | `match_tie_break` |
 //! | byes, forfeits and absences in standings | C.07 Art. 16 | `bye`, `standings` |
 //! | rating performance (ARO, TPR, APRO) | C.07 Art. 10; B.02 Table 8.1(a) | `performance`, `standings` |
 //! | a round: its games all or nothing, its byes, its start | FIDE Laws 6.6, 6.7; event regulations | `round` |
@@ -19,6 +20,7 @@
 pub(super) mod bye;
 pub(super) mod engine_pairings;
 pub mod fair_play_export;
+pub(super) mod match_tie_break;
 pub(super) mod pairing;
 pub(super) mod performance;
 pub mod pgn;

@@ -15,6 +15,13 @@ pub struct Pairing {
     pub round: u32,
     /// The board number within the round (0 when none).
     pub board: u32,
+    /// Whether the game is a team match's tie-break game (see
+    /// `tournament::match_tie_break`): listed with its match at the
+    /// match's first board, but no board of it, and counted by no
+    /// standings but the match's. Set only by the arbiter; left out of the
+    /// stored form while false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tie_break: bool,
 }
 
 impl Pairing {
@@ -47,6 +54,7 @@ impl Pairing {
             event_id: EventId::parse_optional(event_id)?,
             round,
             board,
+            tie_break: false,
         })
     }
 }

@@ -101,6 +101,11 @@ fn write_with(
     if pairing.board != 0 {
         tags.push(("Board", pairing.board.to_string()));
     }
+    // A match's tie-break game is listed at its match's first board, and
+    // says what it is.
+    if pairing.tie_break {
+        tags.push(("Stage", "Match tie-break".to_owned()));
+    }
     tags.push(("GameId", game.id().to_string()));
     tags.push(("WhitePlayerId", game.white().id.clone()));
     tags.push(("BlackPlayerId", game.black().id.clone()));

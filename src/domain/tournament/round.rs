@@ -16,8 +16,8 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{
-    Bye, ByeKind, EventId, GameId, GameRecordForStandings, MatchPlan, NewGame, Pairing, Player,
-    Points, TeamByePlan, TeamRegistration, Timestamp,
+    Bye, ByeKind, EventId, GameId, GameRecordForStandings, MatchPlan, MatchTieBreak, NewGame,
+    Pairing, Player, Points, RecordedTieBreak, TeamByePlan, TeamRegistration, Timestamp,
     tournament::team_matches::team_round_offences,
 };
 
@@ -272,6 +272,9 @@ pub struct Round {
     /// Its registered teams' pairing-allocated byes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     team_byes: Vec<TeamByePlan>,
+    /// Its matches' tie-break games, in the order they were made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    tie_breaks: Vec<RecordedTieBreak>,
     created_at: Timestamp,
     /// Who planned it (a principal's name); `None` in rounds recorded
     /// before names were.
@@ -307,6 +310,9 @@ pub struct RoundSummary {
     /// Its registered teams' pairing-allocated byes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub team_byes: Vec<TeamByePlan>,
+    /// Its matches' tie-break games.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tie_breaks: Vec<MatchTieBreak>,
     /// Whether the round's games are still being created: event-wide reads
     /// leave them out until every one exists, so that a round interrupted
     /// half-way is never seen in part.
@@ -582,6 +588,7 @@ impl Round {
             accelerations,
             matches,
             team_byes,
+            tie_breaks: Vec::new(),
             created_at: now,
             created_by: None,
             complete: false,
@@ -643,6 +650,26 @@ impl Round {
     pub fn team_byes(&self) -> &[TeamByePlan] {
         &self.team_byes
     }
+
+    /// Its matches' tie-break games.
+    pub fn tie_breaks(&self) -> &[RecordedTieBreak] {
+        &self.tie_breaks
+    }
+
+    /// The round with `tie_break` recorded, unless its match has one
+    /// already: then that one.
+    pub fn with_tie_break(&self, tie_break: RecordedTieBreak) -> Result<Self, &RecordedTieBreak> {
+        if let Some(existing) = self
+            .tie_breaks
+            .iter()
+            .find(|t| t.plan.table == tie_break.plan.table)
+        {
+            return Err(existing);
+        }
+        let mut round = self.clone();
+        round.tie_breaks.push(tie_break);
+        Ok(round)
+    }
     /// Whether every board's game has been created.
     pub fn is_complete(&self) -> bool {
         self.complete
@@ -697,6 +724,7 @@ impl Round {
                 event_id: Some(self.event.clone()),
                 round: self.number,
                 board: board.board,
+                tie_break: false,
             },
         ))
     }
@@ -731,6 +759,7 @@ impl Round {
             accelerations: self.accelerations.clone(),
             matches: self.matches.clone(),
             team_byes: self.team_byes.clone(),
+            tie_breaks: self.tie_breaks.iter().map(|t| t.plan.clone()).collect(),
             incomplete: !self.complete,
         }
     }

@@ -75,7 +75,8 @@ fn a_round_plans_each_board_with_its_players_and_place() {
         &Pairing {
             event_id: Some(event()),
             round: 5,
-            board: 2
+            board: 2,
+            tie_break: false,
         }
     );
     // Both boards share one set of settings.

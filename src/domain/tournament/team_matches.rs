@@ -14,7 +14,7 @@ use thiserror::Error;
 
 use crate::domain::{
     BoardResult, Color, GameRecordForStandings, MatchPlan, Outcome, Player, PointTable, Points,
-    RoundSummary, Team, TeamBye, TeamMatch, TeamRegistration,
+    RoundSummary, Team, TeamBye, TeamMatch, TeamRegistration, TieBreakState,
     tournament::performance::performance_rating,
 };
 
@@ -345,6 +345,7 @@ pub fn team_matches<'a>(
         matches.push(TeamMatch {
             round,
             teams: [first_index, second_index],
+            tie_break: None,
             boards,
         });
     }
@@ -479,11 +480,13 @@ pub fn match_score<'a>(
 /// the player facing it `table`'s win, a match forfeited whole the team
 /// present a win on every board, all unplayed; a game aborted scores
 /// nothing on its board. A match with a game still to finish is in
-/// progress.
+/// progress, as is a match drawn on the boards whose tie-break game (found
+/// among `tie_breaks` by round and board) is still to finish.
 pub fn registered_team_matches<'a>(
     registration: &TeamRegistration,
     summaries: &[RoundSummary],
     records: impl IntoIterator<Item = &'a GameRecordForStandings>,
+    tie_breaks: &[GameRecordForStandings],
     table: &PointTable,
 ) -> TeamEvent {
     let games: HashMap<(u32, u32), &GameRecordForStandings> = records
@@ -605,15 +608,41 @@ pub fn registered_team_matches<'a>(
                     _ => {}
                 }
             }
+            // The boards are decided: their players' results count
+            // whatever the tie-break.
             event.seats.extend(seats);
+            let tie_break = match summary.tie_breaks.iter().find(|t| t.table == plan.table) {
+                Some(tie_break) if drawn(&boards) => {
+                    let game = tie_breaks
+                        .iter()
+                        .find(|g| g.round == summary.number && g.board == tie_break.board);
+                    match tie_break.state(game) {
+                        TieBreakState::Playing => {
+                            event.in_progress += 1;
+                            continue 'matches;
+                        }
+                        TieBreakState::Won(side) => Some(side),
+                        TieBreakState::Void => None,
+                    }
+                }
+                _ => None,
+            };
             event.matches.push(TeamMatch {
                 round: summary.number,
                 teams: indexes,
+                tie_break,
                 boards,
             });
         }
     }
     event
+}
+
+/// Whether a match's `boards` draw it on game points (neither team
+/// without a point).
+fn drawn(boards: &[BoardResult]) -> bool {
+    let totals = [0, 1].map(|side| boards.iter().map(|b| b.points[side]).sum::<Points>());
+    totals[0] == totals[1] && totals[0] > Points::ZERO
 }
 
 /// What a round's boards (White and Black of each, in request order) do
@@ -766,6 +795,7 @@ mod tests {
             vec![TeamMatch {
                 round: 1,
                 teams: [0, 1],
+                tie_break: None,
                 boards: vec![
                     BoardResult {
                         board: 1,

@@ -10,7 +10,12 @@
 //! (every board forfeited by both), which is a loss for both. A match with
 //! no game played over the board (won or lost by forfeits alone) is an
 //! unplayed round for the tie-breaks: its opponent counts as one with the
-//! team's own score (C.07 16.4).
+//! team's own score (C.07 16.4). A match drawn on the boards and decided
+//! by its tie-break game (where the regulations ask for one) is won by
+//! the game's winner's team, scoring the table's points for a tie-break
+//! won and lost, and counts as won (`WIN`, `WON`) for it; its game points
+//! and board count are the boards'. FIDE's reference knows no tie-break
+//! games: the committed vectors have none.
 //!
 //! Every value equals that of FIDE's reference implementation,
 //! TieBreakServer, on the committed vectors (`tests/data/team-tie-breaks`,
@@ -27,6 +32,11 @@ pub struct MatchPointTable {
     pub draw: Points,
     /// For a match lost.
     pub loss: Points,
+    /// For a match drawn on the boards and won on its tie-break game
+    /// (see `tournament::match_tie_break`).
+    pub tie_break_win: Points,
+    /// For a match drawn on the boards and lost on its tie-break game.
+    pub tie_break_loss: Points,
 }
 
 impl MatchPointTable {
@@ -38,6 +48,8 @@ impl MatchPointTable {
         win: Points::from_milli(2_000),
         draw: Points::from_milli(1_000),
         loss: Points::ZERO,
+        tie_break_win: Points::from_milli(2_000),
+        tie_break_loss: Points::ZERO,
     };
 
     /// 3 for a win, 1 for a draw, 0 for a loss.
@@ -45,11 +57,15 @@ impl MatchPointTable {
         win: Points::from_milli(3_000),
         draw: Points::from_milli(1_000),
         loss: Points::ZERO,
+        tie_break_win: Points::from_milli(3_000),
+        tie_break_loss: Points::ZERO,
     };
 
     /// A table of `win`, `draw` and `loss` points, sent in the fields of
     /// `field` (`<field>.win`, ...): each from 0 to [`Self::MAX_POINTS`],
-    /// a win worth at least a draw and a draw at least a loss.
+    /// a win worth at least a draw and a draw at least a loss. A match
+    /// decided by its tie-break game scores a win's and a loss's points
+    /// (see [`Self::with_tie_break`]).
     pub fn new(
         field: &'static str,
         [win, draw, loss]: [(&'static str, Points); 3],
@@ -63,11 +79,42 @@ impl MatchPointTable {
             win: win.1,
             draw: draw.1,
             loss: loss.1,
+            tie_break_win: win.1,
+            tie_break_loss: loss.1,
         };
         if table.win < table.draw || table.draw < table.loss {
             return Err(FieldError::new(
                 field,
                 "must give a win at least a draw's points, and a draw at least a loss's",
+            ));
+        }
+        Ok(table)
+    }
+
+    /// The table with a match decided by its tie-break game scoring `win`
+    /// and `loss` points (each `None`: as the table's win or loss), sent
+    /// in the fields of `field`: each from 0 to [`Self::MAX_POINTS`], the
+    /// win worth at least the loss.
+    pub fn with_tie_break(
+        self,
+        field: &'static str,
+        win: Option<(&'static str, Points)>,
+        loss: Option<(&'static str, Points)>,
+    ) -> Result<Self, FieldError> {
+        for (name, value) in [win, loss].into_iter().flatten() {
+            if value < Points::ZERO || value > Self::MAX_POINTS {
+                return Err(FieldError::new(name, "must be from 0 to 100"));
+            }
+        }
+        let table = Self {
+            tie_break_win: win.map_or(self.win, |(_, points)| points),
+            tie_break_loss: loss.map_or(self.loss, |(_, points)| points),
+            ..self
+        };
+        if table.tie_break_win < table.tie_break_loss {
+            return Err(FieldError::new(
+                field,
+                "must give a match won on its tie-break game at least the points of one lost on it",
             ));
         }
         Ok(table)
@@ -94,6 +141,10 @@ pub struct TeamMatch {
     pub teams: [usize; 2],
     /// Its boards.
     pub boards: Vec<BoardResult>,
+    /// The team (0 the first, 1 the second) the match's tie-break game
+    /// won it for: it decides a match drawn on the boards, and nothing
+    /// else.
+    pub tie_break: Option<usize>,
 }
 
 /// How a match came out for a team.
@@ -406,7 +457,16 @@ pub fn team_standings(
         let over_the_board = game.boards.iter().any(|board| board.played);
         for side in 0..2 {
             let (own, other) = (totals[side], totals[1 - side]);
-            let match_points = if own > other {
+            let tie_break = game
+                .tie_break
+                .filter(|_| own == other && own > Points::ZERO);
+            let match_points = if let Some(winner) = tie_break {
+                if winner == side {
+                    table.tie_break_win
+                } else {
+                    table.tie_break_loss
+                }
+            } else if own > other {
                 table.win
             } else if own == other && own > Points::ZERO {
                 table.draw
@@ -429,7 +489,7 @@ pub fn team_standings(
                     opponent: game.teams[1 - side],
                     game_points: own,
                     match_points,
-                    won: own > other,
+                    won: tie_break.map_or(own > other, |winner| winner == side),
                     over_the_board,
                     board_count,
                 });

@@ -18,11 +18,13 @@ fn game_points_decide_the_match_and_its_match_points() {
         TeamMatch {
             round: 1,
             teams: [0, 1],
+            tie_break: None,
             boards: vec![board(1, "1", "0"), board(2, "0.5", "0.5")],
         },
         TeamMatch {
             round: 2,
             teams: [1, 0],
+            tie_break: None,
             boards: vec![board(1, "0.5", "0.5"), board(2, "0.5", "0.5")],
         },
     ];
@@ -95,11 +97,13 @@ fn forfeits_score_as_the_boards_say() {
         TeamMatch {
             round: 1,
             teams: [0, 1],
+            tie_break: None,
             boards: vec![forfeit(1, "0", "0"), forfeit(2, "0", "0")],
         },
         TeamMatch {
             round: 2,
             teams: [0, 1],
+            tie_break: None,
             boards: vec![forfeit(1, "1", "0"), forfeit(2, "1", "0")],
         },
     ];
@@ -253,6 +257,7 @@ fn matches_of(vector: &Vector) -> Vec<TeamMatch> {
             TeamMatch {
                 round,
                 teams: [first, second],
+                tie_break: None,
                 boards: (1..)
                     .zip(boards)
                     .map(|(board, (_, result))| BoardResult { board, ..result })
@@ -411,11 +416,13 @@ fn a_team_bye_scores_its_result_and_is_an_unplayed_round() {
         TeamMatch {
             round: 1,
             teams: [0, 1],
+            tie_break: None,
             boards: vec![board(1, "1", "0"), board(2, "1", "0")],
         },
         TeamMatch {
             round: 2,
             teams: [2, 0],
+            tie_break: None,
             boards: vec![board(1, "1", "0"), board(2, "0.5", "0.5")],
         },
     ];

@@ -467,6 +467,7 @@ impl TeamRegistration {
                                         event_id: Some(event.clone()),
                                         round,
                                         board: number,
+                                        tie_break: false,
                                     },
                                 )
                             });

@@ -335,6 +335,7 @@ fn registered_matches_score_their_games_empty_boards_and_forfeits() {
         &registered,
         std::slice::from_ref(&summary),
         &records,
+        &[],
         &PointTable::CLASSIC,
     );
     assert_eq!(event.teams, ["Team a", "Team b", "Team c", "Team d"]);
@@ -347,6 +348,7 @@ fn registered_matches_score_their_games_empty_boards_and_forfeits() {
             TeamMatch {
                 round: 1,
                 teams: [0, 2],
+                tie_break: None,
                 boards: vec![
                     BoardResult {
                         board: 1,
@@ -363,6 +365,7 @@ fn registered_matches_score_their_games_empty_boards_and_forfeits() {
             TeamMatch {
                 round: 1,
                 teams: [3, 1],
+                tie_break: None,
                 boards: vec![
                     BoardResult {
                         board: 1,
@@ -402,7 +405,8 @@ fn registered_matches_score_their_games_empty_boards_and_forfeits() {
         record(1, 1, "a1", "c1", Some("1/2")),
         record(1, 2, "c2", "a2", None),
     ];
-    let event = registered_team_matches(&registered, &[summary], &records, &PointTable::CLASSIC);
+    let event =
+        registered_team_matches(&registered, &[summary], &records, &[], &PointTable::CLASSIC);
     assert_eq!((event.matches.len(), event.in_progress), (0, 1));
 }
 

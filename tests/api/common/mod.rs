@@ -296,6 +296,7 @@ pub fn pairing(event_id: &str, round: i32, board: i32) -> proto::Pairing {
         event_id: event_id.to_owned(),
         round,
         board,
+        ..Default::default()
     }
 }
 

@@ -698,23 +698,68 @@ class ArbiterClient:
         )
         return response
 
+    def create_match_tie_break(
+        self,
+        event_id: str,
+        round: int,
+        table: int,
+        white_player_id: str,
+        black_player_id: str,
+        *,
+        settings: Optional[pb.RoundSettings] = None,
+    ) -> pb.CreateMatchTieBreakResponse:
+        """Creates the tie-break (Armageddon) game of a drawn team match.
+
+        White and Black are one player of each team's line-up in the match;
+        the game is scored as Armageddon (a draw is Black's win) and decides
+        the match for its winner's team. ``settings`` are a round's (time
+        odds through ``black_time_control``). Allowed once every board is
+        decided and the match is drawn (else ``MATCH_NOT_DRAWN``); a repeat
+        returns the same game and tokens.
+        """
+        request = pb.CreateMatchTieBreakRequest(
+            event_id=event_id,
+            round=round,
+            table=table,
+            white_player_id=white_player_id,
+            black_player_id=black_player_id,
+            settings=settings,
+        )
+        response: pb.CreateMatchTieBreakResponse = self._unary(
+            self.admin.CreateMatchTieBreak, request, self._admin_metadata, retry=True
+        )
+        return response
+
     def get_team_standings(
         self,
         event_id: str,
         *,
         primary: pb.TeamScoreKind = pb.TEAM_SCORE_KIND_MATCH_POINTS,
         tie_breaks: Sequence[str] = (),
-        match_points: Optional[tuple[str, str, str]] = None,
+        match_points: Optional[Sequence[str]] = None,
     ) -> pb.GetTeamStandingsResponse:
         """The event's team standings: ``primary`` (match or game points), then
         ``tie_breaks`` by their FIDE codes (``EMGSB``, ``BH:MP``, ``BC``, ...);
-        ``match_points`` as ``(win, draw, loss)``, e.g. ``("3", "1", "0")``."""
+        ``match_points`` as ``(win, draw, loss)``, e.g. ``("3", "1", "0")``, or
+        with a match decided by its tie-break game's ``(..., tie_break_win,
+        tie_break_loss)``."""
         request = pb.GetTeamStandingsRequest(
             event_id=event_id, primary_score=primary, tie_breaks=list(tie_breaks)
         )
         if match_points is not None:
-            win, draw, loss = match_points
-            request.match_points.CopyFrom(pb.TeamMatchPoints(win=win, draw=draw, loss=loss))
+            if len(match_points) not in (3, 5):
+                raise ValueError("match_points is (win, draw, loss) or with (tie_break_win, tie_break_loss)")
+            win, draw, loss, *tie_break = match_points
+            tie_break_win, tie_break_loss = tie_break or ("", "")
+            request.match_points.CopyFrom(
+                pb.TeamMatchPoints(
+                    win=win,
+                    draw=draw,
+                    loss=loss,
+                    tie_break_win=tie_break_win,
+                    tie_break_loss=tie_break_loss,
+                )
+            )
         response: pb.GetTeamStandingsResponse = self._unary(self.arbiter.GetTeamStandings, request)
         return response
 

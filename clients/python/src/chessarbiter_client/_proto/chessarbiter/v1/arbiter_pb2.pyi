@@ -70,6 +70,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_TEAM_PAIRING_INVALID: _ClassVar[ErrorReason]
     ERROR_REASON_TEAMS_NOT_FOUND: _ClassVar[ErrorReason]
     ERROR_REASON_TEAMS_CHANGED: _ClassVar[ErrorReason]
+    ERROR_REASON_MATCH_NOT_FOUND: _ClassVar[ErrorReason]
+    ERROR_REASON_MATCH_NOT_DRAWN: _ClassVar[ErrorReason]
+    ERROR_REASON_TIE_BREAK_EXISTS: _ClassVar[ErrorReason]
 
 class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -309,6 +312,9 @@ ERROR_REASON_FAIR_PLAY_RECORD_FULL: ErrorReason
 ERROR_REASON_TEAM_PAIRING_INVALID: ErrorReason
 ERROR_REASON_TEAMS_NOT_FOUND: ErrorReason
 ERROR_REASON_TEAMS_CHANGED: ErrorReason
+ERROR_REASON_MATCH_NOT_FOUND: ErrorReason
+ERROR_REASON_MATCH_NOT_DRAWN: ErrorReason
+ERROR_REASON_TIE_BREAK_EXISTS: ErrorReason
 ROLE_UNSPECIFIED: Role
 ROLE_PLATFORM: Role
 ROLE_ARBITER: Role
@@ -510,14 +516,16 @@ class Player(_message.Message):
     def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., rating: _Optional[int] = ..., title: _Optional[str] = ..., fide_id: _Optional[int] = ..., team: _Optional[str] = ...) -> None: ...
 
 class Pairing(_message.Message):
-    __slots__ = ("event_id", "round", "board")
+    __slots__ = ("event_id", "round", "board", "match_tie_break")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     BOARD_FIELD_NUMBER: _ClassVar[int]
+    MATCH_TIE_BREAK_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     round: int
     board: int
-    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board: _Optional[int] = ...) -> None: ...
+    match_tie_break: bool
+    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board: _Optional[int] = ..., match_tie_break: _Optional[bool] = ...) -> None: ...
 
 class GameRules(_message.Message):
     __slots__ = ("draw_offers_from_move", "sofia_rules", "profile", "pending_offer_draws_on_flag", "no_abort", "no_give_time", "claim_after_opponent_left_millis")
@@ -1244,14 +1252,18 @@ class OfferedTieBreak(_message.Message):
     def __init__(self, kind: _Optional[_Union[TieBreakKind, str]] = ..., code: _Optional[str] = ..., takes_cuts: _Optional[bool] = ...) -> None: ...
 
 class TeamMatchPoints(_message.Message):
-    __slots__ = ("win", "draw", "loss")
+    __slots__ = ("win", "draw", "loss", "tie_break_win", "tie_break_loss")
     WIN_FIELD_NUMBER: _ClassVar[int]
     DRAW_FIELD_NUMBER: _ClassVar[int]
     LOSS_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAK_WIN_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAK_LOSS_FIELD_NUMBER: _ClassVar[int]
     win: str
     draw: str
     loss: str
-    def __init__(self, win: _Optional[str] = ..., draw: _Optional[str] = ..., loss: _Optional[str] = ...) -> None: ...
+    tie_break_win: str
+    tie_break_loss: str
+    def __init__(self, win: _Optional[str] = ..., draw: _Optional[str] = ..., loss: _Optional[str] = ..., tie_break_win: _Optional[str] = ..., tie_break_loss: _Optional[str] = ...) -> None: ...
 
 class GetTeamStandingsRequest(_message.Message):
     __slots__ = ("event_id", "primary_score", "tie_breaks", "match_points")
@@ -1370,7 +1382,7 @@ class WatchEventResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., match_score: _Optional[_Union[MatchScore, _Mapping]] = ..., cursor: _Optional[str] = ...) -> None: ...
 
 class MatchScore(_message.Message):
-    __slots__ = ("round", "table", "first_team_id", "second_team_id", "first_team_points", "second_team_points", "boards", "boards_decided", "game_id")
+    __slots__ = ("round", "table", "first_team_id", "second_team_id", "first_team_points", "second_team_points", "boards", "boards_decided", "game_id", "tie_break_game_id", "tie_break_winner_team_id")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     TABLE_FIELD_NUMBER: _ClassVar[int]
     FIRST_TEAM_ID_FIELD_NUMBER: _ClassVar[int]
@@ -1380,6 +1392,8 @@ class MatchScore(_message.Message):
     BOARDS_FIELD_NUMBER: _ClassVar[int]
     BOARDS_DECIDED_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAK_GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAK_WINNER_TEAM_ID_FIELD_NUMBER: _ClassVar[int]
     round: int
     table: int
     first_team_id: str
@@ -1389,7 +1403,9 @@ class MatchScore(_message.Message):
     boards: int
     boards_decided: int
     game_id: str
-    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., first_team_id: _Optional[str] = ..., second_team_id: _Optional[str] = ..., first_team_points: _Optional[str] = ..., second_team_points: _Optional[str] = ..., boards: _Optional[int] = ..., boards_decided: _Optional[int] = ..., game_id: _Optional[str] = ...) -> None: ...
+    tie_break_game_id: str
+    tie_break_winner_team_id: str
+    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., first_team_id: _Optional[str] = ..., second_team_id: _Optional[str] = ..., first_team_points: _Optional[str] = ..., second_team_points: _Optional[str] = ..., boards: _Optional[int] = ..., boards_decided: _Optional[int] = ..., game_id: _Optional[str] = ..., tie_break_game_id: _Optional[str] = ..., tie_break_winner_team_id: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
     __slots__ = ("request_id", "white", "black", "pairing", "variant", "initial_fen", "chess960_position", "rules", "time_control", "black_time_control", "clock_starts_after_first_moves", "scheduled_start_time", "default_time_millis", "scoring", "broadcast_delay_millis", "lag_compensation", "record_fair_play")
@@ -1664,7 +1680,7 @@ class RoundBye(_message.Message):
     def __init__(self, player: _Optional[_Union[Player, _Mapping]] = ..., kind: _Optional[_Union[ByeKind, str]] = ...) -> None: ...
 
 class Round(_message.Message):
-    __slots__ = ("event_id", "round", "board_count", "byes", "create_time", "start_time", "started_by", "players", "forbidden_pairs", "accelerations", "matches", "team_byes")
+    __slots__ = ("event_id", "round", "board_count", "byes", "create_time", "start_time", "started_by", "players", "forbidden_pairs", "accelerations", "matches", "team_byes", "tie_breaks")
     EVENT_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     BOARD_COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -1677,6 +1693,7 @@ class Round(_message.Message):
     ACCELERATIONS_FIELD_NUMBER: _ClassVar[int]
     MATCHES_FIELD_NUMBER: _ClassVar[int]
     TEAM_BYES_FIELD_NUMBER: _ClassVar[int]
+    TIE_BREAKS_FIELD_NUMBER: _ClassVar[int]
     event_id: str
     round: int
     board_count: int
@@ -1689,7 +1706,50 @@ class Round(_message.Message):
     accelerations: _containers.RepeatedCompositeFieldContainer[Acceleration]
     matches: _containers.RepeatedCompositeFieldContainer[RoundMatch]
     team_byes: _containers.RepeatedCompositeFieldContainer[TeamBye]
-    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board_count: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., started_by: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ..., matches: _Optional[_Iterable[_Union[RoundMatch, _Mapping]]] = ..., team_byes: _Optional[_Iterable[_Union[TeamBye, _Mapping]]] = ...) -> None: ...
+    tie_breaks: _containers.RepeatedCompositeFieldContainer[MatchTieBreakGame]
+    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., board_count: _Optional[int] = ..., byes: _Optional[_Iterable[_Union[RoundBye, _Mapping]]] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., started_by: _Optional[str] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., forbidden_pairs: _Optional[_Iterable[_Union[ForbiddenPair, _Mapping]]] = ..., accelerations: _Optional[_Iterable[_Union[Acceleration, _Mapping]]] = ..., matches: _Optional[_Iterable[_Union[RoundMatch, _Mapping]]] = ..., team_byes: _Optional[_Iterable[_Union[TeamBye, _Mapping]]] = ..., tie_breaks: _Optional[_Iterable[_Union[MatchTieBreakGame, _Mapping]]] = ...) -> None: ...
+
+class MatchTieBreakGame(_message.Message):
+    __slots__ = ("table", "game_id", "white", "black", "white_team_id", "black_team_id")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    WHITE_FIELD_NUMBER: _ClassVar[int]
+    BLACK_FIELD_NUMBER: _ClassVar[int]
+    WHITE_TEAM_ID_FIELD_NUMBER: _ClassVar[int]
+    BLACK_TEAM_ID_FIELD_NUMBER: _ClassVar[int]
+    table: int
+    game_id: str
+    white: Player
+    black: Player
+    white_team_id: str
+    black_team_id: str
+    def __init__(self, table: _Optional[int] = ..., game_id: _Optional[str] = ..., white: _Optional[_Union[Player, _Mapping]] = ..., black: _Optional[_Union[Player, _Mapping]] = ..., white_team_id: _Optional[str] = ..., black_team_id: _Optional[str] = ...) -> None: ...
+
+class CreateMatchTieBreakRequest(_message.Message):
+    __slots__ = ("event_id", "round", "table", "white_player_id", "black_player_id", "settings")
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    WHITE_PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    BLACK_PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    round: int
+    table: int
+    white_player_id: str
+    black_player_id: str
+    settings: RoundSettings
+    def __init__(self, event_id: _Optional[str] = ..., round: _Optional[int] = ..., table: _Optional[int] = ..., white_player_id: _Optional[str] = ..., black_player_id: _Optional[str] = ..., settings: _Optional[_Union[RoundSettings, _Mapping]] = ...) -> None: ...
+
+class CreateMatchTieBreakResponse(_message.Message):
+    __slots__ = ("tie_break", "white_token", "black_token")
+    TIE_BREAK_FIELD_NUMBER: _ClassVar[int]
+    WHITE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BLACK_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tie_break: MatchTieBreakGame
+    white_token: str
+    black_token: str
+    def __init__(self, tie_break: _Optional[_Union[MatchTieBreakGame, _Mapping]] = ..., white_token: _Optional[str] = ..., black_token: _Optional[str] = ...) -> None: ...
 
 class RoundGame(_message.Message):
     __slots__ = ("board", "game_id", "white", "black", "white_token", "black_token")

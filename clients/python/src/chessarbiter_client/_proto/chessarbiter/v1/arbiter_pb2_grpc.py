@@ -1197,6 +1197,11 @@ class AdminServiceStub:
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsRequest.SerializeToString,
                 response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsResponse.FromString,
                 _registered_method=True)
+        self.CreateMatchTieBreak = channel.unary_unary(
+                '/chessarbiter.v1.AdminService/CreateMatchTieBreak',
+                request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateMatchTieBreakRequest.SerializeToString,
+                response_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateMatchTieBreakResponse.FromString,
+                _registered_method=True)
         self.CreateCredential = channel.unary_unary(
                 '/chessarbiter.v1.AdminService/CreateCredential',
                 request_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateCredentialRequest.SerializeToString,
@@ -1417,6 +1422,31 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateMatchTieBreak(self, request, context):
+        """Creates the tie-break game of a drawn team match, where the event's
+        regulations decide one by an Armageddon game: one player of each
+        team's line-up in the match, the game scored as Armageddon (a draw
+        is Black's win), so that it always has a winner. It belongs to the
+        match's round and is listed with the match (at its first board,
+        Pairing.match_tie_break set), but is no board of it: it scores no game
+        points and no individual standing or report counts it. Its winner's
+        team wins the match (GetTeamStandings' match_points.tie_break_win;
+        the other team tie_break_loss). Allowed once every board of the match
+        is decided and its game points are equal; one per match. The game
+        starts as CreateGame's do (at settings.scheduled_start_time if set).
+        Repeating the request returns the same game and tokens.
+
+        Errors: INVALID_FIELD (a player not of the match's line-ups, both of
+        one team, scoring that is not Armageddon), MISSING_TOKEN, NOT_ADMIN,
+        ROLE_NOT_PERMITTED, OUT_OF_SCOPE, ROUND_NOT_FOUND, TEAMS_NOT_FOUND,
+        MATCH_NOT_FOUND, MATCH_NOT_DRAWN, TIE_BREAK_EXISTS, EVENT_FULL,
+        TOKENS_NOT_REISSUABLE, CONTENTION (retry), STORAGE_UNAVAILABLE
+        (retry).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CreateCredential(self, request, context):
         """Creates a credential for a named principal: a role, the event it is
         confined to (an arbiter and a feed reader name one, an auditor may,
@@ -1575,6 +1605,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.RegisterTeams,
                     request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsRequest.FromString,
                     response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsResponse.SerializeToString,
+            ),
+            'CreateMatchTieBreak': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateMatchTieBreak,
+                    request_deserializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateMatchTieBreakRequest.FromString,
+                    response_serializer=chessarbiter_dot_v1_dot_arbiter__pb2.CreateMatchTieBreakResponse.SerializeToString,
             ),
             'CreateCredential': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateCredential,
@@ -1944,6 +1979,33 @@ class AdminService:
             '/chessarbiter.v1.AdminService/RegisterTeams',
             chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsRequest.SerializeToString,
             chessarbiter_dot_v1_dot_arbiter__pb2.RegisterTeamsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateMatchTieBreak(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/chessarbiter.v1.AdminService/CreateMatchTieBreak',
+            chessarbiter_dot_v1_dot_arbiter__pb2.CreateMatchTieBreakRequest.SerializeToString,
+            chessarbiter_dot_v1_dot_arbiter__pb2.CreateMatchTieBreakResponse.FromString,
             options,
             channel_credentials,
             insecure,
