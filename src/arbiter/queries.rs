@@ -145,6 +145,18 @@ pub struct BroadcastGame {
     pub pgn: String,
 }
 
+/// `view` as a broadcast shows it on `board`.
+fn broadcast_game(view: &GameView, board: u32) -> BroadcastGame {
+    BroadcastGame {
+        board,
+        white: view.game.white().clone(),
+        black: view.game.black().clone(),
+        result: view.game.result().map_or("*", |r| r.outcome.pgn()),
+        live: view.game.status() == crate::domain::GameStatus::Active,
+        pgn: pgn::export_for_broadcast_on(&view.game, &view.moves, view.as_of, board),
+    }
+}
+
 /// A page of a game's moves and where the next page starts (the version of
 /// the last event read), if the log goes on.
 pub type MovePage = (Vec<MoveRecord>, Option<u64>);
@@ -537,7 +549,10 @@ impl Arbiter {
     /// round) for a broadcast, in board order, as `reader` sees them, and
     /// the next round that has games, if any. The event's list is read
     /// from the round's first game (a list in round order) to the first
-    /// game of the next round, and no further.
+    /// game of the next round, and no further. The round's match tie-break
+    /// games come last, in the order they were made, each on a board of
+    /// its own after the round's last (which no board game takes, and
+    /// which a later tie-break game never moves).
     pub async fn broadcast_round(
         &self,
         event_id: &EventId,
@@ -546,32 +561,45 @@ impl Arbiter {
     ) -> Result<(Vec<BroadcastGame>, Option<u32>), ArbiterError> {
         const PAGE: usize = 100;
         let mut games = Vec::new();
+        let mut tie_breaks = Vec::new();
         let mut after = EventPosition::before_round(round);
-        loop {
+        let next = loop {
             let (views, next) = self
                 .list_games(event_id, ListFilter::default(), after, PAGE, true, reader)
                 .await?;
-            for view in &views {
+            let mut beyond = None;
+            for view in views {
                 let of_game = view.game.pairing().round;
                 if of_game > round {
-                    return Ok((games, Some(of_game)));
+                    beyond = Some(of_game);
+                    break;
                 }
-                if of_game == round {
-                    games.push(BroadcastGame {
-                        board: view.game.pairing().board,
-                        white: view.game.white().clone(),
-                        black: view.game.black().clone(),
-                        result: view.game.result().map_or("*", |r| r.outcome.pgn()),
-                        live: view.game.status() == crate::domain::GameStatus::Active,
-                        pgn: pgn::export_for_broadcast(&view.game, &view.moves, view.as_of),
-                    });
+                if of_game != round {
+                    continue;
                 }
+                if view.game.pairing().tie_break {
+                    tie_breaks.push(view);
+                } else {
+                    let board = view.game.pairing().board;
+                    games.push(broadcast_game(&view, board));
+                }
+            }
+            if beyond.is_some() {
+                break beyond;
             }
             match next {
                 Some(position) => after = Some(position),
-                None => return Ok((games, None)),
+                None => break None,
             }
+        };
+        tie_breaks.sort_by(|a, b| {
+            (a.game.created_at(), a.game.id()).cmp(&(b.game.created_at(), b.game.id()))
+        });
+        let last = games.iter().map(|g| g.board).max().unwrap_or(0);
+        for (board, view) in (last.saturating_add(1)..).zip(&tie_breaks) {
+            games.push(broadcast_game(view, board));
         }
+        Ok((games, next))
     }
 
     /// A page of an event's games in PGN, in round and board order, after

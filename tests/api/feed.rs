@@ -16,7 +16,7 @@ const EVENT: &str = "Club Open {2026}";
 const EVENT_PATH: &str = "Club%20Open%20%7B2026%7D";
 
 /// A server on `backend` with its feed on a port of its own.
-async fn spawn(backend: Backend) -> (TestApp, SocketAddr) {
+pub(crate) async fn spawn(backend: Backend) -> (TestApp, SocketAddr) {
     spawn_feed(backend, |_| {}).await
 }
 
@@ -61,7 +61,7 @@ async fn ours(port: SocketAddr) -> Result<(), String> {
 
 /// `GET path` over a plain HTTP/1.1 connection: the status line's code,
 /// the head and the body. Waits for the port to listen.
-async fn get(port: SocketAddr, path: &str) -> (u16, String, String) {
+pub(crate) async fn get(port: SocketAddr, path: &str) -> (u16, String, String) {
     let (code, head, body) = get_with(port, path, "").await;
     (code, head, String::from_utf8(body).expect("UTF-8"))
 }

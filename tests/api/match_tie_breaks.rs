@@ -417,6 +417,59 @@ async fn a_wrong_tie_break_request_is_refused_and_makes_nothing(backend: Backend
     assert_eq!((read.matches_counted, read.matches_in_progress), (2, 0));
 }
 
+/// A broadcast shows a round's tie-break games after its boards, each on a
+/// board of its own, so that no board's place in the round moves.
+async fn a_broadcast_shows_a_tie_break_game_after_the_rounds_boards(backend: Backend) {
+    let (app, port) = crate::feed::spawn(backend).await;
+    let mut admin_client = app.admin_client().await;
+    let event = "relayed-armageddon";
+    let teams = ["a", "b", "c", "d"].iter().map(|t| roster(t, 2)).collect();
+    register(&mut admin_client, event, 2, teams, 0)
+        .await
+        .expect("registered");
+    let created = create_matches(
+        &mut admin_client,
+        event,
+        1,
+        vec![full_of(1, "a", "b", 2), full_of(2, "c", "d", 2)],
+    )
+    .await
+    .expect("a round");
+    for game in &created.games[..2] {
+        set_result(&mut admin_client, &game.game_id, proto::Outcome::WhiteWins).await;
+    }
+    // a1 and b1 played board 1: they play the Armageddon too.
+    let made = admin_client
+        .create_match_tie_break(admin(tie_break(event, "b1", "a1")))
+        .await
+        .expect("a tie-break game")
+        .into_inner();
+    let game_id = made.tie_break.expect("the game").game_id;
+    let round = format!("/events/{event}/rounds/1");
+    let (code, _, index) = crate::feed::get(port, &format!("{round}/round.json")).await;
+    assert_eq!(code, 200, "{index}");
+    let boards: serde_json::Value = serde_json::from_str(&index).expect("JSON");
+    let boards: Vec<i64> = boards["pairings"]
+        .as_array()
+        .expect("pairings")
+        .iter()
+        .map(|p| p["board"].as_i64().expect("a board"))
+        .collect();
+    assert_eq!(boards, [1, 2, 3, 4, 5]);
+    let (_, _, fifth) = crate::feed::get(port, &format!("{round}/game-5.pgn")).await;
+    assert!(
+        fifth.contains(&format!("[GameId \"{game_id}\"]")),
+        "{fifth}"
+    );
+    assert!(fifth.contains("[Round \"1.5\"]"), "{fifth}");
+    assert!(fifth.contains("[Stage \"Match tie-break\"]"), "{fifth}");
+    let (_, _, first) = crate::feed::get(port, &format!("{round}/game-1.pgn")).await;
+    assert!(
+        first.contains(&format!("[GameId \"{}\"]", created.games[0].game_id)),
+        "{first}"
+    );
+}
+
 /// A start position that is refused: a FEN that is no position.
 fn initial_fen_or_default() -> Option<proto::round_settings::Start> {
     Some(proto::round_settings::Start::InitialFen(
@@ -427,4 +480,5 @@ fn initial_fen_or_default() -> Option<proto::round_settings::Start> {
 on_every_backend!(
     a_drawn_match_is_decided_by_its_tie_break_game,
     a_wrong_tie_break_request_is_refused_and_makes_nothing,
+    a_broadcast_shows_a_tie_break_game_after_the_rounds_boards,
 );

@@ -25,6 +25,18 @@ pub fn export_for_broadcast(game: &Game, moves: &[MoveRecord], as_of: Timestamp)
     write(game, moves, Some(as_of))
 }
 
+/// The game as [`export_for_broadcast`] writes it, shown on board `board`
+/// of its round (`Round` and `Board` say that board): a match's tie-break
+/// game, which a broadcast shows after the round's boards.
+pub fn export_for_broadcast_on(
+    game: &Game,
+    moves: &[MoveRecord],
+    as_of: Timestamp,
+    board: u32,
+) -> String {
+    write_with(game, moves, Some((as_of, Some(board))), None)
+}
+
 /// Commands added to a game's move comments (`[%emt 0:00:04]`): those
 /// before the first move, and those after each move, by index.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -43,17 +55,26 @@ pub fn export_annotated(game: &Game, moves: &[MoveRecord], annotations: &Annotat
 /// The PGN of `game`; for a broadcast when `broadcast_at` is set (see
 /// [`export_for_broadcast`]).
 fn write(game: &Game, moves: &[MoveRecord], broadcast_at: Option<Timestamp>) -> String {
-    write_with(game, moves, broadcast_at, None)
+    write_with(game, moves, broadcast_at.map(|at| (at, None)), None)
 }
 
+/// The PGN of `game`; for a broadcast as of the time `broadcast` gives
+/// (and on the board it gives, if any), with `annotations` in the
+/// comments.
 fn write_with(
     game: &Game,
     moves: &[MoveRecord],
-    broadcast_at: Option<Timestamp>,
+    broadcast: Option<(Timestamp, Option<u32>)>,
     annotations: Option<&Annotations>,
 ) -> String {
     let result = game.result().map_or("*", |r| r.outcome.pgn());
-    let pairing = game.pairing();
+    let mut pairing = game.pairing().clone();
+    let broadcast_at = broadcast.map(|(at, board)| {
+        if let Some(board) = board {
+            pairing.board = board;
+        }
+        at
+    });
     let round = match (pairing.round, pairing.board, broadcast_at) {
         (0, _, _) => "?".to_owned(),
         (round, board, Some(_)) if board != 0 => format!("{round}.{board}"),
