@@ -68,6 +68,13 @@ pub struct Config {
     #[arg(long, env = "ARBITER_CORS_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub cors_allowed_origins: Vec<String>,
 
+    /// The address of the pages (the spectator page at `/`) and of
+    /// gRPC-Web for them, plain HTTP: `127.0.0.1:8080` by default (another
+    /// free port when that one is taken, and off when the gRPC port has
+    /// TLS), `off` for none. An address given here must be free.
+    #[arg(long, env = "ARBITER_WEB_LISTEN", value_parser = parse_web_listen)]
+    pub web_listen: Option<WebListenFlag>,
+
     /// An address to serve Prometheus metrics on (`GET /metrics`, plain
     /// HTTP); none by default.
     #[arg(long, env = "ARBITER_METRICS_LISTEN")]
@@ -335,12 +342,48 @@ pub struct Settings {
     pub metrics_listen: Option<SocketAddr>,
     /// Where to serve the broadcast feed, if anywhere.
     pub feed_listen: Option<SocketAddr>,
+    /// Where to serve the pages, if anywhere.
+    pub web_listen: Option<WebListen>,
     /// The feed's connections at once, and how long one may send nothing.
     pub feed_limits: (usize, std::time::Duration),
     /// TLS on the feed's port, if configured (no client certificates).
     pub feed_tls: Option<TlsFiles>,
     /// The web origins allowed to call with gRPC-Web (`*`: any).
     pub cors_allowed_origins: Vec<String>,
+}
+
+/// Where the pages are served unless `--web-listen` says otherwise.
+pub const DEFAULT_WEB_LISTEN: SocketAddr =
+    SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 8080);
+
+/// Where the pages are served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WebListen {
+    /// The address to listen on.
+    pub address: SocketAddr,
+    /// Whether another free port of the same host will do when `address`
+    /// is taken (the default address only: one given is kept or fails).
+    pub any_port_if_taken: bool,
+}
+
+/// What `--web-listen` was given: an address, or `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WebListenFlag {
+    /// No pages.
+    Off,
+    /// Pages on this address.
+    At(SocketAddr),
+}
+
+fn parse_web_listen(value: &str) -> Result<WebListenFlag, String> {
+    let value = value.trim();
+    if value.eq_ignore_ascii_case("off") {
+        return Ok(WebListenFlag::Off);
+    }
+    value
+        .parse()
+        .map(WebListenFlag::At)
+        .map_err(|_| format!("{value:?} is neither an address such as 127.0.0.1:8080 nor `off`"))
 }
 
 /// Shortest accepted seat-token secret.
@@ -431,6 +474,18 @@ impl Config {
             health_listen: self.health_listen,
             metrics_listen: self.metrics_listen,
             feed_listen: self.feed_listen,
+            web_listen: match self.web_listen {
+                None if self.tls_cert_file.is_some() => None,
+                None => Some(WebListen {
+                    address: DEFAULT_WEB_LISTEN,
+                    any_port_if_taken: true,
+                }),
+                Some(WebListenFlag::Off) => None,
+                Some(WebListenFlag::At(address)) => Some(WebListen {
+                    address,
+                    any_port_if_taken: false,
+                }),
+            },
             feed_tls: match (&self.feed_tls_cert_file, &self.feed_tls_key_file) {
                 (Some(cert), Some(key)) => Some(TlsFiles {
                     cert: cert.clone(),
@@ -528,5 +583,35 @@ mod tests {
         // A client certificate needs its key, and the other way round.
         assert!(parse(&["--redis-tls-cert-file", &ca_arg]).is_err());
         assert!(parse(&["--redis-tls-key-file", &ca_arg]).is_err());
+    }
+
+    #[test]
+    fn the_pages_are_on_by_default_off_on_request_and_an_address_given_is_kept() {
+        let web = |args: &[&str]| {
+            parse(args)
+                .expect("flags")
+                .settings()
+                .expect("settings")
+                .web_listen
+        };
+        let default = WebListen {
+            address: DEFAULT_WEB_LISTEN,
+            any_port_if_taken: true,
+        };
+        assert_eq!(web(&[]), Some(default));
+        assert_eq!(web(&["--web-listen", "off"]), None);
+        assert_eq!(web(&["--web-listen", "OFF"]), None);
+        assert_eq!(
+            web(&["--web-listen", "0.0.0.0:9000"]),
+            Some(WebListen {
+                address: "0.0.0.0:9000".parse().expect("address"),
+                any_port_if_taken: false,
+            })
+        );
+        // With TLS on the gRPC port, plaintext pages only when asked for.
+        let tls = ["--tls-cert-file", "c.pem", "--tls-key-file", "k.pem"];
+        assert_eq!(web(&tls), None);
+        let error = parse(&["--web-listen", "everywhere"]).expect_err("not an address");
+        assert!(error.to_string().contains("neither an address"), "{error}");
     }
 }

@@ -6,6 +6,8 @@
 //! - [`health`]: liveness and readiness; `metrics_port`: `/metrics` for
 //!   Prometheus; `rpc_metrics`: calls counted and timed by method and
 //!   code; [`telemetry`]: logs and traces.
+//! - `pages`: the spectator page, embedded, on the web port
+//!   (`--web-listen`) with gRPC-Web beside it.
 //! - `metadata_limit` and `large_replies`: bounds on what one call may
 //!   send and what a replica holds for slow readers; `bounded_listener`:
 //!   the broadcast feed's port, its connections and idle clients bounded.
@@ -18,6 +20,7 @@ pub mod health;
 mod large_replies;
 mod metadata_limit;
 mod metrics_port;
+mod pages;
 mod rpc_metrics;
 pub mod supervise;
 mod sweeper;
@@ -34,7 +37,10 @@ use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tokio_util::sync::CancellationToken;
 
-pub use self::config::{Config, LogFormat, MIN_SECRET_LEN, Settings, StoreChoice};
+pub use self::config::{
+    Config, DEFAULT_WEB_LISTEN, LogFormat, MIN_SECRET_LEN, Settings, StoreChoice, WebListen,
+};
+use self::pages::PagesLayer;
 use crate::{
     api::{AdminToken, ArbiterApi},
     arbiter::{Arbiter, SeatKeys},
@@ -157,52 +163,164 @@ pub async fn serve(
         }
         None => None,
     };
-    let router = tonic::transport::Server::builder()
-        // A span per call, continuing the caller's trace.
-        .trace_fn(telemetry::rpc_span)
-        // gRPC-Web (HTTP/1.1 or HTTP/2) on the same port, for browsers.
-        .accept_http1(true)
-        .layer(rpc_metrics::RpcMetricsLayer::new(metrics))
-        .layer(cors(&settings.cors_allowed_origins)?)
-        .layer(tonic_web::GrpcWebLayer::new())
-        .layer(metadata_limit::MetadataLimitLayer)
-        .layer(large_replies::LargeRepliesLayer::default())
-        .timeout(settings.request_timeout)
-        .http2_max_header_list_size(metadata_limit::HTTP2_MAX_HEADER_LIST_BYTES)
-        .max_concurrent_streams(streams_per_connection)
-        .http2_keepalive_interval(Some(Duration::from_secs(30)))
-        .http2_keepalive_timeout(Some(Duration::from_secs(20)))
-        .http2_max_pending_accept_reset_streams(Some(100))
-        .http2_max_local_error_reset_streams(Some(1024))
-        .max_connection_age(settings.max_connection_age)
-        .max_connection_age_grace(Duration::from_secs(60))
-        .add_service(health_service)
+    let routes = tonic::service::Routes::new(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(api.public_service())
         .add_service(api.admin_service());
+    let api_port = ApiPort {
+        routes,
+        metrics,
+        cors: cors(&settings.cors_allowed_origins)?,
+        request_timeout: settings.request_timeout,
+        max_connection_age: settings.max_connection_age,
+        streams_per_connection,
+    };
+    let web_port = match settings.web_listen {
+        Some(web) => web_port(web, api_port.clone(), shutdown.clone()).await?,
+        None => None,
+    };
     match tls {
         None => {
-            router
-                .serve_with_incoming_shutdown(without_nagle(listener), shutdown.cancelled_owned())
+            api_port
+                .serve(without_nagle(listener), PagesLayer::off(), shutdown.clone())
                 .await?;
         }
         Some(acceptor) => {
-            router
-                .serve_with_incoming_shutdown(
+            api_port
+                .serve(
                     tls::incoming(listener, acceptor),
-                    shutdown.cancelled_owned(),
+                    PagesLayer::off(),
+                    shutdown.clone(),
                 )
                 .await?;
         }
     }
-    for port in [health_port, metrics_port, feed_port].into_iter().flatten() {
+    for port in [health_port, metrics_port, feed_port, web_port]
+        .into_iter()
+        .flatten()
+    {
         let _ = port.await;
     }
     let _ = health_task.await;
     let _ = sweeper_task.await;
     tracing::info!("server stopped");
     Ok(())
+}
+
+/// What every port serving the API shares: the services, and the layers
+/// and HTTP/2 bounds around them.
+#[derive(Clone)]
+struct ApiPort {
+    routes: tonic::service::Routes,
+    metrics: Arc<Metrics>,
+    cors: tower_http::cors::CorsLayer,
+    request_timeout: Duration,
+    max_connection_age: Duration,
+    streams_per_connection: u32,
+}
+
+impl ApiPort {
+    /// Serves the API on `incoming` until `shutdown`, with the pages in
+    /// front of it where `pages` is on.
+    async fn serve<I, IO, IE>(
+        self,
+        incoming: I,
+        pages: PagesLayer,
+        shutdown: CancellationToken,
+    ) -> Result<(), tonic::transport::Error>
+    where
+        I: futures::Stream<Item = Result<IO, IE>>,
+        IO: tokio::io::AsyncRead
+            + tokio::io::AsyncWrite
+            + tonic::transport::server::Connected
+            + Unpin
+            + Send
+            + 'static,
+        IO::ConnectInfo: Clone + Send + Sync + 'static,
+        IE: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        tonic::transport::Server::builder()
+            // A span per call, continuing the caller's trace.
+            .trace_fn(telemetry::rpc_span)
+            // gRPC-Web (HTTP/1.1 or HTTP/2) on the same port, for browsers.
+            .accept_http1(true)
+            .layer(pages)
+            .layer(rpc_metrics::RpcMetricsLayer::new(self.metrics))
+            .layer(self.cors)
+            .layer(tonic_web::GrpcWebLayer::new())
+            .layer(metadata_limit::MetadataLimitLayer)
+            .layer(large_replies::LargeRepliesLayer::default())
+            .timeout(self.request_timeout)
+            .http2_max_header_list_size(metadata_limit::HTTP2_MAX_HEADER_LIST_BYTES)
+            .max_concurrent_streams(self.streams_per_connection)
+            .http2_keepalive_interval(Some(Duration::from_secs(30)))
+            .http2_keepalive_timeout(Some(Duration::from_secs(20)))
+            .http2_max_pending_accept_reset_streams(Some(100))
+            .http2_max_local_error_reset_streams(Some(1024))
+            .max_connection_age(self.max_connection_age)
+            .max_connection_age_grace(Duration::from_secs(60))
+            .add_routes(self.routes)
+            .serve_with_incoming_shutdown(incoming, shutdown.cancelled_owned())
+            .await
+    }
+}
+
+/// Serves the pages, and the API for them, on `web` until `shutdown`; with
+/// the default address, another port when it is taken, and no pages (a
+/// warning) when it cannot be had at all.
+async fn web_port(
+    web: WebListen,
+    api: ApiPort,
+    shutdown: CancellationToken,
+) -> Result<Option<tokio::task::JoinHandle<()>>, ServeError> {
+    let listener = match TcpListener::bind(web.address).await {
+        Ok(listener) => listener,
+        Err(err) if web.any_port_if_taken => {
+            let any = SocketAddr::new(web.address.ip(), 0);
+            match TcpListener::bind(any).await {
+                Ok(listener) => {
+                    tracing::info!(
+                        "the pages' default address {} is not free ({err}): another port is used",
+                        web.address
+                    );
+                    listener
+                }
+                Err(again) => {
+                    tracing::warn!(
+                        "no pages: cannot listen on {} ({err}) nor on another port ({again}); \
+                         set --web-listen (ARBITER_WEB_LISTEN)",
+                        web.address
+                    );
+                    return Ok(None);
+                }
+            }
+        }
+        Err(err) => {
+            return Err(format!("cannot listen for the pages on {}: {err}", web.address).into());
+        }
+    };
+    let address = listener.local_addr()?;
+    // An unspecified address (0.0.0.0, ::) is reached on this machine as
+    // loopback.
+    let shown = if address.ip().is_unspecified() {
+        SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), address.port())
+    } else {
+        address
+    };
+    tracing::info!(
+        %address,
+        "pages: open http://{shown}/ to watch a game or an event (plain HTTP, gRPC-Web on the \
+         same port)"
+    );
+    Ok(Some(tokio::spawn(async move {
+        if let Err(err) = api
+            .serve(without_nagle(listener), PagesLayer::on(), shutdown)
+            .await
+        {
+            tracing::error!(error = %err, "the pages' port stopped");
+        }
+    })))
 }
 
 /// Serves the broadcast feed ([`crate::api::feed`]) on `address` until

@@ -1,6 +1,9 @@
 //! Browsers and older tools: gRPC-Web on the same port (unary and server
 //! streaming, over HTTP/1.1 as a browser's fetch sends it), CORS for the
-//! configured web origins only, and reflection in v1alpha beside v1.
+//! configured web origins only, reflection in v1alpha beside v1, and the
+//! web port: the pages (`clients/web/built`, embedded) and gRPC-Web on one
+//! origin. (The pages themselves are tested in a browser by
+//! `scripts/check-web`.)
 
 use std::time::Duration;
 
@@ -13,16 +16,19 @@ use tonic_reflection::pb::v1alpha::{
 };
 
 use crate::common::{
-    Backend, STREAM_PATIENCE, TestApp, create, create_request, make_move, next_within, seat,
-    settings,
+    Backend, STREAM_PATIENCE, TestApp, create, create_request, free_port, make_move, next_within,
+    seat, settings,
 };
 
 /// One HTTP/1.1 exchange on a fresh connection: the status line and
 /// headers, and the body (chunked bodies joined).
 async fn http1(app: &TestApp, request: &[u8]) -> (String, Vec<u8>) {
-    let mut stream = tokio::net::TcpStream::connect(app.addr)
-        .await
-        .expect("connect");
+    http1_at(app.addr, request).await
+}
+
+/// [`http1`] to any port.
+async fn http1_at(addr: std::net::SocketAddr, request: &[u8]) -> (String, Vec<u8>) {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
     stream.write_all(request).await.expect("send");
     let mut reply = Vec::new();
     tokio::time::timeout(STREAM_PATIENCE, stream.read_to_end(&mut reply))
@@ -194,7 +200,10 @@ async fn grpc_web_serves_reads_and_watches(backend: Backend) {
     assert_eq!(versions, vec![2, 3]);
 }
 
-on_every_backend!(grpc_web_serves_reads_and_watches);
+on_every_backend!(
+    grpc_web_serves_reads_and_watches,
+    the_web_port_serves_the_pages_and_the_api_on_one_origin
+);
 
 /// CORS answers the configured origins only.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -282,4 +291,128 @@ async fn reflection_v1alpha_lists_the_services() {
     ] {
         assert!(names.contains(&service.to_owned()), "{service}: {names:?}");
     }
+}
+
+/// A server on `backend` with the pages on a port of their own.
+async fn spawn_with_pages(backend: Backend) -> (TestApp, std::net::SocketAddr) {
+    let web = free_port();
+    let mut settings = settings(backend.store());
+    settings.web_listen = Some(arbiter::server::WebListen {
+        address: web,
+        any_port_if_taken: false,
+    });
+    (TestApp::spawn_with(settings, None).await, web)
+}
+
+/// `method path` with `headers` on the web port, once it listens.
+async fn web_request(
+    web: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &str,
+) -> (String, Vec<u8>) {
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\n{headers}Connection: close\r\n\r\n"
+    );
+    let deadline = tokio::time::Instant::now() + STREAM_PATIENCE;
+    while tokio::net::TcpStream::connect(web).await.is_err() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the web port does not listen"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    http1_at(web, request.as_bytes()).await
+}
+
+fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.eq_ignore_ascii_case(name).then(|| value.trim())
+    })
+}
+
+async fn the_web_port_serves_the_pages_and_the_api_on_one_origin(backend: Backend) {
+    let (app, web) = spawn_with_pages(backend).await;
+
+    // `/` is the spectator page, with the headers that keep it to its own
+    // files and always fresh.
+    let (head, body) = web_request(web, "GET", "/", "").await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(
+        header(&head, "content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert_eq!(header(&head, "cache-control"), Some("no-cache"));
+    assert_eq!(header(&head, "x-content-type-options"), Some("nosniff"));
+    let policy = header(&head, "content-security-policy").expect("a content security policy");
+    assert!(policy.starts_with("default-src 'self'"), "{policy}");
+    let page = String::from_utf8(body).expect("UTF-8");
+    assert!(
+        page.contains("<script type=\"module\" src=\"spectator.js\">"),
+        "{page}"
+    );
+    let (_, same) = web_request(web, "GET", "/index.html?game=g-1", "").await;
+    assert_eq!(
+        same,
+        page.as_bytes(),
+        "/index.html with a query is the same page"
+    );
+
+    // What it loads, with their types; a validator answered with 304.
+    for (path, kind) in [
+        ("/spectator.js", "text/javascript; charset=utf-8"),
+        ("/spectator.css", "text/css; charset=utf-8"),
+    ] {
+        let (head, body) = web_request(web, "GET", path, "").await;
+        assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");
+        assert_eq!(header(&head, "content-type"), Some(kind), "{path}");
+        assert!(body.len() > 1000, "{path} is {} bytes", body.len());
+        let tag = header(&head, "etag").expect("an ETag").to_owned();
+        let (head, body) =
+            web_request(web, "GET", path, &format!("If-None-Match: {tag}\r\n")).await;
+        assert!(head.starts_with("HTTP/1.1 304"), "{path}: {head}");
+        assert!(body.is_empty());
+        let (head, body) = web_request(web, "HEAD", path, "").await;
+        assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");
+        assert!(body.is_empty(), "HEAD has no body");
+    }
+    let (head, _) = web_request(web, "GET", "/../Cargo.toml", "").await;
+    assert!(
+        head.starts_with("HTTP/1.1 404") || head.starts_with("HTTP/1.1 400"),
+        "{head}"
+    );
+    let (head, _) = web_request(web, "GET", "/admin", "").await;
+    assert!(head.starts_with("HTTP/1.1 404"), "{head}");
+
+    // gRPC-Web on the same port, from the page's own origin: no CORS set-up.
+    let game = create(&mut app.admin_client().await, create_request("", ""))
+        .await
+        .expect("created");
+    let origin = format!("http://{web}");
+    let (head, body) = http1_at(
+        web,
+        &grpc_web_request(
+            "GetGame",
+            &proto::GetGameRequest {
+                game_id: game.id.clone(),
+                view: proto::GameView::Basic.into(),
+            },
+            Some(&origin),
+        ),
+    )
+    .await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let (messages, trailers) = frames(&body);
+    assert!(trailers.contains("grpc-status:0"), "{trailers:?}");
+    let read = proto::GetGameResponse::decode(messages[0].as_slice()).expect("a response");
+    assert_eq!(read.game.expect("game").game_id, game.id);
+
+    // The gRPC port serves no pages.
+    let (head, _) = http1(
+        &app,
+        b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(!head.contains("text/html"), "{head}");
 }

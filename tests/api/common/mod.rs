@@ -148,6 +148,7 @@ pub fn settings(store: StoreChoice) -> Settings {
         health_listen: None,
         metrics_listen: None,
         feed_listen: None,
+        web_listen: None,
         feed_limits: (64, Duration::from_secs(30)),
         feed_tls: None,
         cors_allowed_origins: Vec::new(),

@@ -1,0 +1,523 @@
+/**
+ * The spectator page, served by the arbiter on its web port: `/?game=<id>`
+ * follows one game, `/?event=<id>` every board of an event's round (as
+ * mini-boards, each a link to its game), and `/` asks for one or the other.
+ * It calls the API over gRPC-Web on its own origin, or on the server named
+ * by `?server=` (which must then allow this page's origin with
+ * --cors-allowed-origins). It reads as the public does: a game with a
+ * broadcast delay is shown as it stood that long ago.
+ *
+ * A game is shown from WatchGame: the snapshot, the moves so far
+ * (ListMoves), then every event. When the stream drops, it is opened again
+ * with the resume_token of the last message received, so no event is missed
+ * or seen twice; after HISTORY_REWRITTEN (a storage failover lost events)
+ * the page starts again from a fresh snapshot. An event is shown from
+ * ListGames, then WatchEvent resumed by its cursor.
+ */
+
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
+import { createGrpcWebTransport } from "@connectrpc/connect-web";
+import { Board } from "./board.js";
+import { RunningClock, type Reading } from "./clock.js";
+import { clockText, moveLabel, moveRows, resultText, rowText } from "./notation.js";
+import {
+  ArbiterService,
+  type ClockState,
+  Color,
+  type Game,
+  type GameEvent,
+  GameStatus,
+  GameView,
+  type Player,
+  WatchGameRequestSchema,
+} from "./gen/chessarbiter/v1/arbiter_pb.js";
+
+type Arbiter = Client<typeof ArbiterService>;
+
+const STANDARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+const $ = (id: string): HTMLElement => {
+  const element = document.getElementById(id);
+  if (element === null) throw new Error(`no #${id} in the page`);
+  return element;
+};
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
+  const made = document.createElement(tag);
+  if (className !== "") made.className = className;
+  if (text !== "") made.textContent = text;
+  return made;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Waits before reconnecting: 0.25 s, doubling up to 5 s. */
+function backoff(attempt: number): Promise<void> {
+  return sleep(Math.min(5000, 250 * 2 ** Math.min(attempt, 5)));
+}
+
+// --- where the API is -----------------------------------------------------------
+
+const params = new URLSearchParams(location.search);
+/** The server named with ?server=, or this page's own origin. */
+const server = (params.get("server") ?? "").trim() || location.origin;
+const crossOrigin = (() => {
+  try {
+    return new URL(server).origin !== location.origin;
+  } catch {
+    return true;
+  }
+})();
+
+/** A link to another view of the same server. */
+function viewLink(key: "game" | "event", id: string, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams();
+  if (params.get("server")) query.set("server", server);
+  query.set(key, id);
+  for (const [k, v] of Object.entries(extra)) query.set(k, v);
+  return `?${query.toString()}`;
+}
+
+function setConnection(text: string, state: "ok" | "waiting" | "error"): void {
+  const line = $("connection");
+  line.textContent = text;
+  line.dataset["state"] = state;
+}
+
+/**
+ * What the page says when a call failed. A request the browser could not
+ * make at all (no gRPC status: Unknown) is a server that is not running or
+ * cannot be reached, or, for a page hosted elsewhere, one that does not
+ * allow this page's origin.
+ */
+function failure(error: ConnectError): string {
+  if (error.code === Code.Unknown || error.code === Code.Unavailable) {
+    if (crossOrigin) {
+      return `Cannot reach the server at ${server}: it is not running, or it does not allow this page's origin (start it with --cors-allowed-origins ${location.origin}). Retrying…`;
+    }
+    return "Cannot reach the server: it is not running or the network is down. Retrying…";
+  }
+  if (error.code === Code.DeadlineExceeded) return "The server did not answer in time. Retrying…";
+  if (error.code === Code.ResourceExhausted) return `The server is busy (${error.rawMessage}). Retrying…`;
+  return `The connection failed (${Code[error.code]}: ${error.rawMessage}). Retrying…`;
+}
+
+/** Errors that no retry can mend: the page says so and stops. */
+function final(error: ConnectError): boolean {
+  return error.code === Code.NotFound || error.code === Code.InvalidArgument || error.code === Code.PermissionDenied || error.code === Code.Unauthenticated;
+}
+
+// --- what a game says ------------------------------------------------------------
+
+function playerName(player: Player | undefined, fallback: string): string {
+  if (player === undefined) return fallback;
+  const name = player.name || player.id || fallback;
+  const title = player.title ? `${player.title} ` : "";
+  const rating = player.rating > 0 ? ` (${player.rating})` : "";
+  return `${title}${name}${rating}`;
+}
+
+function reading(clock: ClockState | undefined): Reading | undefined {
+  if (clock === undefined) return undefined;
+  return {
+    whiteMillis: clock.whiteMillis,
+    blackMillis: clock.blackMillis,
+    running: clock.running === Color.WHITE ? "white" : clock.running === Color.BLACK ? "black" : undefined,
+    delayLeftMillis: clock.delayLeftMillis,
+  };
+}
+
+function over(game: Game): boolean {
+  return game.status === GameStatus.FINISHED || game.status === GameStatus.ABORTED;
+}
+
+function statusText(game: Game): string {
+  if (game.status === GameStatus.ABORTED) return "Game aborted";
+  if (game.status === GameStatus.FINISHED && game.result !== undefined) {
+    return resultText({ outcome: game.result.outcome, termination: game.result.termination, needsReview: game.result.needsReview });
+  }
+  const side = game.sideToMove === Color.BLACK ? "Black" : "White";
+  const parts = [game.status === GameStatus.PENDING ? `Not started · ${side} to move` : `${side} to move`];
+  if (game.inCheck) parts.push("check");
+  if (game.clock?.paused) parts.push("clocks paused by the arbiter");
+  if (game.drawOfferedBy !== undefined) parts.push(`${game.drawOfferedBy === Color.WHITE ? "White" : "Black"} offers a draw`);
+  return parts.join(" · ");
+}
+
+/**
+ * The board of a game. A finished game reports no check (not even after a
+ * checkmate); its last move's mark says whether its king stands in check.
+ */
+function position(game: Game) {
+  const last = game.lastMove;
+  const inCheck = over(game) ? /[+#]$/.test(last?.san ?? "") : game.inCheck;
+  return { fen: game.fen, lastUci: last?.uci ?? "", whiteToMove: game.sideToMove !== Color.BLACK, inCheck };
+}
+
+/** Shows both clocks of `clock` in two elements, marking the running one. */
+function showClocks(clock: RunningClock, white: HTMLElement, black: HTMLElement): void {
+  const now = clock.remaining();
+  for (const [side, shown] of [["white", white], ["black", black]] as const) {
+    if (now === undefined) {
+      shown.textContent = "";
+      shown.classList.remove("running", "low");
+      continue;
+    }
+    const millis = side === "white" ? now.whiteMillis : now.blackMillis;
+    const text = clockText(millis);
+    if (shown.textContent !== text) shown.textContent = text;
+    shown.classList.toggle("running", now.running === side);
+    shown.classList.toggle("low", millis < 10_000);
+  }
+}
+
+/** Applies the events every view reads the same way; false when the game must be read again. */
+function applyCommon(game: Game, event: GameEvent): boolean {
+  game.version = event.version;
+  const kind = event.kind;
+  if (kind.case === "moveMade") {
+    const made = kind.value;
+    game.fen = made.fen;
+    game.sideToMove = made.sideToMove;
+    game.ply = made.ply;
+    game.inCheck = made.inCheck;
+    game.drawOfferedBy = undefined;
+    if (made.move !== undefined) game.lastMove = made.move;
+    if (game.status === GameStatus.PENDING) game.status = GameStatus.ACTIVE;
+    if (event.clock !== undefined) game.clock = event.clock;
+    return true;
+  }
+  if (kind.case === "gameEnded") {
+    game.status = GameStatus.FINISHED;
+    game.result = kind.value.result;
+    return true;
+  }
+  if (kind.case === "gameAborted") {
+    game.status = GameStatus.ABORTED;
+    return true;
+  }
+  return false;
+}
+
+// --- one game ----------------------------------------------------------------------
+
+class GamePage {
+  game: Game | undefined;
+  sans: string[] = [];
+  readonly clock = new RunningClock();
+  private readonly board = new Board($("board"), { coordinates: true });
+
+  reset(game: Game): void {
+    this.game = game;
+    this.sans = [];
+    this.clock.set(reading(game.clock));
+    if (over(game)) this.clock.stop();
+  }
+
+  render(): void {
+    const game = this.game;
+    if (game === undefined) return;
+    const white = playerName(game.setup?.white, "White");
+    const black = playerName(game.setup?.black, "Black");
+    $("name-white").textContent = white;
+    $("name-black").textContent = black;
+    document.title = `${white} – ${black}`;
+    const pairing = game.setup?.pairing;
+    $("title").textContent = pairing !== undefined && pairing.eventId !== ""
+      ? `${pairing.eventId} · round ${pairing.round}, board ${pairing.board}`
+      : "Game";
+    const eventLink = $("event-link") as HTMLAnchorElement;
+    eventLink.hidden = pairing === undefined || pairing.eventId === "";
+    if (pairing !== undefined && pairing.eventId !== "") eventLink.href = viewLink("event", pairing.eventId, { round: String(pairing.round) });
+    this.board.show(position(game));
+    $("status").textContent = statusText(game);
+    const initial = game.setup?.initialFen || STANDARD;
+    $("moves").replaceChildren(
+      ...moveRows(initial, this.sans).map((row) => {
+        const item = element("li");
+        item.append(element("span", "number", row.white === "" ? `${row.number}…` : `${row.number}.`));
+        if (row.white !== "") item.append(" ", element("span", "move", row.white));
+        if (row.black !== "") item.append(" ", element("span", "move", row.black));
+        item.title = rowText(row);
+        return item;
+      }),
+    );
+    const list = $("moves");
+    list.scrollTop = list.scrollHeight;
+    this.tick();
+  }
+
+  tick(): void {
+    showClocks(this.clock, $("clock-white"), $("clock-black"));
+  }
+
+  async apply(client: Arbiter, event: GameEvent): Promise<void> {
+    const game = this.game;
+    if (game === undefined) return;
+    this.clock.set(reading(event.clock));
+    if (event.kind.case === "moveMade" && event.kind.value.move !== undefined) {
+      const move = event.kind.value.move;
+      this.sans[move.ply] = move.san;
+    }
+    if (!applyCommon(game, event)) {
+      // Anything else (a decided or corrected result, a clock adjusted or
+      // paused, an offer, a check-in): read the game again rather than
+      // replay its rules here.
+      const fresh = (await client.getGame({ gameId: game.gameId })).game;
+      if (fresh !== undefined) {
+        this.game = fresh;
+        this.clock.set(reading(fresh.clock));
+      }
+    }
+    if (this.game !== undefined && over(this.game)) this.clock.stop();
+  }
+}
+
+async function loadMoves(client: Arbiter, gameId: string, page: GamePage): Promise<void> {
+  let pageToken = "";
+  do {
+    const moves = await client.listMoves({ gameId, pageSize: 500, pageToken });
+    for (const move of moves.moves) page.sans[move.ply] = move.san;
+    pageToken = moves.nextPageToken;
+  } while (pageToken !== "");
+}
+
+async function followGame(client: Arbiter, gameId: string): Promise<void> {
+  $("game").hidden = false;
+  const page = new GamePage();
+  setInterval(() => page.tick(), 100);
+  let resumeToken = "";
+  let failures = 0;
+  for (;;) {
+    try {
+      setConnection(resumeToken === "" ? "Connecting…" : "Reconnecting…", "waiting");
+      const request = create(WatchGameRequestSchema, { gameId, resumeToken });
+      for await (const message of client.watchGame(request)) {
+        failures = 0;
+        setConnection("Live", "ok");
+        const kind = message.kind;
+        if (kind.case === "snapshot") {
+          page.reset(kind.value);
+          await loadMoves(client, gameId, page);
+        } else if (kind.case === "event") {
+          await page.apply(client, kind.value);
+        } else if (kind.case === "heartbeat") {
+          if (page.game !== undefined && !over(page.game)) page.clock.set(reading(kind.value.clock));
+        }
+        if (message.resumeToken !== "") resumeToken = message.resumeToken;
+        page.render();
+      }
+      // The stream ends after the event that ends the game.
+      if (page.game !== undefined && over(page.game)) {
+        setConnection("Game over", "ok");
+        return;
+      }
+    } catch (reason) {
+      const error = ConnectError.from(reason);
+      if (error.code === Code.NotFound) {
+        setConnection(`There is no game ${gameId} on this server.`, "error");
+        return;
+      }
+      if (final(error)) {
+        setConnection(`The server refused: ${error.rawMessage}`, "error");
+        return;
+      }
+      if (error.code === Code.FailedPrecondition) {
+        // HISTORY_REWRITTEN: the event the token names was lost; start over.
+        resumeToken = "";
+      }
+      setConnection(failure(error), "error");
+    }
+    await backoff(failures++);
+  }
+}
+
+// --- one event ----------------------------------------------------------------------
+
+/** One board of the event view. */
+class Card {
+  readonly root: HTMLAnchorElement;
+  readonly clock = new RunningClock();
+  private readonly board: Board;
+  private readonly parts: Record<"head" | "white" | "black" | "clockWhite" | "clockBlack" | "lastMove" | "status", HTMLElement>;
+
+  constructor(public game: Game) {
+    this.root = element("a", "card");
+    this.root.href = viewLink("game", game.gameId);
+    this.root.dataset["game"] = game.gameId;
+    const side = (color: "white" | "black") => {
+      const line = element("div", `side ${color}`);
+      const name = element("span", "name");
+      const clock = element("span", "clock");
+      line.append(name, clock);
+      return { line, name, clock };
+    };
+    const head = element("div", "head");
+    const black = side("black");
+    const boardElement = element("div", "mini-board");
+    const white = side("white");
+    const foot = element("div", "foot");
+    const lastMove = element("span", "last-move");
+    const status = element("span", "status");
+    foot.append(lastMove, status);
+    this.root.append(head, black.line, boardElement, white.line, foot);
+    this.parts = { head, white: white.name, black: black.name, clockWhite: white.clock, clockBlack: black.clock, lastMove, status };
+    this.board = new Board(boardElement, { coordinates: false });
+    this.clock.set(reading(game.clock));
+  }
+
+  get order(): number {
+    const p = this.game.setup?.pairing;
+    return p === undefined ? Number.MAX_SAFE_INTEGER : p.board;
+  }
+
+  render(): void {
+    const game = this.game;
+    if (over(game)) this.clock.stop();
+    const p = game.setup?.pairing;
+    this.parts.head.textContent = p === undefined ? "" : `Board ${p.board}${p.matchTieBreak ? " · tie-break" : ""}`;
+    this.parts.white.textContent = playerName(game.setup?.white, "White");
+    this.parts.black.textContent = playerName(game.setup?.black, "Black");
+    const last = game.lastMove;
+    this.parts.lastMove.textContent = last === undefined ? "" : moveLabel(game.setup?.initialFen || STANDARD, last.ply, last.san);
+    this.parts.status.textContent = statusText(game);
+    this.root.classList.toggle("over", over(game));
+    this.board.show(position(game));
+    this.tick();
+  }
+
+  tick(): void {
+    showClocks(this.clock, this.parts.clockWhite, this.parts.clockBlack);
+  }
+}
+
+async function followEvent(client: Arbiter, eventId: string): Promise<void> {
+  $("event").hidden = false;
+  $("title").textContent = eventId;
+  document.title = eventId;
+  const asked = Number.parseInt(params.get("round") ?? "", 10);
+  const fixedRound = Number.isInteger(asked) && asked > 0 ? asked : undefined;
+  const games = new Map<string, Game>();
+  const cards = new Map<string, Card>();
+  const grid = $("boards");
+  let shownRound = fixedRound ?? 0;
+
+  const roundOf = (game: Game): number => game.setup?.pairing?.round ?? 0;
+
+  const showRounds = (): void => {
+    const rounds = [...new Set([...games.values()].map(roundOf))].sort((a, b) => a - b);
+    const nav = $("rounds");
+    nav.replaceChildren(
+      ...rounds.map((round) => {
+        const link = element("a", round === shownRound ? "current" : "", round === 0 ? "Unpaired" : `Round ${round}`);
+        link.href = viewLink("event", eventId, { round: String(round) });
+        if (round === shownRound) link.setAttribute("aria-current", "page");
+        return link;
+      }),
+    );
+    $("empty").hidden = cards.size > 0;
+  };
+
+  const place = (card: Card): void => {
+    const after = [...cards.values()].filter((other) => other !== card && other.order > card.order).sort((a, b) => a.order - b.order)[0];
+    grid.insertBefore(card.root, after?.root ?? null);
+  };
+
+  const show = (game: Game): void => {
+    games.set(game.gameId, game);
+    const round = roundOf(game);
+    if (fixedRound === undefined && round > shownRound) {
+      // A new round began: show it instead.
+      shownRound = round;
+      for (const card of cards.values()) card.root.remove();
+      cards.clear();
+      for (const other of games.values()) if (roundOf(other) === round && other !== game) show(other);
+    }
+    if (round !== shownRound) return;
+    let card = cards.get(game.gameId);
+    if (card === undefined) {
+      card = new Card(game);
+      cards.set(game.gameId, card);
+      place(card);
+    }
+    card.game = game;
+    card.render();
+  };
+
+  setInterval(() => {
+    for (const card of cards.values()) card.tick();
+  }, 250);
+
+  let cursor = "";
+  let failures = 0;
+  for (;;) {
+    try {
+      setConnection(cursor === "" ? "Connecting…" : "Reconnecting…", "waiting");
+      if (cursor === "") {
+        // The games so far, then every event after them: the watch opened
+        // without a cursor replays every event, which is harmless.
+        let pageToken = "";
+        do {
+          const page = await client.listGames({ eventId, pageToken, pageSize: 500, view: GameView.BASIC });
+          for (const game of page.games) show(game);
+          pageToken = page.nextPageToken;
+        } while (pageToken !== "");
+        showRounds();
+      }
+      for await (const message of client.watchEvent({ eventId, afterCursor: cursor, round: fixedRound ?? 0 })) {
+        failures = 0;
+        setConnection("Live", "ok");
+        if (message.kind.case === "event") {
+          const event = message.kind.value;
+          const game = games.get(event.gameId);
+          if (game !== undefined && event.version <= game.version) {
+            // Already shown (ListGames read it).
+          } else if (game !== undefined && applyCommon(game, event)) {
+            cards.get(game.gameId)?.clock.set(reading(event.clock));
+            show(game);
+          } else {
+            const fresh = (await client.getGame({ gameId: event.gameId })).game;
+            if (fresh !== undefined) {
+              show(fresh);
+              cards.get(fresh.gameId)?.clock.set(reading(fresh.clock));
+              showRounds();
+            }
+          }
+        }
+        if (message.cursor !== "") cursor = message.cursor;
+      }
+    } catch (reason) {
+      const error = ConnectError.from(reason);
+      if (final(error)) {
+        setConnection(`The server refused: ${error.rawMessage}`, "error");
+        return;
+      }
+      if (error.code === Code.FailedPrecondition) cursor = "";
+      setConnection(failure(error), "error");
+    }
+    await backoff(failures++);
+  }
+}
+
+// --- start ------------------------------------------------------------------------
+
+function main(): void {
+  const gameId = (params.get("game") ?? "").trim();
+  const eventId = (params.get("event") ?? "").trim();
+  if (gameId === "" && eventId === "") {
+    $("landing").hidden = false;
+    const given = params.get("server");
+    for (const field of document.querySelectorAll<HTMLInputElement>("input[name=server]")) {
+      if (given) field.value = given;
+      else field.remove();
+    }
+    setConnection("", "ok");
+    return;
+  }
+  const client = createClient(ArbiterService, createGrpcWebTransport({ baseUrl: server }));
+  const run = gameId !== "" ? followGame(client, gameId) : followEvent(client, eventId);
+  run.catch((reason: unknown) => setConnection(`The page failed: ${String(reason)}`, "error"));
+}
+
+main();
