@@ -1,7 +1,8 @@
 // Builds the pages into built/ (or the directory given as the argument):
-// index.html as it is, spectator.js (the TypeScript bundled and minified
-// with esbuild) and spectator.css (chessground's style sheets with the
-// page's own). built/ is committed and embedded in the server
+// index.html (the spectator page) and console.html (the arbiter's console)
+// as they are, spectator.js and console.js (the TypeScript bundled and
+// minified with esbuild) and pages.css (chessground's style sheets with the
+// pages' own). built/ is committed and embedded in the server
 // (src/server/pages.rs); scripts/check-web builds again into a temporary
 // directory and fails when the two differ. Needs src/gen (buf generate).
 import { copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
@@ -17,7 +18,7 @@ for (const name of readdirSync(out)) rmSync(join(out, name), { recursive: true, 
 
 await build({
   absWorkingDir: here,
-  entryPoints: ["src/spectator.ts", "src/spectator.css"],
+  entryPoints: ["src/spectator.ts", "src/console.ts", "src/pages.css"],
   outdir: out,
   bundle: true,
   format: "esm",
@@ -27,4 +28,4 @@ await build({
   charset: "utf8",
   logLevel: "warning",
 });
-copyFileSync(join(here, "index.html"), join(out, "index.html"));
+for (const page of ["index.html", "console.html"]) copyFileSync(join(here, page), join(out, page));

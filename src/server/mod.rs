@@ -6,7 +6,7 @@
 //! - [`health`]: liveness and readiness; `metrics_port`: `/metrics` for
 //!   Prometheus; `rpc_metrics`: calls counted and timed by method and
 //!   code; [`telemetry`]: logs and traces.
-//! - `pages`: the spectator page, embedded, on the web port
+//! - `pages`: the spectator page and the arbiter's console, embedded, on the web port
 //!   (`--web-listen`) with gRPC-Web beside it.
 //! - `metadata_limit` and `large_replies`: bounds on what one call may
 //!   send and what a replica holds for slow readers; `bounded_listener`:

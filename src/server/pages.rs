@@ -1,5 +1,6 @@
 //! The pages the server serves on its web port (`--web-listen`): the
-//! spectator page and what it loads, built from `clients/web` into
+//! spectator page (`/`), the arbiter's console (`/console`) and what they
+//! load, built from `clients/web` into
 //! `clients/web/built/` (committed; `scripts/check-web` checks that it
 //! matches its sources) and embedded in the binary.
 //!
@@ -26,7 +27,8 @@ struct Asset {
     body: &'static [u8],
 }
 
-/// Every file the web port serves; `/` is `index.html`.
+/// Every file the web port serves; `/` is `index.html`, `/console` is
+/// `console.html`.
 const ASSETS: &[Asset] = &[
     Asset {
         path: "/index.html",
@@ -34,14 +36,24 @@ const ASSETS: &[Asset] = &[
         body: include_bytes!("../../clients/web/built/index.html"),
     },
     Asset {
+        path: "/console.html",
+        content_type: "text/html; charset=utf-8",
+        body: include_bytes!("../../clients/web/built/console.html"),
+    },
+    Asset {
         path: "/spectator.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_bytes!("../../clients/web/built/spectator.js"),
     },
     Asset {
-        path: "/spectator.css",
+        path: "/console.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../clients/web/built/console.js"),
+    },
+    Asset {
+        path: "/pages.css",
         content_type: "text/css; charset=utf-8",
-        body: include_bytes!("../../clients/web/built/spectator.css"),
+        body: include_bytes!("../../clients/web/built/pages.css"),
     },
 ];
 
@@ -53,7 +65,11 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:;
      form-action 'self'; frame-ancestors 'none'";
 
 fn asset(path: &str) -> Option<&'static Asset> {
-    let path = if path == "/" { "/index.html" } else { path };
+    let path = match path {
+        "/" => "/index.html",
+        "/console" => "/console.html",
+        other => other,
+    };
     ASSETS.iter().find(|asset| asset.path == path)
 }
 
@@ -216,9 +232,15 @@ mod tests {
             respond(&get("/index.html")).headers()[header::ETAG],
             page.headers()[header::ETAG]
         );
+        assert_eq!(
+            respond(&get("/console")).headers()[header::ETAG],
+            respond(&get("/console.html")).headers()[header::ETAG]
+        );
         for (path, kind) in [
+            ("/console", "text/html"),
             ("/spectator.js", "text/javascript"),
-            ("/spectator.css", "text/css"),
+            ("/console.js", "text/javascript"),
+            ("/pages.css", "text/css"),
         ] {
             let response = respond(&get(path));
             assert_eq!(response.status(), StatusCode::OK, "{path}");
@@ -254,16 +276,18 @@ mod tests {
 
     #[test]
     fn every_page_refers_only_to_files_that_are_served() {
-        let html = std::str::from_utf8(asset("/").expect("index").body).expect("utf-8");
-        for reference in html
-            .split(['"', '\''])
-            .filter(|part| part.ends_with(".js") || part.ends_with(".css"))
-        {
-            let path = format!("/{}", reference.trim_start_matches("./"));
-            assert!(
-                asset(&path).is_some(),
-                "index.html refers to {reference}, which is not served"
-            );
+        for page in ["/index.html", "/console.html"] {
+            let html = std::str::from_utf8(asset(page).expect("a page").body).expect("utf-8");
+            for reference in html
+                .split(['"', '\''])
+                .filter(|part| part.ends_with(".js") || part.ends_with(".css"))
+            {
+                let path = format!("/{}", reference.trim_start_matches("./"));
+                assert!(
+                    asset(&path).is_some(),
+                    "{page} refers to {reference}, which is not served"
+                );
+            }
         }
     }
 }

@@ -359,10 +359,24 @@ async fn the_web_port_serves_the_pages_and_the_api_on_one_origin(backend: Backen
         "/index.html with a query is the same page"
     );
 
-    // What it loads, with their types; a validator answered with 304.
+    // The arbiter's console.
+    let (head, body) = web_request(web, "GET", "/console", "").await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(
+        header(&head, "content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    let console = String::from_utf8(body).expect("UTF-8");
+    assert!(
+        console.contains("<script type=\"module\" src=\"console.js\">"),
+        "{console}"
+    );
+
+    // What they load, with their types; a validator answered with 304.
     for (path, kind) in [
         ("/spectator.js", "text/javascript; charset=utf-8"),
-        ("/spectator.css", "text/css; charset=utf-8"),
+        ("/console.js", "text/javascript; charset=utf-8"),
+        ("/pages.css", "text/css; charset=utf-8"),
     ] {
         let (head, body) = web_request(web, "GET", path, "").await;
         assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");

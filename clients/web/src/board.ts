@@ -1,7 +1,7 @@
 /**
  * A board that shows a position: lichess's chessground, view-only, with the
  * last move and a king in check highlighted. Pieces and board are the
- * style sheet's (data URIs bundled into spectator.css): no network, no font.
+ * style sheet's (data URIs bundled into pages.css): no network, no font.
  */
 
 import { Chessground } from "@lichess-org/chessground";

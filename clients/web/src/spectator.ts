@@ -19,186 +19,14 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { Board } from "./board.js";
-import { RunningClock, type Reading } from "./clock.js";
-import { clockText, moveLabel, moveRows, resultText, rowText } from "./notation.js";
-import {
-  ArbiterService,
-  type ClockState,
-  Color,
-  type Game,
-  type GameEvent,
-  GameStatus,
-  GameView,
-  type Player,
-  WatchGameRequestSchema,
-} from "./gen/chessarbiter/v1/arbiter_pb.js";
+import { RunningClock } from "./clock.js";
+import { applyCommon, over, playerName, position, reading, showClocks, showMoves, STANDARD, statusText } from "./games.js";
+import { moveLabel } from "./notation.js";
+import { $, backoff, element, failure, final, params, server, setConnection, viewLink } from "./page.js";
+import { ArbiterService, type Game, type GameEvent, GameStatus, GameView, WatchGameRequestSchema } from "./gen/chessarbiter/v1/arbiter_pb.js";
 
 type Arbiter = Client<typeof ArbiterService>;
 
-const STANDARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-const $ = (id: string): HTMLElement => {
-  const element = document.getElementById(id);
-  if (element === null) throw new Error(`no #${id} in the page`);
-  return element;
-};
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
-  const made = document.createElement(tag);
-  if (className !== "") made.className = className;
-  if (text !== "") made.textContent = text;
-  return made;
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Waits before reconnecting: 0.25 s, doubling up to 5 s. */
-function backoff(attempt: number): Promise<void> {
-  return sleep(Math.min(5000, 250 * 2 ** Math.min(attempt, 5)));
-}
-
-// --- where the API is -----------------------------------------------------------
-
-const params = new URLSearchParams(location.search);
-/** The server named with ?server=, or this page's own origin. */
-const server = (params.get("server") ?? "").trim() || location.origin;
-const crossOrigin = (() => {
-  try {
-    return new URL(server).origin !== location.origin;
-  } catch {
-    return true;
-  }
-})();
-
-/** A link to another view of the same server. */
-function viewLink(key: "game" | "event", id: string, extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams();
-  if (params.get("server")) query.set("server", server);
-  query.set(key, id);
-  for (const [k, v] of Object.entries(extra)) query.set(k, v);
-  return `?${query.toString()}`;
-}
-
-function setConnection(text: string, state: "ok" | "waiting" | "error"): void {
-  const line = $("connection");
-  line.textContent = text;
-  line.dataset["state"] = state;
-}
-
-/**
- * What the page says when a call failed. A request the browser could not
- * make at all (no gRPC status: Unknown) is a server that is not running or
- * cannot be reached, or, for a page hosted elsewhere, one that does not
- * allow this page's origin.
- */
-function failure(error: ConnectError): string {
-  if (error.code === Code.Unknown || error.code === Code.Unavailable) {
-    if (crossOrigin) {
-      return `Cannot reach the server at ${server}: it is not running, or it does not allow this page's origin (start it with --cors-allowed-origins ${location.origin}). Retrying…`;
-    }
-    return "Cannot reach the server: it is not running or the network is down. Retrying…";
-  }
-  if (error.code === Code.DeadlineExceeded) return "The server did not answer in time. Retrying…";
-  if (error.code === Code.ResourceExhausted) return `The server is busy (${error.rawMessage}). Retrying…`;
-  return `The connection failed (${Code[error.code]}: ${error.rawMessage}). Retrying…`;
-}
-
-/** Errors that no retry can mend: the page says so and stops. */
-function final(error: ConnectError): boolean {
-  return error.code === Code.NotFound || error.code === Code.InvalidArgument || error.code === Code.PermissionDenied || error.code === Code.Unauthenticated;
-}
-
-// --- what a game says ------------------------------------------------------------
-
-function playerName(player: Player | undefined, fallback: string): string {
-  if (player === undefined) return fallback;
-  const name = player.name || player.id || fallback;
-  const title = player.title ? `${player.title} ` : "";
-  const rating = player.rating > 0 ? ` (${player.rating})` : "";
-  return `${title}${name}${rating}`;
-}
-
-function reading(clock: ClockState | undefined): Reading | undefined {
-  if (clock === undefined) return undefined;
-  return {
-    whiteMillis: clock.whiteMillis,
-    blackMillis: clock.blackMillis,
-    running: clock.running === Color.WHITE ? "white" : clock.running === Color.BLACK ? "black" : undefined,
-    delayLeftMillis: clock.delayLeftMillis,
-  };
-}
-
-function over(game: Game): boolean {
-  return game.status === GameStatus.FINISHED || game.status === GameStatus.ABORTED;
-}
-
-function statusText(game: Game): string {
-  if (game.status === GameStatus.ABORTED) return "Game aborted";
-  if (game.status === GameStatus.FINISHED && game.result !== undefined) {
-    return resultText({ outcome: game.result.outcome, termination: game.result.termination, needsReview: game.result.needsReview });
-  }
-  const side = game.sideToMove === Color.BLACK ? "Black" : "White";
-  const parts = [game.status === GameStatus.PENDING ? `Not started · ${side} to move` : `${side} to move`];
-  if (game.inCheck) parts.push("check");
-  if (game.clock?.paused) parts.push("clocks paused by the arbiter");
-  if (game.drawOfferedBy !== undefined) parts.push(`${game.drawOfferedBy === Color.WHITE ? "White" : "Black"} offers a draw`);
-  return parts.join(" · ");
-}
-
-/**
- * The board of a game. A finished game reports no check (not even after a
- * checkmate); its last move's mark says whether its king stands in check.
- */
-function position(game: Game) {
-  const last = game.lastMove;
-  const inCheck = over(game) ? /[+#]$/.test(last?.san ?? "") : game.inCheck;
-  return { fen: game.fen, lastUci: last?.uci ?? "", whiteToMove: game.sideToMove !== Color.BLACK, inCheck };
-}
-
-/** Shows both clocks of `clock` in two elements, marking the running one. */
-function showClocks(clock: RunningClock, white: HTMLElement, black: HTMLElement): void {
-  const now = clock.remaining();
-  for (const [side, shown] of [["white", white], ["black", black]] as const) {
-    if (now === undefined) {
-      shown.textContent = "";
-      shown.classList.remove("running", "low");
-      continue;
-    }
-    const millis = side === "white" ? now.whiteMillis : now.blackMillis;
-    const text = clockText(millis);
-    if (shown.textContent !== text) shown.textContent = text;
-    shown.classList.toggle("running", now.running === side);
-    shown.classList.toggle("low", millis < 10_000);
-  }
-}
-
-/** Applies the events every view reads the same way; false when the game must be read again. */
-function applyCommon(game: Game, event: GameEvent): boolean {
-  game.version = event.version;
-  const kind = event.kind;
-  if (kind.case === "moveMade") {
-    const made = kind.value;
-    game.fen = made.fen;
-    game.sideToMove = made.sideToMove;
-    game.ply = made.ply;
-    game.inCheck = made.inCheck;
-    game.drawOfferedBy = undefined;
-    if (made.move !== undefined) game.lastMove = made.move;
-    if (game.status === GameStatus.PENDING) game.status = GameStatus.ACTIVE;
-    if (event.clock !== undefined) game.clock = event.clock;
-    return true;
-  }
-  if (kind.case === "gameEnded") {
-    game.status = GameStatus.FINISHED;
-    game.result = kind.value.result;
-    return true;
-  }
-  if (kind.case === "gameAborted") {
-    game.status = GameStatus.ABORTED;
-    return true;
-  }
-  return false;
-}
 
 // --- one game ----------------------------------------------------------------------
 
@@ -232,17 +60,7 @@ class GamePage {
     if (pairing !== undefined && pairing.eventId !== "") eventLink.href = viewLink("event", pairing.eventId, { round: String(pairing.round) });
     this.board.show(position(game));
     $("status").textContent = statusText(game);
-    const initial = game.setup?.initialFen || STANDARD;
-    $("moves").replaceChildren(
-      ...moveRows(initial, this.sans).map((row) => {
-        const item = element("li");
-        item.append(element("span", "number", row.white === "" ? `${row.number}…` : `${row.number}.`));
-        if (row.white !== "") item.append(" ", element("span", "move", row.white));
-        if (row.black !== "") item.append(" ", element("span", "move", row.black));
-        item.title = rowText(row);
-        return item;
-      }),
-    );
+    showMoves($("moves"), game, this.sans);
     const list = $("moves");
     list.scrollTop = list.scrollHeight;
     this.tick();
