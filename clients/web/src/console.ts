@@ -34,6 +34,7 @@ import {
   GameView,
   type OfferedTieBreak,
   Outcome,
+  type Player,
   type TieBreak,
   TieBreakKind,
 } from "./gen/chessarbiter/v1/arbiter_pb.js";
@@ -589,6 +590,51 @@ class Console {
     await this.rounds();
   }
 
+  /** The players the event's games name, by id (for a round created from ids). */
+  private players(): Map<string, Player> {
+    const known = new Map<string, Player>();
+    for (const game of this.games.values()) {
+      for (const player of [game.setup?.white, game.setup?.black]) {
+        if (player !== undefined && player.id !== "" && !known.has(player.id)) known.set(player.id, player);
+      }
+    }
+    return known;
+  }
+
+  async createRound(round: number, lines: string, minutes: number, increment: number): Promise<void> {
+    const known = this.players();
+    const boards = [];
+    for (const [i, line] of lines.split("\n").map((l) => l.trim()).filter((l) => l !== "").entries()) {
+      const ids = line.split(/[\s,;]+/).filter((w) => w !== "" && w !== "–" && w !== "-");
+      if (ids.length !== 2) {
+        say("rounds-answer", `Line ${i + 1}, "${line}": give two player ids, White's then Black's.`, "error");
+        return;
+      }
+      const [white, black] = ids.map((id) => known.get(id) ?? { id, name: "", rating: 0, title: "", fideId: 0, team: "" });
+      boards.push({ board: i + 1, white, black });
+    }
+    const unknown = boards.flatMap((b) => [b.white, b.black]).filter((p) => p !== undefined && !known.has(p.id)).map((p) => p?.id);
+    const note = unknown.length === 0 ? "" : ` (new to the event: ${unknown.join(", ")})`;
+    if (!(await confirmed(`Create round ${round} of ${this.eventId} with ${boards.length} boards${note}, ${minutes} minutes + ${increment} s per move?`))) {
+      say("rounds-answer", "Not sent.", "ok");
+      return;
+    }
+    try {
+      const made = await this.admin.createRound({
+        requestId: requestId(),
+        eventId: this.eventId,
+        round,
+        boards,
+        settings: { timeControl: { periods: [{ timeMillis: Math.round(minutes * 60_000), incrementMillis: Math.round(increment * 1000) }] } },
+      });
+      say("rounds-answer", `Round ${round} created: ${made.games.length} games.`, "ok");
+      await this.loadGames();
+    } catch (reason) {
+      say("rounds-answer", refusal(ConnectError.from(reason)), "error");
+    }
+    await this.rounds();
+  }
+
   async importPairings(round: number, pairings: string, minutes: number, increment: number): Promise<void> {
     if (!(await confirmed(`Create round ${round} of ${this.eventId} from these pairings, ${minutes} minutes + ${increment} s per move?`))) {
       say("rounds-answer", "Not sent.", "ok");
@@ -722,6 +768,7 @@ function wire(console_: Console): void {
     );
   });
   onSubmit("standings-form", (form) => console_.standings(text(form, "tie-breaks"), number(form, "total-rounds")));
+  onSubmit("create-form", (form) => console_.createRound(number(form, "round"), text(form, "boards"), number(form, "minutes"), number(form, "increment")));
   onSubmit("import-form", (form) => console_.importPairings(number(form, "round"), text(form, "pairings"), number(form, "minutes"), number(form, "increment")));
   $("download-pgn").addEventListener("click", () => void console_.download("pgn"));
   $("download-trf").addEventListener("click", () => void console_.download("trf"));

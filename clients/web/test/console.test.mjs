@@ -253,6 +253,30 @@ test("an arbiter signs in and runs an event from the console: interventions conf
   assert.equal(round.startedBy, "Chief Arbiter");
   await screenshot(view, "rounds");
 
+  // A round created from the console, from player ids, then one imported
+  // from a pairing engine's output (ranks as ExportTrf numbers them: by
+  // first appearance, Anand 1, Kramnik 2, Carlsen 3, Caruana 4).
+  const finish = async (round) => {
+    const games = (await world.player.listGames({ eventId, pageSize: 100 }, bearer(world.adminToken))).games.filter((g) => g.setup.pairing.round === round);
+    for (const g of games) {
+      await world.admin.setGameResult({ requestId: `finish-${g.gameId}`, gameId: g.gameId, ruling: { case: "played", value: { outcome: Outcome.DRAW } }, reason: "agreed" }, bearer(world.adminToken));
+    }
+  };
+  await finish(2);
+  await act(view, { "create-round": "3", "create-boards": "p-1 p-4\np-3, p-2", "create-minutes": "15", "create-increment": "10" }, "#create-form button");
+  shown = await look(view, "round 3 created", (s) => s.roundsAnswer === "Round 3 created: 2 games.");
+  let third = (await world.player.listGames({ eventId, pageSize: 100 }, bearer(world.adminToken))).games.filter((g) => g.setup.pairing.round === 3);
+  assert.deepEqual(third.map((g) => [g.setup.pairing.board, g.setup.white.name, g.setup.black.name]).sort(), [[1, "Anand, Viswanathan", "Caruana, Fabiano"], [2, "Carlsen, Magnus", "Kramnik, Vladimir"]]);
+  assert.equal(third[0].setup.timing.white.periods[0].timeMillis, 900_000);
+  assert.equal(third[0].setup.timing.white.periods[0].incrementMillis, 10_000);
+  await world.admin.startRound({ eventId, round: 3 }, bearer(world.adminToken));
+  await finish(3);
+  await act(view, { "import-round": "4", "import-pairings": "2\n1 3\n4 2\n", "import-minutes": "5", "import-increment": "3" }, "#import-form button");
+  shown = await look(view, "round 4 imported", (s) => s.roundsAnswer === "Round 4 created: 2 games.");
+  const fourth = (await world.player.listGames({ eventId, pageSize: 100 }, bearer(world.adminToken))).games.filter((g) => g.setup.pairing.round === 4);
+  assert.deepEqual(fourth.map((g) => [g.setup.white.name, g.setup.black.name]).sort(), [["Anand, Viswanathan", "Carlsen, Magnus"], ["Caruana, Fabiano", "Kramnik, Vladimir"]]);
+  assert.equal(shown.rounds.length, 4);
+
   // Signing out forgets the credential.
   await view.page.click("#sign-out");
   await look(view, "the sign-in form again", (s) => s.signIn && !s.console);
