@@ -37,6 +37,11 @@ export class Board {
     });
   }
 
+  /** Unbinds the board's listeners (before its element is reused). */
+  destroy(): void {
+    this.api.destroy();
+  }
+
   show(position: Position): void {
     const color = position.whiteToMove ? "white" : "black";
     this.api.set({

@@ -254,6 +254,10 @@ class GameDetail {
   tick(): void {
     showClocks(this.clock, $("clock-white"), $("clock-black"));
   }
+
+  destroy(): void {
+    this.board.destroy();
+  }
 }
 
 // --- the console ----------------------------------------------------------------------
@@ -442,6 +446,7 @@ class Console {
     const game = (await this.arbiter.getGame({ gameId })).game;
     if (game === undefined) return;
     this.take(game);
+    this.close();
     this.detail = new GameDetail(game, $("board"));
     let pageToken = "";
     do {
@@ -455,6 +460,7 @@ class Console {
   }
 
   close(): void {
+    this.detail?.destroy();
     this.detail = undefined;
     $("board").replaceChildren();
   }

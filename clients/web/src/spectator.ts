@@ -208,6 +208,11 @@ class Card {
   tick(): void {
     showClocks(this.clock, this.parts.clockWhite, this.parts.clockBlack);
   }
+
+  remove(): void {
+    this.board.destroy();
+    this.root.remove();
+  }
 }
 
 async function followEvent(client: Arbiter, eventId: string): Promise<void> {
@@ -248,7 +253,7 @@ async function followEvent(client: Arbiter, eventId: string): Promise<void> {
     if (fixedRound === undefined && round > shownRound) {
       // A new round began: show it instead.
       shownRound = round;
-      for (const card of cards.values()) card.root.remove();
+      for (const card of cards.values()) card.remove();
       cards.clear();
       for (const other of games.values()) if (roundOf(other) === round && other !== game) show(other);
     }
