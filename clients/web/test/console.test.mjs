@@ -14,7 +14,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { bearer, newGame, open, sameBoard, screenshot, until, useWorld, world } from "./harness.mjs";
+import { bearer, fitsATablet, newGame, open, sameBoard, screenshot, until, useWorld, world } from "./harness.mjs";
 import { AuditKind, Outcome, Role, Termination, Variant } from "../src/gen/chessarbiter/v1/arbiter_pb.js";
 
 useWorld("console");
@@ -140,6 +140,7 @@ test("an arbiter signs in and runs an event from the console: interventions conf
   assert.deepEqual(shown.boards.map((b) => b.cells.slice(0, 3)), [["1.1", "Anand, Viswanathan", "Kramnik, Vladimir"], ["1.2", "Carlsen, Magnus", "Caruana, Fabiano"]]);
   assert.equal(shown.boards[0].cells[4], "White to move");
   await screenshot(view, "boards");
+  await fitsATablet(view, "boards");
 
   // The game: board, moves, clocks.
   await view.page.click(`#board-list tr[data-game="${main.gameId}"] a`);
@@ -162,6 +163,7 @@ test("an arbiter signs in and runs an event from the console: interventions conf
   assert.ok(shown.flags.includes("Clocks paused"), JSON.stringify(shown.flags));
   assert.deepEqual(shown.log.at(-1).slice(1), ["Clocks paused", "Chief Arbiter", "dispute at the board"]);
   await screenshot(view, "paused");
+  await fitsATablet(view, "game");
 
   // A refusal is shown as the server gave it: pausing twice.
   await act(view, { "pause-reason": "again" }, "#pause-form button");

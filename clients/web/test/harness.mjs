@@ -312,3 +312,12 @@ export async function newGame(fields) {
   return { gameId, created, play };
 }
 
+/** Shows the page at a tablet's size (portrait) and asserts that nothing overflows its width. */
+export async function fitsATablet(view, name) {
+  await view.page.setViewportSize({ width: 820, height: 1180 });
+  await new Promise((r) => setTimeout(r, 200));
+  const { scroll, width } = await view.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  assert.ok(scroll <= width, `the page is ${scroll} px wide in a ${width} px window`);
+  await screenshot(view, `${name}-tablet`);
+  await view.page.setViewportSize({ width: 1280, height: 800 });
+}

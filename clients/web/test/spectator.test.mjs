@@ -17,7 +17,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { clockRange, clocksAgree, freePort, newGame, open, read, sameBoard, screenshot, until, useWorld, world } from "./harness.mjs";
+import { clockRange, clocksAgree, fitsATablet, freePort, newGame, open, read, sameBoard, screenshot, until, useWorld, world } from "./harness.mjs";
 
 useWorld("spectator");
 
@@ -101,6 +101,8 @@ test("the pages follow a game and an event live, on the server's own origin, acr
   assert.equal(shown.cards[1].clockWhite !== "", true);
   assert.deepEqual(shown.rounds, ["Round 1"]);
   await screenshot(eventPage, "event");
+  await fitsATablet(eventPage, "event");
+  await fitsATablet(gamePage, "game");
 
   // A card is a link to its game.
   await eventPage.page.click(`.card[data-game="${second.gameId}"]`);
