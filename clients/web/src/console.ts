@@ -11,7 +11,8 @@
  * and the event's PGN and TRF to download.
  *
  * The credential is kept in this tab's sessionStorage only, and sent as
- * `authorization: Bearer …` with every call.
+ * `authorization: Bearer …` with every call, to this page's own origin only
+ * (the console takes no `?server=`).
  */
 
 import { BinaryReader } from "@bufbuild/protobuf/wire";
@@ -21,7 +22,7 @@ import { Board } from "./board.js";
 import { RunningClock } from "./clock.js";
 import { applyCommon, over, playerName, position, reading, showClocks, showMoves, statusText } from "./games.js";
 import { resultText } from "./notation.js";
-import { $, backoff, element, failure, server, setConnection } from "./page.js";
+import { $, backoff, element, failure, setConnection } from "./page.js";
 import {
   AdminService,
   ArbiterService,
@@ -95,7 +96,7 @@ function refusal(error: ConnectError): string {
     return `The credential is not accepted${why}: it expired, was revoked, or is mistyped. Sign in again. ${error.rawMessage}`;
   }
   if (error.code === Code.PermissionDenied) return `Not permitted${why}: ${error.rawMessage}`;
-  if (error.code === Code.Unknown || error.code === Code.Unavailable) return failure(error).replace(/ Retrying…$/, "");
+  if (error.code === Code.Unknown || error.code === Code.Unavailable) return failure(error, location.origin).replace(/ Retrying…$/, "");
   return `Refused${why}: ${error.rawMessage}`;
 }
 
@@ -434,7 +435,7 @@ class Console {
           return;
         }
         if (error.code === Code.FailedPrecondition) cursor = "";
-        setConnection(failure(error), "error");
+        setConnection(failure(error, location.origin), "error");
       }
       await backoff(failures++);
     }
@@ -696,7 +697,9 @@ function clientsFor(token: string): { arbiter: Arbiter; admin: Admin } {
     request.header.set("authorization", `Bearer ${token}`);
     return next(request);
   };
-  const transport = createGrpcWebTransport({ baseUrl: server, interceptors: [bearer] });
+  // Always this page's own origin, whatever the address says: a link
+  // naming another server must not be able to collect the credential.
+  const transport = createGrpcWebTransport({ baseUrl: location.origin, interceptors: [bearer] });
   return { arbiter: createClient(ArbiterService, transport), admin: createClient(AdminService, transport) };
 }
 

@@ -30,13 +30,14 @@ export function backoff(attempt: number): Promise<void> {
 export const params = new URLSearchParams(location.search);
 /** The server named with ?server=, or this page's own origin. */
 export const server = (params.get("server") ?? "").trim() || location.origin;
-export const crossOrigin = (() => {
+/** Whether `base` is another origin than this page's. */
+function crossOrigin(base: string): boolean {
   try {
-    return new URL(server).origin !== location.origin;
+    return new URL(base).origin !== location.origin;
   } catch {
     return true;
   }
-})();
+}
 
 /** A link to another view of the same server. */
 export function viewLink(key: "game" | "event", id: string, extra: Record<string, string> = {}): string {
@@ -59,10 +60,10 @@ export function setConnection(text: string, state: "ok" | "waiting" | "error"): 
  * cannot be reached, or, for a page hosted elsewhere, one that does not
  * allow this page's origin.
  */
-export function failure(error: ConnectError): string {
+export function failure(error: ConnectError, base = server): string {
   if (error.code === Code.Unknown || error.code === Code.Unavailable) {
-    if (crossOrigin) {
-      return `Cannot reach the server at ${server}: it is not running, or it does not allow this page's origin (start it with --cors-allowed-origins ${location.origin}). Retrying…`;
+    if (crossOrigin(base)) {
+      return `Cannot reach the server at ${base}: it is not running, or it does not allow this page's origin (start it with --cors-allowed-origins ${location.origin}). Retrying…`;
     }
     return "Cannot reach the server: it is not running or the network is down. Retrying…";
   }

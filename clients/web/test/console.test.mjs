@@ -284,18 +284,23 @@ test("an arbiter signs in and runs an event from the console: interventions conf
   await look(view, "the sign-in form again", (s) => s.signIn && !s.console);
 });
 
-test("a console whose credential was revoked says so", async () => {
+test("a console calls its own origin only, and says so when its credential was revoked", async () => {
   const eventId = `revoked-${randomBytes(3).toString("hex")}`;
   await newGame({ white: { id: "a" }, black: { id: "b" }, pairing: { eventId, round: 1, board: 1 } });
   const made = await world.admin.createCredential(
     { requestId: `cred-${eventId}`, name: "Deputy", role: Role.ARBITER, eventId },
     bearer(world.adminToken),
   );
-  const view = await open("console");
+  // An address naming another server is ignored: the credential goes to
+  // the page's own origin only.
+  const view = await open(`console?server=${encodeURIComponent(world.otherUrl)}`);
+  const origins = new Set();
+  view.page.on("request", (r) => origins.add(new URL(r.url()).origin));
   await view.page.fill("#sign-in-event", eventId);
   await view.page.fill("#sign-in-credential", made.token);
   await view.page.press("#sign-in-credential", "Enter");
-  await look(view, "the console", (s) => s.console && s.boards.length === 1);
+  await look(view, "the console", (s) => s.console && s.boards.length === 1 && s.connection === "Live");
+  assert.deepEqual([...origins], [world.webUrl]);
   await world.admin.revokeCredential(
     { credentialId: made.credential.credentialId, reason: "left the event" },
     bearer(world.adminToken),
