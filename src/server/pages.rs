@@ -64,6 +64,11 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:;
      connect-src 'self' http: https:; object-src 'none'; base-uri 'none'; \
      form-action 'self'; frame-ancestors 'none'";
 
+/// The console's: it holds a credential, and calls its own origin only.
+const CONSOLE_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; \
+     connect-src 'self'; object-src 'none'; base-uri 'none'; \
+     form-action 'self'; frame-ancestors 'none'";
+
 fn asset(path: &str) -> Option<&'static Asset> {
     let path = match path {
         "/" => "/index.html",
@@ -118,7 +123,13 @@ fn respond<B>(request: &http::Request<B>) -> http::Response<Full<Bytes>> {
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(','))
-        .any(|candidate| candidate.trim() == tag.to_str().unwrap_or_default());
+        .map(str::trim)
+        // Weak comparison (RFC 9110 13.1.2): a proxy that compresses may
+        // have weakened the tag; `*` matches any.
+        .any(|candidate| {
+            candidate == "*"
+                || candidate.trim_start_matches("W/") == tag.to_str().unwrap_or_default()
+        });
     let (status, body) = if fresh {
         (StatusCode::NOT_MODIFIED, Bytes::new())
     } else if head {
@@ -142,7 +153,11 @@ fn respond<B>(request: &http::Request<B>) -> http::Response<Full<Bytes>> {
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        HeaderValue::from_static(if asset.path == "/console.html" {
+            CONSOLE_SECURITY_POLICY
+        } else {
+            CONTENT_SECURITY_POLICY
+        }),
     );
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
@@ -221,6 +236,21 @@ mod tests {
     }
 
     #[test]
+    fn the_console_may_call_its_own_origin_only() {
+        let console = respond(&get("/console"));
+        assert_eq!(
+            console.headers()[header::CONTENT_SECURITY_POLICY],
+            CONSOLE_SECURITY_POLICY
+        );
+        assert!(CONSOLE_SECURITY_POLICY.contains("connect-src 'self';"));
+        let spectator = respond(&get("/"));
+        assert_eq!(
+            spectator.headers()[header::CONTENT_SECURITY_POLICY],
+            CONTENT_SECURITY_POLICY
+        );
+    }
+
+    #[test]
     fn the_root_is_the_spectator_page_and_each_file_has_its_type() {
         let page = respond(&get("/"));
         assert_eq!(page.status(), StatusCode::OK);
@@ -263,7 +293,7 @@ mod tests {
     fn an_unchanged_file_is_not_sent_again() {
         let tag = respond(&get("/spectator.js")).headers()[header::ETAG].clone();
         let again = http::Request::get("/spectator.js")
-            .header(header::IF_NONE_MATCH, tag)
+            .header(header::IF_NONE_MATCH, tag.clone())
             .body(())
             .expect("request");
         assert_eq!(respond(&again).status(), StatusCode::NOT_MODIFIED);
@@ -272,6 +302,20 @@ mod tests {
             .body(())
             .expect("request");
         assert_eq!(respond(&other).status(), StatusCode::OK);
+        for weakened in [
+            "W/".to_owned() + tag.to_str().expect("ascii"),
+            "*".to_owned(),
+        ] {
+            let again = http::Request::get("/spectator.js")
+                .header(header::IF_NONE_MATCH, weakened.as_str())
+                .body(())
+                .expect("request");
+            assert_eq!(
+                respond(&again).status(),
+                StatusCode::NOT_MODIFIED,
+                "{weakened}"
+            );
+        }
     }
 
     #[test]

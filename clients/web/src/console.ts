@@ -22,7 +22,7 @@ import { Board } from "./board.js";
 import { RunningClock } from "./clock.js";
 import { applyCommon, over, playerName, position, reading, showClocks, showMoves, statusText } from "./games.js";
 import { resultText } from "./notation.js";
-import { $, backoff, element, failure, setConnection } from "./page.js";
+import { $, backoff, element, failure, setConnection, setText } from "./page.js";
 import {
   AdminService,
   ArbiterService,
@@ -115,6 +115,26 @@ function confirmed(text: string): Promise<boolean> {
 }
 
 const requestId = (): string => `console-${crypto.randomUUID()}`;
+
+/**
+ * The request id of an intervention: a new one for each act, and the same
+ * one again when the same act is sent again after an answer that never came
+ * (the server then applies it once).
+ */
+const pending = new Map<string, string>();
+function requestIdFor(act: string): string {
+  let id = pending.get(act);
+  if (id === undefined) {
+    id = requestId();
+    pending.set(act, id);
+  }
+  return id;
+}
+
+/** Whether a failed call may have been applied without its answer reaching us. */
+function answerLost(error: ConnectError): boolean {
+  return error.code === Code.Unknown || error.code === Code.Unavailable || error.code === Code.DeadlineExceeded || error.code === Code.Canceled;
+}
 
 function say(id: string, text: string, state: "ok" | "error" | "waiting"): void {
   const line = $(id);
@@ -246,7 +266,7 @@ class GameDetail {
     $("name-black").textContent = black;
     ($("spectator-link") as HTMLAnchorElement).href = `./?game=${encodeURIComponent(game.gameId)}`;
     this.board.show(position(game));
-    $("status").textContent = statusText(game);
+    setText($("status"), statusText(game));
     $("flags").replaceChildren(...flags(game, this.clock).map((text) => element("li", "", text)));
     showMoves($("moves"), game, this.sans);
     this.tick();
@@ -311,6 +331,18 @@ class Console {
   }
 
   renderBoards(): void {
+    // The tables are drawn anew; a focused board link keeps the focus.
+    const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const focusedRow = focused?.closest<HTMLElement>("#review tr, #board-list tr");
+    const focusedKey = focusedRow ? `${focusedRow.closest("table")?.id ?? ""} ${focusedRow.dataset["game"] ?? ""}` : "";
+    this.drawBoards();
+    if (focusedKey !== "") {
+      const [table, game] = focusedKey.split(" ");
+      document.querySelector<HTMLElement>(`#${table} tr[data-game="${CSS.escape(game ?? "")}"] a`)?.focus();
+    }
+  }
+
+  private drawBoards(): void {
     const all = [...this.games.values()].sort(order);
     const review = all.filter((game) => game.result?.needsReview);
     $("review-empty").hidden = review.length > 0;
@@ -430,7 +462,10 @@ class Console {
         }
       } catch (reason) {
         const error = ConnectError.from(reason);
-        if (error.code === Code.Unauthenticated || error.code === Code.PermissionDenied || error.code === Code.InvalidArgument) {
+        if (error.code === Code.InvalidArgument && cursor !== "") {
+          // A cursor this server no longer reads: read the event again.
+          cursor = "";
+        } else if (error.code === Code.Unauthenticated || error.code === Code.PermissionDenied || error.code === Code.InvalidArgument) {
           setConnection(refusal(error), "error");
           return;
         }
@@ -448,16 +483,19 @@ class Console {
     if (game === undefined) return;
     this.take(game);
     this.close();
-    this.detail = new GameDetail(game, $("board"));
+    const detail = new GameDetail(game, $("board"));
+    this.detail = detail;
     let pageToken = "";
     do {
       const moves = await this.arbiter.listMoves({ gameId, pageSize: 500, pageToken });
-      for (const move of moves.moves) this.detail.sans[move.ply] = move.san;
+      // Another game opened meanwhile: this one's reads are no longer wanted.
+      if (this.detail !== detail) return;
+      for (const move of moves.moves) detail.sans[move.ply] = move.san;
       pageToken = moves.nextPageToken;
     } while (pageToken !== "");
     say("answer", "", "ok");
     await this.loadLog(gameId);
-    this.detail.render();
+    if (this.detail === detail) detail.render();
   }
 
   close(): void {
@@ -474,6 +512,7 @@ class Console {
       entries.push(...page.entries);
       pageToken = page.nextPageToken;
     } while (pageToken !== "");
+    if (this.detail?.game.gameId !== gameId) return;
     $("log").querySelector("tbody")?.replaceChildren(
       ...entries.map((entry) => {
         const row = element("tr");
@@ -484,9 +523,11 @@ class Console {
   }
 
   /** Sends one intervention on the open game once confirmed, and says how it went. */
-  async intervene(what: string, send: (gameId: string) => Promise<{ game?: Game | undefined }>): Promise<void> {
+  private busy = false;
+
+  async intervene(what: string, send: (gameId: string, requestId: string) => Promise<{ game?: Game | undefined }>): Promise<void> {
     const detail = this.detail;
-    if (detail === undefined) return;
+    if (detail === undefined || this.busy) return;
     const game = detail.game;
     const white = playerName(game.setup?.white, "White");
     const black = playerName(game.setup?.black, "Black");
@@ -495,13 +536,24 @@ class Console {
       return;
     }
     say("answer", "Sending…", "waiting");
+    const act = `${game.gameId} ${what}`;
+    const buttons = [...document.querySelectorAll<HTMLButtonElement>("#game-view form.act button")];
+    this.busy = true;
+    for (const button of buttons) button.disabled = true;
     try {
-      const answer = await send(game.gameId);
+      const answer = await send(game.gameId, requestIdFor(act));
+      pending.delete(act);
       if (answer.game !== undefined) this.take(answer.game);
       say("answer", `Done: ${what}. ${answer.game === undefined ? "" : statusText(answer.game)}`.trim(), "ok");
       await this.loadLog(game.gameId);
     } catch (reason) {
-      say("answer", refusal(ConnectError.from(reason)), "error");
+      const error = ConnectError.from(reason);
+      if (!answerLost(error)) pending.delete(act);
+      const again = answerLost(error) ? " Sending the same again is safe: it is applied at most once." : "";
+      say("answer", refusal(error) + again, "error");
+    } finally {
+      this.busy = false;
+      for (const button of buttons) button.disabled = false;
     }
   }
 
@@ -746,8 +798,8 @@ function wire(console_: Console): void {
   window.addEventListener("hashchange", () => void route());
   ($("round-select") as HTMLSelectElement).addEventListener("change", (e) => console_.chooseRound(Number((e.target as HTMLSelectElement).value)));
 
-  onSubmit("pause-form", (form) => console_.intervene(`Pause the clocks (reason: ${text(form, "reason")})`, (gameId) => console_.admin.pauseClock({ requestId: requestId(), gameId, reason: text(form, "reason") })));
-  onSubmit("resume-form", (form) => console_.intervene(`Resume the clocks (reason: ${text(form, "reason")})`, (gameId) => console_.admin.resumeClock({ requestId: requestId(), gameId, reason: text(form, "reason") })));
+  onSubmit("pause-form", (form) => console_.intervene(`Pause the clocks (reason: ${text(form, "reason")})`, (gameId, requestId) => console_.admin.pauseClock({ requestId, gameId, reason: text(form, "reason") })));
+  onSubmit("resume-form", (form) => console_.intervene(`Resume the clocks (reason: ${text(form, "reason")})`, (gameId, requestId) => console_.admin.resumeClock({ requestId, gameId, reason: text(form, "reason") })));
   onSubmit("adjust-form", (form) => {
     const seconds = number(form, "seconds");
     const white = text(form, "color") === "white";
@@ -757,7 +809,7 @@ function wire(console_: Console): void {
       return Promise.resolve();
     }
     const what = `${millis > 0 ? "Add" : "Take away"} ${Math.abs(millis) / 1000} s ${millis > 0 ? "to" : "from"} ${white ? "White" : "Black"}'s clock (reason: ${text(form, "reason")})`;
-    return console_.intervene(what, (gameId) => console_.admin.adjustClock({ requestId: requestId(), gameId, color: white ? Color.WHITE : Color.BLACK, deltaMillis: millis, reason: text(form, "reason") }));
+    return console_.intervene(what, (gameId, requestId) => console_.admin.adjustClock({ requestId, gameId, color: white ? Color.WHITE : Color.BLACK, deltaMillis: millis, reason: text(form, "reason") }));
   });
   onSubmit("result-form", (form) => {
     const ruling = text(form, "ruling");
@@ -767,9 +819,9 @@ function wire(console_: Console): void {
     const outcomes: Record<string, Outcome> = { "1-0": Outcome.WHITE_WINS, "0-1": Outcome.BLACK_WINS, draw: Outcome.DRAW };
     const forfeit = forfeits[ruling];
     const outcome = outcomes[ruling];
-    return console_.intervene(`Set the result ${label} (reason: ${reason})`, (gameId) =>
+    return console_.intervene(`Set the result ${label} (reason: ${reason})`, (gameId, requestId) =>
       console_.admin.setGameResult({
-        requestId: requestId(),
+        requestId,
         gameId,
         reason,
         ruling: forfeit !== undefined ? { case: "forfeit", value: forfeit } : { case: "played", value: { outcome: outcome ?? Outcome.DRAW } },

@@ -77,7 +77,8 @@ export function showClocks(clock: RunningClock, white: HTMLElement, black: HTMLE
 
 /** Applies the events every view reads the same way; false when the game must be read again. */
 export function applyCommon(game: Game, event: GameEvent): boolean {
-  game.version = event.version;
+  // The version moves only with an event applied here: one left to a
+  // fresh read keeps the game at its old version until that read succeeds.
   const kind = event.kind;
   if (kind.case === "moveMade") {
     const made = kind.value;
@@ -89,15 +90,18 @@ export function applyCommon(game: Game, event: GameEvent): boolean {
     if (made.move !== undefined) game.lastMove = made.move;
     if (game.status === GameStatus.PENDING) game.status = GameStatus.ACTIVE;
     if (event.clock !== undefined) game.clock = event.clock;
+    game.version = event.version;
     return true;
   }
   if (kind.case === "gameEnded") {
     game.status = GameStatus.FINISHED;
     game.result = kind.value.result;
+    game.version = event.version;
     return true;
   }
   if (kind.case === "gameAborted") {
     game.status = GameStatus.ABORTED;
+    game.version = event.version;
     return true;
   }
   return false;

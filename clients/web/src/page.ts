@@ -50,8 +50,9 @@ export function viewLink(key: "game" | "event", id: string, extra: Record<string
 
 export function setConnection(text: string, state: "ok" | "waiting" | "error"): void {
   const line = $("connection");
-  line.textContent = text;
-  line.dataset["state"] = state;
+  // Written only when it changes: the line is a live region.
+  if (line.textContent !== text) line.textContent = text;
+  if (line.dataset["state"] !== state) line.dataset["state"] = state;
 }
 
 /**
@@ -73,6 +74,11 @@ export function failure(error: ConnectError, base = server): string {
 }
 
 /** Errors that no retry can mend: the page says so and stops. */
+/** Sets an element's text only when it changes (live regions are announced on every write). */
+export function setText(target: HTMLElement, text: string): void {
+  if (target.textContent !== text) target.textContent = text;
+}
+
 export function final(error: ConnectError): boolean {
   return error.code === Code.NotFound || error.code === Code.InvalidArgument || error.code === Code.PermissionDenied || error.code === Code.Unauthenticated;
 }

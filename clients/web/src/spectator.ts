@@ -22,7 +22,7 @@ import { Board } from "./board.js";
 import { RunningClock } from "./clock.js";
 import { applyCommon, over, playerName, position, reading, showClocks, showMoves, STANDARD, statusText } from "./games.js";
 import { moveLabel } from "./notation.js";
-import { $, backoff, element, failure, final, params, server, setConnection, viewLink } from "./page.js";
+import { $, backoff, element, failure, final, params, server, setConnection, setText, viewLink } from "./page.js";
 import { ArbiterService, type Game, type GameEvent, GameStatus, GameView, WatchGameRequestSchema } from "./gen/chessarbiter/v1/arbiter_pb.js";
 
 type Arbiter = Client<typeof ArbiterService>;
@@ -59,10 +59,11 @@ class GamePage {
     eventLink.hidden = pairing === undefined || pairing.eventId === "";
     if (pairing !== undefined && pairing.eventId !== "") eventLink.href = viewLink("event", pairing.eventId, { round: String(pairing.round) });
     this.board.show(position(game));
-    $("status").textContent = statusText(game);
-    showMoves($("moves"), game, this.sans);
+    setText($("status"), statusText(game));
     const list = $("moves");
-    list.scrollTop = list.scrollHeight;
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+    showMoves(list, game, this.sans);
+    if (atBottom) list.scrollTop = list.scrollHeight;
     this.tick();
   }
 
@@ -136,6 +137,13 @@ async function followGame(client: Arbiter, gameId: string): Promise<void> {
       if (error.code === Code.NotFound) {
         setConnection(`There is no game ${gameId} on this server.`, "error");
         return;
+      }
+      if (error.code === Code.InvalidArgument && resumeToken !== "") {
+        // A token this server no longer reads: start again from a snapshot.
+        resumeToken = "";
+        setConnection(failure(error), "error");
+        await backoff(failures++);
+        continue;
       }
       if (final(error)) {
         setConnection(`The server refused: ${error.rawMessage}`, "error");
@@ -220,7 +228,7 @@ async function followEvent(client: Arbiter, eventId: string): Promise<void> {
   $("title").textContent = eventId;
   document.title = eventId;
   const asked = Number.parseInt(params.get("round") ?? "", 10);
-  const fixedRound = Number.isInteger(asked) && asked > 0 ? asked : undefined;
+  const fixedRound = params.has("round") && Number.isInteger(asked) && asked >= 0 ? asked : undefined;
   const games = new Map<string, Game>();
   const cards = new Map<string, Card>();
   const grid = $("boards");
@@ -312,7 +320,10 @@ async function followEvent(client: Arbiter, eventId: string): Promise<void> {
       }
     } catch (reason) {
       const error = ConnectError.from(reason);
-      if (final(error)) {
+      if (error.code === Code.InvalidArgument && cursor !== "") {
+        // A cursor this server no longer reads: read the event again.
+        cursor = "";
+      } else if (final(error)) {
         setConnection(`The server refused: ${error.rawMessage}`, "error");
         return;
       }
