@@ -15,14 +15,16 @@
  * (the console takes no `?server=`).
  */
 
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import { BinaryReader } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { Board } from "./board.js";
 import { RunningClock } from "./clock.js";
+import { followEventStream } from "./event-stream.js";
 import { applyCommon, over, playerName, position, reading, showClocks, showMoves, statusText } from "./games.js";
 import { resultText } from "./notation.js";
-import { $, backoff, element, failure, setConnection, setText } from "./page.js";
+import { $, element, failure, setConnection, setText } from "./page.js";
 import {
   AdminService,
   ArbiterService,
@@ -31,11 +33,11 @@ import {
   Color,
   Forfeit,
   type Game,
-  GameStatus,
   GameView,
   type OfferedTieBreak,
   Outcome,
   type Player,
+  type RoundBoardSchema,
   type TieBreak,
   TieBreakKind,
 } from "./gen/chessarbiter/v1/arbiter_pb.js";
@@ -431,49 +433,35 @@ class Console {
 
   /** Follows the event: every board, live, resuming after dropped streams. */
   async follow(): Promise<void> {
-    let cursor = "";
-    let failures = 0;
-    for (;;) {
-      try {
-        setConnection(cursor === "" ? "Connecting…" : "Reconnecting…", "waiting");
-        if (cursor === "") await this.loadGames();
-        this.schedule();
-        for await (const message of this.arbiter.watchEvent({ eventId: this.eventId, afterCursor: cursor })) {
-          failures = 0;
-          setConnection("Live", "ok");
-          if (message.kind.case === "event") {
-            const event = message.kind.value;
-            const game = this.games.get(event.gameId);
-            if (game !== undefined && event.version <= game.version) {
-              // Already read.
-            } else if (game !== undefined && event.kind.case === "moveMade" && applyCommon(game, event)) {
-              this.clocks.get(game.gameId)?.set(reading(event.clock));
-              if (this.detail?.game.gameId === game.gameId && event.kind.value.move !== undefined) {
-                this.detail.sans[event.kind.value.move.ply] = event.kind.value.move.san;
-                this.detail.set(game);
-              }
-              this.schedule();
-            } else {
-              await this.refresh(event.gameId);
-              if (this.detail?.game.gameId === event.gameId) await this.loadLog(event.gameId);
+    await followEventStream(
+      this.arbiter,
+      this.eventId,
+      0,
+      {
+        start: async () => {
+          await this.loadGames();
+          this.schedule();
+        },
+        event: async (event) => {
+          const game = this.games.get(event.gameId);
+          if (game !== undefined && event.version <= game.version) {
+            // Already read.
+          } else if (game !== undefined && event.kind.case === "moveMade" && applyCommon(game, event)) {
+            this.clocks.get(game.gameId)?.set(reading(event.clock));
+            if (this.detail?.game.gameId === game.gameId && event.kind.value.move !== undefined) {
+              this.detail.sans[event.kind.value.move.ply] = event.kind.value.move.san;
+              this.detail.set(game);
             }
+            this.schedule();
+          } else {
+            await this.refresh(event.gameId);
+            if (this.detail?.game.gameId === event.gameId) await this.loadLog(event.gameId);
           }
-          if (message.cursor !== "") cursor = message.cursor;
-        }
-      } catch (reason) {
-        const error = ConnectError.from(reason);
-        if (error.code === Code.InvalidArgument && cursor !== "") {
-          // A cursor this server no longer reads: read the event again.
-          cursor = "";
-        } else if (error.code === Code.Unauthenticated || error.code === Code.PermissionDenied || error.code === Code.InvalidArgument) {
-          setConnection(refusal(error), "error");
-          return;
-        }
-        if (error.code === Code.FailedPrecondition) cursor = "";
-        setConnection(failure(error, location.origin), "error");
-      }
-      await backoff(failures++);
-    }
+        },
+        refused: (error) => setConnection(refusal(error), "error"),
+      },
+      location.origin,
+    );
   }
 
   // --- one game ---
@@ -662,7 +650,7 @@ class Console {
 
   async createRound(round: number, lines: string, minutes: number, increment: number): Promise<void> {
     const known = this.players();
-    const boards = [];
+    const boards: MessageInitShape<typeof RoundBoardSchema>[] = [];
     for (const [i, line] of lines.split("\n").map((l) => l.trim()).filter((l) => l !== "").entries()) {
       const ids = line.split(/[\s,;]+/).filter((w) => w !== "" && w !== "–" && w !== "-");
       if (ids.length !== 2) {
@@ -672,41 +660,35 @@ class Console {
       const [white, black] = ids.map((id) => known.get(id) ?? { id, name: "", rating: 0, title: "", fideId: 0, team: "" });
       boards.push({ board: i + 1, white, black });
     }
-    const unknown = boards.flatMap((b) => [b.white, b.black]).filter((p) => p !== undefined && !known.has(p.id)).map((p) => p?.id);
+    const unknown = boards.flatMap((b) => [b.white?.id ?? "", b.black?.id ?? ""]).filter((id) => !known.has(id));
     const note = unknown.length === 0 ? "" : ` (new to the event: ${unknown.join(", ")})`;
-    if (!(await confirmed(`Create round ${round} of ${this.eventId} with ${boards.length} boards${note}, ${minutes} minutes + ${increment} s per move?`))) {
-      say("rounds-answer", "Not sent.", "ok");
-      return;
-    }
-    try {
-      const made = await this.admin.createRound({
-        requestId: requestId(),
-        eventId: this.eventId,
-        round,
-        boards,
-        settings: { timeControl: { periods: [{ timeMillis: Math.round(minutes * 60_000), incrementMillis: Math.round(increment * 1000) }] } },
-      });
-      say("rounds-answer", `Round ${round} created: ${made.games.length} games.`, "ok");
-      await this.loadGames();
-    } catch (reason) {
-      say("rounds-answer", refusal(ConnectError.from(reason)), "error");
-    }
-    await this.rounds();
+    const question = `Create round ${round} of ${this.eventId} with ${boards.length} boards${note}, ${minutes} minutes + ${increment} s per move?`;
+    await this.makeRound(round, question, minutes, increment, (settings) =>
+      this.admin.createRound({ requestId: requestId(), eventId: this.eventId, round, boards, settings }),
+    );
   }
 
   async importPairings(round: number, pairings: string, minutes: number, increment: number): Promise<void> {
-    if (!(await confirmed(`Create round ${round} of ${this.eventId} from these pairings, ${minutes} minutes + ${increment} s per move?`))) {
+    const question = `Create round ${round} of ${this.eventId} from these pairings, ${minutes} minutes + ${increment} s per move?`;
+    await this.makeRound(round, question, minutes, increment, (settings) =>
+      this.admin.importPairings({ requestId: requestId(), eventId: this.eventId, round, pairings, settings }),
+    );
+  }
+
+  /** Makes a round once confirmed, with one time control for every game, and says how it went. */
+  private async makeRound(
+    round: number,
+    question: string,
+    minutes: number,
+    increment: number,
+    make: (settings: { timeControl: { periods: { timeMillis: number; incrementMillis: number }[] } }) => Promise<{ games: unknown[] }>,
+  ): Promise<void> {
+    if (!(await confirmed(question))) {
       say("rounds-answer", "Not sent.", "ok");
       return;
     }
     try {
-      const made = await this.admin.importPairings({
-        requestId: requestId(),
-        eventId: this.eventId,
-        round,
-        pairings,
-        settings: { timeControl: { periods: [{ timeMillis: Math.round(minutes * 60_000), incrementMillis: Math.round(increment * 1000) }] } },
-      });
+      const made = await make({ timeControl: { periods: [{ timeMillis: Math.round(minutes * 60_000), incrementMillis: Math.round(increment * 1000) }] } });
       say("rounds-answer", `Round ${round} created: ${made.games.length} games.`, "ok");
       await this.loadGames();
     } catch (reason) {

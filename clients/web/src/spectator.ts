@@ -20,10 +20,11 @@ import { Code, ConnectError, createClient, type Client } from "@connectrpc/conne
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 import { Board } from "./board.js";
 import { RunningClock } from "./clock.js";
+import { followEventStream } from "./event-stream.js";
 import { applyCommon, over, playerName, position, reading, showClocks, showMoves, STANDARD, statusText } from "./games.js";
 import { moveLabel } from "./notation.js";
 import { $, backoff, element, failure, final, params, server, setConnection, setText, viewLink } from "./page.js";
-import { ArbiterService, type Game, type GameEvent, GameStatus, GameView, WatchGameRequestSchema } from "./gen/chessarbiter/v1/arbiter_pb.js";
+import { ArbiterService, type Game, type GameEvent, GameView, WatchGameRequestSchema } from "./gen/chessarbiter/v1/arbiter_pb.js";
 
 type Arbiter = Client<typeof ArbiterService>;
 
@@ -280,14 +281,12 @@ async function followEvent(client: Arbiter, eventId: string): Promise<void> {
     for (const card of cards.values()) card.tick();
   }, 250);
 
-  let cursor = "";
-  let failures = 0;
-  for (;;) {
-    try {
-      setConnection(cursor === "" ? "Connecting…" : "Reconnecting…", "waiting");
-      if (cursor === "") {
-        // The games so far, then every event after them: the watch opened
-        // without a cursor replays every event, which is harmless.
+  await followEventStream(
+    client,
+    eventId,
+    fixedRound ?? 0,
+    {
+      start: async () => {
         let pageToken = "";
         do {
           const page = await client.listGames({ eventId, pageToken, pageSize: 500, view: GameView.BASIC });
@@ -295,43 +294,27 @@ async function followEvent(client: Arbiter, eventId: string): Promise<void> {
           pageToken = page.nextPageToken;
         } while (pageToken !== "");
         showRounds();
-      }
-      for await (const message of client.watchEvent({ eventId, afterCursor: cursor, round: fixedRound ?? 0 })) {
-        failures = 0;
-        setConnection("Live", "ok");
-        if (message.kind.case === "event") {
-          const event = message.kind.value;
-          const game = games.get(event.gameId);
-          if (game !== undefined && event.version <= game.version) {
-            // Already shown (ListGames read it).
-          } else if (game !== undefined && applyCommon(game, event)) {
-            cards.get(game.gameId)?.clock.set(reading(event.clock));
-            show(game);
-          } else {
-            const fresh = (await client.getGame({ gameId: event.gameId })).game;
-            if (fresh !== undefined) {
-              show(fresh);
-              cards.get(fresh.gameId)?.clock.set(reading(fresh.clock));
-              showRounds();
-            }
+      },
+      event: async (event) => {
+        const game = games.get(event.gameId);
+        if (game !== undefined && event.version <= game.version) {
+          // Already shown (ListGames read it).
+        } else if (game !== undefined && applyCommon(game, event)) {
+          cards.get(game.gameId)?.clock.set(reading(event.clock));
+          show(game);
+        } else {
+          const fresh = (await client.getGame({ gameId: event.gameId })).game;
+          if (fresh !== undefined) {
+            show(fresh);
+            cards.get(fresh.gameId)?.clock.set(reading(fresh.clock));
+            showRounds();
           }
         }
-        if (message.cursor !== "") cursor = message.cursor;
-      }
-    } catch (reason) {
-      const error = ConnectError.from(reason);
-      if (error.code === Code.InvalidArgument && cursor !== "") {
-        // A cursor this server no longer reads: read the event again.
-        cursor = "";
-      } else if (final(error)) {
-        setConnection(`The server refused: ${error.rawMessage}`, "error");
-        return;
-      }
-      if (error.code === Code.FailedPrecondition) cursor = "";
-      setConnection(failure(error), "error");
-    }
-    await backoff(failures++);
-  }
+      },
+      refused: (error) => setConnection(`The server refused: ${error.rawMessage}`, "error"),
+    },
+    server,
+  );
 }
 
 // --- start ------------------------------------------------------------------------
