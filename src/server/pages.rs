@@ -15,7 +15,7 @@ use std::{
 };
 
 use bytes::Bytes;
-use futures::future::{BoxFuture, FutureExt};
+use futures::future::{Either, Ready};
 use http::{HeaderValue, Method, StatusCode, header};
 use http_body_util::Full;
 use tower::{Layer, Service};
@@ -207,12 +207,12 @@ pub struct Pages<S> {
 impl<S, B> Service<http::Request<B>> for Pages<S>
 where
     S: Service<http::Request<B>, Response = http::Response<tonic::body::Body>>,
-    S::Future: Send + 'static,
-    S::Error: Send + 'static,
 {
     type Response = S::Response;
     type Error = S::Error;
-    type Future = BoxFuture<'static, Result<Self::Response, Self::Error>>;
+    /// A page is ready at once; anything else is the wrapped service's own
+    /// future, not boxed: on the gRPC port every call passes through here.
+    type Future = Either<Ready<Result<Self::Response, Self::Error>>, S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         self.inner.poll_ready(cx)
@@ -221,9 +221,9 @@ where
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         if self.on && matches!(*request.method(), Method::GET | Method::HEAD) {
             let response = respond(&request).map(tonic::body::Body::new);
-            return futures::future::ready(Ok(response)).boxed();
+            return Either::Left(futures::future::ready(Ok(response)));
         }
-        self.inner.call(request).boxed()
+        Either::Right(self.inner.call(request))
     }
 }
 
