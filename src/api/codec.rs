@@ -1,14 +1,16 @@
 //! The protobuf codec of the generated services: prost's, except that a
 //! request body that is not a valid message is the client's error,
 //! INVALID_ARGUMENT (`MALFORMED_REQUEST`), not INTERNAL, which says the
-//! server failed.
+//! server failed. [`FrameCodec`] decodes requests the same way and sends
+//! replies already encoded as they are.
 
 use std::marker::PhantomData;
 
+use bytes::{BufMut, Bytes};
 use prost::Message;
 use tonic::{
     Code, Status,
-    codec::{BufferSettings, Codec, DecodeBuf, Decoder},
+    codec::{BufferSettings, Codec, DecodeBuf, Decoder, EncodeBuf, Encoder},
 };
 use tonic_prost::{ProstCodec, ProstDecoder, ProstEncoder};
 
@@ -65,5 +67,49 @@ impl<U: Message + Default> Decoder for ProtoDecoder<U> {
 
     fn buffer_settings(&self) -> BufferSettings {
         self.0.buffer_settings()
+    }
+}
+
+/// Requests of type `U`, decoded as [`ProtoCodec`] does; replies already
+/// encoded, sent as they are.
+#[derive(Debug, Clone)]
+pub struct FrameCodec<U> {
+    _types: PhantomData<U>,
+}
+
+impl<U> Default for FrameCodec<U> {
+    fn default() -> Self {
+        Self {
+            _types: PhantomData,
+        }
+    }
+}
+
+impl<U: Message + Default + Send + 'static> Codec for FrameCodec<U> {
+    type Encode = Bytes;
+    type Decode = U;
+    type Encoder = FrameEncoder;
+    type Decoder = ProtoDecoder<U>;
+
+    fn encoder(&mut self) -> Self::Encoder {
+        FrameEncoder
+    }
+
+    fn decoder(&mut self) -> Self::Decoder {
+        ProtoCodec::<U, U>::default().decoder()
+    }
+}
+
+/// Sends a message's bytes as they are.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameEncoder;
+
+impl Encoder for FrameEncoder {
+    type Item = Bytes;
+    type Error = Status;
+
+    fn encode(&mut self, item: Bytes, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        dst.put(item);
+        Ok(())
     }
 }

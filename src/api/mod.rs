@@ -14,7 +14,8 @@
 //! (`stream`, within the stream and write limits of [`limits`]) and map
 //! errors to statuses ([`status`], whose reasons come from the proto's
 //! `ErrorReason`). [`codec`] is prost's codec, except that a malformed
-//! request is the client's error. They hold no rules.
+//! request is the client's error; `framed` serves `WatchGame` with its
+//! messages encoded once for all its streams. They hold no rules.
 //!
 //! Beside them, [`feed`] is the broadcast feed: every game in PGN over
 //! plain HTTP for relays to poll, as the public sees it.
@@ -27,6 +28,7 @@ mod convert;
 mod create;
 mod credentials;
 pub mod feed;
+mod framed;
 pub mod limits;
 mod public;
 mod request;
@@ -42,6 +44,7 @@ use tokio_util::sync::CancellationToken;
 use tonic::{Request, Status};
 
 pub use self::auth::AdminToken;
+pub use self::framed::PublicService;
 use self::limits::StreamCounter;
 pub use self::limits::StreamLimits;
 use crate::{
@@ -134,11 +137,15 @@ impl ArbiterApi {
         self.requests.admit()
     }
 
-    /// The `ArbiterService` server; requests larger than
-    /// [`MAX_REQUEST_BYTES`] are refused.
-    pub fn public_service(&self) -> proto::arbiter_service_server::ArbiterServiceServer<Self> {
-        proto::arbiter_service_server::ArbiterServiceServer::new(self.clone())
-            .max_decoding_message_size(MAX_REQUEST_BYTES)
+    /// The `ArbiterService` server, its watch streams sent as encoded
+    /// frames ([`framed`]); requests larger than [`MAX_REQUEST_BYTES`] are
+    /// refused.
+    pub fn public_service(&self) -> PublicService {
+        PublicService::new(
+            self.clone(),
+            proto::arbiter_service_server::ArbiterServiceServer::new(self.clone())
+                .max_decoding_message_size(MAX_REQUEST_BYTES),
+        )
     }
 
     /// The `AdminService` server; requests larger than

@@ -216,21 +216,9 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::WatchGameRequest>,
     ) -> Result<Response<Self::WatchGameStream>, Status> {
-        let reader = self.reader(&request).await?;
-        let req = request.get_ref();
-        let id = request::game_id(&req.game_id)?;
-        let from = request::watch_from(req.after_version, &req.resume_token)?;
-        let permit = self.streams.admit(request.remote_addr())?;
-        let watcher = self
-            .arbiter
-            .watch(&id, from, self.heartbeat, &reader)
-            .await?;
-        Ok(Response::new(stream::game(
-            id.to_string(),
-            watcher,
-            self.shutdown.clone(),
-            permit,
-        )))
+        // Served by [`super::framed`]; this is the same stream, decoded,
+        // for the generated service on its own.
+        Ok(self.watch_game_frames(request).await?.map(stream::decoded))
     }
 
     async fn list_games(
@@ -431,5 +419,29 @@ impl ArbiterService for ArbiterApi {
             .export_trf(&event_id, total_rounds, byes, &reader)
             .await?;
         Ok(Response::new(proto::ExportTrfResponse { trf }))
+    }
+}
+
+impl ArbiterApi {
+    /// `WatchGame`: the stream of the game the request names, as sent.
+    pub(super) async fn watch_game_frames(
+        &self,
+        request: Request<proto::WatchGameRequest>,
+    ) -> Result<Response<stream::GameFrames>, Status> {
+        let reader = self.reader(&request).await?;
+        let req = request.get_ref();
+        let id = request::game_id(&req.game_id)?;
+        let from = request::watch_from(req.after_version, &req.resume_token)?;
+        let permit = self.streams.admit(request.remote_addr())?;
+        let watcher = self
+            .arbiter
+            .watch(&id, from, self.heartbeat, &reader)
+            .await?;
+        Ok(Response::new(stream::game(
+            id.to_string(),
+            watcher,
+            self.shutdown.clone(),
+            permit,
+        )))
     }
 }

@@ -4,7 +4,9 @@
 
 use std::pin::Pin;
 
-use futures::Stream;
+use bytes::Bytes;
+use futures::{Stream, StreamExt};
+use prost::Message;
 use tokio_util::sync::CancellationToken;
 use tonic::Status;
 
@@ -17,7 +19,13 @@ use crate::{
     proto,
 };
 
-/// The stream of `WatchGame`.
+/// A stream of messages already encoded, each sent as it is.
+pub type Frames = Pin<Box<dyn Stream<Item = Result<Bytes, Status>> + Send>>;
+
+/// The stream of `WatchGame`, as sent (see [`super::framed`]).
+pub type GameFrames = Frames;
+
+/// The stream of `WatchGame`, as the generated service takes it.
 pub type GameStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;
 
 /// The stream of `WatchEvent`.
@@ -35,47 +43,81 @@ pub type AuditStream =
 const PGN_PAGE: usize = 20;
 
 /// A game's snapshot, events and heartbeats, ending with the game or on an
-/// error (which is sent first).
+/// error (which is sent first), each as its message's bytes. An event
+/// handed to many watchers by the replica's follower is encoded once, by
+/// the first of its streams to send it; the others send the same bytes.
 pub fn game(
     game_id: String,
     watcher: Watcher,
     shutdown: CancellationToken,
     permit: StreamPermit,
-) -> GameStream {
+) -> GameFrames {
     use proto::watch_game_response::Kind;
     // The permit lives as long as the stream: it is freed when the stream
-    // ends, fails or is cancelled.
-    Box::pin(futures::stream::unfold(Some(watcher), move |state| {
-        let _held = &permit;
-        let shutdown = shutdown.clone();
+    // ends, fails or is cancelled. The stream's own token, a child of the
+    // server's, is watched without touching the one every stream shares.
+    let state = Following {
+        watcher: Box::new(watcher),
+        shutdown: shutdown.child_token(),
+        _permit: permit,
+    };
+    Box::pin(futures::stream::unfold(Some(state), move |state| {
         let game_id = game_id.clone();
         async move {
-            let mut watcher = state?;
-            match watcher.next(&shutdown).await {
+            let mut state = state?;
+            match state.watcher.next(&state.shutdown).await {
                 Ok(Some(item)) => {
-                    let (kind, token) = match &item {
-                        WatchItem::Snapshot(view, token) => {
-                            (Kind::Snapshot(convert::game_view(view)), token.to_string())
-                        }
-                        WatchItem::Event(event, token) => (
-                            Kind::Event(convert::game_event(&game_id, event)),
-                            token.to_string(),
-                        ),
-                        WatchItem::Heartbeat(beat) => {
-                            (Kind::Heartbeat(convert::heartbeat(beat)), String::new())
-                        }
+                    let frame = match &item {
+                        WatchItem::Snapshot(view, token) => encode(proto::WatchGameResponse {
+                            kind: Some(Kind::Snapshot(convert::game_view(view))),
+                            resume_token: token.to_string(),
+                        }),
+                        WatchItem::Event(event, token, encoded) => encoded.get_or_encode(|| {
+                            encode(proto::WatchGameResponse {
+                                kind: Some(Kind::Event(convert::game_event(&game_id, event))),
+                                resume_token: token.to_string(),
+                            })
+                        }),
+                        WatchItem::Heartbeat(beat) => encode(proto::WatchGameResponse {
+                            kind: Some(Kind::Heartbeat(convert::heartbeat(beat))),
+                            resume_token: String::new(),
+                        }),
                     };
-                    let message = proto::WatchGameResponse {
-                        kind: Some(kind),
-                        resume_token: token,
-                    };
-                    Some((Ok(message), Some(watcher)))
+                    Some((Ok(frame), Some(state)))
                 }
                 Ok(None) => None,
                 Err(err) => Some((Err(Status::from(err)), None)),
             }
         }
     }))
+}
+
+/// `message`'s bytes, as sent.
+fn encode(message: impl Message) -> Bytes {
+    message.encode_to_vec().into()
+}
+
+/// `frames` decoded into their messages: the stream as the generated
+/// service, which encodes each message itself, takes it.
+pub fn decoded<M>(frames: Frames) -> Pin<Box<dyn Stream<Item = Result<M, Status>> + Send>>
+where
+    M: Message + Default + 'static,
+{
+    Box::pin(frames.map(|frame| {
+        frame.and_then(|bytes| {
+            M::decode(bytes)
+                .map_err(|err| Status::internal(format!("a frame does not decode: {err}")))
+        })
+    }))
+}
+
+/// A watch stream's state: its watcher, its own shutdown token and its
+/// permit. The stream moves it in and out of each item's future: the
+/// watcher is boxed so that the move is of a pointer, not of the watcher.
+struct Following<W> {
+    watcher: Box<W>,
+    shutdown: CancellationToken,
+    _permit: StreamPermit,
 }
 
 /// Every event of every game of an event, and heartbeats, each with the
@@ -87,12 +129,16 @@ pub fn event(
     permit: StreamPermit,
 ) -> EventStream {
     use proto::watch_event_response::Kind;
-    Box::pin(futures::stream::unfold(Some(watcher), move |state| {
-        let _held = &permit;
-        let shutdown = shutdown.clone();
-        async move {
-            let mut watcher = state?;
-            match watcher.next(&shutdown).await {
+    let state = Following {
+        watcher: Box::new(watcher),
+        shutdown: shutdown.child_token(),
+        _permit: permit,
+    };
+    Box::pin(futures::stream::unfold(
+        Some(state),
+        move |state| async move {
+            let mut state = state?;
+            match state.watcher.next(&state.shutdown).await {
                 Ok(update) => {
                     let kind = match (&update.event, &update.match_score) {
                         (Some((game_id, event)), _) => {
@@ -109,12 +155,12 @@ pub fn event(
                         kind: Some(kind),
                         cursor: update.cursor,
                     };
-                    Some((Ok(message), Some(watcher)))
+                    Some((Ok(message), Some(state)))
                 }
                 Err(err) => Some((Err(Status::from(err)), None)),
             }
-        }
-    }))
+        },
+    ))
 }
 
 /// One game's PGN as an `ExportPgn` message: the text ends with a blank

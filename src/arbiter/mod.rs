@@ -72,8 +72,8 @@ pub use self::sweep::SweepPass;
 pub use self::teams::{MatchScoreRead, TeamStandingsRead};
 pub use self::tie_breaks::CreatedTieBreak;
 pub use self::watch::{
-    EventUpdate, EventWatcher, Heartbeat, InvalidResumeToken, ResumeToken, WatchFrom, WatchItem,
-    Watcher,
+    Encoded, EventUpdate, EventWatcher, Heartbeat, InvalidResumeToken, ResumeToken, WatchFrom,
+    WatchItem, Watcher,
 };
 use crate::{
     domain::{

@@ -883,7 +883,7 @@ async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
             .unwrap();
         // Each reader gets the move before the next one is played.
         for reader in &mut readers {
-            let Ok(Some(WatchItem::Event(event, _))) = next_item(reader).await else {
+            let Ok(Some(WatchItem::Event(event, ..))) = next_item(reader).await else {
                 panic!("the move's event");
             };
             assert_eq!(event.version, ply as u64 + 2);
@@ -914,7 +914,7 @@ async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
     // replica stops following it.
     arbiter.resign(&id, &created.tokens.black).await.unwrap();
     for reader in &mut readers {
-        let Ok(Some(WatchItem::Event(event, _))) = next_item(reader).await else {
+        let Ok(Some(WatchItem::Event(event, ..))) = next_item(reader).await else {
             panic!("the final event");
         };
         assert!(event.is_final());
@@ -1120,7 +1120,7 @@ async fn a_stalled_store_skips_a_heartbeat_not_the_stream() {
         .unwrap();
     loop {
         match next_item(&mut watcher).await {
-            Ok(Some(WatchItem::Event(event, _))) => {
+            Ok(Some(WatchItem::Event(event, ..))) => {
                 assert_eq!(event.version, 2);
                 break;
             }

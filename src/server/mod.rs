@@ -10,11 +10,13 @@
 //!   (`--web-listen`) with gRPC-Web beside it.
 //! - `metadata_limit` and `large_replies`: bounds on what one call may
 //!   send and what a replica holds for slow readers; `bounded_listener`:
-//!   the broadcast feed's port, its connections and idle clients bounded.
+//!   the broadcast feed's port, its connections and idle clients bounded;
+//!   `coalesce`: a connection's writes gathered into fewer system calls.
 //! - `sweeper`: the flag sweeper's loop; [`supervise`]: background tasks
 //!   restarted after a panic, their state visible in health.
 
 mod bounded_listener;
+mod coalesce;
 mod config;
 pub mod health;
 mod large_replies;
@@ -261,7 +263,11 @@ impl ApiPort {
             .max_connection_age(self.max_connection_age)
             .max_connection_age_grace(Duration::from_secs(60))
             .add_routes(self.routes)
-            .serve_with_incoming_shutdown(incoming, shutdown.cancelled_owned())
+            .serve_with_incoming_shutdown(
+                // Many streams' frames in one write.
+                incoming.map(|accepted| accepted.map(coalesce::Coalesced::new)),
+                shutdown.cancelled_owned(),
+            )
             .await
     }
 }

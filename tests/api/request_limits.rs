@@ -69,6 +69,15 @@ async fn an_oversized_request_is_refused(backend: Backend) {
         .await
         .expect_err("a 100 KiB request");
     assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
+    // WatchGame (served as encoded frames) has the same bound.
+    let status = client
+        .watch_game(proto::WatchGameRequest {
+            game_id: "x".repeat(100 * 1024),
+            ..Default::default()
+        })
+        .await
+        .expect_err("a 100 KiB watch request");
+    assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
     // The server goes on serving.
     create(&mut admin_client, create_request("", ""))
         .await

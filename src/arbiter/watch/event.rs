@@ -26,7 +26,7 @@ use tokio::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::{EventItem, FeedItem, WatchContext};
+use super::{EventItem, FeedItem, WatchContext, timer::Timer};
 use crate::{
     arbiter::{ArbiterError, MatchScoreRead, Placement, Reader},
     domain::{EventId, EventKind, FieldError, GameEvent, GameId, Rejection, Timestamp},
@@ -81,6 +81,8 @@ pub struct EventWatcher {
     /// How long the stream may stay silent before a heartbeat.
     heartbeat: Duration,
     last_sent: Instant,
+    /// Rings for the next heartbeat or release.
+    timer: Timer,
     /// Whether the watcher is the public, who sees each game under its
     /// broadcast delay (the admin sees everything live).
     public: bool,
@@ -116,6 +118,7 @@ impl EventWatcher {
             entries: None,
             heartbeat,
             last_sent: Instant::now(),
+            timer: Timer::new(),
             public,
             round,
             placements: HashMap::new(),
@@ -185,14 +188,17 @@ impl EventWatcher {
             let wait = until_release.map_or(self.heartbeat - quiet, |release| {
                 release.min(self.heartbeat - quiet)
             });
+            self.timer.set(Instant::now() + wait);
             let received = tokio::select! {
+                biased;
                 () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
-                received = tokio::time::timeout(wait, entries.recv()) => received,
+                received = entries.recv() => Some(received),
+                () = self.timer.rung() => None,
             };
             match received {
-                // Quiet: the next turn sends a heartbeat.
-                Err(_elapsed) => {}
-                Ok(Ok(item)) => match item.as_ref() {
+                // Quiet (or woken early): the next turn sees which.
+                None => {}
+                Some(Ok(item)) => match item.as_ref() {
                     EventItem::Entry(entry) => self.queue(FeedItem {
                         partition: entry.partition,
                         position: entry.position,
@@ -202,14 +208,14 @@ impl EventWatcher {
                     }),
                     EventItem::Failed(err) => return Err(err.clone().into()),
                 },
-                Ok(Err(RecvError::Lagged(_))) => {
+                Some(Err(RecvError::Lagged(_))) => {
                     return Err(ArbiterError::EventWatcherTooSlow {
                         event_id: self.event_id.clone(),
                         buffer: self.ctx.hub.buffer(),
                     });
                 }
                 // The follower stopped: catch up from the store again.
-                Ok(Err(RecvError::Closed)) => self.entries = None,
+                Some(Err(RecvError::Closed)) => self.entries = None,
             }
         }
     }

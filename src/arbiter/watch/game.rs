@@ -16,7 +16,7 @@ use tokio::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::{HubItem, ResumeToken, WatchContext};
+use super::{Encoded, HubItem, ResumeToken, WatchContext, timer::Timer};
 use crate::{
     arbiter::{ArbiterError, GameView, Reader, codec},
     domain::{BroadcastDelay, ClockView, GameEvent, GameId, GameStatus, Replay, Timestamp},
@@ -30,8 +30,9 @@ pub enum WatchItem {
     /// event to resume after it.
     Snapshot(Box<GameView>, ResumeToken),
     /// One event, following the previous item without a gap, with the
-    /// token to resume after it.
-    Event(Arc<GameEvent>, ResumeToken),
+    /// token to resume after it and its wire form (shared by every watcher
+    /// the replica's follower handed it to).
+    Event(Arc<GameEvent>, ResumeToken, Arc<Encoded>),
     /// Nothing happened for a while.
     Heartbeat(Heartbeat),
 }
@@ -80,6 +81,8 @@ pub struct Watcher {
     heartbeat: Duration,
     /// When the last item was handed out.
     last_sent: Instant,
+    /// Rings for the next heartbeat or release.
+    timer: Timer,
     /// The version of the last item handed out.
     cursor: u64,
     pending: VecDeque<WatchItem>,
@@ -95,7 +98,7 @@ struct Delayed {
     delay: BroadcastDelay,
     /// Events received, in order, each released once the delay has passed
     /// since its time.
-    held: VecDeque<(Arc<GameEvent>, ResumeToken)>,
+    held: VecDeque<(Arc<GameEvent>, ResumeToken, Arc<Encoded>)>,
     /// The game as the public sees it: replayed up to the events released
     /// (the clocks of its heartbeats).
     public: Replay,
@@ -106,7 +109,7 @@ impl Delayed {
     fn next_release(&self) -> Option<Timestamp> {
         self.held
             .front()
-            .map(|(event, _)| self.delay.release(event.at))
+            .map(|(event, ..)| self.delay.release(event.at))
     }
 }
 
@@ -166,6 +169,7 @@ impl Watcher {
             events,
             heartbeat,
             last_sent: Instant::now(),
+            timer: Timer::new(),
             cursor: after,
             pending: VecDeque::new(),
             complete: false,
@@ -239,6 +243,7 @@ impl Watcher {
             events,
             heartbeat,
             last_sent: Instant::now(),
+            timer: Timer::new(),
             cursor: after,
             pending: VecDeque::new(),
             complete: false,
@@ -289,7 +294,7 @@ impl Watcher {
         }
         let now = self.ctx.clock.now().await?;
         while delayed.next_release().is_some_and(|release| release <= now) {
-            let Some((event, token)) = delayed.held.pop_front() else {
+            let Some((event, token, encoded)) = delayed.held.pop_front() else {
                 break;
             };
             if event.version == delayed.public.game().version() + 1 {
@@ -300,7 +305,8 @@ impl Watcher {
                     })
                 })?;
             }
-            self.pending.push_back(WatchItem::Event(event, token));
+            self.pending
+                .push_back(WatchItem::Event(event, token, encoded));
         }
         Ok(())
     }
@@ -370,11 +376,12 @@ impl Watcher {
             if let Some(release) = self.until_release().await? {
                 wait = wait.min(release);
             }
+            self.timer.set(Instant::now() + wait);
             if self.complete {
                 // Everything is received; the rest is held for its release.
                 tokio::select! {
                     () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
-                    () = tokio::time::sleep(wait) => {}
+                    () = self.timer.rung() => {}
                 }
                 continue;
             }
@@ -390,23 +397,25 @@ impl Watcher {
                 continue;
             };
             let received = tokio::select! {
+                biased;
                 () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
-                received = tokio::time::timeout(wait, events.recv()) => received,
+                received = events.recv() => Some(received),
+                () = self.timer.rung() => None,
             };
             match received {
-                // Quiet: the next turn sends a heartbeat.
-                Err(_elapsed) => {}
-                Ok(Ok(item)) => match item.as_ref() {
-                    HubItem::Event(event, token) => {
+                // Quiet (or woken early): the next turn sees which.
+                None => {}
+                Some(Ok(item)) => match item.as_ref() {
+                    HubItem::Event(event, token, encoded) => {
                         if event.version == self.cursor + 1 {
-                            self.accept(vec![(event.clone(), *token)])?;
+                            self.accept_one(event.clone(), *token, encoded.clone());
                         } else if event.version > self.cursor {
                             self.fill_gap().await?;
                         }
                     }
                     HubItem::Failed(err) => return Err(err.clone().into()),
                 },
-                Ok(Err(RecvError::Lagged(_))) => {
+                Some(Err(RecvError::Lagged(_))) => {
                     return Err(ArbiterError::WatcherTooSlow {
                         game_id: self.id.clone(),
                         buffer: self.ctx.hub.buffer(),
@@ -415,7 +424,7 @@ impl Watcher {
                 }
                 // The follower stopped without a final event this watcher
                 // has: follow again, from the store first.
-                Ok(Err(RecvError::Closed)) => {
+                Some(Err(RecvError::Closed)) => {
                     self.events = Some(self.ctx.hub.subscribe(&self.id, self.cursor));
                     self.fill_gap().await?;
                 }
@@ -430,26 +439,33 @@ impl Watcher {
         self.accept(missed)
     }
 
-    /// Queues the events that follow the cursor, checking there is no gap.
+    /// Queues the events read from the store that follow the cursor,
+    /// checking there is no gap.
     fn accept(&mut self, events: Vec<(Arc<GameEvent>, ResumeToken)>) -> Result<(), ArbiterError> {
         let (events, tokens): (Vec<_>, Vec<_>) = events
             .into_iter()
             .filter(|(event, _)| event.version > self.cursor)
             .unzip();
         codec::check_contiguous(&self.id, self.cursor, events.iter().map(Arc::as_ref))?;
-        let events = events.into_iter().zip(tokens);
-        for (event, token) in events {
-            self.cursor = event.version;
-            self.complete = event.is_final();
-            match self.delayed.as_mut() {
-                Some(delayed) => delayed.held.push_back((event, token)),
-                None => self.pending.push_back(WatchItem::Event(event, token)),
-            }
+        for (event, token) in events.into_iter().zip(tokens) {
+            self.accept_one(event, token, Arc::default());
+        }
+        Ok(())
+    }
+
+    /// Queues `event`, the one that follows the cursor.
+    fn accept_one(&mut self, event: Arc<GameEvent>, token: ResumeToken, encoded: Arc<Encoded>) {
+        self.cursor = event.version;
+        self.complete = event.is_final();
+        match self.delayed.as_mut() {
+            Some(delayed) => delayed.held.push_back((event, token, encoded)),
+            None => self
+                .pending
+                .push_back(WatchItem::Event(event, token, encoded)),
         }
         if self.complete {
             // Nothing follows: the hub's copy is no longer needed.
             self.events = None;
         }
-        Ok(())
     }
 }

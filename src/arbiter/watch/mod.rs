@@ -8,7 +8,9 @@
 //! - `hub`: fan-out only. A replica follows a watched game's log (or an
 //!   event's feed) once, however many of its streams watch it, woken by
 //!   the commit announcements (see [`super::announcements`]).
-//! - `reads`: the one path by which watchers and the hub read the store;
+//! - `encoded`: an event's wire form, made once for all its streams;
+//!   `timer`: a watcher's timer, set once rather than for every event;
+//!   `reads`: the one path by which watchers and the hub read the store;
 //!   `clock`: the store's time, read at most once a second for all
 //!   watchers; `heartbeats`: a quiet game read at most once a second for
 //!   all its watchers; `resume_token`: the token that names an event a
@@ -19,18 +21,21 @@
 //! asks of the arbiter.
 
 mod clock;
+mod encoded;
 mod event;
 mod game;
 mod heartbeats;
 mod hub;
 mod reads;
 mod resume_token;
+mod timer;
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 
 pub(super) use self::clock::SharedClock;
+pub use self::encoded::Encoded;
 pub use self::event::{EventUpdate, EventWatcher};
 pub(super) use self::event::{decode_cursor_in, encode_cursor};
 pub use self::game::{Heartbeat, WatchFrom, WatchItem, Watcher};

@@ -382,11 +382,18 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
 
     // Every watcher starts after the creation and ends when told.
     let stop = tokio_util::sync::CancellationToken::new();
+    let opened = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let opening = Instant::now();
     let mut tasks = Vec::new();
     for watcher in 0..load.watchers {
         let game_id = played[watcher % played.len()].game.game_id.clone();
         let client = ArbiterServiceClient::new(channels[watcher % channels.len()].clone());
-        tasks.push(tokio::spawn(watch_one(client, game_id, stop.clone())));
+        tasks.push(tokio::spawn(watch_one(
+            client,
+            game_id,
+            stop.clone(),
+            opened.clone(),
+        )));
     }
     let mut event_tasks = Vec::new();
     let caught_up = Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -400,8 +407,21 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
             caught_up.clone(),
         )));
     }
-    // Let the streams open and the event's watchers catch up on the games'
-    // creations before play starts.
+    // Every game stream has its snapshot (or has failed) before play starts.
+    while opened.load(Ordering::Relaxed) < load.watchers
+        && opening.elapsed() < Duration::from_secs(120)
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    if load.watchers > 0 {
+        println!(
+            "  opened      {} of {} game streams had their snapshot in {:.2} s",
+            opened.load(Ordering::Relaxed),
+            load.watchers,
+            opening.elapsed().as_secs_f64()
+        );
+    }
+    // Let the event's watchers catch up on the games' creations.
     tokio::time::sleep(Duration::from_secs(2)).await;
     let waiting = Instant::now();
     while caught_up.load(Ordering::Relaxed) < load.event_watchers
@@ -654,6 +674,7 @@ async fn watch_one(
     mut client: ArbiterServiceClient<Channel>,
     game_id: String,
     stop: tokio_util::sync::CancellationToken,
+    opened: Arc<std::sync::atomic::AtomicUsize>,
 ) -> Watched {
     use proto::watch_game_response::Kind;
     let mut watched = Watched::default();
@@ -666,10 +687,12 @@ async fn watch_one(
     let mut stream = match stream {
         Ok(stream) => stream.into_inner(),
         Err(status) => {
+            opened.fetch_add(1, Ordering::Relaxed);
             watched.failed = Some(status.to_string());
             return watched;
         }
     };
+    let mut counted = false;
     let mut last = 0;
     loop {
         // Waits for the next message or the end of the run, without
@@ -686,6 +709,10 @@ async fn watch_one(
                 break;
             }
         };
+        if !counted {
+            counted = true;
+            opened.fetch_add(1, Ordering::Relaxed);
+        }
         match message.kind {
             Some(Kind::Snapshot(game)) => last = game.version,
             Some(Kind::Event(event)) => {
@@ -701,6 +728,9 @@ async fn watch_one(
             }
             _ => {}
         }
+    }
+    if !counted {
+        opened.fetch_add(1, Ordering::Relaxed);
     }
     watched
 }

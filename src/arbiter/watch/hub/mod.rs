@@ -31,7 +31,7 @@ mod retry;
 
 pub(super) use self::events::EventItem;
 pub(in crate::arbiter) use self::events::FeedItem;
-use super::{ResumeToken, StoreReads};
+use super::{Encoded, ResumeToken, StoreReads};
 use crate::{
     arbiter::announcements::{Announcements, Listener},
     domain::{EventId, GameEvent, GameId},
@@ -49,8 +49,9 @@ const SAFETY_READ: Duration = Duration::from_secs(2);
 /// What a game's follower broadcasts.
 #[derive(Debug)]
 pub(super) enum HubItem {
-    /// The next event of the log, decoded, with its resume token.
-    Event(Arc<GameEvent>, ResumeToken),
+    /// The next event of the log, decoded, with its resume token and its
+    /// wire form, made once for every watcher.
+    Event(Arc<GameEvent>, ResumeToken, Arc<Encoded>),
     /// The log could not be read: watchers end with this error, and the
     /// follower stops (the next watcher starts another).
     Failed(StoreError),
@@ -259,7 +260,11 @@ async fn follow(hub: Weak<HubInner>, id: GameId, followed: Arc<Followed>, mut cu
                 for (event, token) in events {
                     cursor = event.version;
                     let last = event.is_final();
-                    let _ = followed.sender.send(Arc::new(HubItem::Event(event, token)));
+                    let _ = followed.sender.send(Arc::new(HubItem::Event(
+                        event,
+                        token,
+                        Arc::default(),
+                    )));
                     if last {
                         // Nothing follows a final event: watchers end with
                         // it, and a finished game costs nothing more.
