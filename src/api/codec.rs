@@ -100,6 +100,16 @@ impl<U: Message + Default + Send + 'static> Codec for FrameCodec<U> {
     }
 }
 
+/// The buffer a stream's frames are written into, to start with: a watch
+/// stream's messages are a few hundred bytes, and tonic's default (8 KiB a
+/// stream) would be most of what an open stream holds. A larger message
+/// (a snapshot) takes a larger buffer for itself.
+const FRAME_BUFFER: usize = 512;
+
+/// Bytes of frames a stream gathers before it hands them on (tonic's
+/// default).
+const FRAME_YIELD: usize = 32 * 1024;
+
 /// Sends a message's bytes as they are.
 #[derive(Debug, Clone, Copy)]
 pub struct FrameEncoder;
@@ -111,5 +121,9 @@ impl Encoder for FrameEncoder {
     fn encode(&mut self, item: Bytes, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
         dst.put(item);
         Ok(())
+    }
+
+    fn buffer_settings(&self) -> BufferSettings {
+        BufferSettings::new(FRAME_BUFFER, FRAME_YIELD)
     }
 }

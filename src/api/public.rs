@@ -256,26 +256,9 @@ impl ArbiterService for ArbiterApi {
         &self,
         request: Request<proto::WatchEventRequest>,
     ) -> Result<Response<Self::WatchEventStream>, Status> {
-        let reader = self.reader(&request).await?;
-        let req = request.get_ref();
-        let event_id = request::event_id(&req.event_id)?;
-        let round = match req.round {
-            0 => None,
-            round => Some(super::rounds::round_number(round)?),
-        };
-        let permit = self.streams.admit(request.remote_addr())?;
-        let watcher = self.arbiter.watch_event(
-            &event_id,
-            &req.after_cursor,
-            self.heartbeat,
-            &reader,
-            round,
-        )?;
-        Ok(Response::new(stream::event(
-            watcher,
-            self.shutdown.clone(),
-            permit,
-        )))
+        // Served by [`super::framed`]; this is the same stream, decoded,
+        // for the generated service on its own.
+        Ok(self.watch_event_frames(request).await?.map(stream::decoded))
     }
 
     async fn get_standings(
@@ -439,6 +422,33 @@ impl ArbiterApi {
             .await?;
         Ok(Response::new(stream::game(
             id.to_string(),
+            watcher,
+            self.shutdown.clone(),
+            permit,
+        )))
+    }
+
+    /// `WatchEvent`'s stream, as frames (see [`super::framed`]).
+    pub(super) async fn watch_event_frames(
+        &self,
+        request: Request<proto::WatchEventRequest>,
+    ) -> Result<Response<stream::EventFrames>, Status> {
+        let reader = self.reader(&request).await?;
+        let req = request.get_ref();
+        let event_id = request::event_id(&req.event_id)?;
+        let round = match req.round {
+            0 => None,
+            round => Some(super::rounds::round_number(round)?),
+        };
+        let permit = self.streams.admit(request.remote_addr())?;
+        let watcher = self.arbiter.watch_event(
+            &event_id,
+            &req.after_cursor,
+            self.heartbeat,
+            &reader,
+            round,
+        )?;
+        Ok(Response::new(stream::event(
             watcher,
             self.shutdown.clone(),
             permit,

@@ -4,7 +4,7 @@
 
 use std::pin::Pin;
 
-use bytes::Bytes;
+use bytes::{BufMut, Bytes, BytesMut};
 use futures::{Stream, StreamExt};
 use prost::Message;
 use tokio_util::sync::CancellationToken;
@@ -28,7 +28,10 @@ pub type GameFrames = Frames;
 /// The stream of `WatchGame`, as the generated service takes it.
 pub type GameStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;
 
-/// The stream of `WatchEvent`.
+/// The stream of `WatchEvent`, as sent (see [`super::framed`]).
+pub type EventFrames = Frames;
+
+/// The stream of `WatchEvent`, as the generated service takes it.
 pub type EventStream =
     Pin<Box<dyn Stream<Item = Result<proto::WatchEventResponse, Status>> + Send>>;
 
@@ -122,12 +125,15 @@ struct Following<W> {
 
 /// Every event of every game of an event, and heartbeats, each with the
 /// cursor to resume after it; it ends only on an error (which is sent
-/// first).
+/// first). Each message goes as its bytes: a game's event handed to many
+/// watchers by the replica's follower of the event is encoded once, by the
+/// first of its streams to send it, and each stream wraps those bytes with
+/// its own cursor.
 pub fn event(
     watcher: EventWatcher,
     shutdown: CancellationToken,
     permit: StreamPermit,
-) -> EventStream {
+) -> EventFrames {
     use proto::watch_event_response::Kind;
     let state = Following {
         watcher: Box::new(watcher),
@@ -141,8 +147,11 @@ pub fn event(
             match state.watcher.next(&state.shutdown).await {
                 Ok(update) => {
                     let kind = match (&update.event, &update.match_score) {
-                        (Some((game_id, event)), _) => {
-                            Kind::Event(convert::game_event(game_id.as_str(), event))
+                        (Some((game_id, event, encoded)), _) => {
+                            let event = encoded.get_or_encode(|| {
+                                encode(convert::game_event(game_id.as_str(), event))
+                            });
+                            return Some((Ok(event_frame(&update.cursor, &event)), Some(state)));
                         }
                         (None, Some(score)) => Kind::MatchScore(convert::match_score(score)),
                         (None, None) => Kind::Heartbeat(proto::Heartbeat {
@@ -155,12 +164,33 @@ pub fn event(
                         kind: Some(kind),
                         cursor: update.cursor,
                     };
-                    Some((Ok(message), Some(state)))
+                    Some((Ok(encode(message)), Some(state)))
                 }
                 Err(err) => Some((Err(Status::from(err)), None)),
             }
         },
     ))
+}
+
+/// The bytes of `WatchEventResponse { kind: event, cursor }`, the event's
+/// own bytes given: the same bytes as the whole message's encoding.
+fn event_frame(cursor: &str, event: &[u8]) -> Bytes {
+    use prost::encoding::{WireType, encode_key, encode_varint};
+    /// `WatchEventResponse.cursor`.
+    const CURSOR: u32 = 3;
+    /// `WatchEventResponse.event`.
+    const EVENT: u32 = 1;
+    let mut frame = BytesMut::with_capacity(cursor.len() + event.len() + 12);
+    // In the order of their tags, as prost writes them.
+    encode_key(EVENT, WireType::LengthDelimited, &mut frame);
+    encode_varint(event.len() as u64, &mut frame);
+    frame.put_slice(event);
+    if !cursor.is_empty() {
+        encode_key(CURSOR, WireType::LengthDelimited, &mut frame);
+        encode_varint(cursor.len() as u64, &mut frame);
+        frame.put_slice(cursor.as_bytes());
+    }
+    frame.freeze()
 }
 
 /// One game's PGN as an `ExportPgn` message: the text ends with a blank
@@ -288,4 +318,38 @@ pub fn audit_log(
             }
         },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game's event as the feed carries it.
+    fn game_event(version: i32) -> proto::GameEvent {
+        proto::GameEvent {
+            game_id: "g-1".to_owned(),
+            version,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn an_event_frame_is_the_whole_messages_encoding() {
+        for (cursor, event) in [
+            ("AAEC".to_owned(), game_event(7)),
+            (String::new(), game_event(1)),
+            ("c".repeat(300), game_event(i32::MAX)),
+        ] {
+            let whole = proto::WatchEventResponse {
+                cursor: cursor.clone(),
+                kind: Some(proto::watch_event_response::Kind::Event(event.clone())),
+            };
+            let frame = event_frame(&cursor, &event.encode_to_vec());
+            assert_eq!(frame.as_ref(), whole.encode_to_vec().as_slice());
+            assert_eq!(
+                proto::WatchEventResponse::decode(frame).expect("decodes"),
+                whole
+            );
+        }
+    }
 }

@@ -963,7 +963,7 @@ async fn cup_watchers(
         tokio::spawn(async move {
             let never = tokio_util::sync::CancellationToken::new();
             while let Ok(update) = watcher.next(&never).await {
-                if let Some((_, event)) = update.event
+                if let Some((_, event, _)) = update.event
                     && sender.send(event.version).is_err()
                 {
                     return;

@@ -1,10 +1,13 @@
 //! An event's wire form, made once per replica.
 //!
 //! A game's follower hands the same event to every watcher of the game on
-//! this replica; whoever sends it first turns it into the bytes of its
-//! message, and every other stream sends those bytes as they are. The
-//! watch machinery holds the slot without knowing the encoding: the api
-//! layer fills it.
+//! this replica, and an event's follower the same entry to every watcher of
+//! the event; whoever sends it first turns it into bytes, and every other
+//! stream sends (or wraps) those bytes as they are. The watch machinery
+//! holds the slot without knowing the encoding: the api layer fills it
+//! (a game's follower's with the whole `WatchGame` message, an event's
+//! follower's with the game's event, which each stream wraps with its own
+//! cursor).
 
 use std::sync::OnceLock;
 

@@ -26,7 +26,7 @@ use tokio::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::{EventItem, FeedItem, WatchContext, timer::Timer};
+use super::{Encoded, EventItem, FeedItem, WatchContext, timer::Timer};
 use crate::{
     arbiter::{ArbiterError, MatchScoreRead, Placement, Reader},
     domain::{EventId, EventKind, FieldError, GameEvent, GameId, Rejection, Timestamp},
@@ -46,8 +46,10 @@ const CATCH_UP_PAGES: usize = 1;
 /// with the cursor to resume after it.
 #[derive(Clone, Debug)]
 pub struct EventUpdate {
-    /// The game and its event; `None` for a heartbeat or a match's score.
-    pub event: Option<(GameId, Arc<GameEvent>)>,
+    /// The game, its event and the event's bytes (shared by the streams
+    /// of this replica that send it); `None` for a heartbeat or a match's
+    /// score.
+    pub event: Option<(GameId, Arc<GameEvent>, Arc<Encoded>)>,
     /// The score of a registered teams' match, after the event of one of
     /// its games that decided a board.
     pub match_score: Option<MatchScoreRead>,
@@ -70,8 +72,8 @@ fn decides_a_board(event: &GameEvent) -> bool {
 pub struct EventWatcher {
     ctx: WatchContext,
     event_id: EventId,
-    /// The position delivered, per partition.
-    delivered: BTreeMap<u32, FeedPosition>,
+    /// The position delivered, per partition, as the cursor says it.
+    delivered: Delivered,
     /// The position queued, per partition (ahead of `delivered` by what is
     /// pending).
     queued: BTreeMap<u32, FeedPosition>,
@@ -113,7 +115,7 @@ impl EventWatcher {
             ctx,
             event_id,
             queued: delivered.clone(),
-            delivered,
+            delivered: Delivered::new(&delivered),
             pending: VecDeque::new(),
             entries: None,
             heartbeat,
@@ -147,7 +149,7 @@ impl EventWatcher {
                     continue;
                 }
                 self.last_sent = Instant::now();
-                let cursor = encode_cursor(&self.delivered);
+                let cursor = self.delivered.cursor();
                 // A score follows an event as it happens, not one a stream
                 // catches up on (the score is the match's now).
                 if item.live && decides_a_board(&item.event) {
@@ -156,7 +158,7 @@ impl EventWatcher {
                 return Ok(EventUpdate {
                     cursor,
                     at: item.event.at,
-                    event: Some((item.game, item.event)),
+                    event: Some((item.game, item.event, item.encoded)),
                     match_score: None,
                 });
             }
@@ -172,7 +174,7 @@ impl EventWatcher {
                             event: None,
                             match_score: None,
                             at,
-                            cursor: encode_cursor(&self.delivered),
+                            cursor: self.delivered.cursor(),
                         });
                     }
                     // A stalled store skips a heartbeat, not the stream
@@ -204,6 +206,7 @@ impl EventWatcher {
                         position: entry.position,
                         game: entry.game.clone(),
                         event: entry.event.clone(),
+                        encoded: entry.encoded.clone(),
                         live: true,
                     }),
                     EventItem::Failed(err) => return Err(err.clone().into()),
@@ -391,11 +394,59 @@ pub(in crate::arbiter) fn decode_cursor_in(
 
 /// `partition:major-minor` lines, base64url-encoded behind a format marker.
 pub(in crate::arbiter) fn encode_cursor(delivered: &BTreeMap<u32, FeedPosition>) -> String {
-    let text: Vec<String> = delivered
+    let lines: Vec<String> = delivered
         .iter()
-        .map(|(partition, at)| format!("{partition}:{}-{}", at.major, at.minor))
+        .map(|(partition, at)| cursor_line(*partition, at))
         .collect();
-    format!("c2.{}", URL_SAFE_NO_PAD.encode(text.join("\n")))
+    cursor_of(lines.iter().map(String::as_str))
+}
+
+/// One partition's line of a cursor.
+fn cursor_line(partition: u32, at: &FeedPosition) -> String {
+    format!("{partition}:{}-{}", at.major, at.minor)
+}
+
+/// The cursor of `lines`, in the order of their partitions.
+fn cursor_of<'a>(lines: impl Iterator<Item = &'a str> + Clone) -> String {
+    let mut text = String::with_capacity(lines.clone().map(|line| line.len() + 1).sum());
+    for (index, line) in lines.enumerate() {
+        if index > 0 {
+            text.push('\n');
+        }
+        text.push_str(line);
+    }
+    let mut cursor = String::with_capacity(3 + text.len().div_ceil(3) * 4);
+    cursor.push_str("c2.");
+    URL_SAFE_NO_PAD.encode_string(text, &mut cursor);
+    cursor
+}
+
+/// What a watcher has delivered, kept as its cursor's lines: a delivery
+/// formats the line of its partition, not the line of every partition.
+struct Delivered {
+    lines: BTreeMap<u32, String>,
+}
+
+impl Delivered {
+    fn new(delivered: &BTreeMap<u32, FeedPosition>) -> Self {
+        Self {
+            lines: delivered
+                .iter()
+                .map(|(partition, at)| (*partition, cursor_line(*partition, at)))
+                .collect(),
+        }
+    }
+
+    /// Notes that `partition` was delivered up to `at`.
+    fn insert(&mut self, partition: u32, at: FeedPosition) {
+        self.lines.insert(partition, cursor_line(partition, &at));
+    }
+
+    /// The cursor to resume after what was delivered: the same as
+    /// [`encode_cursor`] of the positions.
+    fn cursor(&self) -> String {
+        cursor_of(self.lines.values().map(String::as_str))
+    }
 }
 
 fn decode_cursor(
@@ -428,6 +479,31 @@ fn decode_cursor(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_watchers_cursor_is_the_cursor_of_its_positions() {
+        let mut positions = BTreeMap::new();
+        positions.insert(
+            5,
+            FeedPosition {
+                major: 17,
+                minor: 2,
+            },
+        );
+        let mut delivered = Delivered::new(&positions);
+        assert_eq!(delivered.cursor(), encode_cursor(&positions));
+        for (partition, major, minor) in [(0, 9, 0), (63, 1_765_000_000_000, 7), (5, 18, 0)] {
+            let at = FeedPosition { major, minor };
+            positions.insert(partition, at);
+            delivered.insert(partition, at);
+            assert_eq!(delivered.cursor(), encode_cursor(&positions));
+            assert_eq!(decode_cursor(&delivered.cursor(), 64).unwrap(), positions);
+        }
+        assert_eq!(
+            Delivered::new(&BTreeMap::new()).cursor(),
+            encode_cursor(&BTreeMap::new())
+        );
+    }
 
     #[test]
     fn cursors_round_trip_and_forgeries_are_refused() {

@@ -89,8 +89,9 @@ pub struct Watcher {
     /// The game's final event has been received: nothing follows it.
     complete: bool,
     /// For a public watcher of a delayed game: the events received but not
-    /// yet released.
-    delayed: Option<Delayed>,
+    /// yet released (boxed: most watchers have none, and the public game it
+    /// holds is most of a watcher's size).
+    delayed: Option<Box<Delayed>>,
 }
 
 /// What a public watcher of a delayed game holds back.
@@ -247,11 +248,11 @@ impl Watcher {
             cursor: after,
             pending: VecDeque::new(),
             complete: false,
-            delayed: Some(Delayed {
+            delayed: Some(Box::new(Delayed {
                 delay,
                 held: VecDeque::new(),
                 public: Replay::resume(public.clone()),
-            }),
+            })),
         };
         let checked = matches!(from, WatchFrom::Token(_));
         let read_after = if after == 0 {
@@ -313,7 +314,7 @@ impl Watcher {
 
     /// How long until the first held event is released, if one is held.
     async fn until_release(&self) -> Result<Option<Duration>, ArbiterError> {
-        let Some(release) = self.delayed.as_ref().and_then(Delayed::next_release) else {
+        let Some(release) = self.delayed.as_deref().and_then(Delayed::next_release) else {
             return Ok(None);
         };
         let now = self.ctx.clock.now().await?;

@@ -165,6 +165,7 @@ impl StoreReads {
                     partition: *partition,
                     position: entry.position,
                     event: Arc::new(event),
+                    encoded: Arc::default(),
                     game: entry.game,
                     live: false,
                 });

@@ -12,7 +12,7 @@ use std::{
 
 use tokio::sync::{Notify, broadcast};
 
-use super::HubInner;
+use super::{super::Encoded, HubInner};
 use crate::{
     domain::{EventId, GameEvent, GameId},
     store::{EventLog, FeedPosition, StoreError},
@@ -33,6 +33,8 @@ pub(in crate::arbiter) struct FeedItem {
     pub game: GameId,
     /// The game's event.
     pub event: Arc<GameEvent>,
+    /// The event's bytes, shared by every stream that sends this entry.
+    pub encoded: Arc<Encoded>,
     /// Whether it came as it happened (from the event's follower), not
     /// from a catch-up read.
     pub live: bool,
