@@ -165,6 +165,8 @@ pub struct Arbiter {
     /// The store's time for watchers.
     clock: watch::SharedClock,
     heartbeats: watch::Heartbeats,
+    /// The reads of watchers starting together, shared.
+    joins: watch::Joins,
     /// How long after its end a game's log is archived.
     archive_after: Duration,
     /// How long a round stays in creation before event-wide reads complete
@@ -215,6 +217,7 @@ impl Arbiter {
             seats,
             set_aside: sweep::SetAside::default(),
             heartbeats: watch::Heartbeats::default(),
+            joins: watch::Joins::default(),
             archive_after: DEFAULT_ARCHIVE_AFTER,
             stalled_round_after: DEFAULT_STALLED_ROUND_AFTER,
             analyst: analysis::Analyst::new(AnalysisConfig::default(), metrics.clone()),

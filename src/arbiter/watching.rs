@@ -48,6 +48,7 @@ impl Arbiter {
             hub: self.hub.clone(),
             clock: self.clock.clone(),
             heartbeats: self.heartbeats.clone(),
+            joins: self.joins.clone(),
         }
     }
 

@@ -141,7 +141,7 @@ impl Watcher {
         heartbeat: Duration,
         reader: &Reader,
     ) -> Result<Self, ArbiterError> {
-        let (game, now) = ctx.games.current(&id).await?;
+        let (game, now) = ctx.joined_current(&id).await?;
         if !reader.sees_live(&game) {
             return Self::start_delayed(ctx, game, now, from, heartbeat).await;
         }
@@ -178,7 +178,7 @@ impl Watcher {
         };
         if after == 0 {
             // A new watcher gets the game as it stands, then what follows.
-            let token = ctx.reads.token_at(&id, current).await?;
+            let token = ctx.joined_token(&id, current).await?;
             watcher.cursor = current;
             watcher.complete = game.status() != GameStatus::Active;
             watcher.pending.push_back(WatchItem::Snapshot(
@@ -265,7 +265,7 @@ impl Watcher {
         if after == 0 {
             // The snapshot is the game the public sees, with the token of
             // its latest event.
-            let token = ctx.reads.token_at(&id, seen).await?;
+            let token = ctx.joined_token(&id, seen).await?;
             watcher.cursor = seen;
             watcher.pending.push_back(WatchItem::Snapshot(
                 Box::new(GameView {

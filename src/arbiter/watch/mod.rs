@@ -13,8 +13,9 @@
 //!   `reads`: the one path by which watchers and the hub read the store;
 //!   `clock`: the store's time, read at most once a second for all
 //!   watchers; `heartbeats`: a quiet game read at most once a second for
-//!   all its watchers; `resume_token`: the token that names an event a
-//!   watcher has seen.
+//!   all its watchers; `joined`: the reads of watchers starting on a game
+//!   together, made once for all of them; `resume_token`: the token that
+//!   names an event a watcher has seen.
 //!
 //! A watcher gets a [`WatchContext`], not the arbiter: the store reads, the
 //! hub, the clock, the heartbeats, and [`Games`], the three questions it
@@ -26,6 +27,7 @@ mod event;
 mod game;
 mod heartbeats;
 mod hub;
+mod joined;
 mod reads;
 mod resume_token;
 mod timer;
@@ -43,6 +45,7 @@ pub(super) use self::heartbeats::Heartbeats;
 pub(super) use self::hub::FeedItem;
 use self::hub::{EventItem, HubItem};
 pub(super) use self::hub::{WATCHER_BUFFER, WatchHub};
+pub(super) use self::joined::Joins;
 pub(super) use self::reads::StoreReads;
 pub use self::resume_token::{InvalidResumeToken, ResumeToken};
 use super::ArbiterError;
@@ -84,4 +87,5 @@ pub(super) struct WatchContext {
     pub(super) hub: WatchHub,
     pub(super) clock: SharedClock,
     pub(super) heartbeats: Heartbeats,
+    pub(super) joins: Joins,
 }
