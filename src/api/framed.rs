@@ -22,7 +22,7 @@ use tonic::{
 };
 
 use super::{ArbiterApi, MAX_REQUEST_BYTES, codec::FrameCodec, stream};
-use crate::proto::{self, arbiter_service_server::ArbiterServiceServer};
+use crate::proto::arbiter_service_server::ArbiterServiceServer;
 
 /// The path of `WatchGame`.
 const WATCH_GAME: &str = "/chessarbiter.v1.ArbiterService/WatchGame";
@@ -59,56 +59,47 @@ impl tower::Service<http::Request<Body>> for PublicService {
 
     fn call(&mut self, request: http::Request<Body>) -> Self::Future {
         match request.uri().path() {
-            WATCH_GAME => serve(WatchGameFrames(self.api.clone()), request),
-            WATCH_EVENT => serve(WatchEventFrames(self.api.clone()), request),
+            WATCH_GAME => serve(self.api.clone(), request, |api, request| {
+                Box::pin(async move { api.watch_game_frames(request).await })
+            }),
+            WATCH_EVENT => serve(self.api.clone(), request, |api, request| {
+                Box::pin(async move { api.watch_event_frames(request).await })
+            }),
             _ => self.generated.call(request),
         }
     }
 }
 
-/// Serves `request` with `method`, its request decoded and bounded as the
+/// Serves `request` with `handler`, its request decoded and bounded as the
 /// generated service does.
-fn serve<M, R>(
-    method: M,
+fn serve<R>(
+    api: ArbiterApi,
     request: http::Request<Body>,
+    handler: Handler<R>,
 ) -> BoxFuture<http::Response<Body>, Infallible>
 where
-    M: ServerStreamingService<R, Response = bytes::Bytes> + Send + 'static,
-    M::ResponseStream: Send + 'static,
-    M::Future: Send,
     R: prost::Message + Default + Send + 'static,
 {
     Box::pin(async move {
         let mut grpc = Grpc::new(FrameCodec::<R>::default())
             .apply_max_message_size_config(Some(MAX_REQUEST_BYTES), None);
-        Ok(grpc.server_streaming(method, request).await)
+        Ok(grpc.server_streaming(Frames(api, handler), request).await)
     })
 }
 
-/// `WatchGame`, its stream as frames.
-struct WatchGameFrames(ArbiterApi);
+/// A watch method of `ArbiterService`, its stream as frames: the
+/// arbiter's api and the method's handler.
+struct Frames<R>(ArbiterApi, Handler<R>);
 
-impl ServerStreamingService<proto::WatchGameRequest> for WatchGameFrames {
+/// A watch method's handler.
+type Handler<R> = fn(ArbiterApi, Request<R>) -> BoxFuture<Response<stream::Frames>, Status>;
+
+impl<R> ServerStreamingService<R> for Frames<R> {
     type Response = bytes::Bytes;
-    type ResponseStream = stream::GameFrames;
+    type ResponseStream = stream::Frames;
     type Future = BoxFuture<Response<Self::ResponseStream>, Status>;
 
-    fn call(&mut self, request: Request<proto::WatchGameRequest>) -> Self::Future {
-        let api = self.0.clone();
-        Box::pin(async move { api.watch_game_frames(request).await })
-    }
-}
-
-/// `WatchEvent`, its stream as frames.
-struct WatchEventFrames(ArbiterApi);
-
-impl ServerStreamingService<proto::WatchEventRequest> for WatchEventFrames {
-    type Response = bytes::Bytes;
-    type ResponseStream = stream::EventFrames;
-    type Future = BoxFuture<Response<Self::ResponseStream>, Status>;
-
-    fn call(&mut self, request: Request<proto::WatchEventRequest>) -> Self::Future {
-        let api = self.0.clone();
-        Box::pin(async move { api.watch_event_frames(request).await })
+    fn call(&mut self, request: Request<R>) -> Self::Future {
+        (self.1)(self.0.clone(), request)
     }
 }

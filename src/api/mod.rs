@@ -14,8 +14,8 @@
 //! (`stream`, within the stream and write limits of [`limits`]) and map
 //! errors to statuses ([`status`], whose reasons come from the proto's
 //! `ErrorReason`). [`codec`] is prost's codec, except that a malformed
-//! request is the client's error; `framed` serves `WatchGame` with its
-//! messages encoded once for all its streams. They hold no rules.
+//! request is the client's error; `framed` serves `WatchGame` and
+//! `WatchEvent` with an event encoded once for all its streams. They hold no rules.
 //!
 //! Beside them, [`feed`] is the broadcast feed: every game in PGN over
 //! plain HTTP for relays to poll, as the public sees it.

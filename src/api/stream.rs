@@ -146,25 +146,27 @@ pub fn event(
             let mut state = state?;
             match state.watcher.next(&state.shutdown).await {
                 Ok(update) => {
-                    let kind = match (&update.event, &update.match_score) {
+                    let frame = match (&update.event, &update.match_score) {
                         (Some((game_id, event, encoded)), _) => {
                             let event = encoded.get_or_encode(|| {
                                 encode(convert::game_event(game_id.as_str(), event))
                             });
-                            return Some((Ok(event_frame(&update.cursor, &event)), Some(state)));
+                            event_frame(&update.cursor, &event)
                         }
-                        (None, Some(score)) => Kind::MatchScore(convert::match_score(score)),
-                        (None, None) => Kind::Heartbeat(proto::Heartbeat {
-                            server_time: Some(convert::timestamp(update.at)),
-                            version: 0,
-                            clock: None,
+                        (None, Some(score)) => encode(proto::WatchEventResponse {
+                            kind: Some(Kind::MatchScore(convert::match_score(score))),
+                            cursor: update.cursor,
+                        }),
+                        (None, None) => encode(proto::WatchEventResponse {
+                            kind: Some(Kind::Heartbeat(proto::Heartbeat {
+                                server_time: Some(convert::timestamp(update.at)),
+                                version: 0,
+                                clock: None,
+                            })),
+                            cursor: update.cursor,
                         }),
                     };
-                    let message = proto::WatchEventResponse {
-                        kind: Some(kind),
-                        cursor: update.cursor,
-                    };
-                    Some((Ok(encode(message)), Some(state)))
+                    Some((Ok(frame), Some(state)))
                 }
                 Err(err) => Some((Err(Status::from(err)), None)),
             }

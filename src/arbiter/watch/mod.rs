@@ -18,8 +18,8 @@
 //!   names an event a watcher has seen.
 //!
 //! A watcher gets a [`WatchContext`], not the arbiter: the store reads, the
-//! hub, the clock, the heartbeats, and [`Games`], the three questions it
-//! asks of the arbiter.
+//! hub, the clock, the heartbeats, the joined reads, and [`Games`], the
+//! questions it asks of the arbiter.
 
 mod clock;
 mod encoded;

@@ -2,7 +2,7 @@
 //!
 //! A watcher waits for its next event or its next heartbeat, whichever
 //! comes first. A timer made for each wait is registered with the runtime's
-//! timer wheel and taken off again for every event, on every stream; an
+//! timer wheel and taken off again for every event, on every stream; a
 //! [`Timer`] is set once and moved only when it must ring sooner, or after
 //! it has rung. It may ring early: the watcher checks the time itself.
 
