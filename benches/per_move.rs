@@ -9,7 +9,7 @@ use std::{hint::black_box, time::Instant};
 
 use arbiter::domain::{
     Color, Decision, Game, GameId, GameRules, NewGame, Pairing, Player, Ply, SeatHashes,
-    StartPosition, Timestamp, TokenHash, Variant, game::dead_position,
+    StartPosition, Timestamp, TokenHash, Variant, game::dead_position, stored::encoding,
 };
 
 const POSITIONS: [(&str, &str); 6] = [
@@ -113,6 +113,18 @@ fn main() {
         played = *game;
         ply += 1;
     }
+    // The live state, read and written once a move.
+    let stored = encoding::encode_game(&played).expect("a game encodes");
+    measure(
+        &format!("decode_game: live state, {} bytes", stored.len()),
+        iterations,
+        || {
+            black_box(encoding::decode_game(black_box(&stored)).expect("decodes"));
+        },
+    );
+    measure("encode_game: live state", iterations, || {
+        black_box(encoding::encode_game(black_box(&played)).expect("encodes"));
+    });
     measure("play_move: Re1 in the Ruy Lopez", iterations, || {
         black_box(
             played

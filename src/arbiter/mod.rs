@@ -30,8 +30,10 @@
 //!   clients send, and its export for review.
 //! - `credentials`: the named credentials the platform creates, lists and
 //!   revokes, and the check of a presented one.
-//! - `codec`: games and events to and from the store's records; `seats`:
-//!   the seat tokens; `error`: why a request fails.
+//! - `codec`: games and events to and from the store's records; `recent`:
+//!   the states this replica read or committed last, not decoded again
+//!   while the store holds the same bytes; `seats`: the seat tokens;
+//!   `error`: why a request fails.
 
 mod analysis;
 mod announcements;
@@ -44,6 +46,7 @@ mod error;
 mod fair_play;
 mod inspect;
 mod queries;
+mod recent;
 mod rounds;
 mod seats;
 mod sweep;
@@ -80,7 +83,7 @@ use crate::{
         AdjudicationNote, Decision, EventKind, Game, GameEvent, GameId, MoveRecord, Timestamp,
     },
     metrics::{ByLabel, Metrics, TerminationLabel},
-    store::{Commit, CommitOutcome, Corruption, GameStore, StoreError},
+    store::{Commit, CommitOutcome, Corruption, GameStore, StoreError, StoredState},
 };
 
 /// How often a command is re-decided after losing a version race before
@@ -167,6 +170,8 @@ pub struct Arbiter {
     heartbeats: watch::Heartbeats,
     /// The reads of watchers starting together, shared.
     joins: watch::Joins,
+    /// The states read or committed last, decoded.
+    recent: recent::RecentStates,
     /// How long after its end a game's log is archived.
     archive_after: Duration,
     /// How long a round stays in creation before event-wide reads complete
@@ -218,6 +223,7 @@ impl Arbiter {
             set_aside: sweep::SetAside::default(),
             heartbeats: watch::Heartbeats::default(),
             joins: watch::Joins::default(),
+            recent: recent::RecentStates::default(),
             archive_after: DEFAULT_ARCHIVE_AFTER,
             stalled_round_after: DEFAULT_STALLED_ROUND_AFTER,
             analyst: analysis::Analyst::new(AnalysisConfig::default(), metrics.clone()),
@@ -369,7 +375,7 @@ impl Arbiter {
                 games.push(None);
                 continue;
             };
-            let game = codec::decode_state(&state)?;
+            let game = self.decode(id, state)?;
             match self.settle(game, now, SettledBy::Request).await? {
                 Some(settled) => games.push(Some((settled, now))),
                 // Changed meanwhile: read it again on its own.
@@ -398,9 +404,11 @@ impl Arbiter {
             self.store.confirm_durable(game.id()).await?;
             return Ok(Some((game, Vec::new())));
         };
+        let state = codec::encode_state(&next)?;
+        let bytes = state.bytes.clone();
         let commit = Commit {
             expected: game.version(),
-            state: codec::encode_state(&next)?,
+            state,
             events: events
                 .iter()
                 .map(codec::encode_event)
@@ -412,6 +420,17 @@ impl Arbiter {
         match self.store.commit(game.id(), commit).await? {
             CommitOutcome::Committed => {
                 self.record(&events);
+                debug_assert_eq!(
+                    codec::decode_state(&StoredState {
+                        version: next.version(),
+                        bytes: bytes.clone(),
+                    })
+                    .ok()
+                    .as_ref(),
+                    Some(&*next),
+                    "a committed state decodes to the game it was encoded from"
+                );
+                self.recent.remember(&next, bytes);
                 Ok(Some((*next, events)))
             }
             CommitOutcome::Conflict { current } => {
@@ -463,7 +482,18 @@ impl Arbiter {
     async fn load(&self, id: &GameId) -> Result<(Game, Timestamp), ArbiterError> {
         let (state, now) = self.store.load(id).await?;
         let state = state.ok_or_else(|| ArbiterError::NotFound(id.clone()))?;
-        Ok((codec::decode_state(&state)?, now))
+        Ok((self.decode(id, state)?, now))
+    }
+
+    /// The game `state` (read for `id`) holds: the one remembered for
+    /// exactly these bytes, or decoded (and then remembered).
+    fn decode(&self, id: &GameId, state: StoredState) -> Result<Game, StoreError> {
+        if let Some(game) = self.recent.get(id, &state) {
+            return Ok(game);
+        }
+        let game = codec::decode_state(&state)?;
+        self.recent.remember(&game, state.bytes);
+        Ok(game)
     }
 
     /// The game's events with a version above `after`.

@@ -45,6 +45,9 @@ impl RecordingStore {
 impl GameLog for RecordingStore {
     async fn now(&self) -> Result<Timestamp, StoreError> {
         self.record("now");
+        // As over the wire, the answer comes on a later poll: callers at
+        // the same moment overlap.
+        tokio::task::yield_now().await;
         self.inner.now().await
     }
 
@@ -573,6 +576,25 @@ async fn tokens_issued_under_another_secret_are_not_reissued() {
         second.create_game(key, new_game(), "platform").await,
         Err(ArbiterError::TokensNotReissuable { .. })
     ));
+}
+
+#[tokio::test]
+async fn watchers_finding_the_clock_stale_together_read_the_stores_time_once() {
+    let (arbiter, _, calls) = recording_arbiter();
+    let times = futures::future::join_all((0..20).map(|_| arbiter.clock.now())).await;
+    assert!(times.iter().all(Result::is_ok));
+    let reads = |calls: &Calls| {
+        calls
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .filter(|call| **call == "now")
+            .count()
+    };
+    assert_eq!(reads(&calls), 1);
+    // Within the second, the reading serves without the store.
+    arbiter.clock.now().await.unwrap();
+    assert_eq!(reads(&calls), 1);
 }
 
 #[tokio::test]

@@ -162,9 +162,6 @@ impl EventWatcher {
                     match_score: None,
                 });
             }
-            if shutdown.is_cancelled() {
-                return Err(ArbiterError::ShuttingDown);
-            }
             let quiet = self.last_sent.elapsed();
             if quiet >= self.heartbeat {
                 self.last_sent = Instant::now();
@@ -191,11 +188,15 @@ impl EventWatcher {
                 release.min(self.heartbeat - quiet)
             });
             self.timer.set(Instant::now() + wait);
+            // An entry already received is taken without looking at the
+            // shutdown token (which takes its lock): a stream that is behind
+            // sees the shutdown once it has caught up, at most the hub's
+            // buffer later.
             let received = tokio::select! {
                 biased;
-                () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
                 received = entries.recv() => Some(received),
                 () = self.timer.rung() => None,
+                () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
             };
             match received {
                 // Quiet (or woken early): the next turn sees which.

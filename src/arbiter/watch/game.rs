@@ -397,11 +397,15 @@ impl Watcher {
                 }
                 continue;
             };
+            // An event already received is taken without looking at the
+            // shutdown token (which takes its lock): a watcher that is behind
+            // sees the shutdown once it has caught up, at most the hub's
+            // buffer later.
             let received = tokio::select! {
                 biased;
-                () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
                 received = events.recv() => Some(received),
                 () = self.timer.rung() => None,
+                () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
             };
             match received {
                 // Quiet (or woken early): the next turn sees which.

@@ -65,10 +65,10 @@ where
 
     /// `read`'s answer for `key`: the one in flight for it, if one began
     /// less than [`JOINABLE`] ago and has not yet answered, or a new one.
-    pub(in crate::arbiter) async fn read<F, Fut>(&self, key: K, read: F) -> Result<V, ArbiterError>
+    pub(in crate::arbiter) async fn read<F, Fut, E>(&self, key: K, read: F) -> Result<V, E>
     where
         F: Fn() -> Fut,
-        Fut: Future<Output = Result<V, ArbiterError>> + Send + 'static,
+        Fut: Future<Output = Result<V, E>> + Send + 'static,
     {
         let shared = {
             let mut inflight = self.lock();
@@ -168,7 +168,7 @@ mod tests {
                 async move {
                     reads.fetch_add(1, Ordering::SeqCst);
                     let _ = released.wait_for(|open| *open).await;
-                    Ok(7)
+                    Ok::<u64, ArbiterError>(7)
                 }
             }
         };
