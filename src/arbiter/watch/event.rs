@@ -29,7 +29,10 @@ use tokio_util::sync::CancellationToken;
 use super::{Encoded, EventItem, FeedItem, WatchContext, timer::Timer};
 use crate::{
     arbiter::{ArbiterError, MatchScoreRead, Placement, Reader},
-    domain::{EventId, EventKind, FieldError, GameEvent, GameId, Rejection, Timestamp},
+    domain::{
+        EventId, EventKind, FieldError, GameEvent, GameId, Rejection, Timestamp,
+        stored::packed::{self, Writer},
+    },
     store::{EventLog, FeedPosition, StoreError},
 };
 
@@ -393,60 +396,57 @@ pub(in crate::arbiter) fn decode_cursor_in(
     decode_cursor(cursor, partitions).map_err(|_| invalid_cursor_in(field))
 }
 
-/// `partition:major-minor` lines, base64url-encoded behind a format marker.
+/// How the cursors this release writes start: the positions as varints.
+const CURSOR: &str = "c3.";
+
+/// How the cursors of earlier releases start, still read: the positions as
+/// `partition:major-minor` lines.
+const TEXT_CURSOR: &str = "c2.";
+
+/// The cursor of `delivered`, base64url-encoded behind its format marker:
+/// the earliest major as a varint, then each partition in order as three
+/// varints, the partitions skipped since the one before, its major above
+/// the earliest, and its minor. Majors are times in milliseconds, close to
+/// each other: a whole event's cursor is a few hundred bytes.
 pub(in crate::arbiter) fn encode_cursor(delivered: &BTreeMap<u32, FeedPosition>) -> String {
-    let lines: Vec<String> = delivered
-        .iter()
-        .map(|(partition, at)| cursor_line(*partition, at))
-        .collect();
-    cursor_of(lines.iter().map(String::as_str))
-}
-
-/// One partition's line of a cursor.
-fn cursor_line(partition: u32, at: &FeedPosition) -> String {
-    format!("{partition}:{}-{}", at.major, at.minor)
-}
-
-/// The cursor of `lines`, in the order of their partitions.
-fn cursor_of<'a>(lines: impl Iterator<Item = &'a str> + Clone) -> String {
-    let mut text = String::with_capacity(lines.clone().map(|line| line.len() + 1).sum());
-    for (index, line) in lines.enumerate() {
-        if index > 0 {
-            text.push('\n');
+    let mut out = Writer::default();
+    if let Some(base) = delivered.values().map(|at| at.major).min() {
+        out.varint(base);
+        let mut next = 0;
+        for (partition, at) in delivered {
+            out.varint(u64::from(partition - next));
+            out.varint(at.major - base);
+            out.varint(at.minor);
+            next = partition + 1;
         }
-        text.push_str(line);
     }
-    let mut cursor = String::with_capacity(3 + text.len().div_ceil(3) * 4);
-    cursor.push_str("c2.");
-    URL_SAFE_NO_PAD.encode_string(text, &mut cursor);
+    let bytes = out.finish();
+    let mut cursor = String::with_capacity(CURSOR.len() + bytes.len().div_ceil(3) * 4);
+    cursor.push_str(CURSOR);
+    URL_SAFE_NO_PAD.encode_string(bytes, &mut cursor);
     cursor
 }
 
-/// What a watcher has delivered, kept as its cursor's lines: a delivery
-/// formats the line of its partition, not the line of every partition.
+/// What a watcher has delivered, in each partition.
 struct Delivered {
-    lines: BTreeMap<u32, String>,
+    positions: BTreeMap<u32, FeedPosition>,
 }
 
 impl Delivered {
     fn new(delivered: &BTreeMap<u32, FeedPosition>) -> Self {
         Self {
-            lines: delivered
-                .iter()
-                .map(|(partition, at)| (*partition, cursor_line(*partition, at)))
-                .collect(),
+            positions: delivered.clone(),
         }
     }
 
     /// Notes that `partition` was delivered up to `at`.
     fn insert(&mut self, partition: u32, at: FeedPosition) {
-        self.lines.insert(partition, cursor_line(partition, &at));
+        self.positions.insert(partition, at);
     }
 
-    /// The cursor to resume after what was delivered: the same as
-    /// [`encode_cursor`] of the positions.
+    /// The cursor to resume after what was delivered.
     fn cursor(&self) -> String {
-        cursor_of(self.lines.values().map(String::as_str))
+        encode_cursor(&self.positions)
     }
 }
 
@@ -454,13 +454,19 @@ fn decode_cursor(
     cursor: &str,
     partitions: u32,
 ) -> Result<BTreeMap<u32, FeedPosition>, ArbiterError> {
-    let mut delivered = BTreeMap::new();
     if cursor.is_empty() {
-        return Ok(delivered);
+        return Ok(BTreeMap::new());
     }
-    let body = cursor.strip_prefix("c2.").ok_or_else(invalid_cursor)?;
+    if let Some(body) = cursor.strip_prefix(CURSOR) {
+        let bytes = URL_SAFE_NO_PAD.decode(body).map_err(|_| invalid_cursor())?;
+        return decode_positions(&bytes, partitions).ok_or_else(invalid_cursor);
+    }
+    let body = cursor
+        .strip_prefix(TEXT_CURSOR)
+        .ok_or_else(invalid_cursor)?;
     let bytes = URL_SAFE_NO_PAD.decode(body).map_err(|_| invalid_cursor())?;
     let text = String::from_utf8(bytes).map_err(|_| invalid_cursor())?;
+    let mut delivered = BTreeMap::new();
     for line in text.lines().filter(|line| !line.is_empty()) {
         let (partition, at) = line.split_once(':').ok_or_else(invalid_cursor)?;
         let (major, minor) = at.split_once('-').ok_or_else(invalid_cursor)?;
@@ -475,6 +481,35 @@ fn decode_cursor(
         delivered.insert(partition, position);
     }
     Ok(delivered)
+}
+
+/// The positions [`encode_cursor`] wrote in `bytes`; `None` for anything
+/// it could not have written.
+fn decode_positions(bytes: &[u8], partitions: u32) -> Option<BTreeMap<u32, FeedPosition>> {
+    let mut delivered = BTreeMap::new();
+    if bytes.is_empty() {
+        return Some(delivered);
+    }
+    let mut input = packed::Reader::new(bytes);
+    let base = input.varint().ok()?;
+    let mut next = 0_u32;
+    while !input.is_empty() {
+        let partition = next.checked_add(input.varint32().ok()?)?;
+        if partition >= partitions {
+            return None;
+        }
+        let position = FeedPosition {
+            major: base.checked_add(input.varint().ok()?)?,
+            minor: input.varint().ok()?,
+        };
+        delivered.insert(partition, position);
+        next = partition + 1;
+    }
+    // The earliest major is some partition's.
+    delivered
+        .values()
+        .any(|at| at.major == base)
+        .then_some(delivered)
 }
 
 #[cfg(test)]
@@ -518,12 +553,48 @@ mod tests {
         );
         delivered.insert(63, FeedPosition { major: 9, minor: 0 });
         let cursor = encode_cursor(&delivered);
+        assert!(cursor.starts_with("c3."));
         assert_eq!(decode_cursor(&cursor, 64).unwrap(), delivered);
         assert!(decode_cursor("", 64).unwrap().is_empty());
+        assert!(
+            decode_cursor(&encode_cursor(&BTreeMap::new()), 64)
+                .unwrap()
+                .is_empty()
+        );
+        // A cursor of the releases before reads as it did.
         let encoded = |text: &str| format!("c2.{}", URL_SAFE_NO_PAD.encode(text));
+        assert_eq!(
+            decode_cursor(&encoded("3:1700000000123-4\n63:9-0"), 64).unwrap(),
+            delivered
+        );
+        let varints = |numbers: &[u64]| {
+            let mut out = Writer::default();
+            for number in numbers {
+                out.varint(*number);
+            }
+            format!("c3.{}", URL_SAFE_NO_PAD.encode(out.finish()))
+        };
+        assert_eq!(
+            decode_cursor(&varints(&[9, 3, 1_700_000_000_114, 4, 59, 0, 0]), 64).unwrap(),
+            delivered
+        );
         for forged in [
             "x".to_owned(),
             "c2.!!!".to_owned(),
+            "c3.!!!".to_owned(),
+            // A partition beyond the event's.
+            varints(&[9, 64, 0, 0]),
+            varints(&[9, 3, 0, 0, 60, 0, 0]),
+            // A partition skipping past the largest number.
+            varints(&[9, 3, 0, 0, u64::from(u32::MAX), 0, 0]),
+            // A major beyond the largest number.
+            varints(&[9, 3, u64::MAX, 0]),
+            // An earliest major that is no partition's.
+            varints(&[8, 3, 1, 0]),
+            // A base and nothing else, or a position cut short.
+            varints(&[9]),
+            varints(&[9, 3, 0]),
+            format!("c3.{}", URL_SAFE_NO_PAD.encode([0x89])),
             // A cursor of the previous format (per game).
             format!("c1.{}", URL_SAFE_NO_PAD.encode("g-1:7")),
             encoded("64:1-0"),
@@ -550,5 +621,20 @@ mod tests {
             })
             .collect();
         assert!(encode_cursor(&full).len() < 2_500);
+        // Over a day of play, every partition's position far apart.
+        let day: BTreeMap<u32, FeedPosition> = (0..64)
+            .map(|partition| {
+                (
+                    partition,
+                    FeedPosition {
+                        major: 1_765_000_000_000 + u64::from(partition) * 1_350_000,
+                        minor: 3,
+                    },
+                )
+            })
+            .collect();
+        let cursor = encode_cursor(&day);
+        assert!(cursor.len() < 600, "{} bytes", cursor.len());
+        assert_eq!(decode_cursor(&cursor, 64).unwrap(), day);
     }
 }
