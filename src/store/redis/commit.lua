@@ -3,8 +3,13 @@ local current = 0
 if stored then current = tonumber(stored) end
 if current ~= tonumber(ARGV[1]) then return {0, current} end
 local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
-local logged = tonumber(redis.call('HGET', KEYS[1], 'a') or '0')
-if #last > 0 then logged = tonumber(string.match(last[1][1], '^0%-(%d+)$')) or -1 end
+local logged
+if #last > 0 then
+  logged = tonumber(string.match(last[1][1], '^0%-(%d+)$')) or -1
+else
+  -- An empty log: the game's events are archived up to 'a', or it has none.
+  logged = tonumber(redis.call('HGET', KEYS[1], 'a') or '0')
+end
 if logged ~= current then
   return {-1, logged}
 end
