@@ -156,7 +156,13 @@ impl NewGame {
     }
     /// The starting position in FEN.
     pub fn initial_fen(&self) -> String {
-        Fen::from_position(&self.start, shakmaty::EnPassantMode::Legal).to_string()
+        use shakmaty::{EnPassantMode, Position, Setup};
+        // Nearly every game starts from the standard position: its FEN is
+        // known without formatting it (on every reply).
+        if self.start.to_setup(EnPassantMode::Legal) == Setup::initial() {
+            return crate::domain::game::state::STANDARD_FEN.to_owned();
+        }
+        Fen::from_position(&self.start, EnPassantMode::Legal).to_string()
     }
     /// Where the game belongs in its event.
     pub fn pairing(&self) -> &Pairing {

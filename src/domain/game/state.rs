@@ -256,7 +256,7 @@ impl Game {
     }
     /// The starting position in FEN.
     pub fn initial_fen(&self) -> String {
-        fen_of(self.setup.start())
+        self.setup.initial_fen()
     }
     /// The board: position, half-moves played, repetition history.
     pub fn board(&self) -> &Board {

@@ -101,6 +101,23 @@ fn creation_gives_version_one_and_one_created_event() {
 }
 
 #[test]
+fn the_standard_setup_alone_reads_as_the_standard_fen() {
+    // The standard start, its pieces with other counters, another side to
+    // move, other castling rights: only the first is the standard FEN.
+    for fen in [
+        STANDARD_FEN,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kkq - 0 1",
+    ] {
+        let game = start(fen);
+        assert_eq!(game.initial_fen(), fen);
+        assert_eq!(game.initial_fen(), fen_of(game.setup().start()));
+    }
+}
+
+#[test]
 fn creation_from_a_fen_keeps_it_as_the_initial_position() {
     let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 5 40";
     let game = start(fen);

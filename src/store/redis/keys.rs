@@ -95,16 +95,16 @@ impl Keys {
     }
 
     pub(super) fn state_key(&self, id: &GameId) -> String {
-        format!("{}:{}:{}:state", self.prefix, Self::bucket_tag(id), id)
+        format!("{}:{{g{}}}:{}:state", self.prefix, Self::bucket(id), id)
     }
 
     /// The key of game `id`'s fair-play signals, beside its state.
     pub(super) fn signals_key(&self, id: &GameId) -> String {
-        format!("{}:{}:{}:signals", self.prefix, Self::bucket_tag(id), id)
+        format!("{}:{{g{}}}:{}:signals", self.prefix, Self::bucket(id), id)
     }
 
     pub(super) fn log_key(&self, id: &GameId) -> String {
-        format!("{}:{}:{}:log", self.prefix, Self::bucket_tag(id), id)
+        format!("{}:{{g{}}}:{}:log", self.prefix, Self::bucket(id), id)
     }
 
     /// The key of a replica's claim on sweeping game `id`.

@@ -420,10 +420,11 @@ impl GameLog for RedisStore {
     async fn commit(&self, id: &GameId, commit: Commit) -> Result<CommitOutcome, StoreError> {
         super::check_commit(&commit)?;
         let mut conn = self.endpoint.connection().await?;
+        let tag = Keys::bucket_tag(id);
         let mut invocation = self.commit.key(self.keys.state_key(id));
         invocation
             .key(self.keys.log_key(id))
-            .key(self.keys.deadlines_key(&Keys::bucket_tag(id)))
+            .key(self.keys.deadlines_key(&tag))
             .arg(commit.expected)
             .arg(commit.state.version)
             .arg(commit.state.bytes)
@@ -433,7 +434,6 @@ impl GameLog for RedisStore {
             .arg(commit.event.as_ref().map_or("", EventId::as_str))
             .arg(audited_arg(&commit.audited));
         if let Some(event_id) = &commit.event {
-            let tag = Keys::bucket_tag(id);
             invocation
                 .key(self.keys.feed_key(event_id, EventLog::Feed, &tag))
                 .key(self.keys.feed_key(event_id, EventLog::Audit, &tag));
