@@ -171,8 +171,24 @@ mod tests {
             );
         }
         // Remembering a game again replaces it, without forgetting another.
-        let last = game("game-9");
-        recent.remember(&last, b"state 9, again".to_vec());
-        assert_eq!(recent.len(), 3);
+        let full = RecentStates::with_capacity(3);
+        let games: Vec<Game> = (0..3).map(|index| game(&format!("kept-{index}"))).collect();
+        for each in &games {
+            full.remember(each, each.id().to_string().into_bytes());
+        }
+        full.remember(&games[0], b"kept-0, later".to_vec());
+        assert_eq!(full.len(), 3);
+        assert!(
+            full.get(games[0].id(), &stored(&games[0], b"kept-0, later"))
+                .is_some()
+        );
+        assert!(
+            full.get(games[0].id(), &stored(&games[0], b"kept-0"))
+                .is_none()
+        );
+        for each in &games[1..] {
+            let bytes = each.id().to_string().into_bytes();
+            assert!(full.get(each.id(), &stored(each, &bytes)).is_some());
+        }
     }
 }

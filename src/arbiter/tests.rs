@@ -1238,3 +1238,31 @@ async fn public_event_watchers_share_what_the_replica_read_of_the_delays() {
     }
     assert_eq!(loads(&calls), 0, "{:?}", calls.lock().unwrap());
 }
+
+/// A shutdown ends an event watcher still catching up on the store,
+/// before its next page, not once it has caught up.
+#[tokio::test]
+async fn a_shutdown_ends_an_event_watcher_catching_up() {
+    let (arbiter, _) = arbiter();
+    for board in 1..=3 {
+        arbiter
+            .create_game(None, new_cup_game(board), "platform")
+            .await
+            .unwrap();
+    }
+    let mut watcher = arbiter
+        .watch_event(
+            &EventId::parse("cup").unwrap(),
+            "",
+            std::time::Duration::from_secs(600),
+            &Reader::PUBLIC,
+            None,
+        )
+        .unwrap();
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    shutdown.cancel();
+    assert!(matches!(
+        watcher.next(&shutdown).await,
+        Err(ArbiterError::ShuttingDown)
+    ));
+}

@@ -184,6 +184,11 @@ impl EventWatcher {
                 }
             }
             let Some(entries) = self.entries.as_mut() else {
+                // Catching up reads the store page after page: a shutdown
+                // ends it between pages.
+                if shutdown.is_cancelled() {
+                    return Err(ArbiterError::ShuttingDown);
+                }
                 self.catch_up().await?;
                 continue;
             };
@@ -193,8 +198,8 @@ impl EventWatcher {
             self.timer.set(Instant::now() + wait);
             // An entry already received is taken without looking at the
             // shutdown token (which takes its lock): a stream that is behind
-            // sees the shutdown once it has caught up, at most the hub's
-            // buffer later.
+            // the follower sees the shutdown once it has taken what the
+            // hub's buffer holds for it.
             let received = tokio::select! {
                 biased;
                 received = entries.recv() => Some(received),
