@@ -52,6 +52,10 @@ impl ServerProcess {
             .env("ARBITER_ADMIN_TOKEN", ADMIN_TOKEN)
             .env("ARBITER_TOKEN_SECRET", TOKEN_SECRET)
             .env("RUST_LOG", "warn")
+            // What is bounded here is memory, not time: 32 of the costliest
+            // reads at once take seconds in a debug build on a busy machine,
+            // and must not run into the default 10 s request timeout.
+            .env("ARBITER_REQUEST_TIMEOUT_MILLIS", "120000")
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
         if let Some((url, prefix)) = redis {
