@@ -89,32 +89,10 @@ impl RecentStates {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{
-        GameRules, NewGame, Pairing, Player, SeatHashes, StartPosition, Timestamp, TokenHash,
-        Variant,
-    };
+    use crate::domain::test_support::{at, plain_setup, seats};
 
     fn game(id: &str) -> Game {
-        let new = NewGame::new(
-            Player::parse("white", "w", "").unwrap(),
-            Player::parse("black", "b", "").unwrap(),
-            Variant::Standard,
-            &StartPosition::Standard,
-            Pairing::default(),
-            GameRules::default(),
-        )
-        .unwrap();
-        let seats = SeatHashes {
-            white: TokenHash::of("w"),
-            black: TokenHash::of("b"),
-        };
-        Game::create(
-            GameId::parse(id).unwrap(),
-            new,
-            seats,
-            Timestamp::from_unix_millis(0),
-        )
-        .0
+        Game::create(GameId::parse(id).unwrap(), plain_setup(), seats(), at(0)).0
     }
 
     fn stored(game: &Game, bytes: &[u8]) -> StoredState {

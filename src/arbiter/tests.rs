@@ -964,6 +964,19 @@ fn feed_reads(calls: &Calls) -> usize {
         .count()
 }
 
+/// A public watcher of event "cup", from its start.
+fn cup_watcher(arbiter: &Arbiter) -> EventWatcher {
+    arbiter
+        .watch_event(
+            &EventId::parse("cup").unwrap(),
+            "",
+            std::time::Duration::from_secs(600),
+            &Reader::PUBLIC,
+            None,
+        )
+        .unwrap()
+}
+
 /// Starts `watchers` watchers of event "cup" that forward every game event
 /// they get; returns their receivers.
 async fn cup_watchers(
@@ -972,15 +985,7 @@ async fn cup_watchers(
 ) -> Vec<tokio::sync::mpsc::UnboundedReceiver<u64>> {
     let mut receivers = Vec::new();
     for _ in 0..watchers {
-        let mut watcher = arbiter
-            .watch_event(
-                &EventId::parse("cup").unwrap(),
-                "",
-                std::time::Duration::from_secs(600),
-                &Reader::PUBLIC,
-                None,
-            )
-            .unwrap();
+        let mut watcher = cup_watcher(arbiter);
         let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
         tokio::spawn(async move {
             let never = tokio_util::sync::CancellationToken::new();
@@ -1250,15 +1255,7 @@ async fn a_shutdown_ends_an_event_watcher_catching_up() {
             .await
             .unwrap();
     }
-    let mut watcher = arbiter
-        .watch_event(
-            &EventId::parse("cup").unwrap(),
-            "",
-            std::time::Duration::from_secs(600),
-            &Reader::PUBLIC,
-            None,
-        )
-        .unwrap();
+    let mut watcher = cup_watcher(&arbiter);
     let shutdown = tokio_util::sync::CancellationToken::new();
     shutdown.cancel();
     assert!(matches!(

@@ -39,7 +39,7 @@ mod player;
 mod time;
 
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 
 pub use error::{FieldError, IllegalMoveReason, Rejection};
 pub use game::adjudication::{AdjudicationNote, FlagRuling, RulesProfile, on_flag};

@@ -76,7 +76,7 @@ pub struct EventWatcher {
     ctx: WatchContext,
     event_id: EventId,
     /// The position delivered, per partition, as the cursor says it.
-    delivered: Delivered,
+    delivered: BTreeMap<u32, FeedPosition>,
     /// The position queued, per partition (ahead of `delivered` by what is
     /// pending).
     queued: BTreeMap<u32, FeedPosition>,
@@ -118,7 +118,7 @@ impl EventWatcher {
             ctx,
             event_id,
             queued: delivered.clone(),
-            delivered: Delivered::new(&delivered),
+            delivered,
             pending: VecDeque::new(),
             entries: None,
             heartbeat,
@@ -152,7 +152,7 @@ impl EventWatcher {
                     continue;
                 }
                 self.last_sent = Instant::now();
-                let cursor = self.delivered.cursor();
+                let cursor = encode_cursor(&self.delivered);
                 // A score follows an event as it happens, not one a stream
                 // catches up on (the score is the match's now).
                 if item.live && decides_a_board(&item.event) {
@@ -174,7 +174,7 @@ impl EventWatcher {
                             event: None,
                             match_score: None,
                             at,
-                            cursor: self.delivered.cursor(),
+                            cursor: encode_cursor(&self.delivered),
                         });
                     }
                     // A stalled store skips a heartbeat, not the stream
@@ -432,29 +432,6 @@ pub(in crate::arbiter) fn encode_cursor(delivered: &BTreeMap<u32, FeedPosition>)
     cursor
 }
 
-/// What a watcher has delivered, in each partition.
-struct Delivered {
-    positions: BTreeMap<u32, FeedPosition>,
-}
-
-impl Delivered {
-    fn new(delivered: &BTreeMap<u32, FeedPosition>) -> Self {
-        Self {
-            positions: delivered.clone(),
-        }
-    }
-
-    /// Notes that `partition` was delivered up to `at`.
-    fn insert(&mut self, partition: u32, at: FeedPosition) {
-        self.positions.insert(partition, at);
-    }
-
-    /// The cursor to resume after what was delivered.
-    fn cursor(&self) -> String {
-        encode_cursor(&self.positions)
-    }
-}
-
 fn decode_cursor(
     cursor: &str,
     partitions: u32,
@@ -531,18 +508,21 @@ mod tests {
                 minor: 2,
             },
         );
-        let mut delivered = Delivered::new(&positions);
-        assert_eq!(delivered.cursor(), encode_cursor(&positions));
-        for (partition, major, minor) in [(0, 9, 0), (63, 1_765_000_000_000, 7), (5, 18, 0)] {
-            let at = FeedPosition { major, minor };
-            positions.insert(partition, at);
-            delivered.insert(partition, at);
-            assert_eq!(delivered.cursor(), encode_cursor(&positions));
-            assert_eq!(decode_cursor(&delivered.cursor(), 64).unwrap(), positions);
-        }
         assert_eq!(
-            Delivered::new(&BTreeMap::new()).cursor(),
-            encode_cursor(&BTreeMap::new())
+            decode_cursor(&encode_cursor(&positions), 64).unwrap(),
+            positions
+        );
+        for (partition, major, minor) in [(0, 9, 0), (63, 1_765_000_000_000, 7), (5, 18, 0)] {
+            positions.insert(partition, FeedPosition { major, minor });
+            assert_eq!(
+                decode_cursor(&encode_cursor(&positions), 64).unwrap(),
+                positions
+            );
+        }
+        assert!(
+            decode_cursor(&encode_cursor(&BTreeMap::new()), 64)
+                .unwrap()
+                .is_empty()
         );
     }
 
