@@ -13,8 +13,17 @@ use tokio_util::sync::CancellationToken;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
+    match server::runtime::build() {
+        Ok(runtime) => runtime.block_on(run()),
+        Err(err) => {
+            eprintln!("cannot start the runtime: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> ExitCode {
     let config = Config::parse();
     // Flushes the spans not yet exported when main returns.
     let _telemetry = server::telemetry::init(config.log_format);

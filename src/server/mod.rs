@@ -12,6 +12,7 @@
 //!   send and what a replica holds for slow readers; `bounded_listener`:
 //!   the broadcast feed's port, its connections and idle clients bounded;
 //!   `coalesce`: a connection's writes gathered into fewer system calls.
+//! - [`runtime`]: the runtime, its idle workers giving freed memory back.
 //! - `sweeper`: the flag sweeper's loop; [`supervise`]: background tasks
 //!   restarted after a panic, their state visible in health.
 
@@ -24,6 +25,7 @@ mod metadata_limit;
 mod metrics_port;
 mod pages;
 mod rpc_metrics;
+pub mod runtime;
 pub mod supervise;
 mod sweeper;
 pub mod telemetry;

@@ -5,6 +5,9 @@
 //! client that does not send a token. The server's peak resident memory
 //! may grow by at most [`BURST_BOUND_BYTES`] over what it held before.
 //!
+//! Beside it, the memory of watch streams once they have closed: the server
+//! gives it back to the system (see `server::runtime`).
+//!
 //! The bound is what the docs' cost model states: at most
 //! `MAX_CONCURRENT_EVENT_READS` (4) whole-event reads computed at once, each
 //! holding the event's records and a report of at most `MAX_TRF_BYTES`,
@@ -26,7 +29,9 @@ use arbiter::{
 };
 use tonic::transport::Channel;
 
-use crate::common::{self, ADMIN_TOKEN, TOKEN_SECRET, admin, create_request, fresh_redis_config};
+use crate::common::{
+    self, ADMIN_TOKEN, TOKEN_SECRET, admin, create, create_request, fresh_redis_config,
+};
 
 /// How much the server's peak memory may grow over a burst of 16 exports
 /// of the largest report and 16 standings of the same event.
@@ -40,6 +45,10 @@ struct ServerProcess {
 
 impl ServerProcess {
     fn start(redis: Option<(String, String)>) -> Self {
+        Self::start_with(redis, &[])
+    }
+
+    fn start_with(redis: Option<(String, String)>, settings: &[(&str, &str)]) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .expect("a free port")
@@ -58,6 +67,7 @@ impl ServerProcess {
             .env("ARBITER_REQUEST_TIMEOUT_MILLIS", "120000")
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
+        command.envs(settings.iter().copied());
         if let Some((url, prefix)) = redis {
             command
                 .env("ARBITER_REDIS_URL", url)
@@ -200,4 +210,97 @@ async fn a_burst_of_the_costliest_reads_holds_bounded_memory_on_redis() {
     let config = fresh_redis_config();
     a_burst_of_the_costliest_reads_holds_bounded_memory(Some((config.url, config.key_prefix)))
         .await;
+}
+
+/// Watch streams opened, then closed, in the test of the memory given back.
+const STREAMS: usize = 4_000;
+
+/// Connections the streams are spread over.
+const CONNECTIONS: usize = 8;
+
+/// How long the server has to give the streams' memory back once they
+/// have closed.
+const GIVEN_BACK_WITHIN: Duration = Duration::from_secs(20);
+
+async fn closed_streams_give_their_memory_back(redis: Option<(String, String)>) {
+    let server =
+        ServerProcess::start_with(redis, &[("ARBITER_MAX_STREAMS_PER_CONNECTION", "1000")]);
+    let channel = server.channel().await;
+    let game = create(
+        &mut AdminServiceClient::new(channel),
+        create_request("", ""),
+    )
+    .await
+    .expect("create");
+    let idle = server.status_bytes("VmRSS:");
+    let mut clients = Vec::new();
+    for _ in 0..CONNECTIONS {
+        clients.push(ArbiterServiceClient::new(server.channel().await));
+    }
+    let opening = (0..STREAMS).map(|n| {
+        let mut client = clients[n % CONNECTIONS].clone();
+        let game_id = game.id.clone();
+        tokio::spawn(async move {
+            let mut stream = client
+                .watch_game(proto::WatchGameRequest {
+                    game_id,
+                    ..Default::default()
+                })
+                .await
+                .expect("the stream opens")
+                .into_inner();
+            let snapshot = stream.message().await.expect("a snapshot").expect("open");
+            assert!(
+                matches!(
+                    snapshot.kind,
+                    Some(proto::watch_game_response::Kind::Snapshot(_))
+                ),
+                "{snapshot:?}"
+            );
+            stream
+        })
+    });
+    let mut streams = Vec::new();
+    for stream in opening.collect::<Vec<_>>() {
+        streams.push(stream.await.expect("task"));
+    }
+    let open = server.status_bytes("VmRSS:");
+    let held = open.saturating_sub(idle);
+    // What the streams hold, or there is nothing to give back.
+    assert!(
+        held >= 8 << 20,
+        "{STREAMS} open streams hold only {held} bytes over the idle server's {idle}"
+    );
+    drop(streams);
+    drop(clients);
+    let deadline = std::time::Instant::now() + GIVEN_BACK_WITHIN;
+    let mut now_held = held;
+    while std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        now_held = server.status_bytes("VmRSS:").saturating_sub(idle);
+        if now_held <= held / 2 {
+            break;
+        }
+    }
+    eprintln!(
+        "memory_bound: idle {} MB, {STREAMS} streams open {} MB, closed {} MB over idle",
+        idle >> 20,
+        held >> 20,
+        now_held >> 20
+    );
+    assert!(
+        now_held <= held / 2,
+        "{STREAMS} closed streams still hold {now_held} of the {held} bytes they held open"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_watch_streams_give_their_memory_back_in_memory() {
+    closed_streams_give_their_memory_back(None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_watch_streams_give_their_memory_back_on_redis() {
+    let config = fresh_redis_config();
+    closed_streams_give_their_memory_back(Some((config.url, config.key_prefix))).await;
 }

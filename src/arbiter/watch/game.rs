@@ -141,9 +141,15 @@ impl Watcher {
         heartbeat: Duration,
         reader: &Reader,
     ) -> Result<Self, ArbiterError> {
-        let (game, now) = ctx.joined_current(&id).await?;
-        if !reader.sees_live(&game) {
-            return Self::start_delayed(ctx, game, now, from, heartbeat).await;
+        // Held shared across the reads below: a start's future is alive for
+        // each of the watchers that wait on one joined read, and a game
+        // inline would make each of them a kilobyte larger. For the same
+        // reason the rarer paths' futures are boxed.
+        let read = ctx.joined_current(&id).await?;
+        let (game, now) = (&read.0, read.1);
+        if !reader.sees_live(game) {
+            let (game, now) = Arc::unwrap_or_clone(read);
+            return Box::pin(Self::start_delayed(ctx, game, now, from, heartbeat)).await;
         }
         let current = game.version();
         let after = from.after();
@@ -183,7 +189,7 @@ impl Watcher {
             watcher.complete = game.status() != GameStatus::Active;
             watcher.pending.push_back(WatchItem::Snapshot(
                 Box::new(GameView {
-                    game,
+                    game: game.clone(),
                     moves: Vec::new(),
                     as_of: now,
                 }),
@@ -194,10 +200,8 @@ impl Watcher {
             // The missed events, read from the one the watcher saw when it
             // names it, to check that it is still there.
             let checked = matches!(from, WatchFrom::Token(_));
-            let mut missed = ctx
-                .reads
-                .read_after(&id, after - u64::from(checked))
-                .await?;
+            let mut missed =
+                Box::pin(ctx.reads.read_after(&id, after - u64::from(checked))).await?;
             still_there(&mut missed, from, &id)?;
             watcher.accept(missed)?;
         }

@@ -97,7 +97,9 @@ where
         }
         match answer {
             Some(value) => Ok(value),
-            None => read().await,
+            // Boxed: inline, the read would make every waiter's future as
+            // large as a store read's, though only a failed join takes it.
+            None => Box::pin(read()).await,
         }
     }
 }
@@ -105,7 +107,7 @@ where
 /// The joinable reads of a replica's watchers as they start.
 #[derive(Clone, Default)]
 pub(in crate::arbiter) struct Joins {
-    current: Joined<GameId, (Game, Timestamp)>,
+    current: Joined<GameId, Arc<(Game, Timestamp)>>,
     tokens: Joined<(GameId, u64), ResumeToken>,
 }
 
@@ -115,7 +117,7 @@ impl WatchContext {
     pub(super) async fn joined_current(
         &self,
         id: &GameId,
-    ) -> Result<(Game, Timestamp), ArbiterError> {
+    ) -> Result<Arc<(Game, Timestamp)>, ArbiterError> {
         let games = self.games.clone();
         let owned = id.clone();
         self.joins
@@ -123,7 +125,7 @@ impl WatchContext {
             .read(id.clone(), move || {
                 let games = games.clone();
                 let id = owned.clone();
-                async move { games.current(&id).await }
+                async move { games.current(&id).await.map(Arc::new) }
             })
             .await
     }
