@@ -49,6 +49,7 @@ const PGN_PAGE: usize = 20;
 /// error (which is sent first), each as its message's bytes. An event
 /// handed to many watchers by the replica's follower is encoded once, by
 /// the first of its streams to send it; the others send the same bytes.
+/// So is a snapshot that watchers starting together share.
 pub fn game(
     game_id: String,
     watcher: Watcher,
@@ -71,10 +72,14 @@ pub fn game(
             match state.watcher.next(&state.shutdown).await {
                 Ok(Some(item)) => {
                     let frame = match &item {
-                        WatchItem::Snapshot(view, token) => encode(proto::WatchGameResponse {
-                            kind: Some(Kind::Snapshot(convert::game_view(view))),
-                            resume_token: token.to_string(),
-                        }),
+                        WatchItem::Snapshot(snapshot, token) => {
+                            snapshot.encoded.get_or_encode(token, || {
+                                encode(proto::WatchGameResponse {
+                                    kind: Some(Kind::Snapshot(convert::game_view(&snapshot.view))),
+                                    resume_token: token.to_string(),
+                                })
+                            })
+                        }
                         WatchItem::Event(event, token, encoded) => encoded.get_or_encode(|| {
                             encode(proto::WatchGameResponse {
                                 kind: Some(Kind::Event(convert::game_event(&game_id, event))),

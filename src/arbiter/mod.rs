@@ -75,8 +75,8 @@ pub use self::sweep::SweepPass;
 pub use self::teams::{MatchScoreRead, TeamStandingsRead};
 pub use self::tie_breaks::CreatedTieBreak;
 pub use self::watch::{
-    Encoded, EventUpdate, EventWatcher, Heartbeat, InvalidResumeToken, ResumeToken, WatchFrom,
-    WatchItem, Watcher,
+    Encoded, EncodedWith, EventUpdate, EventWatcher, Heartbeat, InvalidResumeToken, ResumeToken,
+    SharedSnapshot, WatchFrom, WatchItem, Watcher,
 };
 use crate::{
     domain::{

@@ -53,6 +53,9 @@ impl GameLog for RecordingStore {
 
     async fn load(&self, id: &GameId) -> Result<(Option<StoredState>, Timestamp), StoreError> {
         self.record("load");
+        // As over the wire, the answer takes a while: readers at the same
+        // moment overlap (a mere yield would let the second poll finish it).
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
         let stalled = self.stalled_loads.fetch_update(
             std::sync::atomic::Ordering::SeqCst,
             std::sync::atomic::Ordering::SeqCst,
@@ -595,6 +598,52 @@ async fn watchers_finding_the_clock_stale_together_read_the_stores_time_once() {
     // Within the second, the reading serves without the store.
     arbiter.clock.now().await.unwrap();
     assert_eq!(reads(&calls), 1);
+}
+
+/// Watchers that start on a game together share one read of it, and one
+/// snapshot, which each of their streams sends as the same bytes.
+#[tokio::test]
+async fn watchers_starting_together_share_one_read_and_one_snapshot() {
+    let (arbiter, _, calls) = recording_arbiter();
+    let created = arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap();
+    let id = created.game.id().clone();
+    calls.lock().unwrap().clear();
+    let heartbeat = std::time::Duration::from_secs(600);
+    let watchers = futures::future::join_all(
+        (0..20).map(|_| arbiter.watch(&id, WatchFrom::Snapshot, heartbeat, &Reader::PUBLIC)),
+    )
+    .await;
+    let loads = calls
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|call| **call == "load")
+        .count();
+    assert_eq!(loads, 1, "{:?}", calls.lock().unwrap());
+    let mut snapshots = Vec::new();
+    for watcher in watchers {
+        let mut watcher = watcher.unwrap();
+        match next_item(&mut watcher).await {
+            Ok(Some(WatchItem::Snapshot(snapshot, token))) => snapshots.push((snapshot, token)),
+            other => panic!("a snapshot first: {other:?}"),
+        }
+    }
+    let (first, token) = &snapshots[0];
+    assert_eq!(first.view.game.version(), created.game.version());
+    let bytes = first
+        .encoded
+        .get_or_encode(token, || bytes::Bytes::from_static(b"the snapshot"));
+    for (snapshot, other) in &snapshots {
+        assert!(Arc::ptr_eq(snapshot, first));
+        assert_eq!(other, token);
+        let sent = snapshot
+            .encoded
+            .get_or_encode(other, || unreachable!("encoded again"));
+        assert_eq!(sent.as_ptr(), bytes.as_ptr());
+    }
 }
 
 #[tokio::test]

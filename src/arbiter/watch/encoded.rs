@@ -1,4 +1,5 @@
-//! An event's wire form, made once per replica.
+//! An event's wire form, made once per replica; a snapshot's, once for the
+//! watchers that start from the same read of a game.
 //!
 //! A game's follower hands the same event to every watcher of the game on
 //! this replica, and an event's follower the same entry to every watcher of
@@ -25,6 +26,37 @@ impl Encoded {
     }
 }
 
+/// A message's wire form made with a key, made once for the senders that
+/// have the same key: a snapshot that watchers starting together share is
+/// sent with each one's resume token. Those tokens are the same (the
+/// token of the snapshot's version), but each sender's is checked: one
+/// with another key encodes for itself.
+#[derive(Debug)]
+pub struct EncodedWith<K>(OnceLock<(K, Bytes)>);
+
+impl<K> Default for EncodedWith<K> {
+    fn default() -> Self {
+        Self(OnceLock::new())
+    }
+}
+
+impl<K: Clone + PartialEq> EncodedWith<K> {
+    /// The bytes made for `key`, made with `encode` if none are yet. Two
+    /// first senders at once may each encode; one's bytes are kept.
+    pub fn get_or_encode(&self, key: &K, encode: impl FnOnce() -> Bytes) -> Bytes {
+        match self.0.get() {
+            Some((kept, bytes)) if kept == key => bytes.clone(),
+            Some(_) => encode(),
+            None => {
+                let bytes = encode();
+                // Lost to another first sender: its bytes are as good.
+                let _ = self.0.set((key.clone(), bytes.clone()));
+                bytes
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,5 +68,18 @@ mod tests {
         let second = encoded.get_or_encode(|| unreachable!("encoded again"));
         assert_eq!(first, second);
         assert_eq!(first.as_ptr(), second.as_ptr());
+    }
+
+    #[test]
+    fn a_keyed_form_is_shared_by_the_senders_of_its_key_only() {
+        let encoded = EncodedWith::<u64>::default();
+        let first = encoded.get_or_encode(&7, || Bytes::from_static(b"seven"));
+        let again = encoded.get_or_encode(&7, || unreachable!("encoded again"));
+        assert_eq!(first.as_ptr(), again.as_ptr());
+        let other = encoded.get_or_encode(&8, || Bytes::from_static(b"eight"));
+        assert_eq!(other, Bytes::from_static(b"eight"));
+        // The first key's bytes are still the ones kept.
+        let kept = encoded.get_or_encode(&7, || unreachable!("encoded again"));
+        assert_eq!(kept.as_ptr(), first.as_ptr());
     }
 }

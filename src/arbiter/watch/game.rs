@@ -16,7 +16,7 @@ use tokio::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::{Encoded, HubItem, ResumeToken, WatchContext, timer::Timer};
+use super::{Encoded, EncodedWith, HubItem, ResumeToken, WatchContext, timer::Timer};
 use crate::{
     arbiter::{ArbiterError, GameView, Reader, codec},
     domain::{BroadcastDelay, ClockView, GameEvent, GameId, GameStatus, Replay, Timestamp},
@@ -28,13 +28,39 @@ use crate::{
 pub enum WatchItem {
     /// The whole game as of its version, with the token of that version's
     /// event to resume after it.
-    Snapshot(Box<GameView>, ResumeToken),
+    Snapshot(Arc<SharedSnapshot>, ResumeToken),
     /// One event, following the previous item without a gap, with the
     /// token to resume after it and its wire form (shared by every watcher
     /// the replica's follower handed it to).
     Event(Arc<GameEvent>, ResumeToken, Arc<Encoded>),
     /// Nothing happened for a while.
     Heartbeat(Heartbeat),
+}
+
+/// A game as watchers start from it: the view each is sent first, shared
+/// by the watchers that started from the same read of the game, and its
+/// wire form, made once for them.
+#[derive(Debug)]
+pub struct SharedSnapshot {
+    /// The game as of its version, without its moves.
+    pub view: GameView,
+    /// The snapshot's message, made by the first of its streams to send
+    /// it, with the resume token it was made with.
+    pub encoded: EncodedWith<ResumeToken>,
+}
+
+impl SharedSnapshot {
+    /// `game` as of `as_of`, not yet encoded.
+    pub(in crate::arbiter) fn new(game: crate::domain::Game, as_of: Timestamp) -> Self {
+        Self {
+            view: GameView {
+                game,
+                moves: Vec::new(),
+                as_of,
+            },
+            encoded: EncodedWith::default(),
+        }
+    }
 }
 
 /// A sign of life on a quiet stream.
@@ -141,14 +167,14 @@ impl Watcher {
         heartbeat: Duration,
         reader: &Reader,
     ) -> Result<Self, ArbiterError> {
-        // Held shared across the reads below: a start's future is alive for
-        // each of the watchers that wait on one joined read, and a game
-        // inline would make each of them a kilobyte larger. For the same
-        // reason the rarer paths' futures are boxed.
+        // Held shared across the reads below, and sent as it is: a start's
+        // future is alive for each of the watchers that wait on one joined
+        // read, and a game inline would make each of them a kilobyte
+        // larger. For the same reason the rarer paths' futures are boxed.
         let read = ctx.joined_current(&id).await?;
-        let (game, now) = (&read.0, read.1);
+        let game = &read.view.game;
         if !reader.sees_live(game) {
-            let (game, now) = Arc::unwrap_or_clone(read);
+            let (game, now) = (game.clone(), read.view.as_of);
             return Box::pin(Self::start_delayed(ctx, game, now, from, heartbeat)).await;
         }
         let current = game.version();
@@ -187,14 +213,9 @@ impl Watcher {
             let token = ctx.joined_token(&id, current).await?;
             watcher.cursor = current;
             watcher.complete = game.status() != GameStatus::Active;
-            watcher.pending.push_back(WatchItem::Snapshot(
-                Box::new(GameView {
-                    game: game.clone(),
-                    moves: Vec::new(),
-                    as_of: now,
-                }),
-                token,
-            ));
+            watcher
+                .pending
+                .push_back(WatchItem::Snapshot(read.clone(), token));
         } else {
             watcher.complete = game.status() != GameStatus::Active && after == current;
             // The missed events, read from the one the watcher saw when it
@@ -272,11 +293,7 @@ impl Watcher {
             let token = ctx.joined_token(&id, seen).await?;
             watcher.cursor = seen;
             watcher.pending.push_back(WatchItem::Snapshot(
-                Box::new(GameView {
-                    game: public,
-                    moves: Vec::new(),
-                    as_of,
-                }),
+                Arc::new(SharedSnapshot::new(public, as_of)),
                 token,
             ));
         }

@@ -25,11 +25,8 @@ use futures::{
 };
 use tokio::time::Instant;
 
-use super::{ResumeToken, WatchContext};
-use crate::{
-    arbiter::ArbiterError,
-    domain::{Game, GameId, Timestamp},
-};
+use super::{ResumeToken, SharedSnapshot, WatchContext};
+use crate::{arbiter::ArbiterError, domain::GameId};
 
 /// How long after it began a read may still be joined.
 const JOINABLE: Duration = Duration::from_secs(1);
@@ -107,7 +104,7 @@ where
 /// The joinable reads of a replica's watchers as they start.
 #[derive(Clone, Default)]
 pub(in crate::arbiter) struct Joins {
-    current: Joined<GameId, Arc<(Game, Timestamp)>>,
+    current: Joined<GameId, Arc<SharedSnapshot>>,
     tokens: Joined<(GameId, u64), ResumeToken>,
 }
 
@@ -117,7 +114,7 @@ impl WatchContext {
     pub(super) async fn joined_current(
         &self,
         id: &GameId,
-    ) -> Result<Arc<(Game, Timestamp)>, ArbiterError> {
+    ) -> Result<Arc<SharedSnapshot>, ArbiterError> {
         let games = self.games.clone();
         let owned = id.clone();
         self.joins
@@ -125,7 +122,10 @@ impl WatchContext {
             .read(id.clone(), move || {
                 let games = games.clone();
                 let id = owned.clone();
-                async move { games.current(&id).await.map(Arc::new) }
+                async move {
+                    let (game, now) = games.current(&id).await?;
+                    Ok(Arc::new(SharedSnapshot::new(game, now)))
+                }
             })
             .await
     }

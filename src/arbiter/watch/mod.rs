@@ -8,7 +8,8 @@
 //! - `hub`: fan-out only. A replica follows a watched game's log (or an
 //!   event's feed) once, however many of its streams watch it, woken by
 //!   the commit announcements (see [`super::announcements`]).
-//! - `encoded`: an event's wire form, made once for all its streams;
+//! - `encoded`: an event's wire form, made once for all its streams, and a
+//!   snapshot's for the watchers that start from one read;
 //!   `timer`: a watcher's timer, set once rather than for every event;
 //!   `reads`: the one path by which watchers and the hub read the store;
 //!   `clock`: the store's time, read at most once a second for all
@@ -37,10 +38,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 
 pub(super) use self::clock::SharedClock;
-pub use self::encoded::Encoded;
+pub use self::encoded::{Encoded, EncodedWith};
 pub use self::event::{EventUpdate, EventWatcher};
 pub(super) use self::event::{decode_cursor_in, encode_cursor};
-pub use self::game::{Heartbeat, WatchFrom, WatchItem, Watcher};
+pub use self::game::{Heartbeat, SharedSnapshot, WatchFrom, WatchItem, Watcher};
 pub(super) use self::heartbeats::Heartbeats;
 pub(super) use self::hub::FeedItem;
 use self::hub::{EventItem, HubItem};
