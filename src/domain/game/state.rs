@@ -1,5 +1,7 @@
 //! A game and the commands that change it.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
 
@@ -88,7 +90,9 @@ pub struct Game {
     version: u64,
     created_at: Timestamp,
     updated_at: Timestamp,
-    setup: NewGame,
+    /// Shared, not copied, by the game's copies: it never changes, and a
+    /// move copies the game it plays on.
+    setup: Arc<NewGame>,
     seats: SeatHashes,
     board: Board,
     clock: Option<Clock>,
@@ -153,7 +157,7 @@ impl Game {
             created_at: now,
             updated_at: now,
             board: Board::new(new.start().clone()),
-            setup: new,
+            setup: Arc::new(new),
             seats,
             clock,
             progress: Progress::Active { draw_offer: None },
@@ -171,7 +175,7 @@ impl Game {
             at: now,
             clock: game.clock.as_ref().map(|clock| clock.view(now)),
             kind: EventKind::GameCreated {
-                setup: Box::new(game.setup.clone()),
+                setup: Box::new(NewGame::clone(&game.setup)),
                 by: None,
             },
             request: None,
@@ -198,7 +202,7 @@ impl Game {
             version,
             created_at,
             updated_at,
-            setup,
+            setup: Arc::new(setup),
             seats,
             board,
             clock,
@@ -369,7 +373,9 @@ impl Game {
             }
             // `Chess` equality is position identity; the FEN also compares
             // the move counters a request may set.
-            None => self.setup == *request && fen_of(self.setup.start()) == fen_of(request.start()),
+            None => {
+                *self.setup == *request && fen_of(self.setup.start()) == fen_of(request.start())
+            }
         }
     }
     /// The token hashes of the seats.
@@ -386,7 +392,7 @@ impl Game {
         self.position()
             .legal_moves()
             .iter()
-            .map(|m| UciMove::from_move(*m, mode).to_string())
+            .map(|m| uci_text(UciMove::from_move(*m, mode)))
             .collect()
     }
 
@@ -903,6 +909,29 @@ impl Game {
 
 pub(in crate::domain) fn fen_of(pos: &Chess) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+/// `uci`'s text, as its `Display` writes it, in one allocation of its size:
+/// a reply lists every legal move so, some forty a position.
+pub(in crate::domain) fn uci_text(uci: UciMove) -> String {
+    match uci {
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => {
+            let mut text = String::with_capacity(4 + usize::from(promotion.is_some()));
+            for square in [from, to] {
+                text.push(square.file().char());
+                text.push(square.rank().char());
+            }
+            if let Some(role) = promotion {
+                text.push(role.char());
+            }
+            text
+        }
+        UciMove::Put { .. } | UciMove::Null => uci.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -944,3 +944,46 @@ fn a_game_is_pending_until_its_scheduled_start() {
     assert_eq!(game.status_at(at(59_999)), GameStatus::Pending);
     assert_eq!(game.status_at(start_at), GameStatus::Active);
 }
+
+/// Every move's text, from positions with promotions, captures that
+/// promote, en passant and castling in both notations, reads as shakmaty
+/// writes it.
+#[test]
+fn a_moves_text_is_what_shakmaty_writes() {
+    use shakmaty::{CastlingMode, fen::Fen};
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rk2r3/8/8/8/8/8/8/RK2R3 w AEae - 0 1",
+    ];
+    let mut seen = 0;
+    for fen in fens {
+        for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
+            let root: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Chess960)
+                .unwrap();
+            let mut frontier = vec![root];
+            for _ in 0..2 {
+                let mut next = Vec::new();
+                for position in &frontier {
+                    for m in position.legal_moves() {
+                        let uci = UciMove::from_move(m, mode);
+                        assert_eq!(uci_text(uci), uci.to_string(), "{fen}: {m:?}");
+                        seen += 1;
+                        let mut after = position.clone();
+                        after.play_unchecked(m);
+                        next.push(after);
+                    }
+                }
+                frontier = next;
+            }
+        }
+    }
+    assert!(seen > 5_000, "{seen} moves");
+    assert_eq!(uci_text(UciMove::Null), "0000");
+}

@@ -89,8 +89,14 @@ impl fmt::Display for Points {
         if fraction == 0 {
             write!(f, "{sign}{whole}")
         } else {
-            let digits = format!("{fraction:03}");
-            write!(f, "{sign}{whole}.{}", digits.trim_end_matches('0'))
+            // The thousandths without their trailing zeros, written without
+            // a string of their own: a reply writes six of these.
+            let (mut digits, mut width) = (fraction, 3);
+            while digits % 10 == 0 {
+                digits /= 10;
+                width -= 1;
+            }
+            write!(f, "{sign}{whole}.{digits:0width$}")
         }
     }
 }
@@ -302,6 +308,16 @@ mod tests {
         assert_eq!(Points::from_milli(500).to_string(), "0.5");
         assert_eq!(Points::from_milli(2250).to_string(), "2.25");
         assert_eq!(Points::from_milli(-1000).to_string(), "-1");
+        assert_eq!(Points::from_milli(-1250).to_string(), "-1.25");
+        assert_eq!(Points::from_milli(1005).to_string(), "1.005");
+        assert_eq!(Points::from_milli(30).to_string(), "0.03");
+        assert_eq!(Points::from_milli(-100).to_string(), "-0.1");
+        // Every value a table may hold reads back as itself.
+        for milli in -1000..=1000 {
+            let text = Points::from_milli(milli).to_string();
+            assert_eq!(Points::parse("p", &text).unwrap().milli(), milli, "{text}");
+            assert!(!text.contains('.') || !text.ends_with('0'), "{text}");
+        }
         assert_eq!(Points::parse("p", "2.125").unwrap().milli(), 2125);
         for bad in ["", ".5", "1.2345", "1e3", "one", "1.5.5", "--1"] {
             assert!(Points::parse("p", bad).is_err(), "{bad}");
