@@ -145,7 +145,7 @@ impl MoveRecord {
             uci: UciMove::from_move(m, mode).to_string(),
             san: san.to_string(),
             color: before.turn(),
-            fen_after: Fen::from_position(&after, EnPassantMode::Legal).to_string(),
+            fen_after: super::state::fen_text(&Fen::from_position(&after, EnPassantMode::Legal)),
             played_at: now,
             time: None,
             report: None,

@@ -908,7 +908,19 @@ impl Game {
 }
 
 pub(in crate::domain) fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+    fen_text(&Fen::from_position(pos, EnPassantMode::Legal))
+}
+
+/// The longest FEN of a legal position is about 90 characters.
+const FEN_CAPACITY: usize = 96;
+
+/// `fen`'s text, as its `Display` writes it, in one allocation: a move
+/// writes the position's FEN for its record, for the record's check and
+/// for the reply, and written piece by piece a string grows four times.
+pub(crate) fn fen_text(fen: &Fen) -> String {
+    let mut text = String::with_capacity(FEN_CAPACITY);
+    fen.append_to_string(&mut text);
+    text
 }
 
 /// `uci`'s text, as its `Display` writes it, in one allocation of its size:

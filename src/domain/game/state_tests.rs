@@ -946,10 +946,10 @@ fn a_game_is_pending_until_its_scheduled_start() {
 }
 
 /// Every move's text, from positions with promotions, captures that
-/// promote, en passant and castling in both notations, reads as shakmaty
-/// writes it.
+/// promote, en passant and castling in both notations, and every FEN of
+/// the positions they lead to, read as shakmaty writes them.
 #[test]
-fn a_moves_text_is_what_shakmaty_writes() {
+fn moves_and_fens_read_as_shakmaty_writes_them() {
     use shakmaty::{CastlingMode, fen::Fen};
     let fens = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -977,6 +977,8 @@ fn a_moves_text_is_what_shakmaty_writes() {
                         seen += 1;
                         let mut after = position.clone();
                         after.play_unchecked(m);
+                        let fen = Fen::from_position(&after, EnPassantMode::Legal);
+                        assert_eq!(fen_text(&fen), fen.to_string());
                         next.push(after);
                     }
                 }

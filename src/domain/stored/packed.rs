@@ -275,11 +275,11 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, RecordError> {
     let san = std::str::from_utf8(input.bytes()?)
         .map_err(|_| RecordError::SanNotUtf8)?
         .to_owned();
-    let fen_after = Fen::try_from_setup(unpack_setup(input.bytes()?)?)
-        .map_err(|_| RecordError::Position {
+    let fen_after = crate::domain::game::state::fen_text(
+        &Fen::try_from_setup(unpack_setup(input.bytes()?)?).map_err(|_| RecordError::Position {
             detail: "it has no FEN".to_owned(),
-        })?
-        .to_string();
+        })?,
+    );
     let time = if flags & HAS_TIME != 0 {
         let spent_ms = input.varint()?;
         let remaining_ms = input.signed()?;
