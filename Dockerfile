@@ -42,6 +42,10 @@ USER 65532:65532
 # Inside a container the server must listen on every interface, not only
 # loopback (the binary's default).
 ENV ARBITER_LISTEN=0.0.0.0:50051
+# No transparent huge pages for the allocator, even on a host whose setting
+# is "always" (the binary itself never asks for them): with them, watch
+# streams hold more memory and give less of it back (docs/benchmarks.md).
+ENV MIMALLOC_ALLOW_THP=0
 EXPOSE 50051
 # SIGTERM makes the server report not ready, stop accepting, end open watch
 # streams (clients resume elsewhere) and exit within
