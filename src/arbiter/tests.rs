@@ -24,6 +24,16 @@ type Writes = Arc<Mutex<Vec<(usize, usize)>>>;
 /// Every store call, by name, in order.
 type Calls = Arc<Mutex<Vec<&'static str>>>;
 
+/// How many of the store's recorded calls were `name`.
+fn count(calls: &Calls, name: &str) -> usize {
+    calls
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .iter()
+        .filter(|call| **call == name)
+        .count()
+}
+
 struct RecordingStore {
     inner: MemoryStore,
     writes: Writes,
@@ -586,14 +596,7 @@ async fn watchers_finding_the_clock_stale_together_read_the_stores_time_once() {
     let (arbiter, _, calls) = recording_arbiter();
     let times = futures::future::join_all((0..20).map(|_| arbiter.clock.now())).await;
     assert!(times.iter().all(Result::is_ok));
-    let reads = |calls: &Calls| {
-        calls
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .iter()
-            .filter(|call| **call == "now")
-            .count()
-    };
+    let reads = |calls: &Calls| count(calls, "now");
     assert_eq!(reads(&calls), 1);
     // Within the second, the reading serves without the store.
     arbiter.clock.now().await.unwrap();
@@ -616,12 +619,7 @@ async fn watchers_starting_together_share_one_read_and_one_snapshot() {
         (0..20).map(|_| arbiter.watch(&id, WatchFrom::Snapshot, heartbeat, &Reader::PUBLIC)),
     )
     .await;
-    let loads = calls
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|call| **call == "load")
-        .count();
+    let loads = count(&calls, "load");
     assert_eq!(loads, 1, "{:?}", calls.lock().unwrap());
     let mut snapshots = Vec::new();
     for watcher in watchers {
@@ -1147,12 +1145,7 @@ async fn heartbeats_read_a_game_once_for_all_its_watchers() {
         task.await.unwrap();
     }
     let seconds = started.elapsed().as_secs_f64();
-    let loads = calls
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|call| **call == "load")
-        .count();
+    let loads = count(&calls, "load");
     // 200 heartbeats in about a second: a handful of reads, not 200.
     assert!(
         (loads as f64) <= 2.0 * seconds + 3.0,
@@ -1248,12 +1241,7 @@ async fn public_reads_of_a_delayed_game_go_on_from_the_view_before() {
         let fresh = crate::domain::public_view(&live, &events, event.at).unwrap();
         assert_eq!(format!("{view:?}"), format!("{fresh:?}"));
     }
-    let pages = calls
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|call| **call == "events_page")
-        .count();
+    let pages = count(&calls, "events_page");
     assert!(
         pages <= events.len(),
         "{pages} pages for {} reads",
@@ -1276,14 +1264,7 @@ async fn public_event_watchers_share_what_the_replica_read_of_the_delays() {
     for _ in 0..20 {
         each_gets(&mut first, 1).await;
     }
-    let loads = |calls: &Calls| {
-        calls
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|call| **call == "load_many")
-            .count()
-    };
+    let loads = |calls: &Calls| count(calls, "load_many");
     assert!(loads(&calls) >= 1, "the first watcher read the games");
     calls.lock().unwrap().clear();
     let mut more = cup_watchers(&arbiter, 50).await;

@@ -1,4 +1,5 @@
-//! Reading a client's move (UCI or SAN) and recording a played move.
+//! Reading a client's move (UCI or SAN), recording a played move, and the
+//! texts of moves and positions written in one allocation each.
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{
@@ -142,10 +143,10 @@ impl MoveRecord {
         let san = SanPlus::from_move_and_play_unchecked(&mut after, m);
         let record = Self {
             ply,
-            uci: UciMove::from_move(m, mode).to_string(),
+            uci: uci_text(UciMove::from_move(m, mode)),
             san: san.to_string(),
             color: before.turn(),
-            fen_after: super::state::fen_text(&Fen::from_position(&after, EnPassantMode::Legal)),
+            fen_after: fen_text(&Fen::from_position(&after, EnPassantMode::Legal)),
             played_at: now,
             time: None,
             report: None,
@@ -159,6 +160,41 @@ impl MoveRecord {
         let text = text.trim();
         let bare = |s: &str| s.trim_end_matches(['+', '#']).to_owned();
         text == self.uci || bare(text) == bare(&self.san)
+    }
+}
+
+/// The longest FEN of a legal position is about 90 characters.
+const FEN_CAPACITY: usize = 96;
+
+/// `fen`'s text, as its `Display` writes it, in one allocation: a move
+/// writes the position's FEN for its record, for the record's check and
+/// for the reply, and written piece by piece a string grows four times.
+pub(in crate::domain) fn fen_text(fen: &Fen) -> String {
+    let mut text = String::with_capacity(FEN_CAPACITY);
+    fen.append_to_string(&mut text);
+    text
+}
+
+/// `uci`'s text, as its `Display` writes it, in one allocation of its size:
+/// a reply lists every legal move so, some forty a position.
+pub(in crate::domain) fn uci_text(uci: UciMove) -> String {
+    match uci {
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => {
+            let mut text = String::with_capacity(4 + usize::from(promotion.is_some()));
+            for square in [from, to] {
+                text.push(square.file().char());
+                text.push(square.rank().char());
+            }
+            if let Some(role) = promotion {
+                text.push(role.char());
+            }
+            text
+        }
+        UciMove::Put { .. } | UciMove::Null => uci.to_string(),
     }
 }
 
@@ -297,5 +333,49 @@ mod tests {
         assert!(record.is_written_as("Ra8+"));
         assert!(record.is_written_as("a1a8"));
         assert!(!record.is_written_as("Rb1"));
+    }
+
+    /// Every move's text, from positions with promotions, captures that
+    /// promote, en passant and castling in both notations, and every FEN of
+    /// the positions they lead to, read as shakmaty writes them.
+    #[test]
+    fn moves_and_fens_read_as_shakmaty_writes_them() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rk2r3/8/8/8/8/8/8/RK2R3 w AEae - 0 1",
+        ];
+        let mut seen = 0;
+        for fen in fens {
+            for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
+                let root: Chess = fen
+                    .parse::<Fen>()
+                    .unwrap()
+                    .into_position(CastlingMode::Chess960)
+                    .unwrap();
+                let mut frontier = vec![root];
+                for _ in 0..2 {
+                    let mut next = Vec::new();
+                    for position in &frontier {
+                        for m in position.legal_moves() {
+                            let uci = UciMove::from_move(m, mode);
+                            assert_eq!(uci_text(uci), uci.to_string(), "{fen}: {m:?}");
+                            seen += 1;
+                            let mut after = position.clone();
+                            after.play_unchecked(m);
+                            let fen = Fen::from_position(&after, EnPassantMode::Legal);
+                            assert_eq!(fen_text(&fen), fen.to_string());
+                            next.push(after);
+                        }
+                    }
+                    frontier = next;
+                }
+            }
+        }
+        assert!(seen > 5_000, "{seen} moves");
+        assert_eq!(uci_text(UciMove::Null), "0000");
     }
 }

@@ -107,7 +107,7 @@ fn board_through_fen(pos: &Chess, castling: bool) -> Option<chess::Board> {
     if !castling {
         setup.castling_rights = shakmaty::Bitboard::EMPTY;
     }
-    let fen = super::state::fen_text(&Fen::try_from_setup(setup).ok()?);
+    let fen = super::chess_move::fen_text(&Fen::try_from_setup(setup).ok()?);
     chess::Board::from_str(&fen).ok()
 }
 

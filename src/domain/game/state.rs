@@ -5,6 +5,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
 
+use super::chess_move::{fen_text, uci_text};
+
 use crate::domain::{
     AdjudicationNote, AdminRequest, Board, Clock, Departures, DrawRequests, EventKind, GameEvent,
     GameId, GameResult, GameRules, LastClaim, MoveRecord, MoveReport, NewGame, Outcome, Pairing,
@@ -909,41 +911,6 @@ impl Game {
 
 pub(in crate::domain) fn fen_of(pos: &Chess) -> String {
     fen_text(&Fen::from_position(pos, EnPassantMode::Legal))
-}
-
-/// The longest FEN of a legal position is about 90 characters.
-const FEN_CAPACITY: usize = 96;
-
-/// `fen`'s text, as its `Display` writes it, in one allocation: a move
-/// writes the position's FEN for its record, for the record's check and
-/// for the reply, and written piece by piece a string grows four times.
-pub(crate) fn fen_text(fen: &Fen) -> String {
-    let mut text = String::with_capacity(FEN_CAPACITY);
-    fen.append_to_string(&mut text);
-    text
-}
-
-/// `uci`'s text, as its `Display` writes it, in one allocation of its size:
-/// a reply lists every legal move so, some forty a position.
-pub(in crate::domain) fn uci_text(uci: UciMove) -> String {
-    match uci {
-        UciMove::Normal {
-            from,
-            to,
-            promotion,
-        } => {
-            let mut text = String::with_capacity(4 + usize::from(promotion.is_some()));
-            for square in [from, to] {
-                text.push(square.file().char());
-                text.push(square.rank().char());
-            }
-            if let Some(role) = promotion {
-                text.push(role.char());
-            }
-            text
-        }
-        UciMove::Put { .. } | UciMove::Null => uci.to_string(),
-    }
 }
 
 #[cfg(test)]

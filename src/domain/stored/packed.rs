@@ -275,7 +275,7 @@ pub fn decode_move(bytes: &[u8]) -> Result<Option<GameEvent>, RecordError> {
     let san = std::str::from_utf8(input.bytes()?)
         .map_err(|_| RecordError::SanNotUtf8)?
         .to_owned();
-    let fen_after = crate::domain::game::state::fen_text(
+    let fen_after = crate::domain::game::chess_move::fen_text(
         &Fen::try_from_setup(unpack_setup(input.bytes()?)?).map_err(|_| RecordError::Position {
             detail: "it has no FEN".to_owned(),
         })?,
