@@ -32,12 +32,13 @@ pub enum Corruption {
         /// The game.
         game: GameId,
     },
-    /// A game's state and log disagree: the log ends at another version.
-    #[error("game {game}: state and log disagree (the log ends at version {logged})")]
+    /// A game's state and log disagree: the log reaches another version.
+    #[error("game {game}: state and log disagree (the log reaches version {logged})")]
     StateAndLogDisagree {
         /// The game.
         game: GameId,
-        /// The last version in the log.
+        /// The version the log reaches: the last one archived, plus the
+        /// entries it holds.
         logged: i64,
     },
     /// A log entry's id is not `0-<version>`.

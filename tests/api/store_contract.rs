@@ -3048,6 +3048,77 @@ async fn redis_refuses_a_state_its_log_does_not_explain() {
     }
 }
 
+/// A log that lost an entry, its last or one before, no longer reaches the
+/// game's version: the next commit is refused before anything is written.
+/// Once the entry is back, the commit is taken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_refuses_a_commit_on_a_log_that_lost_an_entry() {
+    let config = fresh_redis_config();
+    let store = redis_store(&config);
+    let mut conn = raw_connection(&config).await;
+    for (name, lost) in [("lost-last", "0-3"), ("lost-middle", "0-2")] {
+        let game = id(name);
+        for version in 1..=3u64 {
+            let outcome = store
+                .commit(
+                    &game,
+                    commit_of(
+                        version - 1,
+                        state(version, format!("s{version}").as_bytes()),
+                        vec![event(version, format!("e{version}").as_bytes())],
+                        None,
+                    ),
+                )
+                .await
+                .expect("commit");
+            assert_eq!(outcome, CommitOutcome::Committed);
+        }
+        let log_key = raw_key_ending(&config, &format!(":{name}:log")).await;
+        let _: () = ::redis::cmd("XDEL")
+            .arg(&log_key)
+            .arg(lost)
+            .query_async(&mut conn)
+            .await
+            .expect("delete a log entry");
+        let next = || commit_of(3, state(4, b"s4"), vec![event(4, b"e4")], None);
+        let refused = store.commit(&game, next()).await;
+        assert!(
+            matches!(
+                refused,
+                Err(StoreError::Corrupt(Corruption::StateAndLogDisagree {
+                    logged: 2,
+                    ..
+                }))
+            ),
+            "{name}: {refused:?}"
+        );
+        assert_eq!(load_state(&store, &game).await, Some(state(3, b"s3")));
+        let log = store.events_after(&game, 0).await.expect("log").events;
+        assert_eq!(log.len(), 2, "{name}: nothing appended: {log:?}");
+
+        if lost == "0-3" {
+            // The last entry put back (the stream's last id set back first,
+            // as XADD takes only ids after it): the log is whole again.
+            let _: () = ::redis::pipe()
+                .cmd("XSETID")
+                .arg(&log_key)
+                .arg("0-2")
+                .ignore()
+                .cmd("XADD")
+                .arg(&log_key)
+                .arg("0-3")
+                .arg("e")
+                .arg(event(3, b"e3").bytes)
+                .ignore()
+                .query_async(&mut conn)
+                .await
+                .expect("put the entry back");
+            let outcome = store.commit(&game, next()).await.expect("commit");
+            assert_eq!(outcome, CommitOutcome::Committed);
+        }
+    }
+}
+
 /// A game whose keys are lost (evicted, deleted by hand) leaves a stray
 /// entry in the index: no repair at a version the game had applies any
 /// more, and the repair at version 0 removes it.

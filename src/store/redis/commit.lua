@@ -1,15 +1,10 @@
-local stored = redis.call('HGET', KEYS[1], 'v')
-local current = 0
-if stored then current = tonumber(stored) end
+local stored = redis.call('HMGET', KEYS[1], 'v', 'a')
+local current = tonumber(stored[1] or '0')
 if current ~= tonumber(ARGV[1]) then return {0, current} end
-local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
-local logged
-if #last > 0 then
-  logged = tonumber(string.match(last[1][1], '^0%-(%d+)$')) or -1
-else
-  -- An empty log: the game's events are archived up to 'a', or it has none.
-  logged = tonumber(redis.call('HGET', KEYS[1], 'a') or '0')
-end
+-- Each version is one entry of the log, and archiving deletes the log and
+-- keeps in 'a' the version it reached: so the log reaches 'a' plus its
+-- length (O(1), where reading its last entry costs a reply of its own).
+local logged = tonumber(stored[2] or '0') + redis.call('XLEN', KEYS[2])
 if logged ~= current then
   return {-1, logged}
 end

@@ -10,7 +10,9 @@
 /// <version>` to the feed for each event, and publishes `<game id> <new
 /// version> <deadline in ms or -> [<event id>]` once written. Returns {1, new},
 /// {0, current} on a version conflict, or {-1, logged} when the log does not
-/// end at the stored version (state and log disagree: nothing is written).
+/// reach the stored version (state and log disagree: nothing is written).
+/// The log reaches the version its archive reached ('a') plus its length:
+/// each version is one entry, and archiving deletes the whole log.
 /// Everything is checked before the first write, because Redis does not undo
 /// a script's earlier writes when a later command fails; the events go
 /// first, so that a log whose stream refuses their IDs (its last ID ahead
