@@ -3119,6 +3119,62 @@ async fn redis_refuses_a_commit_on_a_log_that_lost_an_entry() {
     }
 }
 
+/// A Redis that has forgotten the scripts (a restart, a failover, `SCRIPT
+/// FLUSH`) still takes each commit, the commit that waits for replicas as
+/// well: the script is loaded again and the commit sent once more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_commits_after_redis_forgot_the_scripts() {
+    let mut conn = None;
+    for wait in [
+        None,
+        Some(arbiter::store::WaitForReplicas {
+            replicas: 0,
+            timeout_ms: 100,
+        }),
+    ] {
+        let config = RedisConfig {
+            wait,
+            ..fresh_redis_config()
+        };
+        let store = redis_store(&config);
+        let conn = match &mut conn {
+            Some(conn) => conn,
+            None => conn.insert(raw_connection(&config).await),
+        };
+        let game = id("forgotten");
+        for version in 1..=2u64 {
+            let _: () = ::redis::cmd("SCRIPT")
+                .arg("FLUSH")
+                .query_async(conn)
+                .await
+                .expect("flush the scripts");
+            let outcome = store
+                .commit(
+                    &game,
+                    commit_of(
+                        version - 1,
+                        state(version, b"s"),
+                        vec![event(version, b"e")],
+                        None,
+                    ),
+                )
+                .await
+                .expect("commit");
+            assert_eq!(outcome, CommitOutcome::Committed, "{wait:?}");
+        }
+        assert_eq!(load_state(&store, &game).await, Some(state(2, b"s")));
+        assert_eq!(
+            store
+                .events_after(&game, 0)
+                .await
+                .expect("log")
+                .events
+                .len(),
+            2
+        );
+    }
+}
+
 /// A game whose keys are lost (evicted, deleted by hand) leaves a stray
 /// entry in the index: no repair at a version the game had applies any
 /// more, and the repair at version 0 removes it.

@@ -20,6 +20,12 @@
 
 mod round;
 
+/// The server's allocator here too: the load generator shares the machine
+/// with the server it measures, and the system's allocator cost it a tenth
+/// of its CPU.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::{
     sync::{
         Arc,
@@ -80,6 +86,12 @@ enum Mode {
         /// Seed of the random moves.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Every game plays the same moves (the seed's line), so that the
+        /// work a move costs repeats exactly from run to run; with a small
+        /// `--max-plies`, no game reaches the endgames that the
+        /// dead-position analysis searches.
+        #[arg(long)]
+        same_game: bool,
     },
     /// Watches games being played: N streams over M connections on K games
     /// played at a given total move rate.
@@ -180,6 +192,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             timed,
             compact,
             seed,
+            same_game,
         } => {
             let mut channels = Vec::new();
             for _ in 0..connections.max(1) {
@@ -197,6 +210,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     max_plies,
                     timed,
                     compact,
+                    line: same_game.then_some(seed),
                     rng: StdRng::seed_from_u64(seed.wrapping_add(caller as u64)),
                 };
                 tasks.push(tokio::spawn(game.play(stop.clone())));
@@ -743,6 +757,8 @@ struct GamePlayer {
     max_plies: i32,
     timed: bool,
     compact: bool,
+    /// The seed every game starts its moves from (`--same-game`).
+    line: Option<u64>,
     rng: StdRng,
 }
 
@@ -805,6 +821,9 @@ impl GamePlayer {
         // The board, kept here for compact replies (which carry no legal
         // moves).
         let mut board = shakmaty::Chess::default();
+        if let Some(seed) = self.line {
+            self.rng = StdRng::seed_from_u64(seed);
+        }
         loop {
             if stop.load(Ordering::Relaxed)
                 || game.status != proto::GameStatus::Active as i32

@@ -122,14 +122,14 @@ impl RedisStore {
     /// finds it there, but a failover now could lose it.
     async fn commit_and_wait(
         &self,
-        invocation: &redis::ScriptInvocation<'_>,
+        command: &redis::Cmd,
         conn: &mut Connection,
         wait: WaitForReplicas,
     ) -> Result<(i8, i64), StoreError> {
         let mut loaded = false;
         loop {
             let mut pipe = redis::pipe();
-            pipe.invoke_script(invocation)
+            pipe.add_command(command.clone())
                 .cmd("WAIT")
                 .arg(wait.replicas)
                 .arg(wait.timeout_ms);
@@ -153,7 +153,7 @@ impl RedisStore {
                 // a failover): load it, then try again.
                 Err(err) if err.code() == Some("NOSCRIPT") && !loaded => {
                     loaded = true;
-                    let _: String = self.endpoint.bounded(invocation.load_async(conn)).await?;
+                    let _: String = self.endpoint.bounded(self.commit.load_async(conn)).await?;
                 }
                 Err(err) => {
                     self.endpoint.failed(&err);
@@ -344,6 +344,25 @@ pub(super) fn decode_entries(entries: RawEntries) -> Result<Vec<StoredEvent>, St
         .collect()
 }
 
+/// Sends a script's `EVALSHA` command, and when this Redis has not got the
+/// script cached (a restart, a failover), loads it and sends it again. The
+/// command is built by its caller straight into one buffer, where a
+/// `ScriptInvocation` copies each argument into a vector of its own and then
+/// all of them again into its command.
+async fn run_script<T: redis::FromRedisValue>(
+    script: &Script,
+    command: &redis::Cmd,
+    conn: &mut Connection,
+) -> Result<T, RedisError> {
+    match command.query_async(conn).await {
+        Err(err) if err.code() == Some("NOSCRIPT") => {
+            let _: String = script.load_async(conn).await?;
+            command.query_async(conn).await
+        }
+        reply => reply,
+    }
+}
+
 #[async_trait]
 impl GameLog for RedisStore {
     async fn now(&self) -> Result<Timestamp, StoreError> {
@@ -421,33 +440,44 @@ impl GameLog for RedisStore {
         super::check_commit(&commit)?;
         let mut conn = self.endpoint.connection().await?;
         let tag = Keys::bucket_tag(id);
-        let mut invocation = self.commit.key(self.keys.state_key(id));
-        invocation
-            .key(self.keys.log_key(id))
-            .key(self.keys.deadlines_key(&tag))
+        let keys = if commit.event.is_some() { 5 } else { 3 };
+        let mut command = redis::Cmd::with_capacity(
+            3 + keys + 8 + 2 * commit.events.len(),
+            commit.state.bytes.len()
+                + commit.events.iter().map(|e| e.bytes.len()).sum::<usize>()
+                + 512,
+        );
+        command
+            .arg("EVALSHA")
+            .arg(self.commit.get_hash())
+            .arg(keys)
+            .arg(self.keys.state_key(id))
+            .arg(self.keys.log_key(id))
+            .arg(self.keys.deadlines_key(&tag));
+        if let Some(event_id) = &commit.event {
+            command
+                .arg(self.keys.feed_key(event_id, EventLog::Feed, &tag))
+                .arg(self.keys.feed_key(event_id, EventLog::Audit, &tag));
+        }
+        command
             .arg(commit.expected)
             .arg(commit.state.version)
-            .arg(commit.state.bytes)
+            .arg(&commit.state.bytes)
             .arg(deadline_arg(commit.deadline))
             .arg(id.as_str())
             .arg(self.keys.changes_channel())
             .arg(commit.event.as_ref().map_or("", EventId::as_str))
             .arg(audited_arg(&commit.audited));
-        if let Some(event_id) = &commit.event {
-            invocation
-                .key(self.keys.feed_key(event_id, EventLog::Feed, &tag))
-                .key(self.keys.feed_key(event_id, EventLog::Audit, &tag));
-        }
-        for event in commit.events {
-            invocation.arg(event.version).arg(event.bytes);
+        for event in &commit.events {
+            command.arg(event.version).arg(&event.bytes);
         }
         let (status, version): (i8, i64) = match self.wait {
             None => {
                 self.endpoint
-                    .bounded(invocation.invoke_async(&mut conn))
+                    .bounded(run_script(&self.commit, &command, &mut conn))
                     .await?
             }
-            Some(wait) => self.commit_and_wait(&invocation, &mut conn, wait).await?,
+            Some(wait) => self.commit_and_wait(&command, &mut conn, wait).await?,
         };
         Ok(match status {
             1 => CommitOutcome::Committed,
