@@ -1,27 +1,36 @@
 //! `ArbiterService` as served: the messages of `WatchGame` and `WatchEvent`
 //! go out as the bytes [`stream::game`] and [`stream::event`] made (an
-//! event encoded once for all its streams on this replica), every other
-//! method through the generated service.
+//! event encoded once for all its streams on this replica, its gRPC
+//! message prefix included), every other method through the generated
+//! service.
 //!
-//! The generated service encodes each message of each stream itself: ten
-//! thousand watchers of a top board, ten thousand encodings of each move.
-//! These routes decode the request and admit the stream exactly as the
-//! generated one does (the same codec for requests, the same request size
-//! bound, no compression), and send frames already encoded.
+//! The generated service encodes each message of each stream itself, and
+//! tonic's response body copies each into a buffer of the stream's own:
+//! ten thousand watchers of a top board, ten thousand encodings and copies
+//! of each move. These routes decode the request as the generated service
+//! does (the same codec, the same request size bound, no compression),
+//! and send each frame as the bytes every stream shares, then the stream's
+//! status as its trailers.
 
 use std::{
     convert::Infallible,
-    task::{Context, Poll},
+    pin::Pin,
+    task::{Context, Poll, ready},
 };
 
+use bytes::Bytes;
+use futures::{StreamExt, TryStreamExt};
+use http_body::Frame;
 use tonic::{
     Request, Response, Status,
     body::Body,
+    codec::{Codec, Streaming},
     codegen::BoxFuture,
-    server::{Grpc, NamedService, ServerStreamingService},
+    metadata::MetadataMap,
+    server::NamedService,
 };
 
-use super::{ArbiterApi, MAX_REQUEST_BYTES, codec::FrameCodec, stream};
+use super::{ArbiterApi, MAX_REQUEST_BYTES, codec::ProtoCodec, stream};
 use crate::proto::arbiter_service_server::ArbiterServiceServer;
 
 /// The path of `WatchGame`.
@@ -29,6 +38,13 @@ const WATCH_GAME: &str = "/chessarbiter.v1.ArbiterService/WatchGame";
 
 /// The path of `WatchEvent`.
 const WATCH_EVENT: &str = "/chessarbiter.v1.ArbiterService/WatchEvent";
+
+/// Whether `path` names a watch stream (`WatchGame`, `WatchEvent`): a call
+/// that lasts as long as its watcher wants, and whose start waits on the
+/// game's read however busy the replica is.
+pub fn is_watch(path: &str) -> bool {
+    path == WATCH_GAME || path == WATCH_EVENT
+}
 
 /// `ArbiterService`, its watch streams sent as encoded frames.
 #[derive(Clone)]
@@ -70,8 +86,11 @@ impl tower::Service<http::Request<Body>> for PublicService {
     }
 }
 
-/// Serves `request` with `handler`, its request decoded and bounded as the
-/// generated service does.
+/// A watch method's handler.
+type Handler<R> = fn(ArbiterApi, Request<R>) -> BoxFuture<Response<stream::Frames>, Status>;
+
+/// Serves `request` with `handler`: the request decoded and bounded as the
+/// generated service does, the response its frames as they are.
 fn serve<R>(
     api: ArbiterApi,
     request: http::Request<Body>,
@@ -81,25 +100,104 @@ where
     R: prost::Message + Default + Send + 'static,
 {
     Box::pin(async move {
-        let mut grpc = Grpc::new(FrameCodec::<R>::default())
-            .apply_max_message_size_config(Some(MAX_REQUEST_BYTES), None);
-        Ok(grpc.server_streaming(Frames(api, handler), request).await)
+        let response = match decode_request::<R>(request).await {
+            Ok(request) => handler(api, request).await,
+            Err(status) => Err(status),
+        };
+        Ok(match response {
+            Ok(response) => {
+                let (metadata, frames, _) = response.into_parts();
+                let mut http = http::Response::new(Body::new(FramesBody(Some(frames))));
+                *http.headers_mut() = metadata.into_headers();
+                http.headers_mut().insert(
+                    http::header::CONTENT_TYPE,
+                    http::HeaderValue::from_static("application/grpc"),
+                );
+                http
+            }
+            Err(status) => status.into_http(),
+        })
     })
 }
 
-/// A watch method of `ArbiterService`, its stream as frames: the
-/// arbiter's api and the method's handler.
-struct Frames<R>(ArbiterApi, Handler<R>);
-
-/// A watch method's handler.
-type Handler<R> = fn(ArbiterApi, Request<R>) -> BoxFuture<Response<stream::Frames>, Status>;
-
-impl<R> ServerStreamingService<R> for Frames<R> {
-    type Response = bytes::Bytes;
-    type ResponseStream = stream::Frames;
-    type Future = BoxFuture<Response<Self::ResponseStream>, Status>;
-
-    fn call(&mut self, request: Request<R>) -> Self::Future {
-        (self.1)(self.0.clone(), request)
+/// The one message of a server-streaming call's request, with its
+/// metadata and extensions: uncompressed, at most [`MAX_REQUEST_BYTES`],
+/// decoded by the generated services' codec.
+async fn decode_request<R>(request: http::Request<Body>) -> Result<Request<R>, Status>
+where
+    R: prost::Message + Default + Send + 'static,
+{
+    if let Some(encoding) = request.headers().get("grpc-encoding")
+        && encoding.as_bytes() != b"identity"
+    {
+        let mut status = Status::unimplemented(format!(
+            "Content is compressed with `{}` which isn't supported",
+            String::from_utf8_lossy(encoding.as_bytes())
+        ));
+        status
+            .metadata_mut()
+            .insert("grpc-accept-encoding", "identity".parse().expect("ASCII"));
+        return Err(status);
     }
+    let (parts, body) = request.into_parts();
+    let mut messages = Streaming::new_request(
+        ProtoCodec::<R, R>::default().decoder(),
+        body,
+        None,
+        Some(MAX_REQUEST_BYTES),
+    );
+    let message = messages
+        .try_next()
+        .await?
+        .ok_or_else(|| Status::internal("Missing request message."))?;
+    let mut headers = parts.headers;
+    if let Some(trailers) = messages.trailers().await? {
+        headers.extend(trailers.into_headers());
+    }
+    Ok(Request::from_parts(
+        MetadataMap::from_headers(headers),
+        parts.extensions,
+        message,
+    ))
+}
+
+/// A watch stream's response body: each frame as it was made (shared by
+/// every stream that sends it), then the stream's status as trailers (OK
+/// when the stream ended, or its error).
+struct FramesBody(Option<stream::Frames>);
+
+impl http_body::Body for FramesBody {
+    type Data = Bytes;
+    type Error = Status;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
+        let Some(frames) = self.0.as_mut() else {
+            return Poll::Ready(None);
+        };
+        let status = match ready!(frames.poll_next_unpin(cx)) {
+            Some(Ok(frame)) => return Poll::Ready(Some(Ok(Frame::data(frame)))),
+            Some(Err(status)) => status,
+            None => Status::ok(""),
+        };
+        self.0 = None;
+        Poll::Ready(Some(Ok(Frame::trailers(trailers(&status)))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+/// The trailers that end a stream with `status`.
+fn trailers(status: &Status) -> http::HeaderMap {
+    let mut trailers = http::HeaderMap::new();
+    if status.add_header(&mut trailers).is_err() {
+        // A metadata value that cannot be a header: the code alone.
+        trailers.clear();
+        let _ = Status::new(status.code(), "").add_header(&mut trailers);
+    }
+    trailers
 }

@@ -44,7 +44,7 @@ use tokio_util::sync::CancellationToken;
 use tonic::{Request, Status};
 
 pub use self::auth::AdminToken;
-pub use self::framed::PublicService;
+pub use self::framed::{PublicService, is_watch};
 use self::limits::StreamCounter;
 pub use self::limits::StreamLimits;
 use crate::{

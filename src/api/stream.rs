@@ -46,7 +46,7 @@ pub type AuditStream =
 const PGN_PAGE: usize = 20;
 
 /// A game's snapshot, events and heartbeats, ending with the game or on an
-/// error (which is sent first), each as its message's bytes. An event
+/// error (which is sent first), each as its gRPC message's bytes. An event
 /// handed to many watchers by the replica's follower is encoded once, by
 /// the first of its streams to send it; the others send the same bytes.
 /// So is a snapshot that watchers starting together share.
@@ -64,45 +64,60 @@ pub fn game(
         watcher: Box::new(watcher),
         shutdown: shutdown.child_token(),
         _permit: permit,
+        context: game_id,
     };
-    Box::pin(futures::stream::unfold(Some(state), move |state| {
-        let game_id = game_id.clone();
-        async move {
-            let mut state = state?;
-            match state.watcher.next(&state.shutdown).await {
-                Ok(Some(item)) => {
-                    let frame = match &item {
-                        WatchItem::Snapshot(snapshot, token) => {
-                            snapshot.encoded.get_or_encode(token, || {
-                                encode(proto::WatchGameResponse {
-                                    kind: Some(Kind::Snapshot(convert::game_view(&snapshot.view))),
-                                    resume_token: token.to_string(),
-                                })
-                            })
-                        }
-                        WatchItem::Event(event, token, encoded) => encoded.get_or_encode(|| {
+    Box::pin(futures::stream::unfold(Some(state), |state| async move {
+        let mut state = state?;
+        match state.watcher.next(&state.shutdown).await {
+            Ok(Some(item)) => {
+                let frame = match &item {
+                    WatchItem::Snapshot(snapshot, token) => {
+                        snapshot.encoded.get_or_encode(token, || {
                             encode(proto::WatchGameResponse {
-                                kind: Some(Kind::Event(convert::game_event(&game_id, event))),
+                                kind: Some(Kind::Snapshot(convert::game_view(&snapshot.view))),
                                 resume_token: token.to_string(),
                             })
-                        }),
-                        WatchItem::Heartbeat(beat) => encode(proto::WatchGameResponse {
-                            kind: Some(Kind::Heartbeat(convert::heartbeat(beat))),
-                            resume_token: String::new(),
-                        }),
-                    };
-                    Some((Ok(frame), Some(state)))
-                }
-                Ok(None) => None,
-                Err(err) => Some((Err(Status::from(err)), None)),
+                        })
+                    }
+                    WatchItem::Event(event, token, encoded) => encoded.get_or_encode(|| {
+                        encode(proto::WatchGameResponse {
+                            kind: Some(Kind::Event(convert::game_event(&state.context, event))),
+                            resume_token: token.to_string(),
+                        })
+                    }),
+                    WatchItem::Heartbeat(beat) => encode(proto::WatchGameResponse {
+                        kind: Some(Kind::Heartbeat(convert::heartbeat(beat))),
+                        resume_token: String::new(),
+                    }),
+                };
+                Some((Ok(frame), Some(state)))
             }
+            Ok(None) => None,
+            Err(err) => Some((Err(Status::from(err)), None)),
         }
     }))
 }
 
-/// `message`'s bytes, as sent.
+/// The bytes of a gRPC message's prefix: a compression flag (never set
+/// here) and the message's length.
+const PREFIX: usize = 5;
+
+/// `message` as a gRPC message: its prefix, then its bytes.
 fn encode(message: impl Message) -> Bytes {
-    message.encode_to_vec().into()
+    let len = message.encoded_len();
+    let mut frame = BytesMut::with_capacity(PREFIX + len);
+    put_prefix(&mut frame, len);
+    // The buffer has the room the message says it needs.
+    let _ = message.encode(&mut frame);
+    frame.freeze()
+}
+
+/// Writes the prefix of an uncompressed message of `len` bytes.
+fn put_prefix(frame: &mut BytesMut, len: usize) {
+    frame.put_u8(0);
+    // A message over 4 GiB is not one a stream makes (a snapshot is tens of
+    // kilobytes at most).
+    frame.put_u32(u32::try_from(len).unwrap_or(u32::MAX));
 }
 
 /// `frames` decoded into their messages: the stream as the generated
@@ -113,19 +128,21 @@ where
 {
     Box::pin(frames.map(|frame| {
         frame.and_then(|bytes| {
-            M::decode(bytes)
+            M::decode(bytes.get(PREFIX..).unwrap_or_default())
                 .map_err(|err| Status::internal(format!("a frame does not decode: {err}")))
         })
     }))
 }
 
-/// A watch stream's state: its watcher, its own shutdown token and its
-/// permit. The stream moves it in and out of each item's future: the
-/// watcher is boxed so that the move is of a pointer, not of the watcher.
-struct Following<W> {
+/// A watch stream's state: its watcher, its own shutdown token, its
+/// permit and what its messages need besides (a game's stream: the game's
+/// id). The stream moves it in and out of each item's future: the watcher
+/// is boxed so that the move is of a pointer, not of the watcher.
+struct Following<W, C = ()> {
     watcher: Box<W>,
     shutdown: CancellationToken,
     _permit: StreamPermit,
+    context: C,
 }
 
 /// Every event of every game of an event, and heartbeats, each with the
@@ -144,6 +161,7 @@ pub fn event(
         watcher: Box::new(watcher),
         shutdown: shutdown.child_token(),
         _permit: permit,
+        context: (),
     };
     Box::pin(futures::stream::unfold(
         Some(state),
@@ -154,7 +172,9 @@ pub fn event(
                     let frame = match (&update.event, &update.match_score) {
                         (Some((game_id, event, encoded)), _) => {
                             let event = encoded.get_or_encode(|| {
-                                encode(convert::game_event(game_id.as_str(), event))
+                                convert::game_event(game_id.as_str(), event)
+                                    .encode_to_vec()
+                                    .into()
                             });
                             event_frame(&update.cursor, &event)
                         }
@@ -179,15 +199,24 @@ pub fn event(
     ))
 }
 
-/// The bytes of `WatchEventResponse { kind: event, cursor }`, the event's
-/// own bytes given: the same bytes as the whole message's encoding.
+/// The bytes of `WatchEventResponse { kind: event, cursor }` as a gRPC
+/// message, the event's own message given: the same bytes as the whole
+/// message's encoding, after its prefix.
 fn event_frame(cursor: &str, event: &[u8]) -> Bytes {
-    use prost::encoding::{WireType, encode_key, encode_varint};
+    use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, key_len};
     /// `WatchEventResponse.cursor`.
     const CURSOR: u32 = 3;
     /// `WatchEventResponse.event`.
     const EVENT: u32 = 1;
-    let mut frame = BytesMut::with_capacity(cursor.len() + event.len() + 12);
+    let field = |tag, len: usize| key_len(tag) + encoded_len_varint(len as u64) + len;
+    let len = field(EVENT, event.len())
+        + if cursor.is_empty() {
+            0
+        } else {
+            field(CURSOR, cursor.len())
+        };
+    let mut frame = BytesMut::with_capacity(PREFIX + len);
+    put_prefix(&mut frame, len);
     // In the order of their tags, as prost writes them.
     encode_key(EVENT, WireType::LengthDelimited, &mut frame);
     encode_varint(event.len() as u64, &mut frame);
@@ -341,6 +370,19 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_is_its_messages_prefix_and_encoding() {
+        let message = proto::WatchGameResponse {
+            resume_token: "t".repeat(300),
+            ..Default::default()
+        };
+        let frame = encode(message.clone());
+        let bytes = message.encode_to_vec();
+        assert_eq!(frame.len(), PREFIX + bytes.len());
+        assert_eq!(frame[..PREFIX], [0, 0, 0, 1, 47]);
+        assert_eq!(&frame[PREFIX..], bytes.as_slice());
+    }
+
+    #[test]
     fn an_event_frame_is_the_whole_messages_encoding() {
         for (cursor, event) in [
             ("AAEC".to_owned(), game_event(7)),
@@ -352,9 +394,12 @@ mod tests {
                 kind: Some(proto::watch_event_response::Kind::Event(event.clone())),
             };
             let frame = event_frame(&cursor, &event.encode_to_vec());
-            assert_eq!(frame.as_ref(), whole.encode_to_vec().as_slice());
+            let message = whole.encode_to_vec();
+            assert_eq!(frame[0], 0, "not compressed");
+            assert_eq!(frame[1..PREFIX], (message.len() as u32).to_be_bytes());
+            assert_eq!(&frame[PREFIX..], message.as_slice());
             assert_eq!(
-                proto::WatchEventResponse::decode(frame).expect("decodes"),
+                proto::WatchEventResponse::decode(&frame[PREFIX..]).expect("decodes"),
                 whole
             );
         }

@@ -11,7 +11,9 @@
 //! - `metadata_limit` and `large_replies`: bounds on what one call may
 //!   send and what a replica holds for slow readers; `bounded_listener`:
 //!   the broadcast feed's port, its connections and idle clients bounded;
-//!   `coalesce`: a connection's writes gathered into fewer system calls.
+//!   `coalesce`: a connection's writes gathered into fewer system calls;
+//!   `request_timeout`: how long a call may take to be answered (watch
+//!   streams by their caller's deadline alone).
 //! - [`runtime`]: the runtime, its idle workers giving freed memory back.
 //! - `sweeper`: the flag sweeper's loop; [`supervise`]: background tasks
 //!   restarted after a panic, their state visible in health.
@@ -24,6 +26,7 @@ mod large_replies;
 mod metadata_limit;
 mod metrics_port;
 mod pages;
+mod request_timeout;
 mod rpc_metrics;
 pub mod runtime;
 pub mod supervise;
@@ -255,7 +258,9 @@ impl ApiPort {
             .layer(tonic_web::GrpcWebLayer::new())
             .layer(metadata_limit::MetadataLimitLayer)
             .layer(large_replies::LargeRepliesLayer::default())
-            .timeout(self.request_timeout)
+            .layer(request_timeout::RequestTimeoutLayer::new(
+                self.request_timeout,
+            ))
             .http2_max_header_list_size(metadata_limit::HTTP2_MAX_HEADER_LIST_BYTES)
             .max_concurrent_streams(self.streams_per_connection)
             .http2_keepalive_interval(Some(Duration::from_secs(30)))

@@ -501,6 +501,35 @@ async fn arbitrary_bytes_are_refused_cleanly(backend: Backend) {
         (status.code(), crate::common::reason(&status).as_str()),
         (Code::InvalidArgument, "MALFORMED_REQUEST")
     );
+    // So it is for the watch streams, which decode their requests
+    // themselves; and a compressed request, which no method accepts.
+    for method in ["WatchGame", "WatchEvent"] {
+        let path = http::uri::PathAndQuery::from_maybe_shared(format!(
+            "/chessarbiter.v1.ArbiterService/{method}"
+        ))
+        .expect("path");
+        grpc.ready().await.expect("ready");
+        let status = grpc
+            .server_streaming(tonic::Request::new(vec![0xff]), path.clone(), RawCodec)
+            .await
+            .expect_err("not a message");
+        assert_eq!(
+            (status.code(), crate::common::reason(&status).as_str()),
+            (Code::InvalidArgument, "MALFORMED_REQUEST"),
+            "{method}"
+        );
+        let mut compressed = tonic::Request::new(Vec::new());
+        compressed
+            .metadata_mut()
+            .insert("grpc-encoding", "gzip".parse().expect("ASCII"));
+        grpc.ready().await.expect("ready");
+        let status = grpc
+            .server_streaming(compressed, path, RawCodec)
+            .await
+            .expect_err("compressed");
+        assert_eq!(status.code(), Code::Unimplemented, "{method}: {status:?}");
+        assert!(status.message().contains("gzip"), "{method}: {status:?}");
+    }
     // The server still serves, and a game no body named is as it was.
     let after = unclocked(get(&mut client, &game.id).await);
     assert_eq!(after.game_id, before.game_id);

@@ -10,7 +10,7 @@ use tonic_types::StatusExt;
 
 use crate::common::{
     Backend, RedisServer, TestApp, admin, create, create_request, expect_code, get, make_move,
-    offer_draw, reason, seat, settings,
+    next_snapshot, offer_draw, reason, seat, settings, watch,
 };
 
 /// A server on a Redis of its own (which the test pauses), with `tune`
@@ -140,6 +140,42 @@ async fn a_request_past_the_timeout_is_cancelled() {
     // Once storage answers again, so does the server.
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     assert_eq!(get(&mut client, &game.id).await.version, 1);
+}
+
+/// A watch stream's start is not bounded by the server's request timeout:
+/// it waits for the game's read however long storage takes, where a
+/// unary request on the same server is cancelled. (A watcher's own
+/// deadline still bounds its start: `request_timeout`'s unit tests; a
+/// client enforces it too.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_start_outlasts_the_request_timeout() {
+    let app = on_private_redis(|settings| {
+        settings.request_timeout = Duration::from_millis(300);
+    })
+    .await;
+    let game = app.new_game().await;
+    let mut client = app.client().await;
+    let mut unary = app.client().await;
+    pause_redis(&app, 1_500).await;
+    let id = game.id.clone();
+    let watching = tokio::spawn(async move { watch(&mut client, &id, 0).await });
+    let status = expect_code(
+        unary
+            .get_game(proto::GetGameRequest {
+                game_id: game.id.clone(),
+                view: proto::GameView::Basic.into(),
+            })
+            .await,
+        Code::Cancelled,
+    );
+    assert!(
+        status.message().contains("request timeout (300 ms)"),
+        "{status:?}"
+    );
+    let mut stream = watching
+        .await
+        .expect("the watch starts once storage answers");
+    assert_eq!(next_snapshot(&mut stream).await.version, 1);
 }
 
 /// A seat that writes faster than its rate is refused with
