@@ -11,7 +11,8 @@
 //! - `metadata_limit` and `large_replies`: bounds on what one call may
 //!   send and what a replica holds for slow readers; `bounded_listener`:
 //!   the broadcast feed's port, its connections and idle clients bounded;
-//!   `coalesce`: a connection's writes gathered into fewer system calls;
+//!   `coalesce`: a connection's writes gathered into fewer system calls
+//!   (a fan-out's until the runtime runs out of work: `idle`);
 //!   `request_timeout`: how long a call may take to be answered (watch
 //!   streams by their caller's deadline alone).
 //! - [`runtime`]: the runtime, its idle workers giving freed memory back.
@@ -22,6 +23,7 @@ mod bounded_listener;
 mod coalesce;
 mod config;
 pub mod health;
+mod idle;
 mod large_replies;
 mod metadata_limit;
 mod metrics_port;

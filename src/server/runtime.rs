@@ -1,5 +1,6 @@
 //! The server's runtime: tokio's multi-threaded scheduler, whose workers give
-//! freed memory back to the system when they go idle.
+//! freed memory back to the system when they go idle, and say that they do
+//! ([`idle`](super::idle)) to the connections that wait for it.
 //!
 //! The server's allocator (mimalloc, chosen in `main.rs`) keeps the memory a
 //! thread frees, and the blocks other threads free, in that thread's heap until
@@ -47,10 +48,7 @@ impl Runtime {
 
 /// Builds the server's runtime and starts its waker.
 pub fn build() -> io::Result<Runtime> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .on_thread_park(collect_when_due)
-        .build()?;
+    let runtime = builder().build()?;
     let alive = Arc::new(());
     let watched = Arc::downgrade(&alive);
     let handle = runtime.handle().clone();
@@ -73,6 +71,20 @@ pub fn build() -> io::Result<Runtime> {
         runtime,
         _alive: alive,
     })
+}
+
+/// The server's runtime as configured, to be built: its workers collect
+/// their heaps as they park, and signal their parks ([`idle`](super::idle)).
+pub(super) fn builder() -> tokio::runtime::Builder {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder
+        .enable_all()
+        .on_thread_start(super::idle::signalled_here)
+        .on_thread_park(|| {
+            super::idle::parked();
+            collect_when_due();
+        });
+    builder
 }
 
 thread_local! {
