@@ -81,7 +81,8 @@ pub struct ArbiterApi {
 impl ArbiterApi {
     /// The services over `arbiter`. Watch streams end when `shutdown` fires,
     /// send a heartbeat after `heartbeat` of silence, and are admitted
-    /// within `limits`.
+    /// within `limits`. Call it within the runtime (it hands `shutdown` to
+    /// the arbiter's watchers).
     pub fn new(
         arbiter: Arbiter,
         admin: AdminToken,
@@ -90,6 +91,7 @@ impl ArbiterApi {
         limits: StreamLimits,
     ) -> Self {
         let streams = StreamCounter::new(limits, arbiter.metrics().watch_streams.clone());
+        arbiter.end_watches_on(shutdown.clone());
         Self {
             arbiter,
             admin,

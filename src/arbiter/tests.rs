@@ -1274,6 +1274,56 @@ async fn public_event_watchers_share_what_the_replica_read_of_the_delays() {
     assert_eq!(loads(&calls), 0, "{:?}", calls.lock().unwrap());
 }
 
+/// A shutdown ends the watchers that wait on their game's events (told by
+/// the hub, not by a token each watches), and a watcher that starts after
+/// it ends once it has had its snapshot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shutdown_ends_the_watchers_waiting_on_their_games() {
+    let (arbiter, _) = arbiter();
+    let created = arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap();
+    let id = created.game.id().clone();
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    arbiter.end_watches_on(shutdown.clone());
+    let heartbeat = std::time::Duration::from_secs(600);
+    let mut waiting = Vec::new();
+    for _ in 0..3 {
+        let mut watcher = arbiter
+            .watch(&id, WatchFrom::Snapshot, heartbeat, &Reader::PUBLIC)
+            .await
+            .unwrap();
+        assert!(matches!(
+            next_item(&mut watcher).await,
+            Ok(Some(WatchItem::Snapshot(..)))
+        ));
+        // Waiting for the game's next event; the token it is given never
+        // fires.
+        waiting.push(tokio::spawn(async move { next_item(&mut watcher).await }));
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    shutdown.cancel();
+    for watcher in waiting {
+        assert!(matches!(
+            watcher.await.unwrap(),
+            Err(ArbiterError::ShuttingDown)
+        ));
+    }
+    let mut late = arbiter
+        .watch(&id, WatchFrom::Snapshot, heartbeat, &Reader::PUBLIC)
+        .await
+        .unwrap();
+    assert!(matches!(
+        next_item(&mut late).await,
+        Ok(Some(WatchItem::Snapshot(..)))
+    ));
+    assert!(matches!(
+        next_item(&mut late).await,
+        Err(ArbiterError::ShuttingDown)
+    ));
+}
+
 /// A shutdown ends an event watcher still catching up on the store,
 /// before its next page, not once it has caught up.
 #[tokio::test]

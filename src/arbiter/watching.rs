@@ -52,6 +52,13 @@ impl Arbiter {
         }
     }
 
+    /// Ends every game watcher of this replica once `shutdown` fires (they
+    /// learn it from the replica's hub, with their games' events). Call it
+    /// within the runtime, once per token.
+    pub fn end_watches_on(&self, shutdown: tokio_util::sync::CancellationToken) {
+        self.hub.shut_down_on(shutdown);
+    }
+
     /// Starts following a game's events for a watcher (see [`Watcher`]),
     /// with a heartbeat whenever the stream has been quiet for `heartbeat`;
     /// the public (as `reader` says) follows a delayed game as it sees it.

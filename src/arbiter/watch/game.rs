@@ -16,6 +16,8 @@ use tokio::{
 };
 use tokio_util::sync::CancellationToken;
 
+#[cfg(doc)]
+use super::WatchHub;
 use super::{Encoded, EncodedWith, HubItem, ResumeToken, WatchContext, timer::Timer};
 use crate::{
     arbiter::{ArbiterError, GameView, Reader, codec},
@@ -355,7 +357,12 @@ impl Watcher {
     }
 
     /// The next item, waiting for the game to change if need be. `Ok(None)`
-    /// means the game has ended and everything has been sent.
+    /// means the game has ended and everything has been sent. A watcher
+    /// following its game's events ends with [`ArbiterError::ShuttingDown`]
+    /// when the hub says so ([`Arbiter::end_watches_on`]); `shutdown` ends
+    /// one that waits otherwise (holding delayed events, reading the store).
+    ///
+    /// [`Arbiter::end_watches_on`]: crate::arbiter::Arbiter::end_watches_on
     pub async fn next(
         &mut self,
         shutdown: &CancellationToken,
@@ -418,15 +425,16 @@ impl Watcher {
                 }
                 continue;
             };
-            // An event already received is taken without looking at the
-            // shutdown token (which takes its lock): a watcher that is behind
-            // sees the shutdown once it has caught up, at most the hub's
-            // buffer later.
+            // The shutdown comes from the hub, with the game's events
+            // ([`WatchHub::shut_down`]): waiting on a token of its own as
+            // well would cost each watcher a registration with each event.
+            if self.ctx.hub.shutting_down() {
+                return Err(ArbiterError::ShuttingDown);
+            }
             let received = tokio::select! {
                 biased;
                 received = events.recv() => Some(received),
                 () = self.timer.rung() => None,
-                () = shutdown.cancelled() => return Err(ArbiterError::ShuttingDown),
             };
             match received {
                 // Quiet (or woken early): the next turn sees which.
@@ -440,6 +448,7 @@ impl Watcher {
                         }
                     }
                     HubItem::Failed(err) => return Err(err.clone().into()),
+                    HubItem::ShuttingDown => return Err(ArbiterError::ShuttingDown),
                 },
                 Some(Err(RecvError::Lagged(_))) => {
                     return Err(ArbiterError::WatcherTooSlow {

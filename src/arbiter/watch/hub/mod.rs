@@ -8,7 +8,8 @@
 //! and broadcasts it. The log stays the truth: a watcher catches up from the
 //! store itself, skips what it already has and fills any gap from the store,
 //! so announcements only make delivery prompt. Each watcher has a bounded
-//! buffer: one that falls further behind is ended, and resumes.
+//! buffer: one that falls further behind is ended, and resumes. The server's
+//! shutdown reaches the watchers the same way, as the last item.
 //!
 //! Redis connections per replica stay constant: the shared connection for
 //! reads and one subscription for announcements, whatever the number of
@@ -20,7 +21,10 @@
 
 use std::{
     collections::{BTreeMap, HashMap},
-    sync::{Arc, Mutex, Weak},
+    sync::{
+        Arc, Mutex, Weak,
+        atomic::{AtomicBool, Ordering},
+    },
     time::Duration,
 };
 
@@ -55,6 +59,8 @@ pub(super) enum HubItem {
     /// The log could not be read: watchers end with this error, and the
     /// follower stops (the next watcher starts another).
     Failed(StoreError),
+    /// The server is shutting down: watchers end.
+    ShuttingDown,
 }
 
 /// A followed game.
@@ -74,6 +80,8 @@ struct HubInner {
     /// Turns to read a catch-up: many watchers catching up at once take
     /// turns rather than flood the store's connection (and the moves on it).
     catch_ups: tokio::sync::Semaphore,
+    /// Set once the server shuts down ([`WatchHub::shut_down`]).
+    shutting_down: AtomicBool,
 }
 
 /// Catch-up reads a replica makes at once.
@@ -100,6 +108,7 @@ impl WatchHub {
             games: Mutex::default(),
             events: Mutex::default(),
             catch_ups: tokio::sync::Semaphore::new(CATCH_UPS),
+            shutting_down: AtomicBool::new(false),
         });
         let listener: Arc<dyn Listener> = inner.clone();
         announcements.listen(Arc::downgrade(&listener));
@@ -152,6 +161,36 @@ impl WatchHub {
             cursor.clone(),
         ));
         receiver
+    }
+
+    /// Ends every game watcher: each followed game's watchers are sent
+    /// [`HubItem::ShuttingDown`], and a watcher that subscribes after sees
+    /// [`shutting_down`](Self::shutting_down) before it waits. A watcher
+    /// that waits on its game's events so needs no shutdown signal of its
+    /// own (polling one with each event was a sixth of a fan-out's cost).
+    pub(in crate::arbiter) fn shut_down(&self) {
+        self.inner.shutting_down.store(true, Ordering::SeqCst);
+        let games = self.inner.lock_games();
+        for followed in games.values() {
+            let _ = followed.sender.send(Arc::new(HubItem::ShuttingDown));
+        }
+    }
+
+    /// Whether the server is shutting down.
+    pub(super) fn shutting_down(&self) -> bool {
+        self.inner.shutting_down.load(Ordering::SeqCst)
+    }
+
+    /// Ends every game watcher once `shutdown` fires (see
+    /// [`shut_down`](Self::shut_down)); the task holds the hub only weakly.
+    pub(in crate::arbiter) fn shut_down_on(&self, shutdown: tokio_util::sync::CancellationToken) {
+        let hub = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            shutdown.cancelled().await;
+            if let Some(inner) = hub.upgrade() {
+                WatchHub { inner }.shut_down();
+            }
+        });
     }
 
     /// A turn to read a catch-up from the store.
