@@ -58,11 +58,13 @@ pub fn game(
 ) -> GameFrames {
     use proto::watch_game_response::Kind;
     // The permit lives as long as the stream: it is freed when the stream
-    // ends, fails or is cancelled. The stream's own token, a child of the
-    // server's, is watched without touching the one every stream shares.
+    // ends, fails or is cancelled. A watcher waiting on its game's events
+    // learns of the shutdown from the hub; the server's token itself serves
+    // the rarer waits (no child token a stream: one more allocation and a
+    // lock of the shared token with each start).
     let state = Following {
         watcher: Box::new(watcher),
-        shutdown: shutdown.child_token(),
+        shutdown,
         _permit: permit,
         context: game_id,
     };
@@ -134,7 +136,7 @@ where
     }))
 }
 
-/// A watch stream's state: its watcher, its own shutdown token, its
+/// A watch stream's state: its watcher, its shutdown token, its
 /// permit and what its messages need besides (a game's stream: the game's
 /// id). The stream moves it in and out of each item's future: the watcher
 /// is boxed so that the move is of a pointer, not of the watcher.

@@ -15,13 +15,13 @@
 //! that do not come, and a connection that becomes busy soon yields
 //! again.
 //!
-//! A flush whose [`MAX_YIELDS`] yields all gained (what it holds still
-//! grows: one event fanned out to many streams of the connection, whose
-//! wake-ups are spread over the whole fan-out) then waits for the runtime
-//! to run out of work ([`idle`](super::idle)), at most [`IDLE_WAIT`], and
-//! sends everything the fan-out added in one call: measured, a top board's
-//! move went out in about 18 writes a connection when each flush sent after
-//! its yields.
+//! Where the runtime says when it runs out of work ([`idle`](super::idle)),
+//! a flush whose first yield gained (one event fanned out to many streams
+//! of the connection, whose wake-ups are spread over the whole fan-out)
+//! stops yielding and waits for that moment instead, at most [`IDLE_WAIT`],
+//! then sends everything the fan-out added in one call: measured, a top
+//! board's move went out in about 18 writes a connection when each flush
+//! sent once its yields stopped gaining, and in about 4 since.
 //!
 //! The buffer is bounded ([`LIMIT`]): a write that would overfill it sends
 //! what it holds first, and a write larger than the bound goes straight

@@ -4,16 +4,15 @@
 //! A connection that holds frames for many streams, all woken by the same
 //! event, sends best once every one of them has added its frame, and that
 //! is known for sure only when nothing is left to run. A [`Coalesced`]
-//! connection whose flush has yielded [`MAX_YIELDS`] times while what it
-//! holds kept growing (a fan-out, not a lone reply) waits for that moment
-//! here, and for no longer than its own bound.
+//! connection whose flush gained by its first yield (others added to what
+//! it holds: a fan-out, not a lone reply) waits for that moment here, and
+//! for no longer than its own bound.
 //!
 //! The runtime's workers say so from their park hook ([`parked`]); a
 //! thread that is not one of them (a test's runtime) has no such moment,
 //! and its connections go on yielding instead ([`available`]).
 //!
 //! [`Coalesced`]: super::coalesce::Coalesced
-//! [`MAX_YIELDS`]: super::coalesce::MAX_YIELDS
 
 use std::{
     cell::Cell,
