@@ -19,7 +19,7 @@ use std::{
 };
 
 use bytes::Bytes;
-use futures::{StreamExt, TryStreamExt};
+use futures::{Stream, TryStreamExt};
 use http_body::Frame;
 use tonic::{
     Request, Response, Status,
@@ -76,18 +76,29 @@ impl tower::Service<http::Request<Body>> for PublicService {
     fn call(&mut self, request: http::Request<Body>) -> Self::Future {
         match request.uri().path() {
             WATCH_GAME => serve(self.api.clone(), request, |api, request| {
-                Box::pin(async move { api.watch_game_frames(request).await })
+                Box::pin(async move { Ok(api.watch_game_frames(request).await?.map(body)) })
             }),
             WATCH_EVENT => serve(self.api.clone(), request, |api, request| {
-                Box::pin(async move { api.watch_event_frames(request).await })
+                Box::pin(async move { Ok(api.watch_event_frames(request).await?.map(body)) })
             }),
             _ => self.generated.call(request),
         }
     }
 }
 
-/// A watch method's handler.
-type Handler<R> = fn(ArbiterApi, Request<R>) -> BoxFuture<Response<stream::Frames>, Status>;
+/// A watch method's handler: its stream's response, the body made with
+/// [`body`].
+type Handler<R> = fn(ArbiterApi, Request<R>) -> BoxFuture<Response<Body>, Status>;
+
+/// The response body that sends `frames`: the stream inline in the one
+/// allocation the body is (a watcher's every event touches each of its
+/// stream's allocations once more).
+fn body(frames: impl stream::Frames) -> Body {
+    Body::new(FramesBody {
+        frames,
+        done: false,
+    })
+}
 
 /// Serves `request` with `handler`: the request decoded and bounded as the
 /// generated service does, the response its frames as they are.
@@ -106,8 +117,8 @@ where
         };
         Ok(match response {
             Ok(response) => {
-                let (metadata, frames, _) = response.into_parts();
-                let mut http = http::Response::new(Body::new(FramesBody(Some(frames))));
+                let (metadata, body, _) = response.into_parts();
+                let mut http = http::Response::new(body);
                 *http.headers_mut() = metadata.into_headers();
                 http.headers_mut().insert(
                     http::header::CONTENT_TYPE,
@@ -161,33 +172,43 @@ where
     ))
 }
 
-/// A watch stream's response body: each frame as it was made (shared by
-/// every stream that sends it), then the stream's status as trailers (OK
-/// when the stream ended, or its error).
-struct FramesBody(Option<stream::Frames>);
+pin_project_lite::pin_project! {
+    /// A watch stream's response body: each frame as it was made (shared by
+    /// every stream that sends it), then the stream's status as trailers (OK
+    /// when the stream ended, or its error).
+    struct FramesBody<S> {
+        #[pin]
+        frames: S,
+        done: bool,
+    }
+}
 
-impl http_body::Body for FramesBody {
+impl<S> http_body::Body for FramesBody<S>
+where
+    S: Stream<Item = Result<Bytes, Status>>,
+{
     type Data = Bytes;
     type Error = Status;
 
     fn poll_frame(
-        mut self: Pin<&mut Self>,
+        self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
-        let Some(frames) = self.0.as_mut() else {
+        let this = self.project();
+        if *this.done {
             return Poll::Ready(None);
-        };
-        let status = match ready!(frames.poll_next_unpin(cx)) {
+        }
+        let status = match ready!(this.frames.poll_next(cx)) {
             Some(Ok(frame)) => return Poll::Ready(Some(Ok(Frame::data(frame)))),
             Some(Err(status)) => status,
             None => Status::ok(""),
         };
-        self.0 = None;
+        *this.done = true;
         Poll::Ready(Some(Ok(Frame::trailers(trailers(&status)))))
     }
 
     fn is_end_stream(&self) -> bool {
-        self.0.is_none()
+        self.done
     }
 }
 

@@ -410,7 +410,7 @@ impl ArbiterApi {
     pub(super) async fn watch_game_frames(
         &self,
         request: Request<proto::WatchGameRequest>,
-    ) -> Result<Response<stream::GameFrames>, Status> {
+    ) -> Result<Response<impl stream::Frames>, Status> {
         let reader = self.reader(&request).await?;
         let req = request.get_ref();
         let id = request::game_id(&req.game_id)?;
@@ -432,7 +432,7 @@ impl ArbiterApi {
     pub(super) async fn watch_event_frames(
         &self,
         request: Request<proto::WatchEventRequest>,
-    ) -> Result<Response<stream::EventFrames>, Status> {
+    ) -> Result<Response<impl stream::Frames>, Status> {
         let reader = self.reader(&request).await?;
         let req = request.get_ref();
         let event_id = request::event_id(&req.event_id)?;

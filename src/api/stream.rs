@@ -20,16 +20,12 @@ use crate::{
 };
 
 /// A stream of messages already encoded, each sent as it is.
-pub type Frames = Pin<Box<dyn Stream<Item = Result<Bytes, Status>> + Send>>;
+pub trait Frames: Stream<Item = Result<Bytes, Status>> + Send + 'static {}
 
-/// The stream of `WatchGame`, as sent (see [`super::framed`]).
-pub type GameFrames = Frames;
+impl<S: Stream<Item = Result<Bytes, Status>> + Send + 'static> Frames for S {}
 
 /// The stream of `WatchGame`, as the generated service takes it.
 pub type GameStream = Pin<Box<dyn Stream<Item = Result<proto::WatchGameResponse, Status>> + Send>>;
-
-/// The stream of `WatchEvent`, as sent (see [`super::framed`]).
-pub type EventFrames = Frames;
 
 /// The stream of `WatchEvent`, as the generated service takes it.
 pub type EventStream =
@@ -55,7 +51,7 @@ pub fn game(
     watcher: Watcher,
     shutdown: CancellationToken,
     permit: StreamPermit,
-) -> GameFrames {
+) -> impl Frames {
     use proto::watch_game_response::Kind;
     // The permit lives as long as the stream: it is freed when the stream
     // ends, fails or is cancelled. A watcher waiting on its game's events
@@ -63,12 +59,12 @@ pub fn game(
     // the rarer waits (no child token a stream: one more allocation and a
     // lock of the shared token with each start).
     let state = Following {
-        watcher: Box::new(watcher),
+        watcher,
         shutdown,
         _permit: permit,
         context: game_id,
     };
-    Box::pin(futures::stream::unfold(Some(state), |state| async move {
+    futures::stream::unfold(Some(state), |state| async move {
         let mut state = state?;
         match state.watcher.next(&state.shutdown).await {
             Ok(Some(item)) => {
@@ -81,10 +77,13 @@ pub fn game(
                             })
                         })
                     }
-                    WatchItem::Event(event, token, encoded) => encoded.get_or_encode(|| {
+                    WatchItem::Event(shared) => shared.encoded.get_or_encode(|| {
                         encode(proto::WatchGameResponse {
-                            kind: Some(Kind::Event(convert::game_event(&state.context, event))),
-                            resume_token: token.to_string(),
+                            kind: Some(Kind::Event(convert::game_event(
+                                &state.context,
+                                &shared.event,
+                            ))),
+                            resume_token: shared.token.to_string(),
                         })
                     }),
                     WatchItem::Heartbeat(beat) => encode(proto::WatchGameResponse {
@@ -97,7 +96,7 @@ pub fn game(
             Ok(None) => None,
             Err(err) => Some((Err(Status::from(err)), None)),
         }
-    }))
+    })
 }
 
 /// The bytes of a gRPC message's prefix: a compression flag (never set
@@ -124,7 +123,7 @@ fn put_prefix(frame: &mut BytesMut, len: usize) {
 
 /// `frames` decoded into their messages: the stream as the generated
 /// service, which encodes each message itself, takes it.
-pub fn decoded<M>(frames: Frames) -> Pin<Box<dyn Stream<Item = Result<M, Status>> + Send>>
+pub fn decoded<M>(frames: impl Frames) -> Pin<Box<dyn Stream<Item = Result<M, Status>> + Send>>
 where
     M: Message + Default + 'static,
 {
@@ -138,10 +137,11 @@ where
 
 /// A watch stream's state: its watcher, its shutdown token, its
 /// permit and what its messages need besides (a game's stream: the game's
-/// id). The stream moves it in and out of each item's future: the watcher
-/// is boxed so that the move is of a pointer, not of the watcher.
+/// id). The stream moves it in and out of each item's future, within the
+/// stream's own memory: the watcher is inline, so that a stream's every
+/// event touches one allocation of the stream's fewer.
 struct Following<W, C = ()> {
-    watcher: Box<W>,
+    watcher: W,
     shutdown: CancellationToken,
     _permit: StreamPermit,
     context: C,
@@ -157,48 +157,47 @@ pub fn event(
     watcher: EventWatcher,
     shutdown: CancellationToken,
     permit: StreamPermit,
-) -> EventFrames {
+) -> impl Frames {
     use proto::watch_event_response::Kind;
+    // Boxed: an event's watcher is larger than a game's, and moved with
+    // each of its items.
     let state = Following {
         watcher: Box::new(watcher),
         shutdown: shutdown.child_token(),
         _permit: permit,
         context: (),
     };
-    Box::pin(futures::stream::unfold(
-        Some(state),
-        move |state| async move {
-            let mut state = state?;
-            match state.watcher.next(&state.shutdown).await {
-                Ok(update) => {
-                    let frame = match (&update.event, &update.match_score) {
-                        (Some((game_id, event, encoded)), _) => {
-                            let event = encoded.get_or_encode(|| {
-                                convert::game_event(game_id.as_str(), event)
-                                    .encode_to_vec()
-                                    .into()
-                            });
-                            event_frame(&update.cursor, &event)
-                        }
-                        (None, Some(score)) => encode(proto::WatchEventResponse {
-                            kind: Some(Kind::MatchScore(convert::match_score(score))),
-                            cursor: update.cursor,
-                        }),
-                        (None, None) => encode(proto::WatchEventResponse {
-                            kind: Some(Kind::Heartbeat(proto::Heartbeat {
-                                server_time: Some(convert::timestamp(update.at)),
-                                version: 0,
-                                clock: None,
-                            })),
-                            cursor: update.cursor,
-                        }),
-                    };
-                    Some((Ok(frame), Some(state)))
-                }
-                Err(err) => Some((Err(Status::from(err)), None)),
+    futures::stream::unfold(Some(state), move |state| async move {
+        let mut state = state?;
+        match state.watcher.next(&state.shutdown).await {
+            Ok(update) => {
+                let frame = match (&update.event, &update.match_score) {
+                    (Some((game_id, event, encoded)), _) => {
+                        let event = encoded.get_or_encode(|| {
+                            convert::game_event(game_id.as_str(), event)
+                                .encode_to_vec()
+                                .into()
+                        });
+                        event_frame(&update.cursor, &event)
+                    }
+                    (None, Some(score)) => encode(proto::WatchEventResponse {
+                        kind: Some(Kind::MatchScore(convert::match_score(score))),
+                        cursor: update.cursor,
+                    }),
+                    (None, None) => encode(proto::WatchEventResponse {
+                        kind: Some(Kind::Heartbeat(proto::Heartbeat {
+                            server_time: Some(convert::timestamp(update.at)),
+                            version: 0,
+                            clock: None,
+                        })),
+                        cursor: update.cursor,
+                    }),
+                };
+                Some((Ok(frame), Some(state)))
             }
-        },
-    ))
+            Err(err) => Some((Err(Status::from(err)), None)),
+        }
+    })
 }
 
 /// The bytes of `WatchEventResponse { kind: event, cursor }` as a gRPC

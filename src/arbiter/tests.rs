@@ -952,10 +952,10 @@ async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
             .unwrap();
         // Each reader gets the move before the next one is played.
         for reader in &mut readers {
-            let Ok(Some(WatchItem::Event(event, ..))) = next_item(reader).await else {
+            let Ok(Some(WatchItem::Event(shared))) = next_item(reader).await else {
                 panic!("the move's event");
             };
-            assert_eq!(event.version, ply as u64 + 2);
+            assert_eq!(shared.event.version, ply as u64 + 2);
         }
     }
 
@@ -963,7 +963,7 @@ async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
     // saying where to resume.
     let ended = loop {
         match next_item(&mut slow).await {
-            Ok(Some(WatchItem::Event(..))) => {}
+            Ok(Some(WatchItem::Event(_))) => {}
             other => break other,
         }
     };
@@ -983,10 +983,10 @@ async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
     // replica stops following it.
     arbiter.resign(&id, &created.tokens.black).await.unwrap();
     for reader in &mut readers {
-        let Ok(Some(WatchItem::Event(event, ..))) = next_item(reader).await else {
+        let Ok(Some(WatchItem::Event(shared))) = next_item(reader).await else {
             panic!("the final event");
         };
-        assert!(event.is_final());
+        assert!(shared.event.is_final());
         assert!(matches!(next_item(reader).await, Ok(None)));
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
@@ -1189,8 +1189,8 @@ async fn a_stalled_store_skips_a_heartbeat_not_the_stream() {
         .unwrap();
     loop {
         match next_item(&mut watcher).await {
-            Ok(Some(WatchItem::Event(event, ..))) => {
-                assert_eq!(event.version, 2);
+            Ok(Some(WatchItem::Event(shared))) => {
+                assert_eq!(shared.event.version, 2);
                 break;
             }
             Ok(Some(WatchItem::Heartbeat(_))) => {}

@@ -86,15 +86,20 @@ pub struct LargeReplies<S> {
     layer: LargeRepliesLayer,
 }
 
-impl<S, B, R> Service<http::Request<B>> for LargeReplies<S>
+impl<S, B> Service<http::Request<B>> for LargeReplies<S>
 where
-    S: Service<http::Request<B>, Response = http::Response<R>> + Clone + Send + 'static,
+    S: Service<http::Request<B>, Response = http::Response<tonic::body::Body>>
+        + Clone
+        + Send
+        + 'static,
     S::Future: Send + 'static,
     S::Error: Send + 'static,
     B: Send + 'static,
-    R: Body + Send + Unpin + 'static,
 {
-    type Response = http::Response<HeldBody<R>>;
+    // Every other reply's body goes on as it is: wrapping it would cost each
+    // frame of every stream (a watcher's every event) one more poll through
+    // a body of this layer's and one more boxed body around it.
+    type Response = http::Response<tonic::body::Body>;
     type Error = S::Error;
     type Future = BoxFuture<'static, Result<Self::Response, Self::Error>>;
 
@@ -104,11 +109,7 @@ where
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         let Some(class) = class_of(request.uri().path()) else {
-            return self
-                .inner
-                .call(request)
-                .map(|result| result.map(|response| response.map(HeldBody::unheld)))
-                .boxed();
+            return self.inner.call(request).boxed();
         };
         // The service that was made ready serves this call; a clone takes
         // its place for the next one.
@@ -122,7 +123,7 @@ where
             // The semaphore is never closed.
             let place = places.acquire_owned().await.ok();
             let response = inner.call(request).await?;
-            Ok(response.map(|body| HeldBody::held(body, place, send_time)))
+            Ok(response.map(|body| tonic::body::Body::new(HeldBody::held(body, place, send_time))))
         }
         .boxed()
     }
@@ -137,14 +138,6 @@ pub struct HeldBody<B> {
 }
 
 impl<B> HeldBody<B> {
-    fn unheld(inner: B) -> Self {
-        Self {
-            inner: Some(inner),
-            place: None,
-            deadline: None,
-        }
-    }
-
     fn held(inner: B, place: Option<OwnedSemaphorePermit>, send_time: Option<Duration>) -> Self {
         Self {
             inner: Some(inner),
@@ -157,13 +150,6 @@ impl<B> HeldBody<B> {
         self.inner = None;
         self.place = None;
         self.deadline = None;
-    }
-}
-
-/// An empty body (what a refusal by an outer layer is sent with).
-impl<B: Default> Default for HeldBody<B> {
-    fn default() -> Self {
-        Self::unheld(B::default())
     }
 }
 

@@ -31,12 +31,35 @@ pub enum WatchItem {
     /// The whole game as of its version, with the token of that version's
     /// event to resume after it.
     Snapshot(Arc<SharedSnapshot>, ResumeToken),
-    /// One event, following the previous item without a gap, with the
-    /// token to resume after it and its wire form (shared by every watcher
-    /// the replica's follower handed it to).
-    Event(Arc<GameEvent>, ResumeToken, Arc<Encoded>),
+    /// One event, following the previous item without a gap (shared by
+    /// every watcher the replica's follower handed it to).
+    Event(Arc<SharedEvent>),
     /// Nothing happened for a while.
     Heartbeat(Heartbeat),
+}
+
+/// An event as watchers have it: with the token to resume after it and
+/// its wire form, made once for every watcher the replica's follower hands
+/// it to.
+#[derive(Debug)]
+pub struct SharedEvent {
+    /// The event.
+    pub event: Arc<GameEvent>,
+    /// The token of the event, to resume after it.
+    pub token: ResumeToken,
+    /// The event's message, made by the first of its streams to send it.
+    pub encoded: Encoded,
+}
+
+impl SharedEvent {
+    /// `event`, with its `token`, not yet encoded.
+    pub(in crate::arbiter) fn new(event: Arc<GameEvent>, token: ResumeToken) -> Self {
+        Self {
+            event,
+            token,
+            encoded: Encoded::default(),
+        }
+    }
 }
 
 /// A game as watchers start from it: the view each is sent first, shared
@@ -104,7 +127,7 @@ pub struct Watcher {
     ctx: WatchContext,
     id: GameId,
     /// The game's events from the hub; none once the game has ended.
-    events: Option<broadcast::Receiver<Arc<HubItem>>>,
+    events: Option<broadcast::Receiver<HubItem>>,
     /// How long the stream may stay silent before a heartbeat.
     heartbeat: Duration,
     /// When the last item was handed out.
@@ -127,7 +150,7 @@ struct Delayed {
     delay: BroadcastDelay,
     /// Events received, in order, each released once the delay has passed
     /// since its time.
-    held: VecDeque<(Arc<GameEvent>, ResumeToken, Arc<Encoded>)>,
+    held: VecDeque<Arc<SharedEvent>>,
     /// The game as the public sees it: replayed up to the events released
     /// (the clocks of its heartbeats).
     public: Replay,
@@ -138,7 +161,7 @@ impl Delayed {
     fn next_release(&self) -> Option<Timestamp> {
         self.held
             .front()
-            .map(|(event, ..)| self.delay.release(event.at))
+            .map(|shared| self.delay.release(shared.event.at))
     }
 }
 
@@ -318,19 +341,18 @@ impl Watcher {
         }
         let now = self.ctx.clock.now().await?;
         while delayed.next_release().is_some_and(|release| release <= now) {
-            let Some((event, token, encoded)) = delayed.held.pop_front() else {
+            let Some(shared) = delayed.held.pop_front() else {
                 break;
             };
-            if event.version == delayed.public.game().version() + 1 {
-                delayed.public.apply(&event).map_err(|err| {
+            if shared.event.version == delayed.public.game().version() + 1 {
+                delayed.public.apply(&shared.event).map_err(|err| {
                     StoreError::Corrupt(Corruption::DoesNotReplay {
                         game: self.id.clone(),
                         source: err,
                     })
                 })?;
             }
-            self.pending
-                .push_back(WatchItem::Event(event, token, encoded));
+            self.pending.push_back(WatchItem::Event(shared));
         }
         Ok(())
     }
@@ -383,8 +405,10 @@ impl Watcher {
             if self.complete && !holding {
                 return Ok(None);
             }
-            let quiet = self.last_sent.elapsed();
-            if quiet >= self.heartbeat {
+            // The time is read only once the timer has rung: until then it
+            // is earlier than every deadline set since, this one among them
+            // (a stream that is sent an event reads no clock to wait again).
+            if self.timer.has_rung() && self.last_sent.elapsed() >= self.heartbeat {
                 self.last_sent = Instant::now();
                 let beat = match &self.delayed {
                     Some(delayed) => self.delayed_heartbeat(delayed).await,
@@ -401,11 +425,10 @@ impl Watcher {
                     Err(err) => return Err(err),
                 }
             }
-            let mut wait = self.heartbeat - quiet;
+            self.timer.set(self.last_sent + self.heartbeat);
             if let Some(release) = self.until_release().await? {
-                wait = wait.min(release);
+                self.timer.set(Instant::now() + release);
             }
-            self.timer.set(Instant::now() + wait);
             if self.complete {
                 // Everything is received; the rest is held for its release.
                 tokio::select! {
@@ -439,15 +462,21 @@ impl Watcher {
             match received {
                 // Quiet (or woken early): the next turn sees which.
                 None => {}
-                Some(Ok(item)) => match item.as_ref() {
-                    HubItem::Event(event, token, encoded) => {
-                        if event.version == self.cursor + 1 {
-                            self.accept_one(event.clone(), *token, encoded.clone());
-                        } else if event.version > self.cursor {
+                Some(Ok(item)) => match item {
+                    HubItem::Event(shared) => {
+                        let version = shared.event.version;
+                        if version == self.cursor + 1 {
+                            // Handed out at once (nothing is queued while
+                            // the watcher waits), or held for its release.
+                            if let Some(item) = self.accept_one(shared) {
+                                self.last_sent = Instant::now();
+                                return Ok(Some(item));
+                            }
+                        } else if version > self.cursor {
                             self.fill_gap().await?;
                         }
                     }
-                    HubItem::Failed(err) => return Err(err.clone().into()),
+                    HubItem::Failed(err) => return Err(err.as_ref().clone().into()),
                     HubItem::ShuttingDown => return Err(ArbiterError::ShuttingDown),
                 },
                 Some(Err(RecvError::Lagged(_))) => {
@@ -483,24 +512,28 @@ impl Watcher {
             .unzip();
         codec::check_contiguous(&self.id, self.cursor, events.iter().map(Arc::as_ref))?;
         for (event, token) in events.into_iter().zip(tokens) {
-            self.accept_one(event, token, Arc::default());
+            if let Some(item) = self.accept_one(Arc::new(SharedEvent::new(event, token))) {
+                self.pending.push_back(item);
+            }
         }
         Ok(())
     }
 
-    /// Queues `event`, the one that follows the cursor.
-    fn accept_one(&mut self, event: Arc<GameEvent>, token: ResumeToken, encoded: Arc<Encoded>) {
-        self.cursor = event.version;
-        self.complete = event.is_final();
-        match self.delayed.as_mut() {
-            Some(delayed) => delayed.held.push_back((event, token, encoded)),
-            None => self
-                .pending
-                .push_back(WatchItem::Event(event, token, encoded)),
-        }
+    /// Takes `event`, the one that follows the cursor: held for its
+    /// release by a delayed watcher, else the item to hand out.
+    fn accept_one(&mut self, shared: Arc<SharedEvent>) -> Option<WatchItem> {
+        self.cursor = shared.event.version;
+        self.complete = shared.event.is_final();
         if self.complete {
             // Nothing follows: the hub's copy is no longer needed.
             self.events = None;
+        }
+        match self.delayed.as_mut() {
+            Some(delayed) => {
+                delayed.held.push_back(shared);
+                None
+            }
+            None => Some(WatchItem::Event(shared)),
         }
     }
 }

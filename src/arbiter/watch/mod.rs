@@ -41,7 +41,7 @@ pub(super) use self::clock::SharedClock;
 pub use self::encoded::{Encoded, EncodedWith};
 pub use self::event::{EventUpdate, EventWatcher};
 pub(super) use self::event::{decode_cursor_in, encode_cursor};
-pub use self::game::{Heartbeat, SharedSnapshot, WatchFrom, WatchItem, Watcher};
+pub use self::game::{Heartbeat, SharedEvent, SharedSnapshot, WatchFrom, WatchItem, Watcher};
 pub(super) use self::heartbeats::Heartbeats;
 pub(super) use self::hub::FeedItem;
 use self::hub::{EventItem, HubItem};

@@ -35,10 +35,10 @@ mod retry;
 
 pub(super) use self::events::EventItem;
 pub(in crate::arbiter) use self::events::FeedItem;
-use super::{Encoded, ResumeToken, StoreReads};
+use super::{SharedEvent, StoreReads};
 use crate::{
     arbiter::announcements::{Announcements, Listener},
-    domain::{EventId, GameEvent, GameId},
+    domain::{EventId, GameId},
     store::{Change, FeedPosition, StoreError},
 };
 
@@ -50,22 +50,23 @@ pub(in crate::arbiter) const WATCHER_BUFFER: usize = 256;
 /// longest an event waits when its announcement was lost.
 const SAFETY_READ: Duration = Duration::from_secs(2);
 
-/// What a game's follower broadcasts.
-#[derive(Debug)]
+/// What a game's follower broadcasts: each watcher's copy is one count of
+/// a shared reference more (an event's ten thousand watchers on two cores
+/// contend for each count they take).
+#[derive(Clone, Debug)]
 pub(super) enum HubItem {
-    /// The next event of the log, decoded, with its resume token and its
-    /// wire form, made once for every watcher.
-    Event(Arc<GameEvent>, ResumeToken, Arc<Encoded>),
+    /// The next event of the log, as every watcher shares it.
+    Event(Arc<SharedEvent>),
     /// The log could not be read: watchers end with this error, and the
     /// follower stops (the next watcher starts another).
-    Failed(StoreError),
+    Failed(Arc<StoreError>),
     /// The server is shutting down: watchers end.
     ShuttingDown,
 }
 
 /// A followed game.
 struct Followed {
-    sender: broadcast::Sender<Arc<HubItem>>,
+    sender: broadcast::Sender<HubItem>,
     /// Woken by an announcement of a commit of the game.
     wake: Notify,
 }
@@ -118,7 +119,7 @@ impl WatchHub {
     /// The events of game `id` from its follower, started (reading after
     /// version `after`) when none runs yet. Subscribe before reading the
     /// game's catch-up from the store, so that nothing falls between.
-    pub(super) fn subscribe(&self, id: &GameId, after: u64) -> broadcast::Receiver<Arc<HubItem>> {
+    pub(super) fn subscribe(&self, id: &GameId, after: u64) -> broadcast::Receiver<HubItem> {
         self.inner.announcements.start();
         let mut games = self.inner.lock_games();
         if let Some(followed) = games.get(id) {
@@ -172,7 +173,7 @@ impl WatchHub {
         self.inner.shutting_down.store(true, Ordering::SeqCst);
         let games = self.inner.lock_games();
         for followed in games.values() {
-            let _ = followed.sender.send(Arc::new(HubItem::ShuttingDown));
+            let _ = followed.sender.send(HubItem::ShuttingDown);
         }
     }
 
@@ -299,11 +300,9 @@ async fn follow(hub: Weak<HubInner>, id: GameId, followed: Arc<Followed>, mut cu
                 for (event, token) in events {
                     cursor = event.version;
                     let last = event.is_final();
-                    let _ = followed.sender.send(Arc::new(HubItem::Event(
-                        event,
-                        token,
-                        Arc::default(),
-                    )));
+                    let _ = followed
+                        .sender
+                        .send(HubItem::Event(Arc::new(SharedEvent::new(event, token))));
                     if last {
                         // Nothing follows a final event: watchers end with
                         // it, and a finished game costs nothing more.
@@ -324,7 +323,7 @@ async fn follow(hub: Weak<HubInner>, id: GameId, followed: Arc<Followed>, mut cu
                 }
                 tracing::warn!(game_id = %id, error = %err, "log read failed; ending its watchers");
                 inner.forget(&id, &followed, true);
-                let _ = followed.sender.send(Arc::new(HubItem::Failed(err)));
+                let _ = followed.sender.send(HubItem::Failed(Arc::new(err)));
                 return;
             }
         }
