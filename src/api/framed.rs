@@ -21,6 +21,7 @@ use std::{
 use bytes::Bytes;
 use futures::{Stream, TryStreamExt};
 use http_body::Frame;
+use http_body_util::BodyExt;
 use tonic::{
     Request, Response, Status,
     body::Body,
@@ -92,12 +93,17 @@ type Handler<R> = fn(ArbiterApi, Request<R>) -> BoxFuture<Response<Body>, Status
 
 /// The response body that sends `frames`: the stream inline in the one
 /// allocation the body is (a watcher's every event touches each of its
-/// stream's allocations once more).
+/// stream's allocations once more), boxed as tonic's body takes a box
+/// as it is (any other body it wraps in one more adapter, polled with
+/// every frame).
 fn body(frames: impl stream::Frames) -> Body {
-    Body::new(FramesBody {
-        frames,
-        done: false,
-    })
+    Body::new(
+        FramesBody {
+            frames,
+            done: false,
+        }
+        .boxed_unsync(),
+    )
 }
 
 /// Serves `request` with `handler`: the request decoded and bounded as the

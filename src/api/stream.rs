@@ -13,7 +13,8 @@ use tonic::Status;
 use super::{convert, limits::StreamPermit};
 use crate::{
     arbiter::{
-        Arbiter, ArbiterError, AuditFilter, EventWatcher, ListCursor, Reader, WatchItem, Watcher,
+        Arbiter, ArbiterError, AuditFilter, EventUpdate, EventWatcher, ListCursor, Reader,
+        WatchItem, Watcher,
     },
     domain::EventId,
     proto,
@@ -48,55 +49,53 @@ const PGN_PAGE: usize = 20;
 /// So is a snapshot that watchers starting together share.
 pub fn game(
     game_id: String,
-    watcher: Watcher,
+    mut watcher: Watcher,
     shutdown: CancellationToken,
     permit: StreamPermit,
 ) -> impl Frames {
-    use proto::watch_game_response::Kind;
-    // The permit lives as long as the stream: it is freed when the stream
-    // ends, fails or is cancelled. A watcher waiting on its game's events
-    // learns of the shutdown from the hub; the server's token itself serves
-    // the rarer waits (no child token a stream: one more allocation and a
-    // lock of the shared token with each start).
-    let state = Following {
-        watcher,
-        shutdown,
-        _permit: permit,
-        context: game_id,
-    };
-    futures::stream::unfold(Some(state), |state| async move {
-        let mut state = state?;
-        match state.watcher.next(&state.shutdown).await {
-            Ok(Some(item)) => {
-                let frame = match &item {
-                    WatchItem::Snapshot(snapshot, token) => {
-                        snapshot.encoded.get_or_encode(token, || {
-                            encode(proto::WatchGameResponse {
-                                kind: Some(Kind::Snapshot(convert::game_view(&snapshot.view))),
-                                resume_token: token.to_string(),
-                            })
-                        })
-                    }
-                    WatchItem::Event(shared) => shared.encoded.get_or_encode(|| {
-                        encode(proto::WatchGameResponse {
-                            kind: Some(Kind::Event(convert::game_event(
-                                &state.context,
-                                &shared.event,
-                            ))),
-                            resume_token: shared.token.to_string(),
-                        })
-                    }),
-                    WatchItem::Heartbeat(beat) => encode(proto::WatchGameResponse {
-                        kind: Some(Kind::Heartbeat(convert::heartbeat(beat))),
-                        resume_token: String::new(),
-                    }),
-                };
-                Some((Ok(frame), Some(state)))
+    // Everything the stream holds lives in place, in the one allocation its
+    // body is, for as long as the stream: nothing is moved with each event.
+    // The permit is freed when the stream ends, fails or is cancelled. A
+    // watcher waiting on its game's events learns of the shutdown from the
+    // hub; the server's token itself serves the rarer waits (no child token
+    // a stream: one more allocation and a lock of the shared token with
+    // each start).
+    async_stream::stream! {
+        let _permit = permit;
+        loop {
+            match watcher.next(&shutdown).await {
+                Ok(Some(item)) => yield Ok(game_frame(&game_id, &item)),
+                Ok(None) => break,
+                Err(err) => {
+                    yield Err(Status::from(err));
+                    break;
+                }
             }
-            Ok(None) => None,
-            Err(err) => Some((Err(Status::from(err)), None)),
         }
-    })
+    }
+}
+
+/// `item` of game `game_id`'s stream as its message's bytes.
+fn game_frame(game_id: &str, item: &WatchItem) -> Bytes {
+    use proto::watch_game_response::Kind;
+    match item {
+        WatchItem::Snapshot(snapshot, token) => snapshot.encoded.get_or_encode(token, || {
+            encode(proto::WatchGameResponse {
+                kind: Some(Kind::Snapshot(convert::game_view(&snapshot.view))),
+                resume_token: token.to_string(),
+            })
+        }),
+        WatchItem::Event(shared) => shared.encoded.get_or_encode(|| {
+            encode(proto::WatchGameResponse {
+                kind: Some(Kind::Event(convert::game_event(game_id, &shared.event))),
+                resume_token: shared.token.to_string(),
+            })
+        }),
+        WatchItem::Heartbeat(beat) => encode(proto::WatchGameResponse {
+            kind: Some(Kind::Heartbeat(convert::heartbeat(beat))),
+            resume_token: String::new(),
+        }),
+    }
 }
 
 /// The bytes of a gRPC message's prefix: a compression flag (never set
@@ -135,18 +134,6 @@ where
     }))
 }
 
-/// A watch stream's state: its watcher, its shutdown token, its
-/// permit and what its messages need besides (a game's stream: the game's
-/// id). The stream moves it in and out of each item's future, within the
-/// stream's own memory: the watcher is inline, so that a stream's every
-/// event touches one allocation of the stream's fewer.
-struct Following<W, C = ()> {
-    watcher: W,
-    shutdown: CancellationToken,
-    _permit: StreamPermit,
-    context: C,
-}
-
 /// Every event of every game of an event, and heartbeats, each with the
 /// cursor to resume after it; it ends only on an error (which is sent
 /// first). Each message goes as its bytes: a game's event handed to many
@@ -154,50 +141,50 @@ struct Following<W, C = ()> {
 /// first of its streams to send it, and each stream wraps those bytes with
 /// its own cursor.
 pub fn event(
-    watcher: EventWatcher,
+    mut watcher: EventWatcher,
     shutdown: CancellationToken,
     permit: StreamPermit,
 ) -> impl Frames {
-    use proto::watch_event_response::Kind;
-    // Boxed: an event's watcher is larger than a game's, and moved with
-    // each of its items.
-    let state = Following {
-        watcher: Box::new(watcher),
-        shutdown: shutdown.child_token(),
-        _permit: permit,
-        context: (),
-    };
-    futures::stream::unfold(Some(state), move |state| async move {
-        let mut state = state?;
-        match state.watcher.next(&state.shutdown).await {
-            Ok(update) => {
-                let frame = match (&update.event, &update.match_score) {
-                    (Some((game_id, event, encoded)), _) => {
-                        let event = encoded.get_or_encode(|| {
-                            convert::game_event(game_id.as_str(), event)
-                                .encode_to_vec()
-                                .into()
-                        });
-                        event_frame(&update.cursor, &event)
-                    }
-                    (None, Some(score)) => encode(proto::WatchEventResponse {
-                        kind: Some(Kind::MatchScore(convert::match_score(score))),
-                        cursor: update.cursor,
-                    }),
-                    (None, None) => encode(proto::WatchEventResponse {
-                        kind: Some(Kind::Heartbeat(proto::Heartbeat {
-                            server_time: Some(convert::timestamp(update.at)),
-                            version: 0,
-                            clock: None,
-                        })),
-                        cursor: update.cursor,
-                    }),
-                };
-                Some((Ok(frame), Some(state)))
+    async_stream::stream! {
+        let _permit = permit;
+        let shutdown = shutdown.child_token();
+        loop {
+            match watcher.next(&shutdown).await {
+                Ok(update) => yield Ok(event_update_frame(update)),
+                Err(err) => {
+                    yield Err(Status::from(err));
+                    break;
+                }
             }
-            Err(err) => Some((Err(Status::from(err)), None)),
         }
-    })
+    }
+}
+
+/// An update of an event's stream as its message's bytes.
+fn event_update_frame(update: EventUpdate) -> Bytes {
+    use proto::watch_event_response::Kind;
+    match (&update.event, &update.match_score) {
+        (Some((game_id, event, encoded)), _) => {
+            let event = encoded.get_or_encode(|| {
+                convert::game_event(game_id.as_str(), event)
+                    .encode_to_vec()
+                    .into()
+            });
+            event_frame(&update.cursor, &event)
+        }
+        (None, Some(score)) => encode(proto::WatchEventResponse {
+            kind: Some(Kind::MatchScore(convert::match_score(score))),
+            cursor: update.cursor,
+        }),
+        (None, None) => encode(proto::WatchEventResponse {
+            kind: Some(Kind::Heartbeat(proto::Heartbeat {
+                server_time: Some(convert::timestamp(update.at)),
+                version: 0,
+                clock: None,
+            })),
+            cursor: update.cursor,
+        }),
+    }
 }
 
 /// The bytes of `WatchEventResponse { kind: event, cursor }` as a gRPC

@@ -8,7 +8,7 @@
 //! delay has passed since the event's time; its heartbeats tell the time
 //! and the clocks as of the same shifted instant.
 
-use std::{collections::VecDeque, sync::Arc, time::Duration};
+use std::{collections::VecDeque, future::Future, sync::Arc, task::Poll, time::Duration};
 
 use tokio::{
     sync::broadcast::{self, error::RecvError},
@@ -454,10 +454,16 @@ impl Watcher {
             if self.ctx.hub.shutting_down() {
                 return Err(ArbiterError::ShuttingDown);
             }
-            let received = tokio::select! {
-                biased;
-                received = events.recv() => Some(received),
-                () = self.timer.rung() => None,
+            let received = {
+                let timer = &mut self.timer;
+                let mut recv = std::pin::pin!(events.recv());
+                std::future::poll_fn(|cx| {
+                    if let Poll::Ready(received) = recv.as_mut().poll(cx) {
+                        return Poll::Ready(Some(received));
+                    }
+                    timer.poll_rung(cx).map(|()| None)
+                })
+                .await
             };
             match received {
                 // Quiet (or woken early): the next turn sees which.

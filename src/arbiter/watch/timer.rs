@@ -5,8 +5,19 @@
 //! timer wheel and taken off again for every event, on every stream; a
 //! [`Timer`] is set once and moved only when it must ring sooner, or after
 //! it has rung. It may ring early: the watcher checks the time itself.
+//!
+//! Nor is the timer polled with every wait: a timer already waiting for
+//! the stream's task, and not yet due, wakes that task when it rings, so a
+//! wait before then leaves it be (its memory is one more line for each of
+//! ten thousand streams to fetch with every event; the time is read from
+//! the clock the process keeps).
 
-use std::{pin::Pin, time::Duration};
+use std::{
+    future::Future,
+    pin::Pin,
+    task::{Context, Poll, Waker},
+    time::Duration,
+};
 
 use tokio::time::{Instant, Sleep};
 
@@ -17,6 +28,8 @@ pub(super) struct Timer {
     sleep: Pin<Box<Sleep>>,
     deadline: Instant,
     rung: bool,
+    /// The waker the timer was last polled with, since it was last set.
+    waits_for: Option<Waker>,
 }
 
 /// Further than any deadline a watcher asks for.
@@ -29,6 +42,7 @@ impl Timer {
             deadline: sleep.deadline(),
             sleep,
             rung: false,
+            waits_for: None,
         }
     }
 
@@ -38,13 +52,40 @@ impl Timer {
             self.sleep.as_mut().reset(deadline);
             self.deadline = deadline;
             self.rung = false;
+            // Moved: it waits for no one until it is polled again.
+            self.waits_for = None;
         }
     }
 
     /// Waits for the timer to ring.
     pub(super) async fn rung(&mut self) {
-        self.sleep.as_mut().await;
-        self.rung = true;
+        std::future::poll_fn(|cx| self.poll_rung(cx)).await;
+    }
+
+    /// Polls for the timer to ring: `Ready` once it has.
+    pub(super) fn poll_rung(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let waits_for_this = self
+            .waits_for
+            .as_ref()
+            .is_some_and(|waker| waker.will_wake(cx.waker()));
+        if waits_for_this && !self.rung && Instant::now() < self.deadline {
+            // Not yet rung: when it does, it wakes this task, whose wait
+            // then (past the deadline) polls it.
+            return Poll::Pending;
+        }
+        match self.sleep.as_mut().poll(cx) {
+            Poll::Ready(()) => {
+                self.rung = true;
+                self.waits_for = None;
+                Poll::Ready(())
+            }
+            Poll::Pending => {
+                if !waits_for_this {
+                    self.waits_for = Some(cx.waker().clone());
+                }
+                Poll::Pending
+            }
+        }
     }
 
     /// Whether the timer has rung since it was last set: until it has, the
@@ -56,7 +97,59 @@ impl Timer {
 
 #[cfg(test)]
 mod tests {
+    use std::{
+        sync::{
+            Arc,
+            atomic::{AtomicUsize, Ordering},
+        },
+        task::Wake,
+    };
+
     use super::*;
+
+    /// A waker that counts its wake-ups.
+    #[derive(Default)]
+    struct Counted(AtomicUsize);
+
+    impl Wake for Counted {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_waiting_timer_is_left_be_until_due_and_still_wakes_its_task() {
+        let counted = Arc::new(Counted::default());
+        let waker = Waker::from(counted.clone());
+        let mut cx = Context::from_waker(&waker);
+        let mut timer = Timer::new();
+        let start = Instant::now();
+        timer.set(start + Duration::from_secs(5));
+        assert!(timer.poll_rung(&mut cx).is_pending(), "registered");
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert!(timer.poll_rung(&mut cx).is_pending(), "not yet due");
+        tokio::time::advance(Duration::from_secs(4)).await;
+        assert_eq!(counted.0.load(Ordering::SeqCst), 1, "woken when it rings");
+        assert!(timer.poll_rung(&mut cx).is_ready());
+        assert!(timer.has_rung());
+
+        // Moved, it waits for the task only once polled again.
+        timer.set(Instant::now() + Duration::from_secs(2));
+        assert!(timer.poll_rung(&mut cx).is_pending());
+        // Polled for another task, it is polled again for this one.
+        let other = Arc::new(Counted::default());
+        let other_waker = Waker::from(other.clone());
+        assert!(
+            timer
+                .poll_rung(&mut Context::from_waker(&other_waker))
+                .is_pending()
+        );
+        assert!(timer.poll_rung(&mut cx).is_pending());
+        tokio::time::advance(Duration::from_secs(2)).await;
+        assert_eq!(counted.0.load(Ordering::SeqCst), 2, "this task is woken");
+        assert_eq!(other.0.load(Ordering::SeqCst), 0);
+        assert!(timer.poll_rung(&mut cx).is_ready());
+    }
 
     #[tokio::test(start_paused = true)]
     async fn it_rings_by_the_earliest_deadline_and_is_set_again_after() {
