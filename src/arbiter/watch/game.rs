@@ -405,9 +405,9 @@ impl Watcher {
             if self.complete && !holding {
                 return Ok(None);
             }
-            // The time is read only once the timer has rung: until then it
-            // is earlier than every deadline set since, this one among them
-            // (a stream that is sent an event reads no clock to wait again).
+            // Whether a heartbeat is due is asked only once the timer has
+            // rung: until then the time is earlier than every deadline set
+            // since, this one among them.
             if self.timer.has_rung() && self.last_sent.elapsed() >= self.heartbeat {
                 self.last_sent = Instant::now();
                 let beat = match &self.delayed {
