@@ -99,8 +99,7 @@ type Handler<R> = fn(ArbiterApi, Request<R>) -> BoxFuture<Response<Body>, Status
 fn body(frames: impl stream::Frames) -> Body {
     Body::new(
         FramesBody {
-            frames,
-            done: false,
+            frames: Some(frames),
         }
         .boxed_unsync(),
     )
@@ -181,11 +180,11 @@ where
 pin_project_lite::pin_project! {
     /// A watch stream's response body: each frame as it was made (shared by
     /// every stream that sends it), then the stream's status as trailers (OK
-    /// when the stream ended, or its error).
+    /// when the stream ended, or its error). The stream is dropped as it
+    /// ends (and its stream's place freed), before its status is sent.
     struct FramesBody<S> {
         #[pin]
-        frames: S,
-        done: bool,
+        frames: Option<S>,
     }
 }
 
@@ -200,21 +199,21 @@ where
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
-        let this = self.project();
-        if *this.done {
+        let mut frames = self.project().frames;
+        let Some(stream) = frames.as_mut().as_pin_mut() else {
             return Poll::Ready(None);
-        }
-        let status = match ready!(this.frames.poll_next(cx)) {
+        };
+        let status = match ready!(stream.poll_next(cx)) {
             Some(Ok(frame)) => return Poll::Ready(Some(Ok(Frame::data(frame)))),
             Some(Err(status)) => status,
             None => Status::ok(""),
         };
-        *this.done = true;
+        frames.set(None);
         Poll::Ready(Some(Ok(Frame::trailers(trailers(&status)))))
     }
 
     fn is_end_stream(&self) -> bool {
-        self.done
+        self.frames.is_none()
     }
 }
 

@@ -406,8 +406,8 @@ impl Watcher {
                 return Ok(None);
             }
             // Whether a heartbeat is due is asked only once the timer has
-            // rung: until then the time is earlier than every deadline set
-            // since, this one among them.
+            // rung: until then this deadline is ahead, or the wait below
+            // finds it passed and the next turn asks.
             if self.timer.has_rung() && self.last_sent.elapsed() >= self.heartbeat {
                 self.last_sent = Instant::now();
                 let beat = match &self.delayed {

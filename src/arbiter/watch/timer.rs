@@ -6,9 +6,9 @@
 //! [`Timer`] is set once and moved only when it must ring sooner, or after
 //! it has rung. It may ring early: the watcher checks the time itself.
 //!
-//! Nor is the timer polled with every wait: a timer already waiting for
-//! the stream's task, and not yet due, wakes that task when it rings, so a
-//! wait before then leaves it be (its memory is one more line for each of
+//! Nor is the timer polled with every wait: a timer whose last poll left it
+//! waiting for the stream's task, and not yet due, wakes that task when it
+//! rings, so a wait before then leaves it be (its memory is one more line for each of
 //! ten thousand streams to fetch with every event; the time is read from
 //! the clock the process keeps).
 
@@ -73,6 +73,9 @@ impl Timer {
             // then (past the deadline) polls it.
             return Poll::Pending;
         }
+        // A task out of its runtime budget is told to yield: the timer then
+        // waits for no one, and is polled again with the next wait.
+        let registers = tokio::task::coop::has_budget_remaining();
         match self.sleep.as_mut().poll(cx) {
             Poll::Ready(()) => {
                 self.rung = true;
@@ -80,7 +83,9 @@ impl Timer {
                 Poll::Ready(())
             }
             Poll::Pending => {
-                if !waits_for_this {
+                if !registers {
+                    self.waits_for = None;
+                } else if !waits_for_this {
                     self.waits_for = Some(cx.waker().clone());
                 }
                 Poll::Pending
@@ -88,8 +93,9 @@ impl Timer {
         }
     }
 
-    /// Whether the timer has rung since it was last set: until it has, the
-    /// time is before every deadline asked of it since.
+    /// Whether the timer has rung since it was last set. Until it has been
+    /// seen to, any deadline asked of it since is still ahead or is about
+    /// to be seen passed by the next wait.
     pub(super) fn has_rung(&self) -> bool {
         self.rung
     }
@@ -149,6 +155,33 @@ mod tests {
         assert_eq!(counted.0.load(Ordering::SeqCst), 2, "this task is woken");
         assert_eq!(other.0.load(Ordering::SeqCst), 0);
         assert!(timer.poll_rung(&mut cx).is_ready());
+    }
+
+    /// A poll out of the task's budget leaves the timer waiting for no one:
+    /// the next wait polls it again, and it rings.
+    #[tokio::test(start_paused = true)]
+    async fn a_poll_out_of_budget_does_not_leave_the_timer_be() {
+        let mut timer = Timer::new();
+        let start = Instant::now();
+        timer.set(start + Duration::from_secs(5));
+        std::future::poll_fn(|cx| {
+            while Box::pin(tokio::task::coop::consume_budget())
+                .as_mut()
+                .poll(cx)
+                .is_ready()
+            {}
+            assert!(!tokio::task::coop::has_budget_remaining());
+            assert!(timer.poll_rung(cx).is_pending());
+            Poll::Ready(())
+        })
+        .await;
+        let rung = tokio::time::timeout(Duration::from_secs(60), timer.rung()).await;
+        assert!(rung.is_ok(), "the timer rang");
+        assert_eq!(
+            Instant::now() - start,
+            Duration::from_secs(5),
+            "at its deadline"
+        );
     }
 
     #[tokio::test(start_paused = true)]
