@@ -147,6 +147,9 @@ pub fn event(
 ) -> impl Frames {
     async_stream::stream! {
         let _permit = permit;
+        // An event's watcher waits on the token with every wait (it has no
+        // hub item to end it): a child of its own keeps those waits off the
+        // lock the server's token has for every stream.
         let shutdown = shutdown.child_token();
         loop {
             match watcher.next(&shutdown).await {

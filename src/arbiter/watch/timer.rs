@@ -8,9 +8,9 @@
 //!
 //! Nor is the timer polled with every wait: a timer whose last poll left it
 //! waiting for the stream's task, and not yet due, wakes that task when it
-//! rings, so a wait before then leaves it be (its memory is one more line for each of
-//! ten thousand streams to fetch with every event; the time is read from
-//! the clock the process keeps).
+//! rings, so a wait before then leaves it be (its memory is one more line
+//! for each of ten thousand streams to fetch with every event; the time is
+//! read from the clock the process keeps).
 
 use std::{
     future::Future,
