@@ -6,6 +6,8 @@
 //! long the game: it answers with the game as it now stands and the events
 //! it produced, never with the game's history.
 
+use std::sync::Arc;
+
 use super::{
     Applied, Arbiter, ArbiterError, CreatedGame, MAX_ATTEMPTS, analysis::FastVerdict, codec,
 };
@@ -83,7 +85,7 @@ impl Arbiter {
                         return Err(ArbiterError::TokensNotReissuable { game_id: id });
                     }
                     return Ok(CreatedGame {
-                        game: existing,
+                        game: Arc::unwrap_or_clone(existing),
                         as_of: now,
                         tokens,
                     });

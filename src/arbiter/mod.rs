@@ -113,8 +113,9 @@ pub struct GameView {
 /// command produced (none when it was a repeat of one already applied).
 #[derive(Clone, Debug)]
 pub struct Applied<T = ()> {
-    /// The game after the command.
-    pub game: Game,
+    /// The game after the command (shared with the replica's recent
+    /// states, which the next command on it reads).
+    pub game: Arc<Game>,
     /// The events committed, in order.
     pub events: Vec<GameEvent>,
     /// The server time of the command (clocks are shown as of then).
@@ -310,7 +311,7 @@ impl Arbiter {
 
     /// Loads a game as it stands now: when time has decided it (a flag or
     /// a default time), that ending is committed first.
-    async fn load_current(&self, id: &GameId) -> Result<(Game, Timestamp), ArbiterError> {
+    async fn load_current(&self, id: &GameId) -> Result<(Arc<Game>, Timestamp), ArbiterError> {
         self.load_current_by(id, SettledBy::Request).await
     }
 
@@ -320,7 +321,7 @@ impl Arbiter {
         &self,
         id: &GameId,
         by: SettledBy,
-    ) -> Result<(Game, Timestamp), ArbiterError> {
+    ) -> Result<(Arc<Game>, Timestamp), ArbiterError> {
         for _ in 0..MAX_ATTEMPTS {
             let (game, now) = self.load(id).await?;
             if let Some(settled) = self.settle(game, now, by).await? {
@@ -335,10 +336,10 @@ impl Arbiter {
     /// changed it first (read it again).
     async fn settle(
         &self,
-        game: Game,
+        game: Arc<Game>,
         now: Timestamp,
         by: SettledBy,
-    ) -> Result<Option<Game>, ArbiterError> {
+    ) -> Result<Option<Arc<Game>>, ArbiterError> {
         let Some((decision, note)) = time_ending(&game, now).await? else {
             return Ok(Some(game));
         };
@@ -367,7 +368,7 @@ impl Arbiter {
     async fn load_current_many(
         &self,
         ids: &[GameId],
-    ) -> Result<Vec<Option<(Game, Timestamp)>>, ArbiterError> {
+    ) -> Result<Vec<Option<(Arc<Game>, Timestamp)>>, ArbiterError> {
         let (states, now) = self.store.load_many(ids).await?;
         let mut games = Vec::with_capacity(ids.len());
         for (id, state) in ids.iter().zip(states) {
@@ -395,9 +396,9 @@ impl Arbiter {
     /// won and the command must be decided again on the fresh state.
     async fn commit(
         &self,
-        game: Game,
+        game: Arc<Game>,
         decision: Decision,
-    ) -> Result<Option<(Game, Vec<GameEvent>)>, ArbiterError> {
+    ) -> Result<Option<(Arc<Game>, Vec<GameEvent>)>, ArbiterError> {
         let Decision::Changed { game: next, events } = decision else {
             // A repeat of a command already applied: acknowledged only once
             // the store holds it as safely as its own commit would have.
@@ -432,8 +433,9 @@ impl Arbiter {
                     Some((next.fen(), (*next).clone())),
                     "a committed state decodes to the game it was encoded from"
                 );
+                let next = Arc::new(*next);
                 self.recent.remember(&next, bytes);
-                Ok(Some((*next, events)))
+                Ok(Some((next, events)))
             }
             CommitOutcome::Conflict { current } => {
                 self.metrics.conflicts.inc();
@@ -481,7 +483,7 @@ impl Arbiter {
     }
 
     /// A game's state and "now", read together.
-    async fn load(&self, id: &GameId) -> Result<(Game, Timestamp), ArbiterError> {
+    async fn load(&self, id: &GameId) -> Result<(Arc<Game>, Timestamp), ArbiterError> {
         let (state, now) = self.store.load(id).await?;
         let state = state.ok_or_else(|| ArbiterError::NotFound(id.clone()))?;
         Ok((self.decode(id, state)?, now))
@@ -489,11 +491,11 @@ impl Arbiter {
 
     /// The game `state` (read for `id`) holds: the one remembered for
     /// exactly these bytes, or decoded (and then remembered).
-    fn decode(&self, id: &GameId, state: StoredState) -> Result<Game, StoreError> {
+    fn decode(&self, id: &GameId, state: StoredState) -> Result<Arc<Game>, StoreError> {
         if let Some(game) = self.recent.get(id, &state) {
             return Ok(game);
         }
-        let game = codec::decode_state(&state)?;
+        let game = Arc::new(codec::decode_state(&state)?);
         self.recent.remember(&game, state.bytes);
         Ok(game)
     }

@@ -232,7 +232,9 @@ impl Arbiter {
                 {
                     continue;
                 }
-                let (game, as_of) = self.shown_in_event(reader, game, now).await?;
+                let (game, as_of) = self
+                    .shown_in_event(reader, Arc::unwrap_or_clone(game), now)
+                    .await?;
                 if filter.keeps(&game, as_of) {
                     let view = self.view(game, as_of, full).await?;
                     moves += view.moves.len();
@@ -314,9 +316,11 @@ impl Arbiter {
                     // now was in play at any earlier cut-off too, so only a
                     // finished one can look otherwise to the public.
                     let game = if game.is_over() {
-                        self.shown_in_event(reader, game, now).await?.0
+                        self.shown_in_event(reader, Arc::unwrap_or_clone(game), now)
+                            .await?
+                            .0
                     } else {
-                        game
+                        Arc::unwrap_or_clone(game)
                     };
                     let (record, system) = standing_record(&game);
                     counted.push((entry.round, record, system, game.pairing().tie_break));
@@ -479,7 +483,8 @@ impl Arbiter {
         reader: &Reader,
     ) -> Result<GameView, ArbiterError> {
         let (game, now) = self.load_current(id).await?;
-        self.view_for(reader, game, now, full).await
+        self.view_for(reader, Arc::unwrap_or_clone(game), now, full)
+            .await
     }
 
     /// Up to `limit` moves of a game: from ply `start_ply` on a first page,
@@ -497,7 +502,9 @@ impl Arbiter {
     ) -> Result<MovePage, ArbiterError> {
         // Confirms the game exists (and settles a fallen flag) first.
         let (game, now) = self.load_current(id).await?;
-        let (game, _) = self.shown_to(reader, game, now).await?;
+        let (game, _) = self
+            .shown_to(reader, Arc::unwrap_or_clone(game), now)
+            .await?;
         // A move at ply p has a version above p + 1 (the creation is
         // version 1, and every move is an event), so a first page can skip
         // that far without reading.

@@ -28,7 +28,7 @@ pub(super) const RECENT_STATES: usize = 2048;
 /// A game's stored state and the game it decodes to.
 struct Remembered {
     bytes: Vec<u8>,
-    game: Game,
+    game: Arc<Game>,
 }
 
 /// The games a replica read or committed last, by id.
@@ -58,17 +58,20 @@ impl RecentStates {
 
     /// The game `state` (read for `id`) decodes to, if these are the bytes
     /// remembered for it.
-    pub(super) fn get(&self, id: &GameId, state: &StoredState) -> Option<Game> {
+    ///
+    /// The game is shared, not copied: a command decides on it and makes
+    /// a new game of its own for what it changes.
+    pub(super) fn get(&self, id: &GameId, state: &StoredState) -> Option<Arc<Game>> {
         let remembered = self.lock().get(id).cloned()?;
         (remembered.bytes == state.bytes && remembered.game.version() == state.version)
-            .then(|| remembered.game.clone())
+            .then(|| Arc::clone(&remembered.game))
     }
 
     /// Remembers that `bytes` are the stored state of `game`.
-    pub(super) fn remember(&self, game: &Game, bytes: Vec<u8>) {
+    pub(super) fn remember(&self, game: &Arc<Game>, bytes: Vec<u8>) {
         let remembered = Arc::new(Remembered {
             bytes,
-            game: game.clone(),
+            game: Arc::clone(game),
         });
         let mut games = self.lock();
         if games.len() >= self.capacity && !games.contains_key(game.id()) {
@@ -91,8 +94,8 @@ mod tests {
     use super::*;
     use crate::domain::test_support::{at, plain_setup, seats};
 
-    fn game(id: &str) -> Game {
-        Game::create(GameId::parse(id).unwrap(), plain_setup(), seats(), at(0)).0
+    fn game(id: &str) -> Arc<Game> {
+        Arc::new(Game::create(GameId::parse(id).unwrap(), plain_setup(), seats(), at(0)).0)
     }
 
     fn stored(game: &Game, bytes: &[u8]) -> StoredState {
@@ -111,6 +114,9 @@ mod tests {
             recent.get(one.id(), &stored(&one, b"state one")),
             Some(one.clone())
         );
+        // The very game remembered, shared rather than copied.
+        let shared = recent.get(one.id(), &stored(&one, b"state one")).unwrap();
+        assert!(Arc::ptr_eq(&shared, &one));
         // Other bytes (another replica's commit): decoded as read.
         assert_eq!(
             recent.get(one.id(), &stored(&one, b"state one, later")),
@@ -150,7 +156,7 @@ mod tests {
         }
         // Remembering a game again replaces it, without forgetting another.
         let full = RecentStates::with_capacity(3);
-        let games: Vec<Game> = (0..3).map(|index| game(&format!("kept-{index}"))).collect();
+        let games: Vec<Arc<Game>> = (0..3).map(|index| game(&format!("kept-{index}"))).collect();
         for each in &games {
             full.remember(each, each.id().to_string().into_bytes());
         }

@@ -20,7 +20,7 @@
 //! identifiers and tokens follow from the record, so whichever replica
 //! completes it creates the same games.
 
-use std::collections::HashSet;
+use std::{collections::HashSet, sync::Arc};
 
 use futures::{StreamExt, stream};
 
@@ -539,7 +539,7 @@ impl Arbiter {
         let boards = page
             .into_iter()
             .zip(loaded)
-            .map(|(board, loaded)| (board, loaded.map(|(game, _)| game)))
+            .map(|(board, loaded)| (board, loaded.map(|(game, _)| Arc::unwrap_or_clone(game))))
             .collect();
         Ok(RoundPage {
             round,

@@ -196,9 +196,9 @@ impl Arbiter {
         let mut systems = Vec::new();
         for (game, now) in self.load_current_many(&ids).await?.into_iter().flatten() {
             let game = if public {
-                self.public_game(game, now).await?.0
+                self.public_game(Arc::unwrap_or_clone(game), now).await?.0
             } else {
-                game
+                Arc::unwrap_or_clone(game)
             };
             let (record, system) = super::queries::standing_record(&game);
             if game.pairing().tie_break {

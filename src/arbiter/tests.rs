@@ -1236,7 +1236,7 @@ async fn public_reads_of_a_delayed_game_go_on_from_the_view_before() {
     // game (none once nothing was committed after its cut-off).
     for event in &events {
         let now = event.at.plus_millis(3_600_000);
-        let (view, as_of) = arbiter.public_game(live.clone(), now).await.unwrap();
+        let (view, as_of) = arbiter.public_game((*live).clone(), now).await.unwrap();
         assert_eq!(as_of, event.at);
         let fresh = crate::domain::public_view(&live, &events, event.at).unwrap();
         assert_eq!(format!("{view:?}"), format!("{fresh:?}"));

@@ -14,7 +14,8 @@ use crate::domain::{EventId, Game, GameId, Timestamp};
 #[async_trait]
 impl Games for Arbiter {
     async fn current(&self, id: &GameId) -> Result<(Game, Timestamp), ArbiterError> {
-        self.load_current(id).await
+        let (game, now) = self.load_current(id).await?;
+        Ok((Arc::unwrap_or_clone(game), now))
     }
 
     async fn public(&self, live: Game, now: Timestamp) -> Result<(Game, Timestamp), ArbiterError> {

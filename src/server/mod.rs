@@ -7,7 +7,8 @@
 //!   Prometheus; `rpc_metrics`: calls counted and timed by method and
 //!   code; [`telemetry`]: logs and traces.
 //! - `pages`: the spectator page and the arbiter's console, embedded, on the web port
-//!   (`--web-listen`) with gRPC-Web beside it.
+//!   (`--web-listen`) with gRPC-Web beside it; `browser_layers`: CORS and
+//!   gRPC-Web for every request but native gRPC calls.
 //! - `metadata_limit` and `large_replies`: bounds on what one call may
 //!   send and what a replica holds for slow readers; `bounded_listener`:
 //!   the broadcast feed's port, its connections and idle clients bounded;
@@ -20,6 +21,7 @@
 //!   restarted after a panic, their state visible in health.
 
 mod bounded_listener;
+mod browser_layers;
 mod coalesce;
 mod config;
 pub mod health;
@@ -256,8 +258,11 @@ impl ApiPort {
             .accept_http1(true)
             .layer(pages)
             .layer(rpc_metrics::RpcMetricsLayer::new(self.metrics))
-            .layer(self.cors)
-            .layer(tonic_web::GrpcWebLayer::new())
+            .layer(browser_layers::ForBrowsersLayer::new(
+                tower::ServiceBuilder::new()
+                    .layer(self.cors)
+                    .layer(tonic_web::GrpcWebLayer::new()),
+            ))
             .layer(metadata_limit::MetadataLimitLayer)
             .layer(large_replies::LargeRepliesLayer::default())
             .layer(request_timeout::RequestTimeoutLayer::new(

@@ -251,6 +251,39 @@ async fn cors_admits_the_configured_origins_only() {
     assert!(lower.contains("access-control-expose-headers"), "{head}");
     assert!(lower.contains("grpc-status"), "{head}");
 
+    // A native gRPC call (HTTP/2) needs no CORS: its reply carries none of
+    // it. One that says where it comes from is answered as a page's is.
+    let mut client = app.client().await;
+    let no_game = || proto::GetGameRequest {
+        game_id: "no-such-game".to_owned(),
+        ..Default::default()
+    };
+    let native = client.get_game(no_game()).await.expect_err("no such game");
+    assert_eq!(native.code(), tonic::Code::NotFound);
+    assert!(
+        !native
+            .metadata()
+            .keys()
+            .any(|key| format!("{key:?}").contains("access-control")),
+        "{:?}",
+        native.metadata()
+    );
+    let mut from_page = tonic::Request::new(no_game());
+    from_page
+        .metadata_mut()
+        .insert("origin", "https://play.example.org".parse().unwrap());
+    let refused = client.get_game(from_page).await.expect_err("no such game");
+    assert_eq!(refused.code(), tonic::Code::NotFound);
+    assert_eq!(
+        refused
+            .metadata()
+            .get("access-control-allow-origin")
+            .and_then(|value| value.to_str().ok()),
+        Some("https://play.example.org"),
+        "{:?}",
+        refused.metadata()
+    );
+
     // Without configured origins, no browser page elsewhere may call.
     let app = TestApp::spawn(Backend::Memory).await;
     let (head, _) = http1(&app, &preflight("https://play.example.org")).await;

@@ -1,6 +1,8 @@
 //! The board of a game in progress: the position, how many half-moves led
 //! to it, and the positions that can still recur.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
@@ -22,9 +24,11 @@ pub struct Board {
     repetition: Repetition,
     /// The last moves played, oldest first: enough to recognise a client's
     /// retry of its own latest move (the opponent may have answered since)
-    /// and to show the last move, without reading the game's log.
+    /// and to show the last move, without reading the game's log. Shared
+    /// by the game's copies (a move copies the game it plays on), stored
+    /// as the records themselves.
     #[serde(default)]
-    recent: Vec<MoveRecord>,
+    recent: Vec<Arc<MoveRecord>>,
 }
 
 /// How many of the latest moves a board keeps.
@@ -68,13 +72,13 @@ impl Board {
     }
 
     /// The latest moves played (at most two), oldest first.
-    pub fn recent_moves(&self) -> &[MoveRecord] {
-        &self.recent
+    pub fn recent_moves(&self) -> impl Iterator<Item = &MoveRecord> {
+        self.recent.iter().map(|record| &**record)
     }
 
     /// The last move played, if any.
     pub fn last_move(&self) -> Option<&MoveRecord> {
-        self.recent.last()
+        self.recent.last().map(|record| &**record)
     }
 
     /// Plays `m` (legal in the current position) at `now` with the clock's
@@ -97,7 +101,7 @@ impl Board {
         if self.recent.len() == RECENT_MOVES {
             self.recent.remove(0);
         }
-        self.recent.push(record.clone());
+        self.recent.push(Arc::new(record.clone()));
         record
     }
 }

@@ -501,12 +501,7 @@ impl Game {
         if ply >= self.ply() {
             return Err(stale);
         }
-        match self
-            .board
-            .recent_moves()
-            .iter()
-            .find(|record| record.ply == ply)
-        {
+        match self.board.recent_moves().find(|record| record.ply == ply) {
             Some(record) if record.color == seat && record.is_written_as(text) => {
                 Ok(Decision::Unchanged)
             }

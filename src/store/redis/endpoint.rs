@@ -241,9 +241,26 @@ impl Endpoint {
 
     /// The shared connection.
     pub(super) async fn connection(&self) -> Result<Connection, StoreError> {
+        // Every command asks for it: the known one is taken without a copy
+        // of the client beside it (its address, credentials and options).
+        if let Some(known) = self.current_connection() {
+            return Ok(known);
+        }
         Ok(match self.target().await? {
             Target::Node { conn, .. } => Connection::Node(conn),
             Target::Cluster { conn } => Connection::Cluster(conn),
+        })
+    }
+
+    /// The connection to the target already known, if one is.
+    fn current_connection(&self) -> Option<Connection> {
+        let target = self
+            .target
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Some(match target.as_ref()? {
+            Target::Node { conn, .. } => Connection::Node(conn.clone()),
+            Target::Cluster { conn } => Connection::Cluster(conn.clone()),
         })
     }
 
