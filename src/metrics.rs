@@ -25,17 +25,18 @@ use prometheus_client::{
 /// The labels of a per-RPC count.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct RpcLabels {
-    /// `Service/Method`, e.g. `ArbiterService/MakeMove`.
-    pub method: String,
+    /// `Service/Method`, e.g. `ArbiterService/MakeMove` (shared: a call
+    /// takes it without a copy).
+    pub method: Arc<String>,
     /// The gRPC status code's name (`OK`, `INVALID_ARGUMENT`, …).
-    pub code: String,
+    pub code: &'static str,
 }
 
 /// The label of a per-RPC latency.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct MethodLabel {
     /// `Service/Method`.
-    pub method: String,
+    pub method: Arc<String>,
 }
 
 /// The label of a store operation.
@@ -363,15 +364,15 @@ mod tests {
         metrics
             .rpcs
             .get_or_create(&RpcLabels {
-                method: "ArbiterService/GetGame".to_owned(),
-                code: "OK".to_owned(),
+                method: Arc::new("ArbiterService/GetGame".to_owned()),
+                code: "OK",
             })
             .inc();
         metrics.store_operation("load", Duration::from_millis(1), true);
         metrics
             .rpc_duration
             .get_or_create(&MethodLabel {
-                method: "ArbiterService/GetGame".to_owned(),
+                method: Arc::new("ArbiterService/GetGame".to_owned()),
             })
             .observe(0.001);
         metrics

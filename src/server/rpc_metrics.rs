@@ -2,7 +2,7 @@
 //! calls by method and status code and times them.
 
 use std::{
-    collections::HashSet,
+    collections::HashMap,
     sync::Arc,
     task::{Context, Poll},
     time::Instant,
@@ -26,14 +26,16 @@ const UNKNOWN: &str = "unknown";
 #[derive(Clone)]
 pub struct RpcMetricsLayer {
     metrics: Arc<Metrics>,
-    known: Arc<HashSet<String>>,
+    /// The label of each path served, by the path (without its `/`).
+    known: Arc<HashMap<String, Arc<String>>>,
+    unknown: Arc<String>,
 }
 
 impl RpcMetricsLayer {
     /// Records into `metrics`, naming the methods of the public contract,
     /// health and reflection (any other path is `unknown`).
     pub fn new(metrics: Arc<Metrics>) -> Self {
-        let mut known: HashSet<String> = [
+        let mut paths: Vec<String> = [
             "grpc.health.v1.Health/Check",
             "grpc.health.v1.Health/Watch",
             "grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
@@ -46,7 +48,7 @@ impl RpcMetricsLayer {
             for file in &files.file {
                 for service in &file.service {
                     for method in &service.method {
-                        known.insert(format!(
+                        paths.push(format!(
                             "{}.{}/{}",
                             file.package(),
                             service.name(),
@@ -56,9 +58,18 @@ impl RpcMetricsLayer {
                 }
             }
         }
+        let known = paths
+            .into_iter()
+            .map(|path| {
+                // The package is the same for every method of the contract.
+                let label = path.trim_start_matches("chessarbiter.v1.").to_owned();
+                (path, Arc::new(label))
+            })
+            .collect();
         Self {
             metrics,
             known: Arc::new(known),
+            unknown: Arc::new(UNKNOWN.to_owned()),
         }
     }
 }
@@ -96,12 +107,7 @@ where
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         let path = request.uri().path().trim_start_matches('/');
-        let method = if self.layer.known.contains(path) {
-            // The package is the same for every method of the contract.
-            path.trim_start_matches("chessarbiter.v1.").to_owned()
-        } else {
-            UNKNOWN.to_owned()
-        };
+        let method = Arc::clone(self.layer.known.get(path).unwrap_or(&self.layer.unknown));
         let metrics = self.layer.metrics.clone();
         let started = Instant::now();
         let call = self.inner.call(request);
@@ -128,7 +134,7 @@ where
                 .rpcs
                 .get_or_create(&RpcLabels {
                     method,
-                    code: code_name(code).to_owned(),
+                    code: code_name(code),
                 })
                 .inc();
             result
