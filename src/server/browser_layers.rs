@@ -3,18 +3,20 @@
 //!
 //! A gRPC client (any language's, over HTTP/2) sends no `Origin` and no
 //! gRPC-Web content type: the CORS layer would add nothing to its reply
-//! but a `Vary` header, built anew for each call, and gRPC-Web would pass
-//! it through unchanged. Both still wrap every call's future and reply,
-//! on the path of every move. A call is native when it comes over HTTP/2,
-//! carries no `Origin`, and its content type is `application/grpc` or
-//! `application/grpc+<format>`; it goes straight to the services. Every
-//! other request (gRPC-Web over either HTTP version, a CORS preflight,
-//! anything a browser sends) goes through the browser layers as before.
+//! that such a client reads (`Vary` and `Access-Control-Expose-Headers`,
+//! built anew for each call, and `Access-Control-Allow-Origin: *` when any
+//! origin is allowed), and gRPC-Web would pass it through unchanged. Both
+//! still wrap every call's future and reply, on the path of every move. A
+//! call is native when it is a `POST` over HTTP/2, carries no `Origin`, and
+//! its content type is `application/grpc` or `application/grpc+<format>`;
+//! it goes straight to the services. Every other request (gRPC-Web over
+//! either HTTP version, a CORS preflight, anything a browser sends) goes
+//! through the browser layers as before.
 
 use std::task::{Context, Poll};
 
 use futures::future::Either;
-use http::{HeaderMap, Request, Response, Version, header};
+use http::{HeaderMap, Method, Request, Response, Version, header};
 use tonic::body::Body;
 use tower::{Layer, Service};
 
@@ -52,8 +54,9 @@ pub struct ForBrowsers<S, W> {
 }
 
 /// Whether a request is a native gRPC call (see the module documentation).
-fn is_native(version: Version, headers: &HeaderMap) -> bool {
-    if version != Version::HTTP_2 || headers.contains_key(header::ORIGIN) {
+fn is_native(method: &Method, version: Version, headers: &HeaderMap) -> bool {
+    if method != Method::POST || version != Version::HTTP_2 || headers.contains_key(header::ORIGIN)
+    {
         return false;
     }
     let Some(content_type) = headers.get(header::CONTENT_TYPE) else {
@@ -82,7 +85,7 @@ where
     }
 
     fn call(&mut self, request: Request<Body>) -> Self::Future {
-        if is_native(request.version(), request.headers()) {
+        if is_native(request.method(), request.version(), request.headers()) {
             Either::Left(self.native.call(request))
         } else {
             Either::Right(self.browser.call(request))
@@ -109,13 +112,18 @@ mod tests {
     #[test]
     fn only_native_grpc_over_http2_without_an_origin_skips_the_browser_layers() {
         let grpc = headers(&[("content-type", "application/grpc")]);
-        assert!(is_native(Version::HTTP_2, &grpc));
+        assert!(is_native(&Method::POST, Version::HTTP_2, &grpc));
         assert!(is_native(
+            &Method::POST,
             Version::HTTP_2,
             &headers(&[("content-type", "application/grpc+proto")])
         ));
+        // gRPC calls are POSTs: an OPTIONS is CORS's to answer (a
+        // preflight), whatever it carries.
+        assert!(!is_native(&Method::OPTIONS, Version::HTTP_2, &grpc));
+        assert!(!is_native(&Method::GET, Version::HTTP_2, &grpc));
         // The same call over HTTP/1.1 is gRPC-Web's to answer (or refuse).
-        assert!(!is_native(Version::HTTP_11, &grpc));
+        assert!(!is_native(&Method::POST, Version::HTTP_11, &grpc));
         // gRPC-Web, in any of its content types.
         for web in [
             "application/grpc-web",
@@ -124,12 +132,14 @@ mod tests {
             "application/grpc-web-text+proto",
         ] {
             assert!(!is_native(
+                &Method::POST,
                 Version::HTTP_2,
                 &headers(&[("content-type", web)])
             ));
         }
         // A call from a web page says where it comes from: CORS applies.
         assert!(!is_native(
+            &Method::POST,
             Version::HTTP_2,
             &headers(&[
                 ("content-type", "application/grpc"),
@@ -137,12 +147,18 @@ mod tests {
             ])
         ));
         // A preflight, a page, anything else.
-        assert!(!is_native(Version::HTTP_2, &HeaderMap::new()));
         assert!(!is_native(
+            &Method::POST,
+            Version::HTTP_2,
+            &HeaderMap::new()
+        ));
+        assert!(!is_native(
+            &Method::POST,
             Version::HTTP_2,
             &headers(&[("content-type", "application/grpcx")])
         ));
         assert!(!is_native(
+            &Method::POST,
             Version::HTTP_2,
             &headers(&[("content-type", "text/html")])
         ));
