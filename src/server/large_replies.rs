@@ -19,7 +19,7 @@ use std::{
     time::Duration,
 };
 
-use futures::future::{BoxFuture, FutureExt};
+use futures::future::{BoxFuture, Either, FutureExt};
 use http_body::{Body, Frame, SizeHint};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower::{Layer, Service};
@@ -101,7 +101,8 @@ where
     // a body of this layer's and one more boxed body around it.
     type Response = http::Response<tonic::body::Body>;
     type Error = S::Error;
-    type Future = BoxFuture<'static, Result<Self::Response, Self::Error>>;
+    /// Any other call's future is the wrapped service's own, not boxed.
+    type Future = Either<S::Future, BoxFuture<'static, Result<Self::Response, Self::Error>>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         self.inner.poll_ready(cx)
@@ -109,7 +110,7 @@ where
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         let Some(class) = class_of(request.uri().path()) else {
-            return self.inner.call(request).boxed();
+            return Either::Left(self.inner.call(request));
         };
         // The service that was made ready serves this call; a clone takes
         // its place for the next one.
@@ -119,13 +120,14 @@ where
             Class::Unary => (self.layer.unary.clone(), Some(LARGE_REPLY_SEND_TIME)),
             Class::PgnExport => (self.layer.exports.clone(), None),
         };
-        async move {
+        let held = async move {
             // The semaphore is never closed.
             let place = places.acquire_owned().await.ok();
             let response = inner.call(request).await?;
             Ok(response.map(|body| tonic::body::Body::new(HeldBody::held(body, place, send_time))))
         }
-        .boxed()
+        .boxed();
+        Either::Right(held)
     }
 }
 

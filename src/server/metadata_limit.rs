@@ -11,7 +11,7 @@
 
 use std::task::{Context, Poll};
 
-use futures::future::{BoxFuture, FutureExt};
+use futures::future::{Either, Ready};
 use tower::{Layer, Service};
 
 use crate::api::status;
@@ -61,7 +61,9 @@ where
 {
     type Response = S::Response;
     type Error = S::Error;
-    type Future = BoxFuture<'static, Result<Self::Response, Self::Error>>;
+    /// A refusal is ready at once; any other call's future is the wrapped
+    /// service's own, not boxed.
+    type Future = Either<Ready<Result<Self::Response, Self::Error>>, S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         self.inner.poll_ready(cx)
@@ -71,9 +73,9 @@ where
         let size = header_list_size(request.headers());
         if size > MAX_METADATA_BYTES {
             let refusal = status::metadata_too_large(size, MAX_METADATA_BYTES);
-            return futures::future::ready(Ok(refusal.into_http())).boxed();
+            return Either::Left(futures::future::ready(Ok(refusal.into_http())));
         }
-        self.inner.call(request).boxed()
+        Either::Right(self.inner.call(request))
     }
 }
 

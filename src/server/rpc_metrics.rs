@@ -3,12 +3,13 @@
 
 use std::{
     collections::HashMap,
+    future::Future,
+    pin::Pin,
     sync::Arc,
     task::{Context, Poll},
     time::Instant,
 };
 
-use futures::future::BoxFuture;
 use prost::Message;
 use tonic::Code;
 use tower::{Layer, Service};
@@ -99,7 +100,7 @@ where
 {
     type Response = S::Response;
     type Error = S::Error;
-    type Future = BoxFuture<'static, Result<Self::Response, Self::Error>>;
+    type Future = Counted<S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         self.inner.poll_ready(cx)
@@ -108,37 +109,78 @@ where
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         let path = request.uri().path().trim_start_matches('/');
         let method = Arc::clone(self.layer.known.get(path).unwrap_or(&self.layer.unknown));
-        let metrics = self.layer.metrics.clone();
         let started = Instant::now();
-        let call = self.inner.call(request);
-        Box::pin(async move {
-            let result = call.await;
-            // An error is in the headers (a trailers-only response); a
-            // success's status comes in the trailers, after the body.
-            let code = match &result {
-                Ok(response) => response
-                    .headers()
-                    .get("grpc-status")
-                    .and_then(|value| value.to_str().ok())
-                    .and_then(|value| value.parse::<i32>().ok())
-                    .map_or(Code::Ok, Code::from_i32),
-                Err(_) => Code::Internal,
-            };
-            metrics
-                .rpc_duration
-                .get_or_create(&MethodLabel {
-                    method: method.clone(),
-                })
-                .observe(started.elapsed().as_secs_f64());
-            metrics
-                .rpcs
-                .get_or_create(&RpcLabels {
-                    method,
-                    code: code_name(code),
-                })
-                .inc();
-            result
-        })
+        Counted {
+            call: self.inner.call(request),
+            record: Some(Record {
+                metrics: Arc::clone(&self.layer.metrics),
+                method,
+                started,
+            }),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A call's future, recording the call once it is answered (inline in
+    /// the call's own future: every call of the server passes through it).
+    pub struct Counted<F> {
+        #[pin]
+        call: F,
+        record: Option<Record>,
+    }
+}
+
+/// What a call's record needs once it is answered.
+struct Record {
+    metrics: Arc<Metrics>,
+    method: Arc<String>,
+    started: Instant,
+}
+
+impl Record {
+    /// Counts and times the call, answered with `result`.
+    fn answered<R, E>(self, result: &Result<http::Response<R>, E>) {
+        // An error is in the headers (a trailers-only response); a
+        // success's status comes in the trailers, after the body.
+        let code = match result {
+            Ok(response) => response
+                .headers()
+                .get("grpc-status")
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| value.parse::<i32>().ok())
+                .map_or(Code::Ok, Code::from_i32),
+            Err(_) => Code::Internal,
+        };
+        self.metrics
+            .rpc_duration
+            .get_or_create(&MethodLabel {
+                method: Arc::clone(&self.method),
+            })
+            .observe(self.started.elapsed().as_secs_f64());
+        self.metrics
+            .rpcs
+            .get_or_create(&RpcLabels {
+                method: self.method,
+                code: code_name(code),
+            })
+            .inc();
+    }
+}
+
+impl<F, R, E> Future for Counted<F>
+where
+    F: Future<Output = Result<http::Response<R>, E>>,
+{
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let result = std::task::ready!(this.call.poll(cx));
+        if let Some(record) = this.record.take() {
+            record.answered(&result);
+        }
+        Poll::Ready(result)
     }
 }
 
