@@ -55,9 +55,7 @@ pub struct MetadataLimit<S> {
 impl<S, B, R> Service<http::Request<B>> for MetadataLimit<S>
 where
     S: Service<http::Request<B>, Response = http::Response<R>>,
-    S::Future: Send + 'static,
-    S::Error: Send + 'static,
-    R: Default + Send + 'static,
+    R: Default,
 {
     type Response = S::Response;
     type Error = S::Error;

@@ -96,7 +96,6 @@ pub struct RpcMetrics<S> {
 impl<S, B, R> Service<http::Request<B>> for RpcMetrics<S>
 where
     S: Service<http::Request<B>, Response = http::Response<R>>,
-    S::Future: Send + 'static,
 {
     type Response = S::Response;
     type Error = S::Error;

@@ -79,6 +79,16 @@ enum Target {
     },
 }
 
+impl Target {
+    /// The shared connection to this target.
+    fn connection(&self) -> Connection {
+        match self {
+            Target::Node { conn, .. } => Connection::Node(conn.clone()),
+            Target::Cluster { conn } => Connection::Cluster(conn.clone()),
+        }
+    }
+}
+
 enum Source {
     /// One address, reconnected to by the connection manager.
     Fixed,
@@ -243,25 +253,16 @@ impl Endpoint {
     pub(super) async fn connection(&self) -> Result<Connection, StoreError> {
         // Every command asks for it: the known one is taken without a copy
         // of the client beside it (its address, credentials and options).
-        if let Some(known) = self.current_connection() {
-            return Ok(known);
-        }
-        Ok(match self.target().await? {
-            Target::Node { conn, .. } => Connection::Node(conn),
-            Target::Cluster { conn } => Connection::Cluster(conn),
-        })
-    }
-
-    /// The connection to the target already known, if one is.
-    fn current_connection(&self) -> Option<Connection> {
-        let target = self
+        let known = self
             .target
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        Some(match target.as_ref()? {
-            Target::Node { conn, .. } => Connection::Node(conn.clone()),
-            Target::Cluster { conn } => Connection::Cluster(conn.clone()),
-        })
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .as_ref()
+            .map(Target::connection);
+        match known {
+            Some(known) => Ok(known),
+            None => Ok(self.target().await?.connection()),
+        }
     }
 
     /// A client for a subscription to announcements: the primary's, or on
