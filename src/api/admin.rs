@@ -61,7 +61,7 @@ impl AdminService for ArbiterApi {
             .map_err(|denial| status::denied(&denial))?;
         let created = self.arbiter.create_game(request_id, new, &by.name).await?;
         Ok(Response::new(proto::CreateGameResponse {
-            game: Some(convert::game(&created.game, created.as_of)),
+            game: Some(Box::new(convert::game(&created.game, created.as_of))),
             white_token: created.tokens.white,
             black_token: created.tokens.black,
         }))

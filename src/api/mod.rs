@@ -158,8 +158,9 @@ impl ArbiterApi {
     }
 }
 
-/// The game a command left and the events it produced, as protobuf.
-fn applied<T>(applied: &Applied<T>) -> (Option<proto::Game>, Vec<proto::GameEvent>) {
+/// The game a command left and the events it produced, as protobuf (the
+/// game boxed, as the replies hold it).
+fn applied<T>(applied: &Applied<T>) -> (Option<Box<proto::Game>>, Vec<proto::GameEvent>) {
     applied_as(applied, false)
 }
 
@@ -167,10 +168,14 @@ fn applied<T>(applied: &Applied<T>) -> (Option<proto::Game>, Vec<proto::GameEven
 fn applied_as<T>(
     applied: &Applied<T>,
     compact: bool,
-) -> (Option<proto::Game>, Vec<proto::GameEvent>) {
+) -> (Option<Box<proto::Game>>, Vec<proto::GameEvent>) {
     let id = applied.game.id().to_string();
     (
-        Some(convert::game_as(&applied.game, applied.as_of, compact)),
+        Some(Box::new(convert::game_as(
+            &applied.game,
+            applied.as_of,
+            compact,
+        ))),
         convert::game_events(&id, &applied.events),
     )
 }

@@ -35,7 +35,7 @@ impl ArbiterService for ArbiterApi {
             .get_game(&id, request::full_view(req.view()), &reader)
             .await?;
         Ok(Response::new(proto::GetGameResponse {
-            game: Some(convert::game_view(&view)),
+            game: Some(Box::new(convert::game_view(&view))),
         }))
     }
 

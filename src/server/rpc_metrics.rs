@@ -5,11 +5,12 @@ use std::{
     collections::HashMap,
     future::Future,
     pin::Pin,
-    sync::Arc,
+    sync::{Arc, OnceLock},
     task::{Context, Poll},
     time::Instant,
 };
 
+use prometheus_client::metrics::{counter::Counter, histogram::Histogram};
 use prost::Message;
 use tonic::Code;
 use tower::{Layer, Service};
@@ -27,9 +28,49 @@ const UNKNOWN: &str = "unknown";
 #[derive(Clone)]
 pub struct RpcMetricsLayer {
     metrics: Arc<Metrics>,
-    /// The label of each path served, by the path (without its `/`).
-    known: Arc<HashMap<String, Arc<String>>>,
-    unknown: Arc<String>,
+    /// Each path served (without its `/`), with its method's label.
+    known: Arc<HashMap<String, Arc<Method>>>,
+    unknown: Arc<Method>,
+}
+
+/// A method's label, and the series its answered calls go to most often,
+/// found in their families on its first call and kept: a call then finds
+/// no label in a family (each a hash and a lock every core shares).
+struct Method {
+    label: Arc<String>,
+    /// Its duration histogram and its count of calls answered `OK`.
+    series: OnceLock<(Histogram, Counter)>,
+}
+
+impl Method {
+    fn new(label: String) -> Arc<Self> {
+        Arc::new(Self {
+            label: Arc::new(label),
+            series: OnceLock::new(),
+        })
+    }
+
+    /// The method's duration histogram and `OK` count, made in `metrics`
+    /// on first use (the exported text is what the families alone would
+    /// give: a series appears once a call was answered).
+    fn series(&self, metrics: &Metrics) -> &(Histogram, Counter) {
+        self.series.get_or_init(|| {
+            let duration = metrics
+                .rpc_duration
+                .get_or_create(&MethodLabel {
+                    method: Arc::clone(&self.label),
+                })
+                .clone();
+            let ok = metrics
+                .rpcs
+                .get_or_create(&RpcLabels {
+                    method: Arc::clone(&self.label),
+                    code: code_name(Code::Ok),
+                })
+                .clone();
+            (duration, ok)
+        })
+    }
 }
 
 impl RpcMetricsLayer {
@@ -64,13 +105,13 @@ impl RpcMetricsLayer {
             .map(|path| {
                 // The package is the same for every method of the contract.
                 let label = path.trim_start_matches("chessarbiter.v1.").to_owned();
-                (path, Arc::new(label))
+                (path, Method::new(label))
             })
             .collect();
         Self {
             metrics,
             known: Arc::new(known),
-            unknown: Arc::new(UNKNOWN.to_owned()),
+            unknown: Method::new(UNKNOWN.to_owned()),
         }
     }
 }
@@ -133,7 +174,7 @@ pin_project_lite::pin_project! {
 /// What a call's record needs once it is answered.
 struct Record {
     metrics: Arc<Metrics>,
-    method: Arc<String>,
+    method: Arc<Method>,
     started: Instant,
 }
 
@@ -151,19 +192,19 @@ impl Record {
                 .map_or(Code::Ok, Code::from_i32),
             Err(_) => Code::Internal,
         };
-        self.metrics
-            .rpc_duration
-            .get_or_create(&MethodLabel {
-                method: Arc::clone(&self.method),
-            })
-            .observe(self.started.elapsed().as_secs_f64());
-        self.metrics
-            .rpcs
-            .get_or_create(&RpcLabels {
-                method: self.method,
-                code: code_name(code),
-            })
-            .inc();
+        let (duration, ok) = self.method.series(&self.metrics);
+        duration.observe(self.started.elapsed().as_secs_f64());
+        if code == Code::Ok {
+            ok.inc();
+        } else {
+            self.metrics
+                .rpcs
+                .get_or_create(&RpcLabels {
+                    method: Arc::clone(&self.method.label),
+                    code: code_name(code),
+                })
+                .inc();
+        }
     }
 }
 

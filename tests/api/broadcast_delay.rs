@@ -93,6 +93,7 @@ async fn get_as(client: &mut common::Client, token: Option<&str>, game_id: &str)
         .expect("get game")
         .into_inner()
         .game
+        .map(|game| *game)
         .expect("game")
 }
 

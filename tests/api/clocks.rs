@@ -185,7 +185,7 @@ async fn adjust(
 ) -> Result<proto::Game, Status> {
     adjust_clock(admin, adjustment(game_id, color, delta, why), token)
         .await
-        .map(|r| r.game.expect("game in response"))
+        .map(|r| *r.game.expect("game in response"))
 }
 
 async fn pause(
@@ -196,7 +196,7 @@ async fn pause(
 ) -> Result<proto::Game, Status> {
     pause_clock(admin, pausing(game_id, why), token)
         .await
-        .map(|r| r.game.expect("game in response"))
+        .map(|r| *r.game.expect("game in response"))
 }
 
 async fn resume(
@@ -207,7 +207,7 @@ async fn resume(
 ) -> Result<proto::Game, Status> {
     resume_clock(admin, resuming(game_id, why), token)
         .await
-        .map(|r| r.game.expect("game in response"))
+        .map(|r| *r.game.expect("game in response"))
 }
 
 const ADMIN: Option<&str> = Some(common::ADMIN_TOKEN);

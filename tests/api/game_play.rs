@@ -426,7 +426,7 @@ fn assert_move_response(
             }
         }
     }
-    game
+    *game
 }
 
 /// A move's response carries the events the move produced and the game

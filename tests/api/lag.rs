@@ -87,7 +87,7 @@ async fn play(
             _ => None,
         })
         .expect("a move_made event");
-    (response.game.expect("game"), record)
+    (*response.game.expect("game"), record)
 }
 
 /// Asserts INVALID_ARGUMENT (INVALID_FIELD) naming `field`.

@@ -73,7 +73,7 @@ async fn agree_a_draw(client: &mut Client, game: &NewGame) -> proto::AcceptDrawR
 }
 
 async fn agreed_draw(client: &mut Client, game: &NewGame) -> proto::Game {
-    agree_a_draw(client, game).await.game.expect("game")
+    *agree_a_draw(client, game).await.game.expect("game")
 }
 
 async fn classic_scoring_is_the_default(backend: Backend) {
@@ -477,7 +477,7 @@ async fn set_result(
 ) -> Result<proto::Game, Status> {
     set_game_result(admin, request)
         .await
-        .map(|response| response.game.expect("game"))
+        .map(|response| *response.game.expect("game"))
 }
 
 /// An arbiter decides a game in progress and corrects a finished one; each

@@ -389,7 +389,7 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
             .await?
             .into_inner();
         played.push(Played {
-            game: created.game.ok_or("CreateGame returned no game")?,
+            game: *created.game.ok_or("CreateGame returned no game")?,
             tokens: [created.white_token, created.black_token],
         });
     }
@@ -493,7 +493,7 @@ async fn watch_load(load: WatchLoad) -> Result<(), Box<dyn std::error::Error>> {
         {
             Ok(response) => {
                 if let Some(after) = response.into_inner().game {
-                    game.game = after;
+                    game.game = *after;
                 }
                 moves += 1;
             }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{
     CastlingMode, Chess, Color, EnPassantMode, Move, Position,
     fen::Fen,
-    san::{SanError, SanPlus},
+    san::{San, SanError, SanPlus, Suffix},
     uci::UciMove,
 };
 
@@ -140,7 +140,12 @@ impl MoveRecord {
         now: Timestamp,
     ) -> (Self, Chess) {
         let mut after = before.clone();
-        let san = SanPlus::from_move_and_play_unchecked(&mut after, m);
+        let san = San::from_move(before, m);
+        after.play_unchecked(m);
+        let san = SanPlus {
+            san,
+            suffix: check_suffix(&after),
+        };
         let record = Self {
             ply,
             uci: uci_text(UciMove::from_move(m, mode)),
@@ -160,6 +165,21 @@ impl MoveRecord {
         let text = text.trim();
         let bare = |s: &str| s.trim_end_matches(['+', '#']).to_owned();
         text == self.uci || bare(text) == bare(&self.san)
+    }
+}
+
+/// The check mark of a move that led to `after`: what shakmaty's
+/// `Suffix::from_position` says, without its look at the legal moves of a
+/// position not in check (standard chess and Chess960 end decisively by
+/// checkmate alone), which would generate them once more than the
+/// automatic endings do.
+fn check_suffix(after: &Chess) -> Option<Suffix> {
+    if !after.is_check() {
+        None
+    } else if after.is_checkmate() {
+        Some(Suffix::Checkmate)
+    } else {
+        Some(Suffix::Check)
     }
 }
 
@@ -333,6 +353,59 @@ mod tests {
         assert!(record.is_written_as("Ra8+"));
         assert!(record.is_written_as("a1a8"));
         assert!(!record.is_written_as("Rb1"));
+    }
+
+    /// A record's SAN is shakmaty's, check and mate marks included, for
+    /// every move three plies deep from positions with checks, mates
+    /// (back rank, smothered, by promotion, discovered), castling and
+    /// stalemates at hand.
+    #[test]
+    fn a_records_san_is_shakmatys() {
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+            "6rk/6pp/8/6N1/8/8/6PP/6K1 w - - 0 1",
+            "3k4/1P6/3K4/8/8/8/8/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+            "k7/2Q5/1K6/8/8/8/8/8 w - - 0 1",
+            "k7/8/1K6/8/8/8/1B6/1R6 w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ];
+        let (mut checks, mut mates) = (0, 0);
+        for fen in fens {
+            let root: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let mut frontier = vec![root];
+            for _ in 0..3 {
+                let mut next = Vec::new();
+                for position in &frontier {
+                    for m in position.legal_moves() {
+                        let mut expected = position.clone();
+                        let san = SanPlus::from_move_and_play_unchecked(&mut expected, m);
+                        let (record, after) = MoveRecord::play(
+                            position,
+                            m,
+                            CastlingMode::Standard,
+                            Ply::START,
+                            Timestamp::from_unix_millis(1),
+                        );
+                        assert_eq!(record.san, san.to_string(), "{fen}: {m:?}");
+                        assert_eq!(after, expected);
+                        checks += usize::from(san.suffix == Some(Suffix::Check));
+                        mates += usize::from(san.suffix == Some(Suffix::Checkmate));
+                        next.push(after);
+                    }
+                }
+                frontier = next;
+            }
+        }
+        assert!(
+            checks > 1_000 && mates > 20,
+            "{checks} checks, {mates} mates"
+        );
     }
 
     /// Every move's text, from positions with promotions, captures that

@@ -355,7 +355,7 @@ macro_rules! replies_with_the_game {
                     request: Request<Self>,
                 ) -> Result<proto::Game, Status> {
                     let response = client.$rpc(request).await?;
-                    Ok(response.into_inner().game.expect("game in response"))
+                    Ok(*response.into_inner().game.expect("game in response"))
                 }
             }
         )*
@@ -532,6 +532,7 @@ async fn read_game(client: &mut Client, game_id: &str, view: proto::GameView) ->
         .expect("get game")
         .into_inner()
         .game
+        .map(|game| *game)
         .expect("game")
 }
 
@@ -580,7 +581,7 @@ pub async fn create(
     let game = response.game.expect("game in response");
     Ok(NewGame {
         id: game.game_id.clone(),
-        game,
+        game: *game,
         white: response.white_token,
         black: response.black_token,
     })
@@ -775,7 +776,7 @@ macro_rules! replies_with_events {
                     request: Request<Self>,
                 ) -> Result<(proto::Game, Vec<proto::GameEvent>), Status> {
                     let response = client.$rpc(request).await?.into_inner();
-                    Ok((response.game.expect("game in response"), response.events))
+                    Ok((*response.game.expect("game in response"), response.events))
                 }
             }
         )*
