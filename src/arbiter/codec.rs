@@ -2,9 +2,11 @@
 //! the domain's versioned encoding (see [`crate::domain::stored::encoding`]
 //! and [`crate::domain::stored::round_record`]).
 
+use std::ops::Range;
+
 use crate::{
     domain::{
-        Game, GameEvent, GameId, Round, RoundSummary, TeamRegistration,
+        EncodedSetup, Game, GameEvent, GameId, Round, RoundSummary, TeamRegistration,
         stored::archive,
         stored::encoding::{self, DecodeError},
         stored::round_record,
@@ -53,10 +55,23 @@ pub fn decode_round_summary(bytes: &[u8]) -> Result<RoundSummary, StoreError> {
 
 /// A game's state as the store keeps it.
 pub fn encode_state(game: &Game) -> Result<StoredState, StoreError> {
-    Ok(StoredState {
-        version: game.version(),
-        bytes: encoding::encode_game(game).map_err(corrupt)?,
-    })
+    Ok(encode_state_after(game, None)?.0)
+}
+
+/// As [`encode_state`], taking the setup's bytes from `earlier` when it
+/// shares the game's setup; with where the setup is in the state's bytes.
+pub fn encode_state_after(
+    game: &Game,
+    earlier: Option<EncodedSetup<'_>>,
+) -> Result<(StoredState, Option<Range<usize>>), StoreError> {
+    let encoded = encoding::encode_game_after(game, earlier).map_err(corrupt)?;
+    Ok((
+        StoredState {
+            version: game.version(),
+            bytes: encoded.bytes,
+        },
+        encoded.setup,
+    ))
 }
 
 /// A game from its stored state.

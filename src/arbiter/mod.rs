@@ -405,7 +405,14 @@ impl Arbiter {
             self.store.confirm_durable(game.id()).await?;
             return Ok(Some((game, Vec::new())));
         };
-        let state = codec::encode_state(&next)?;
+        // The setup's bytes, the same in every version, taken from the last
+        // state this replica wrote of the game.
+        let earlier = self.recent.remembered(game.id());
+        let (state, setup) = codec::encode_state_after(
+            &next,
+            earlier.as_deref().and_then(recent::Remembered::setup),
+        )?;
+        drop(earlier);
         let bytes = state.bytes.clone();
         let commit = Commit {
             expected: game.version(),
@@ -434,7 +441,7 @@ impl Arbiter {
                     "a committed state decodes to the game it was encoded from"
                 );
                 let next = Arc::new(*next);
-                self.recent.remember(&next, bytes);
+                self.recent.remember(&next, bytes, setup);
                 Ok(Some((next, events)))
             }
             CommitOutcome::Conflict { current } => {
@@ -496,7 +503,7 @@ impl Arbiter {
             return Ok(game);
         }
         let game = Arc::new(codec::decode_state(&state)?);
-        self.recent.remember(&game, state.bytes);
+        self.recent.remember(&game, state.bytes, None);
         Ok(game)
     }
 

@@ -73,7 +73,7 @@ pub use game::repetition::Repetition;
 pub use game::rules::{DrawOfferRefusal, GameRules};
 pub use game::seat_hashes::{SeatHashes, TokenHash};
 pub use game::setup::{NewGame, StartPosition};
-pub use game::state::{Decision, Game, GameStatus};
+pub use game::state::{Decision, EncodedSetup, Game, GameStatus};
 pub use game::time_control::{DelayMode, Pace, Period, TimeControl};
 pub use game::timing::{Ruling, Schedule, Timing};
 pub use game::variant::{CHESS960_POSITIONS, Variant, chess960_fen, chess960_position_for};

@@ -29,6 +29,8 @@
 //! schema 2 without binary records; schema 2 is schema 3 with the live state
 //! as JSON.
 
+use std::ops::Range;
+
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 use thiserror::Error;
@@ -39,7 +41,7 @@ use crate::domain::{
     Timestamp, Timing, Variant,
     game::serde_chess,
     game::serde_chess::position::StoredPositionError,
-    game::state::Progress,
+    game::state::{EncodedSetup, Progress},
     stored::packed::{self, kind},
     stored::record_error::RecordError,
 };
@@ -172,14 +174,43 @@ fn schema_in_prefix(bytes: &[u8]) -> Option<u32> {
 /// A game's state in the current schema: the binary live state while the
 /// game is in progress, deflated JSON once it is over.
 pub fn encode_game(game: &Game) -> Result<Vec<u8>, DecodeError> {
+    Ok(encode_game_after(game, None)?.bytes)
+}
+
+/// A game's stored state, and where the setup is in a live state's bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodedGame {
+    /// The stored state.
+    pub bytes: Vec<u8>,
+    /// Where its setup is in `bytes`, when the state is a live one.
+    pub setup: Option<Range<usize>>,
+}
+
+/// As [`encode_game`]; a live state takes its setup's bytes from
+/// `earlier`'s when the two versions share their setup (see
+/// [`Game::write_named`]). The bytes are the same either way.
+pub fn encode_game_after(
+    game: &Game,
+    earlier: Option<EncodedSetup<'_>>,
+) -> Result<EncodedGame, DecodeError> {
     if !game.is_over() {
         let mut out = Vec::with_capacity(1024);
         out.extend_from_slice(&LIVE_STATE_START);
-        rmp_serde::encode::write_named(&mut out, game).map_err(|err| DecodeError::Malformed {
-            what: "state",
-            detail: err.to_string(),
-        })?;
-        return Ok(out);
+        let setup = game
+            .write_named(&mut out, earlier)
+            .map_err(|err| DecodeError::Malformed {
+                what: "state",
+                detail: err.to_string(),
+            })?;
+        debug_assert_eq!(
+            out.get(LIVE_STATE_START.len()..),
+            rmp_serde::encode::to_vec_named(game).ok().as_deref(),
+            "a live state is the game's MessagePack, its fields named"
+        );
+        return Ok(EncodedGame {
+            bytes: out,
+            setup: Some(setup),
+        });
     }
     let json = serde_json::to_vec(&EnvelopeOut {
         schema: SCHEMA,
@@ -188,7 +219,10 @@ pub fn encode_game(game: &Game) -> Result<Vec<u8>, DecodeError> {
     .map_err(malformed("state"))?;
     let mut out = vec![packed::BINARY, kind::DEFLATED_STATE];
     out.extend(miniz_oxide::deflate::compress_to_vec(&json, 6));
-    Ok(out)
+    Ok(EncodedGame {
+        bytes: out,
+        setup: None,
+    })
 }
 
 /// How a binary live state starts: the binary marker, its kind, and the

@@ -803,3 +803,53 @@ fn the_binary_live_state_keeps_the_repetition_history_and_the_castling_rules() {
     assert_eq!(decoded.position().castles().mode(), CastlingMode::Chess960);
     assert_eq!(decoded.fen(), game.fen());
 }
+
+/// A live state that copies its setup's bytes from an earlier version is
+/// the state encoded afresh, byte for byte, and the setup's place in it
+/// names the setup's own bytes; an earlier state of another game (another
+/// setup) lends it nothing.
+#[test]
+fn a_setup_copied_from_an_earlier_version_writes_the_same_state() {
+    let (game, _) = golden_game();
+    let first = encode_game_after(&game, None).expect("encoded");
+    let setup = first.setup.clone().expect("a live state's setup");
+    assert_eq!(
+        first.bytes.get(setup.clone()),
+        rmp_serde::encode::to_vec_named(game.setup())
+            .ok()
+            .as_deref()
+    );
+    let earlier = EncodedSetup {
+        game: &game,
+        bytes: &first.bytes[setup],
+    };
+    let Ok(Decision::Changed { game: next, .. }) = game.play_move(
+        game.side_to_move(),
+        game.ply(),
+        "d4",
+        false,
+        Timestamp::from_unix_millis(1_800_000_010_000),
+    ) else {
+        panic!("a legal move refused");
+    };
+    let copied = encode_game_after(&next, Some(earlier)).expect("encoded");
+    assert_eq!(copied, encode_game_after(&next, None).expect("encoded"));
+    assert_ne!(copied.bytes, first.bytes);
+
+    // Another game's setup: its bytes are not taken.
+    let other = Game::create(
+        GameId::parse("another-game").expect("id"),
+        crate::domain::test_support::plain_setup(),
+        crate::domain::test_support::seats(),
+        Timestamp::from_unix_millis(1_800_000_000_000),
+    )
+    .0;
+    let lent = EncodedSetup {
+        game: &other,
+        bytes: b"not this game's setup",
+    };
+    assert_eq!(
+        encode_game_after(&next, Some(lent)).expect("encoded"),
+        copied
+    );
+}
