@@ -95,6 +95,15 @@ pub fn encode_event(event: &GameEvent) -> Result<StoredEvent, StoreError> {
     })
 }
 
+/// An event of a commit that leaves `game`, as the store keeps it (see
+/// [`encoding::encode_event_of`]).
+pub fn encode_event_of(event: &GameEvent, game: &Game) -> Result<StoredEvent, StoreError> {
+    Ok(StoredEvent {
+        version: event.version,
+        bytes: encoding::encode_event_of(event, game).map_err(corrupt)?,
+    })
+}
+
 /// The versions of `events` that are administrative acts, for the audit
 /// log of the game's event.
 pub fn audited(events: &[GameEvent]) -> Vec<u64> {

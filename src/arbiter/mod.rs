@@ -419,7 +419,7 @@ impl Arbiter {
             state,
             events: events
                 .iter()
-                .map(codec::encode_event)
+                .map(|event| codec::encode_event_of(event, &next))
                 .collect::<Result<Vec<_>, _>>()?,
             deadline: self.sweeper_deadline(&next),
             event: next.pairing().event_id.clone(),

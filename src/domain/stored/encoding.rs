@@ -312,6 +312,20 @@ pub fn encode_event(event: &GameEvent) -> Result<Vec<u8>, DecodeError> {
     .map_err(malformed("event"))
 }
 
+/// As [`encode_event`], for an event of a commit that leaves `game`: the
+/// game's last move is packed from the game's position (the position it
+/// led to) rather than from its record's FEN. The bytes are the same.
+pub fn encode_event_of(event: &GameEvent, game: &Game) -> Result<Vec<u8>, DecodeError> {
+    let last_move = matches!(
+        &event.kind,
+        EventKind::MoveMade { record, .. } if record.ply.next() == game.ply()
+    );
+    if last_move && let Some(bytes) = packed::encode_move_after(event, Some(game.position())) {
+        return Ok(bytes);
+    }
+    encode_event(event)
+}
+
 /// An event from the store, in any schema this release reads.
 pub fn decode_event(bytes: &[u8]) -> Result<GameEvent, DecodeError> {
     if bytes.first() == Some(&packed::BINARY) {

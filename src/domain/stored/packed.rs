@@ -14,7 +14,7 @@
 //! always decodes to the very event that was written.
 
 use shakmaty::{
-    Color, Setup,
+    Chess, Color, EnPassantMode, Position, Setup,
     fen::Fen,
     packed::{PackedSetup, PackedUciMove},
     uci::UciMove,
@@ -61,11 +61,12 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// A writer whose output starts with `prefix`.
-    pub fn starting_with(prefix: &[u8]) -> Self {
-        Self {
-            bytes: prefix.to_vec(),
-        }
+    /// A writer whose output starts with `prefix`, with room for
+    /// `capacity` bytes in all before it grows.
+    pub fn starting_with(prefix: &[u8], capacity: usize) -> Self {
+        let mut bytes = Vec::with_capacity(capacity.max(prefix.len()));
+        bytes.extend_from_slice(prefix);
+        Self { bytes }
     }
 
     /// One byte.
@@ -176,6 +177,14 @@ impl<'a> Reader<'a> {
 /// The packed form of a `move_made` event, or `None` when the event does
 /// not fit it (see the module documentation).
 pub fn encode_move(event: &GameEvent) -> Option<Vec<u8>> {
+    encode_move_after(event, None)
+}
+
+/// As [`encode_move`], with `after`, the position the move led to, when
+/// the caller holds it: packed as it is rather than read again from the
+/// record's FEN (the record read back is compared with the event either
+/// way).
+pub fn encode_move_after(event: &GameEvent, after: Option<&Chess>) -> Option<Vec<u8>> {
     let EventKind::MoveMade {
         record,
         side_to_move,
@@ -194,7 +203,10 @@ pub fn encode_move(event: &GameEvent) -> Option<Vec<u8>> {
     }
     let uci: UciMove = record.uci.parse().ok()?;
     let packed_move = PackedUciMove::pack(uci);
-    let setup = record.fen_after.parse::<Fen>().ok()?.into_setup();
+    let setup = match after {
+        Some(after) => after.to_setup(EnPassantMode::Legal),
+        None => record.fen_after.parse::<Fen>().ok()?.into_setup(),
+    };
     let packed_setup = PackedSetup::pack_standard(&setup).ok()?;
     let mut flags = 0;
     if record.color == Color::Black {
@@ -218,7 +230,9 @@ pub fn encode_move(event: &GameEvent) -> Option<Vec<u8>> {
             flags |= HAS_CLIENT_TIME;
         }
     }
-    let mut out = Writer::starting_with(&[BINARY, kind::MOVE]);
+    // About 60 bytes; the most a move writes, with its clock, its lag
+    // credit and a report, stays under this.
+    let mut out = Writer::starting_with(&[BINARY, kind::MOVE], MOVE_RECORD_CAPACITY);
     out.varint(event.version);
     out.varint(event.at.unix_millis());
     out.byte(flags);
@@ -243,6 +257,10 @@ pub fn encode_move(event: &GameEvent) -> Option<Vec<u8>> {
     // Read back: only a record that reproduces the event is kept.
     (decode_move(&bytes).ok()?.as_ref() == Some(event)).then_some(bytes)
 }
+
+/// Room made for a move's record before it is written (it grew three
+/// times a move from an empty buffer).
+const MOVE_RECORD_CAPACITY: usize = 128;
 
 /// The event a packed `move_made` record holds; `Ok(None)` when the bytes
 /// are not one.

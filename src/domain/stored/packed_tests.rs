@@ -203,6 +203,29 @@ proptest! {
         }
     }
 
+    /// A move packed from the position it led to is the move packed from
+    /// its record's FEN, byte for byte, standard or Chess960.
+    #[test]
+    fn a_move_packed_from_its_position_is_the_move_packed_from_its_fen(
+        seed in any::<u64>(),
+        chess960 in prop::option::of(0_u32..960),
+    ) {
+        let mut moves = 0;
+        for event in random_game(seed, chess960, true, 1_000, true) {
+            let Some(record) = event.move_record() else { continue };
+            let after: Chess = record
+                .fen_after
+                .parse::<Fen>()
+                .expect("a record's FEN")
+                .into_position(shakmaty::CastlingMode::Chess960)
+                .expect("a legal position");
+            let packed = encode_move(&event).expect("every move packs");
+            prop_assert_eq!(encode_move_after(&event, Some(&after)), Some(packed));
+            moves += 1;
+        }
+        prop_assert!(moves > 0);
+    }
+
     /// No input makes the decoder panic.
     #[test]
     fn arbitrary_bytes_never_panic(tail in prop::collection::vec(any::<u8>(), 0..96)) {
