@@ -7,7 +7,7 @@
 //! these names, and a test checks that it names no other.
 
 use std::{
-    sync::{Arc, OnceLock, atomic::AtomicU64},
+    sync::{Arc, atomic::AtomicU64},
     time::Duration,
 };
 
@@ -121,9 +121,6 @@ pub struct Metrics {
     pub store_duration: Histograms<OperationLabel>,
     /// Store operations that failed, by operation.
     pub store_errors: Family<OperationLabel, Counter>,
-    /// The duration series of the two store operations every move makes
-    /// (`load`, `commit`), found in [`Self::store_duration`] once and kept.
-    move_store_durations: [OnceLock<Histogram>; 2],
     /// Watch streams (WatchGame and WatchEvent) open.
     pub watch_streams: Gauge,
     /// Time each dead-position analysis took, by kind.
@@ -182,7 +179,6 @@ impl Default for Metrics {
             set_aside: Counter::default(),
             store_duration: Family::new_with_constructor(latency_histogram),
             store_errors: Family::default(),
-            move_store_durations: Default::default(),
             watch_streams: Gauge::default(),
             analysis_seconds: Family::new_with_constructor(analysis_histogram),
             analysis_over_budget: Counter::default(),
@@ -315,20 +311,9 @@ impl Metrics {
     /// Records one store operation.
     pub fn store_operation(&self, operation: &'static str, took: Duration, failed: bool) {
         let label = OperationLabel { operation };
-        let kept = match operation {
-            "load" => Some(&self.move_store_durations[0]),
-            "commit" => Some(&self.move_store_durations[1]),
-            _ => None,
-        };
-        match kept {
-            Some(series) => series
-                .get_or_init(|| self.store_duration.get_or_create(&label).clone())
-                .observe(took.as_secs_f64()),
-            None => self
-                .store_duration
-                .get_or_create(&label)
-                .observe(took.as_secs_f64()),
-        }
+        self.store_duration
+            .get_or_create(&label)
+            .observe(took.as_secs_f64());
         if failed {
             self.store_errors.get_or_create(&label).inc();
         }
@@ -413,11 +398,10 @@ mod tests {
         }
     }
 
-    /// The kept series of a move's store operations are the family's own:
-    /// each observation shows once in the exported text, beside the
-    /// operations the family alone keeps.
+    /// Each store operation's observations and failures show once each in
+    /// the exported text, by operation.
     #[test]
-    fn store_operations_count_once_each_kept_or_not() {
+    fn store_operations_count_once_each() {
         let metrics = Metrics::default();
         for _ in 0..3 {
             metrics.store_operation("load", Duration::from_millis(1), false);

@@ -405,14 +405,15 @@ impl Arbiter {
             self.store.confirm_durable(game.id()).await?;
             return Ok(Some((game, Vec::new())));
         };
-        // The setup's bytes, the same in every version, taken from the last
-        // state this replica wrote of the game.
-        let earlier = self.recent.remembered(game.id());
-        let (state, setup) = codec::encode_state_after(
-            &next,
-            earlier.as_deref().and_then(recent::Remembered::setup),
-        )?;
-        drop(earlier);
+        let (state, setup) = {
+            // The setup's bytes, the same in every version, taken from the
+            // last state this replica wrote of the game.
+            let earlier = self.recent.remembered(game.id());
+            codec::encode_state_after(
+                &next,
+                earlier.as_deref().and_then(recent::Remembered::setup),
+            )?
+        };
         let bytes = state.bytes.clone();
         let commit = Commit {
             expected: game.version(),

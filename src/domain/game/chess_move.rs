@@ -355,6 +355,25 @@ mod tests {
         assert!(!record.is_written_as("Rb1"));
     }
 
+    /// Calls `visit` with every position fewer than `plies` moves from
+    /// `root` (the root first), each of its legal moves and the position
+    /// the move leads to.
+    fn for_each_move(root: Chess, plies: usize, mut visit: impl FnMut(&Chess, Move, &Chess)) {
+        let mut frontier = vec![root];
+        for _ in 0..plies {
+            let mut next = Vec::new();
+            for position in &frontier {
+                for m in position.legal_moves() {
+                    let mut after = position.clone();
+                    after.play_unchecked(m);
+                    visit(position, m, &after);
+                    next.push(after);
+                }
+            }
+            frontier = next;
+        }
+    }
+
     /// A record's SAN is shakmaty's, check and mate marks included, for
     /// every move three plies deep from positions with checks, mates
     /// (back rank, smothered, by promotion, discovered), castling and
@@ -373,34 +392,27 @@ mod tests {
         ];
         let (mut checks, mut mates) = (0, 0);
         for fen in fens {
-            let root: Chess = fen
+            let root = fen
                 .parse::<Fen>()
                 .unwrap()
                 .into_position(CastlingMode::Standard)
                 .unwrap();
-            let mut frontier = vec![root];
-            for _ in 0..3 {
-                let mut next = Vec::new();
-                for position in &frontier {
-                    for m in position.legal_moves() {
-                        let mut expected = position.clone();
-                        let san = SanPlus::from_move_and_play_unchecked(&mut expected, m);
-                        let (record, after) = MoveRecord::play(
-                            position,
-                            m,
-                            CastlingMode::Standard,
-                            Ply::START,
-                            Timestamp::from_unix_millis(1),
-                        );
-                        assert_eq!(record.san, san.to_string(), "{fen}: {m:?}");
-                        assert_eq!(after, expected);
-                        checks += usize::from(san.suffix == Some(Suffix::Check));
-                        mates += usize::from(san.suffix == Some(Suffix::Checkmate));
-                        next.push(after);
-                    }
-                }
-                frontier = next;
-            }
+            for_each_move(root, 3, |position, m, after| {
+                let mut expected = position.clone();
+                let san = SanPlus::from_move_and_play_unchecked(&mut expected, m);
+                let (record, played) = MoveRecord::play(
+                    position,
+                    m,
+                    CastlingMode::Standard,
+                    Ply::START,
+                    Timestamp::from_unix_millis(1),
+                );
+                assert_eq!(record.san, san.to_string(), "{fen}: {m:?}");
+                assert_eq!(&played, after);
+                assert_eq!(played, expected);
+                checks += usize::from(san.suffix == Some(Suffix::Check));
+                mates += usize::from(san.suffix == Some(Suffix::Checkmate));
+            });
         }
         assert!(
             checks > 1_000 && mates > 20,
@@ -424,28 +436,18 @@ mod tests {
         let mut seen = 0;
         for fen in fens {
             for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
-                let root: Chess = fen
+                let root = fen
                     .parse::<Fen>()
                     .unwrap()
                     .into_position(CastlingMode::Chess960)
                     .unwrap();
-                let mut frontier = vec![root];
-                for _ in 0..2 {
-                    let mut next = Vec::new();
-                    for position in &frontier {
-                        for m in position.legal_moves() {
-                            let uci = UciMove::from_move(m, mode);
-                            assert_eq!(uci_text(uci), uci.to_string(), "{fen}: {m:?}");
-                            seen += 1;
-                            let mut after = position.clone();
-                            after.play_unchecked(m);
-                            let fen = Fen::from_position(&after, EnPassantMode::Legal);
-                            assert_eq!(fen_text(&fen), fen.to_string());
-                            next.push(after);
-                        }
-                    }
-                    frontier = next;
-                }
+                for_each_move(root, 2, |_, m, after| {
+                    let uci = UciMove::from_move(m, mode);
+                    assert_eq!(uci_text(uci), uci.to_string(), "{fen}: {m:?}");
+                    seen += 1;
+                    let fen = Fen::from_position(after, EnPassantMode::Legal);
+                    assert_eq!(fen_text(&fen), fen.to_string());
+                });
             }
         }
         assert!(seen > 5_000, "{seen} moves");

@@ -170,24 +170,30 @@ impl Game {
             named(out, name)?;
             named(out, value)
         }
-        let fields = 9 + [
-            !self.admin_requests.is_empty(),
-            self.last_claim.is_some(),
-            !self.draw_requests.is_empty(),
-            self.ended_at.is_some(),
-            self.legacy_fingerprint.is_some(),
-            !self.checked_in.is_empty(),
-            self.started_at.is_some(),
-            !self.departures.is_empty(),
-        ]
-        .iter()
-        .filter(|present| **present)
-        .count();
+        // The optional fields, which come last: written first, aside, to
+        // count them for the map's header.
+        let (mut optional, mut tail) = (0, Vec::new());
+        macro_rules! optional {
+            ($field:ident if $present:expr) => {
+                if $present {
+                    optional += 1;
+                    field(&mut tail, stringify!($field), &self.$field)?;
+                }
+            };
+        }
+        optional!(admin_requests if !self.admin_requests.is_empty());
+        optional!(last_claim if self.last_claim.is_some());
+        optional!(draw_requests if !self.draw_requests.is_empty());
+        optional!(ended_at if self.ended_at.is_some());
+        optional!(legacy_fingerprint if self.legacy_fingerprint.is_some());
+        optional!(checked_in if !self.checked_in.is_empty());
+        optional!(started_at if self.started_at.is_some());
+        optional!(departures if !self.departures.is_empty());
         // The map's header, as a struct of that many fields begins (a map
         // of known length writes nothing at its end).
         drop(serde::Serializer::serialize_map(
             &mut rmp_serde::Serializer::new(&mut *out).with_struct_map(),
-            Some(fields),
+            Some(9 + optional),
         )?);
         field(out, "id", &self.id)?;
         field(out, "version", &self.version)?;
@@ -206,30 +212,7 @@ impl Game {
         field(out, "board", &self.board)?;
         field(out, "clock", &self.clock)?;
         field(out, "progress", &self.progress)?;
-        if !self.admin_requests.is_empty() {
-            field(out, "admin_requests", &self.admin_requests)?;
-        }
-        if self.last_claim.is_some() {
-            field(out, "last_claim", &self.last_claim)?;
-        }
-        if !self.draw_requests.is_empty() {
-            field(out, "draw_requests", &self.draw_requests)?;
-        }
-        if self.ended_at.is_some() {
-            field(out, "ended_at", &self.ended_at)?;
-        }
-        if self.legacy_fingerprint.is_some() {
-            field(out, "legacy_fingerprint", &self.legacy_fingerprint)?;
-        }
-        if !self.checked_in.is_empty() {
-            field(out, "checked_in", &self.checked_in)?;
-        }
-        if self.started_at.is_some() {
-            field(out, "started_at", &self.started_at)?;
-        }
-        if !self.departures.is_empty() {
-            field(out, "departures", &self.departures)?;
-        }
+        out.extend_from_slice(&tail);
         Ok(setup)
     }
 
