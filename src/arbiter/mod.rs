@@ -248,6 +248,14 @@ impl Arbiter {
         self
     }
 
+    /// The same arbiter, whose subscription to commit announcements runs
+    /// on `runtime` (a thread of its own in the server), not on the
+    /// runtime that first needs it.
+    pub fn with_announcements_on(self, runtime: tokio::runtime::Handle) -> Self {
+        self.announcements.run_on(runtime);
+        self
+    }
+
     /// The same arbiter, letting an event list at most `max` games (never
     /// more than [`crate::domain::Pairing::MAX_EVENT_GAMES`]).
     pub fn with_max_event_games(mut self, max: usize) -> Self {

@@ -169,6 +169,14 @@ impl Arbiter {
         self.deadline_alarm.next().await
     }
 
+    /// The sweeper reads the index again by the store's time `by` whatever
+    /// commits announce: [`Arbiter::announced_deadline`] then waits only for
+    /// deadlines before it (until the next [`Arbiter::sweep_pass`], from
+    /// whose start every announced deadline counts again).
+    pub fn sweep_planned(&self, by: Timestamp) {
+        self.deadline_alarm.planned(by);
+    }
+
     /// Ends, by time, up to `limit` games whose flag or default time is due
     /// by now, committing each ending exactly once whatever the number of
     /// replicas sweeping (the store's compare-and-set decides). Says how
@@ -177,6 +185,8 @@ impl Arbiter {
     /// and the earliest deadline it saw, for the sweeper to plan its next
     /// look. When nothing is due it reads only each bucket's earliest entry.
     pub async fn sweep_pass(&self, limit: usize) -> Result<SweepPass, ArbiterError> {
+        // A deadline committed once the index has been read is news.
+        self.deadline_alarm.unplanned();
         let now = self.store.now().await?;
         let next = self.store.next_deadline().await?;
         let mut pass = SweepPass {

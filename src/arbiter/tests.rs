@@ -902,6 +902,34 @@ async fn next_item(watcher: &mut Watcher) -> Result<Option<WatchItem>, ArbiterEr
         .expect("a watch item in time")
 }
 
+/// The version of the event `watcher` gets next.
+async fn next_event(watcher: &mut Watcher) -> u64 {
+    let Ok(Some(WatchItem::Event(shared))) = next_item(watcher).await else {
+        panic!("the move's event");
+    };
+    shared.event.version
+}
+
+/// Plays `san` as ply `ply` of `created`, for the side to move.
+async fn play(arbiter: &Arbiter, created: &CreatedGame, ply: usize, san: &str) {
+    let token = if ply.is_multiple_of(2) {
+        &created.tokens.white
+    } else {
+        &created.tokens.black
+    };
+    arbiter
+        .make_move(
+            created.game.id(),
+            token,
+            Ply::new(u32::try_from(ply).expect("a ply")),
+            san,
+            false,
+            ReportedLag::NONE,
+        )
+        .await
+        .unwrap();
+}
+
 /// Many watchers of a game share one follower; a watcher that does not
 /// read falls behind its buffer and is ended, resumable, while the others
 /// get every event once, in order; once the game has ended the replica
@@ -934,28 +962,10 @@ async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
     let line = long_line();
     let plies = 20;
     for (ply, san) in line.iter().take(plies).enumerate() {
-        let token = if ply % 2 == 0 {
-            &created.tokens.white
-        } else {
-            &created.tokens.black
-        };
-        arbiter
-            .make_move(
-                &id,
-                token,
-                Ply::new(ply as u32),
-                san,
-                false,
-                ReportedLag::NONE,
-            )
-            .await
-            .unwrap();
+        play(&arbiter, &created, ply, san).await;
         // Each reader gets the move before the next one is played.
         for reader in &mut readers {
-            let Ok(Some(WatchItem::Event(shared))) = next_item(reader).await else {
-                panic!("the move's event");
-            };
-            assert_eq!(shared.event.version, ply as u64 + 2);
+            assert_eq!(next_event(reader).await, ply as u64 + 2);
         }
     }
 
@@ -1342,4 +1352,35 @@ async fn a_shutdown_ends_an_event_watcher_catching_up() {
         watcher.next(&shutdown).await,
         Err(ArbiterError::ShuttingDown)
     ));
+}
+
+/// The server reads commit announcements on a thread of its own: they
+/// still wake the followers of the games watched on the runtime's workers.
+#[tokio::test]
+async fn announcements_read_on_a_thread_of_their_own_wake_the_watchers() {
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let side =
+        crate::server::runtime::side_thread("test-announce", shutdown.clone()).expect("a thread");
+    let (arbiter, _) = arbiter();
+    let arbiter = arbiter.with_announcements_on(side.clone());
+    let created = arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap();
+    let id = created.game.id().clone();
+    let heartbeat = std::time::Duration::from_secs(600);
+    let mut watcher = arbiter
+        .watch(&id, WatchFrom::Version(1), heartbeat, &Reader::PUBLIC)
+        .await
+        .unwrap();
+    assert_eq!(
+        side.metrics().num_alive_tasks(),
+        1,
+        "the subscription runs on the thread given"
+    );
+    for (ply, san) in ["e4", "e5", "Nf3"].iter().enumerate() {
+        play(&arbiter, &created, ply, san).await;
+        assert_eq!(next_event(&mut watcher).await, ply as u64 + 2);
+    }
+    shutdown.cancel();
 }

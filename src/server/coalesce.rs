@@ -57,6 +57,13 @@ pub const PROBE_EVERY: u32 = 16;
 /// The buffer an idle connection keeps for its next writes.
 pub const KEPT: usize = 16 * 1024;
 
+/// Bytes a yield may add and still have gained nothing: a reply whose
+/// frames were flushed early adds its own last ones after the yield (its
+/// trailers, a window update, a ping's acknowledgement: a few dozen bytes),
+/// where another stream's message adds a frame header, a gRPC prefix and
+/// the message.
+pub const TAIL: usize = 64;
+
 /// The longest a flush waits for the runtime to run out of work (a
 /// runtime that never does: a server at the limit of its cores).
 pub const IDLE_WAIT: Duration = Duration::from_millis(20);
@@ -147,7 +154,7 @@ impl<S> Coalesced<S> {
             return false;
         }
         if self.yields > 0 {
-            return self.yields < MAX_YIELDS && self.buffer.len() > self.held_at_yield;
+            return self.yields < MAX_YIELDS && self.grew_since(self.held_at_yield);
         }
         if self.misses < MISSES || self.unyielded >= PROBE_EVERY {
             return true;
@@ -161,9 +168,15 @@ impl<S> Coalesced<S> {
     /// the runtime says when it runs out of work.
     fn should_wait_for_idle(&self) -> bool {
         self.yields > 0
-            && self.buffer.len() > self.held_at_yield
+            && self.grew_since(self.held_at_yield)
             && self.buffer.len() < LIMIT
             && idle::available()
+    }
+
+    /// Whether what the connection holds grew from `held` by more than a
+    /// reply's own [`TAIL`]: others added to it.
+    fn grew_since(&self, held: usize) -> bool {
+        self.buffer.len() > held + TAIL
     }
 
     /// Waits for the runtime's next park, or [`IDLE_WAIT`].
@@ -234,8 +247,15 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Coalesced<S> {
         Poll::Ready(Ok(len))
     }
 
+    /// No: everything written is copied into the buffer anyway, and a
+    /// connection that writes vectored has HTTP/2 keep each payload of 256
+    /// bytes or more aside and flush before its next frame (a reply's
+    /// message, then its trailers: two flushes, and a yield between them
+    /// that looked as if others had added to it). Told otherwise, HTTP/2
+    /// copies payloads under 1 KiB into its own buffer and flushes a batch
+    /// of frames once.
     fn is_write_vectored(&self) -> bool {
-        true
+        false
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -262,7 +282,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Coalesced<S> {
             }
             if this.yields > 0 {
                 this.unyielded = 0;
-                if this.buffer.len() > this.held_at_first_yield {
+                if this.grew_since(this.held_at_first_yield) {
                     this.misses = 0;
                 } else {
                     this.misses = this.misses.saturating_add(1);
@@ -368,9 +388,10 @@ mod tests {
         let waker = futures::task::noop_waker();
         let mut cx = Context::from_waker(&waker);
         assert!(Pin::new(&mut conn).poll_flush(&mut cx).is_pending());
-        // Written while the flush waits: it goes out with the rest, after
-        // one more round (what it holds grew).
-        conn.write_all(b" and another").await.unwrap();
+        // Another stream's frame, written while the flush waits: it goes out
+        // with the rest, after one more round (what it holds grew).
+        let another = [b'a'; TAIL + 1];
+        conn.write_all(&another).await.unwrap();
         assert!(Pin::new(&mut conn).poll_flush(&mut cx).is_pending());
         assert_eq!(writes.load(Ordering::Relaxed), 0);
         assert!(matches!(
@@ -378,7 +399,7 @@ mod tests {
             Poll::Ready(Ok(()))
         ));
         assert_eq!(writes.load(Ordering::Relaxed), 1);
-        assert_eq!(conn.get_ref().written, b"frame and another");
+        assert_eq!(conn.get_ref().written, [&b"frame"[..], &another].concat());
         // Nothing buffered: a flush passes straight on.
         assert!(matches!(
             Pin::new(&mut conn).poll_flush(&mut cx),
@@ -418,12 +439,43 @@ mod tests {
         // Then a probe yields again, and this time others add to it.
         conn.write_all(b"one").await.unwrap();
         assert!(Pin::new(&mut conn).poll_flush(&mut cx).is_pending());
-        conn.write_all(b" two").await.unwrap();
+        let two = [b'2'; TAIL + 1];
+        conn.write_all(&two).await.unwrap();
         assert_eq!(flush(&mut conn), 2, "one more round: it grew");
         // Yielding paid: the next flush yields at once.
         conn.write_all(b"three").await.unwrap();
         assert_eq!(flush(&mut conn), 2);
-        assert!(conn.get_ref().written.ends_with(b"one twothree"));
+        assert!(
+            conn.get_ref()
+                .written
+                .ends_with(&[&b"one"[..], &two, b"three"].concat())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_replys_own_tail_after_its_yield_is_no_gain() {
+        let (mut conn, writes) = counting(usize::MAX);
+        let waker = futures::task::noop_waker();
+        let mut cx = Context::from_waker(&waker);
+        // A reply flushed before its trailers (HTTP/2 flushing to make room),
+        // then its trailers written after the yield: sent, and counted as a
+        // yield that gained nothing, so that lone replies stop yielding.
+        for _ in 0..MISSES {
+            conn.write_all(&[b'r'; 400]).await.unwrap();
+            assert!(Pin::new(&mut conn).poll_flush(&mut cx).is_pending());
+            conn.write_all(&[b't'; TAIL]).await.unwrap();
+            assert!(
+                matches!(Pin::new(&mut conn).poll_flush(&mut cx), Poll::Ready(Ok(()))),
+                "no second yield, no wait for the runtime"
+            );
+        }
+        assert_eq!(writes.load(Ordering::Relaxed), MISSES as usize);
+        conn.write_all(&[b'r'; 400]).await.unwrap();
+        assert!(
+            matches!(Pin::new(&mut conn).poll_flush(&mut cx), Poll::Ready(Ok(()))),
+            "yielding stopped"
+        );
+        assert_eq!(writes.load(Ordering::Relaxed), MISSES as usize + 1);
     }
 
     /// A connection task as HTTP/2's: it writes the frames its streams

@@ -16,7 +16,8 @@
 //!   (a fan-out's until the runtime runs out of work: `idle`);
 //!   `request_timeout`: how long a call may take to be answered (watch
 //!   streams by their caller's deadline alone).
-//! - [`runtime`]: the runtime, its idle workers giving freed memory back.
+//! - [`runtime`]: the runtime, its idle workers giving freed memory back;
+//!   the thread the commit announcements are read on.
 //! - `sweeper`: the flag sweeper's loop; [`supervise`]: background tasks
 //!   restarted after a panic, their state visible in health.
 
@@ -81,7 +82,8 @@ pub async fn serve(
         .with_watch_buffer(settings.watch_buffer)
         .with_archive_after(settings.archive_after)
         .with_analysis(settings.analysis)
-        .with_max_event_games(settings.max_event_games);
+        .with_max_event_games(settings.max_event_games)
+        .with_announcements_on(runtime::side_thread("arbiter-announce", shutdown.clone())?);
     let admin = admin_token(settings.admin_token.as_deref(), settings.dev_insecure);
     let api = ArbiterApi::new(
         arbiter.clone(),

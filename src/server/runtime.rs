@@ -73,6 +73,23 @@ pub fn build() -> io::Result<Runtime> {
     })
 }
 
+/// A runtime on a thread of its own, named `name`, that runs what is spawned
+/// on its handle until `shutdown`, then drops it: for work that should not
+/// share the workers' sockets (the commit announcements' subscription).
+pub fn side_thread(
+    name: &str,
+    shutdown: tokio_util::sync::CancellationToken,
+) -> io::Result<tokio::runtime::Handle> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let handle = runtime.handle().clone();
+    std::thread::Builder::new()
+        .name(name.to_owned())
+        .spawn(move || runtime.block_on(shutdown.cancelled_owned()))?;
+    Ok(handle)
+}
+
 /// The server's runtime as configured, to be built: its workers collect
 /// their heaps as they park, and signal their parks ([`idle`](super::idle)).
 pub(super) fn builder() -> tokio::runtime::Builder {

@@ -62,16 +62,22 @@ pub async fn run(arbiter: Arbiter, shutdown: CancellationToken) {
             }
         }
         let mut wake = Instant::now() + pause;
+        if let Some(seen) = seen {
+            arbiter.sweep_planned(store_time(seen, wake));
+        }
         loop {
             tokio::select! {
                 () = shutdown.cancelled() => return,
                 () = tokio::time::sleep_until(wake) => break,
                 announced = arbiter.announced_deadline() => match (announced, seen) {
                     // A commit set a deadline: wake for it if it is earlier.
-                    (Alarm::Deadline(deadline), Some((at, now))) => {
-                        let elapsed = u64::try_from(at.elapsed().as_millis()).unwrap_or(0);
-                        let now = Timestamp::from_unix_millis(now.unix_millis() + elapsed);
-                        wake = wake.min(Instant::now() + until(now, Some(deadline)));
+                    (Alarm::Deadline(deadline), Some(seen)) => {
+                        let now = store_time(seen, Instant::now());
+                        let earlier = Instant::now() + until(now, Some(deadline));
+                        if earlier < wake {
+                            wake = earlier;
+                            arbiter.sweep_planned(store_time(seen, wake));
+                        }
                     }
                     // The last pass failed: its retry comes soon anyway.
                     (Alarm::Deadline(_), None) => {}
@@ -81,6 +87,13 @@ pub async fn run(arbiter: Arbiter, shutdown: CancellationToken) {
             }
         }
     }
+}
+
+/// The store's time at `instant`, from a reading of it (`seen`: the store's
+/// time `now` read at the local `at`), to the millisecond below.
+fn store_time((at, now): (Instant, Timestamp), instant: Instant) -> Timestamp {
+    let elapsed = u64::try_from(instant.saturating_duration_since(at).as_millis()).unwrap_or(0);
+    Timestamp::from_unix_millis(now.unix_millis().saturating_add(elapsed))
 }
 
 /// How long to wait at `now` for the deadline `next`: until it comes, at
