@@ -77,13 +77,19 @@ pub async fn serve(
         open_store(&settings.store, settings.require_durable_redis).await?,
         metrics.clone(),
     ));
+    // The announcements' thread ends with the server, however it ends.
+    let announcing = shutdown.child_token();
     let arbiter = Arbiter::new(store.clone(), seat_keys(settings.token_secret.as_deref()))
         .with_metrics(metrics.clone())
         .with_watch_buffer(settings.watch_buffer)
         .with_archive_after(settings.archive_after)
         .with_analysis(settings.analysis)
         .with_max_event_games(settings.max_event_games)
-        .with_announcements_on(runtime::side_thread("arbiter-announce", shutdown.clone())?);
+        .with_announcements_on(runtime::side_thread(
+            "arbiter-announce",
+            announcing.clone(),
+        )?);
+    let _announcing = announcing.drop_guard();
     let admin = admin_token(settings.admin_token.as_deref(), settings.dev_insecure);
     let api = ArbiterApi::new(
         arbiter.clone(),
