@@ -419,6 +419,14 @@ fn new_game() -> NewGame {
     .unwrap()
 }
 
+/// A new game between White and Black, created by the platform.
+async fn created_game(arbiter: &Arbiter) -> CreatedGame {
+    arbiter
+        .create_game(None, new_game(), "platform")
+        .await
+        .unwrap()
+}
+
 /// Blocks of knight shuffles (each position repeating, never five times)
 /// separated by a pawn move of each side: 140 half-moves in all.
 fn long_line() -> Vec<String> {
@@ -436,10 +444,7 @@ fn long_line() -> Vec<String> {
 #[tokio::test]
 async fn bytes_written_per_move_do_not_grow_with_the_game() {
     let (arbiter, writes) = arbiter();
-    let created = arbiter
-        .create_game(None, new_game(), "platform")
-        .await
-        .unwrap();
+    let created = created_game(&arbiter).await;
     let id = created.game.id().clone();
     let line = long_line();
     for (ply, mv) in line.iter().enumerate() {
@@ -471,10 +476,7 @@ async fn bytes_written_per_move_do_not_grow_with_the_game() {
 #[tokio::test]
 async fn a_retry_is_recognised_after_the_opponent_replied() {
     let (arbiter, writes) = arbiter();
-    let created = arbiter
-        .create_game(None, new_game(), "platform")
-        .await
-        .unwrap();
+    let created = created_game(&arbiter).await;
     let id = created.game.id().clone();
     let (white, black) = (&created.tokens.white, &created.tokens.black);
     arbiter
@@ -525,14 +527,8 @@ async fn a_retry_is_recognised_after_the_opponent_replied() {
 #[tokio::test]
 async fn a_token_of_another_game_is_not_a_seat() {
     let (arbiter, _) = arbiter();
-    let first = arbiter
-        .create_game(None, new_game(), "platform")
-        .await
-        .unwrap();
-    let second = arbiter
-        .create_game(None, new_game(), "platform")
-        .await
-        .unwrap();
+    let first = created_game(&arbiter).await;
+    let second = created_game(&arbiter).await;
     let refused = arbiter
         .make_move(
             second.game.id(),
@@ -608,15 +604,11 @@ async fn watchers_finding_the_clock_stale_together_read_the_stores_time_once() {
 #[tokio::test]
 async fn watchers_starting_together_share_one_read_and_one_snapshot() {
     let (arbiter, _, calls) = recording_arbiter();
-    let created = arbiter
-        .create_game(None, new_game(), "platform")
-        .await
-        .unwrap();
+    let created = created_game(&arbiter).await;
     let id = created.game.id().clone();
     calls.lock().unwrap().clear();
-    let heartbeat = std::time::Duration::from_secs(600);
     let watchers = futures::future::join_all(
-        (0..20).map(|_| arbiter.watch(&id, WatchFrom::Snapshot, heartbeat, &Reader::PUBLIC)),
+        (0..20).map(|_| arbiter.watch(&id, WatchFrom::Snapshot, QUIET, &Reader::PUBLIC)),
     )
     .await;
     let loads = count(&calls, "load");
@@ -647,10 +639,7 @@ async fn watchers_starting_together_share_one_read_and_one_snapshot() {
 #[tokio::test]
 async fn a_move_costs_one_load_and_one_commit_and_reads_no_log() {
     let (arbiter, _, calls) = recording_arbiter();
-    let created = arbiter
-        .create_game(None, new_game(), "platform")
-        .await
-        .unwrap();
+    let created = created_game(&arbiter).await;
     let id = created.game.id().clone();
     let line = long_line();
     for ply in 0..140u32 {
@@ -893,6 +882,17 @@ async fn a_page_of_full_games_holds_a_bounded_number_of_moves() {
     assert_eq!(next, None);
 }
 
+/// A heartbeat further off than any test waits.
+const QUIET: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// A public watcher of `id` from `from`, its heartbeat [`QUIET`].
+async fn watch_quietly(arbiter: &Arbiter, id: &GameId, from: WatchFrom) -> Watcher {
+    arbiter
+        .watch(id, from, QUIET, &Reader::PUBLIC)
+        .await
+        .unwrap()
+}
+
 /// The next item of a watcher, within a bound that fails the test rather
 /// than hang it.
 async fn next_item(watcher: &mut Watcher) -> Result<Option<WatchItem>, ArbiterError> {
@@ -938,24 +938,12 @@ async fn play(arbiter: &Arbiter, created: &CreatedGame, ply: usize, san: &str) {
 async fn a_slow_watcher_is_ended_and_the_others_get_every_event() {
     let (arbiter, _) = arbiter();
     let arbiter = arbiter.with_watch_buffer(8);
-    let created = arbiter
-        .create_game(None, new_game(), "platform")
-        .await
-        .unwrap();
+    let created = created_game(&arbiter).await;
     let id = created.game.id().clone();
-    let heartbeat = std::time::Duration::from_secs(600);
-    let mut slow = arbiter
-        .watch(&id, WatchFrom::Version(1), heartbeat, &Reader::PUBLIC)
-        .await
-        .unwrap();
+    let mut slow = watch_quietly(&arbiter, &id, WatchFrom::Version(1)).await;
     let mut readers = Vec::new();
     for _ in 0..5 {
-        readers.push(
-            arbiter
-                .watch(&id, WatchFrom::Version(1), heartbeat, &Reader::PUBLIC)
-                .await
-                .unwrap(),
-        );
+        readers.push(watch_quietly(&arbiter, &id, WatchFrom::Version(1)).await);
     }
     assert_eq!(arbiter.hub.followed(), 1, "one follower for the game");
 
@@ -1124,10 +1112,7 @@ async fn an_events_watchers_cost_the_same_reads_however_many_and_none_while_idle
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn heartbeats_read_a_game_once_for_all_its_watchers() {
     let (arbiter, _, calls) = recording_arbiter();
-    let created = arbiter
-        .create_game(None, new_game(), "platform")
-        .await
-        .unwrap();
+    let created = created_game(&arbiter).await;
     let id = created.game.id().clone();
     let beat_every = std::time::Duration::from_millis(100);
     let mut tasks = Vec::new();
@@ -1168,10 +1153,7 @@ async fn heartbeats_read_a_game_once_for_all_its_watchers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stalled_store_skips_a_heartbeat_not_the_stream() {
     let (arbiter, _, _, stalled_loads) = stalling_arbiter();
-    let created = arbiter
-        .create_game(None, new_game(), "platform")
-        .await
-        .unwrap();
+    let created = created_game(&arbiter).await;
     let id = created.game.id().clone();
     let beat_every = std::time::Duration::from_millis(50);
     let mut watcher = arbiter
@@ -1290,20 +1272,13 @@ async fn public_event_watchers_share_what_the_replica_read_of_the_delays() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_shutdown_ends_the_watchers_waiting_on_their_games() {
     let (arbiter, _) = arbiter();
-    let created = arbiter
-        .create_game(None, new_game(), "platform")
-        .await
-        .unwrap();
+    let created = created_game(&arbiter).await;
     let id = created.game.id().clone();
     let shutdown = tokio_util::sync::CancellationToken::new();
     arbiter.end_watches_on(shutdown.clone());
-    let heartbeat = std::time::Duration::from_secs(600);
     let mut waiting = Vec::new();
     for _ in 0..3 {
-        let mut watcher = arbiter
-            .watch(&id, WatchFrom::Snapshot, heartbeat, &Reader::PUBLIC)
-            .await
-            .unwrap();
+        let mut watcher = watch_quietly(&arbiter, &id, WatchFrom::Snapshot).await;
         assert!(matches!(
             next_item(&mut watcher).await,
             Ok(Some(WatchItem::Snapshot(..)))
@@ -1320,10 +1295,7 @@ async fn a_shutdown_ends_the_watchers_waiting_on_their_games() {
             Err(ArbiterError::ShuttingDown)
         ));
     }
-    let mut late = arbiter
-        .watch(&id, WatchFrom::Snapshot, heartbeat, &Reader::PUBLIC)
-        .await
-        .unwrap();
+    let mut late = watch_quietly(&arbiter, &id, WatchFrom::Snapshot).await;
     assert!(matches!(
         next_item(&mut late).await,
         Ok(Some(WatchItem::Snapshot(..)))
@@ -1363,16 +1335,9 @@ async fn announcements_read_on_a_thread_of_their_own_wake_the_watchers() {
         crate::server::runtime::side_thread("test-announce", shutdown.clone()).expect("a thread");
     let (arbiter, _) = arbiter();
     let arbiter = arbiter.with_announcements_on(side.clone());
-    let created = arbiter
-        .create_game(None, new_game(), "platform")
-        .await
-        .unwrap();
+    let created = created_game(&arbiter).await;
     let id = created.game.id().clone();
-    let heartbeat = std::time::Duration::from_secs(600);
-    let mut watcher = arbiter
-        .watch(&id, WatchFrom::Version(1), heartbeat, &Reader::PUBLIC)
-        .await
-        .unwrap();
+    let mut watcher = watch_quietly(&arbiter, &id, WatchFrom::Version(1)).await;
     assert_eq!(
         side.metrics().num_alive_tasks(),
         1,
